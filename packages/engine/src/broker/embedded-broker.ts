@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureKafkaJars, brokerDir } from './kafka-jars.ts';
+import { canConnect, freePort } from './ports.ts';
+
+export interface EmbeddedBrokerOptions {
+  /** Folder holding the broker's data (`data/`), logs (`logs/`), its properties and cluster id. */
+  readonly dir: string;
+  /** Broker port; a free one is picked when absent (and remembered in `dir`). */
+  readonly brokerPort?: number;
+  readonly controllerPort?: number;
+  /** Partitions of __consumer_offsets and __transaction_state (1 in tests, 50 by default). */
+  readonly internalPartitions?: number;
+  readonly startTimeoutMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+interface BrokerLayout {
+  readonly brokerPort: number;
+  readonly controllerPort: number;
+  readonly clusterId: string;
+}
+
+/**
+ * A real Apache Kafka broker (one KRaft node, broker + controller) run as a child process from the
+ * Maven Central jars. `start()` resolves once the broker port accepts connections.
+ */
+export class EmbeddedBroker {
+  readonly #options: EmbeddedBrokerOptions;
+  #child: ChildProcess | undefined;
+  #layout: BrokerLayout | undefined;
+  #exited: Promise<void> = Promise.resolve();
+
+  constructor(options: EmbeddedBrokerOptions) {
+    this.#options = options;
+  }
+
+  get bootstrapServers(): string {
+    if (!this.#layout) throw new Error('the embedded broker has not started');
+    return `127.0.0.1:${this.#layout.brokerPort}`;
+  }
+
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  async start(): Promise<string> {
+    const log = this.#options.log ?? (() => {});
+    const lib = await ensureKafkaJars(log);
+    const layout = await this.#prepare();
+    const { dir } = this.#options;
+    const propsFile = path.join(dir, 'server.properties');
+    const dataDir = path.join(dir, 'data');
+    const logsDir = path.join(dir, 'logs');
+    mkdirSync(logsDir, { recursive: true });
+    writeFileSync(propsFile, renderProperties(layout, dataDir, this.#options.internalPartitions ?? 50));
+    const classpath = path.join(lib, '*');
+    const log4j = path.join(brokerDir, 'log4j2.properties');
+    const javaOpts = [`-Dlog4j2.configurationFile=${log4j}`, `-Dkafka.logs.dir=${logsDir}`];
+    if (!existsSync(path.join(dataDir, 'meta.properties'))) {
+      log(`formatting the embedded broker's data directory ${dataDir}`);
+      await runToEnd('java', ['-Xmx256m', ...javaOpts, '-cp', classpath, 'kafka.tools.StorageTool', 'format',
+        '-t', layout.clusterId, '-c', propsFile]);
+    }
+    log(`starting Apache Kafka on 127.0.0.1:${layout.brokerPort}`);
+    const child = spawn('java', ['-Xms128m', '-Xmx512m', '-XX:+UseSerialGC', ...javaOpts, '-cp', classpath,
+      'kafka.Kafka', propsFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.#child = child;
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8192);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    let exitedEarly = false;
+    child.once('exit', () => {
+      exitedEarly = true;
+    });
+    const deadline = Date.now() + (this.#options.startTimeoutMs ?? 60_000);
+    while (Date.now() < deadline) {
+      if (exitedEarly) throw new Error(`the embedded Kafka broker exited during start-up:\n${output}`);
+      // The broker listener opens only once the broker can serve; the controller port opens earlier.
+      if (await canConnect('127.0.0.1', layout.brokerPort, 500)) return this.bootstrapServers;
+      await sleep(250);
+    }
+    await this.stop();
+    throw new Error(`the embedded Kafka broker did not open port ${layout.brokerPort} within the start timeout:\n${output}`);
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
+  async stop(graceMs = 20_000): Promise<void> {
+    const child = this.#child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await this.#exited;
+    clearTimeout(timer);
+  }
+
+  /** Kills the broker at once (failure tests). */
+  async kill(): Promise<void> {
+    const child = this.#child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await this.#exited;
+  }
+
+  /** Ports and cluster id are chosen once and kept in `dir`, so a restart finds its data again. */
+  async #prepare(): Promise<BrokerLayout> {
+    const file = path.join(this.#options.dir, 'broker.json');
+    mkdirSync(this.#options.dir, { recursive: true });
+    const saved: Partial<BrokerLayout> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    const layout: BrokerLayout = {
+      brokerPort: this.#options.brokerPort ?? saved.brokerPort ?? (await freePort()),
+      controllerPort: this.#options.controllerPort ?? saved.controllerPort ?? (await freePort()),
+      clusterId: saved.clusterId ?? newClusterId(),
+    };
+    if (await canConnect('127.0.0.1', layout.brokerPort, 300)) {
+      throw new Error(`port ${layout.brokerPort} for the embedded Kafka broker is already in use`);
+    }
+    writeFileSync(file, JSON.stringify(layout, null, 2));
+    this.#layout = layout;
+    return layout;
+  }
+}
+
+/** 16 random bytes, base64url, never starting with '-' (the format tool would read it as a flag). */
+function newClusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
+function renderProperties(layout: BrokerLayout, dataDir: string, internalPartitions: number): string {
+  const template = readFileSync(path.join(brokerDir, 'server.properties.template'), 'utf8');
+  const values: Record<string, string> = {
+    brokerPort: String(layout.brokerPort),
+    controllerPort: String(layout.controllerPort),
+    dataDir,
+    internalPartitions: String(internalPartitions),
+  };
+  return template.replace(/\$\{(\w+)\}/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`server.properties.template: unknown placeholder ${key}`);
+    return value;
+  });
+}
+
+function runToEnd(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('error', (err) => reject(new Error(`${command} could not start (${err.message}); Java 17 is required`)));
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.slice(-4).join(' ')} failed (${code}):\n${output}`))));
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

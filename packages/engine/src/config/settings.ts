@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseProperties } from './properties.ts';
+
+/** Raised for a bad setting; the message names the key, where it was set and what is accepted. */
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+interface SettingDef<T> {
+  readonly default: string | undefined;
+  readonly doc: string;
+  readonly accepted: string;
+  parse(raw: string): T | undefined;
+}
+
+function text(def: string | undefined, doc: string): SettingDef<string> {
+  return { default: def, doc, accepted: 'any text', parse: (raw) => raw };
+}
+function integer(def: number, min: number, max: number, doc: string): SettingDef<number> {
+  return {
+    default: String(def), doc, accepted: `an integer from ${min} to ${max}`,
+    parse: (raw) => (/^-?\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined),
+  };
+}
+function bool(def: boolean, doc: string): SettingDef<boolean> {
+  return { default: String(def), doc, accepted: 'true or false', parse: (raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined) };
+}
+function oneOf<const V extends string>(values: readonly V[], def: V, doc: string): SettingDef<V> {
+  return { default: def, doc, accepted: values.join(', '), parse: (raw) => (values as readonly string[]).includes(raw) ? (raw as V) : undefined };
+}
+
+/**
+ * Every engine setting: key, default, meaning. docs/configuration.md lists each one (a test checks).
+ * `${key}` in a value is replaced by another setting's value.
+ */
+export const settingDefinitions = {
+  'bootstrap.servers': text('localhost:9092', 'Kafka brokers, comma-separated host:port list.'),
+  'weir.uuid': text(undefined, 'UUID of this node; generated on first start and kept in `${weir.home}/var/node.uuid`.'),
+  'weir.application.id': text('weir-engine', 'Kafka Streams-style application id; the consumer group id of the nodes of group `default`.'),
+  'weir.home': text('/opt/weir', 'Folder holding all state of the node (config store, broker data, key store, node uuid). The environment variable `WEIR_HOME` overrides it.'),
+  'weir.group': text('default', 'Group of this node; topologies of the same group run on it.'),
+  'weir.config.store': oneOf(['local', 'kafka'] as const, 'local', '`local`: embedded SQLite store; `kafka`: compacted topics shared by every node of the cluster.'),
+  'weir.config.location': text('${weir.home}/var/config', 'Folder of the local store.'),
+  'weir.broker.embedded': oneOf(['auto', 'true', 'false'] as const, 'auto', '`auto`: start the embedded Kafka broker when `bootstrap.servers` is unreachable; `true`: always start it (and use it); `false`: never.'),
+  'weir.broker.dir': text('${weir.home}/var/kafka', 'Data, logs and ports of the embedded broker.'),
+  'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0 picks a free port on first start and keeps it.'),
+  'num.stream.threads': integer(10, 1, 256, 'Stream worker threads of this node.'),
+  'processing.guarantee': oneOf(['at_least_once', 'exactly_once_v2'] as const, 'at_least_once', 'Delivery guarantee of the stream runtime.'),
+  'weir.engine.autostart': bool(true, 'Start the stream engine with the node.'),
+  'server.address': text('0.0.0.0', 'Address the API listens on.'),
+  'server.port': integer(8999, 0, 65535, 'Port of the management API (0 picks a free port).'),
+  'server.ssl.enabled': bool(true, 'Serve the API over HTTPS. `false` serves plain HTTP.'),
+  'server.ssl.key-store': text(undefined, 'PKCS12 key store of the API. When unset a self-signed one is generated under `${weir.home}/var/tls/` on first start.'),
+  'server.ssl.key-store-password': text(undefined, 'Password of the key store. For a generated key store a random one is generated and kept beside it.'),
+  'server.ssl.key-store-type': oneOf(['PKCS12'] as const, 'PKCS12', 'Type of the key store; only PKCS12 is supported.'),
+  'server.ssl.key-alias': text('weir', 'Alias of the key in the key store (used when generating it).'),
+  'weir.http.body-limit': integer(16 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Largest request body in bytes; larger ones get 413.'),
+  'weir.lookup.max-bytes': integer(64 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Largest lookup file in bytes; larger ones get 413.'),
+  'weir.auth.access-token-seconds': integer(900, 10, 31 * 24 * 3600, 'Lifetime of access tokens.'),
+  'weir.auth.refresh-token-seconds': integer(86400, 60, 365 * 24 * 3600, 'Lifetime of refresh tokens.'),
+  'weir.auth.login-max-failures': integer(10, 1, 1_000_000, 'Failed logins allowed per user and address within the window before 429.'),
+  'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
+  'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),
+} as const satisfies Record<string, SettingDef<unknown>>;
+
+export type SettingKey = keyof typeof settingDefinitions;
+type ValueOf<K extends SettingKey> = Exclude<ReturnType<(typeof settingDefinitions)[K]['parse']>, undefined>;
+
+/** Kafka client settings passed through unchanged to every client (security of the brokers). */
+export const passthroughPrefixes = ['security.protocol', 'ssl.', 'sasl.'] as const;
+
+export interface Settings {
+  get<K extends SettingKey>(key: K): ValueOf<K>;
+  /** Optional settings without a default. */
+  optional(key: 'server.ssl.key-store' | 'server.ssl.key-store-password'): string | undefined;
+  /** `security.protocol`, `ssl.*`, `sasl.*` as written. */
+  readonly kafkaClient: Readonly<Record<string, string>>;
+  /** Where the settings came from (a file or "defaults"). */
+  readonly source: string;
+  /** A copy with some values replaced (tests, CLI flags). */
+  with(overrides: Partial<Record<SettingKey, string>>): Settings;
+}
+
+/**
+ * Loads settings from a properties file (or none), applies `WEIR_HOME`, validates every value and
+ * resolves relative paths against the file's folder. Throws SettingsError naming the bad key.
+ */
+export function loadSettings(file?: string, env: NodeJS.ProcessEnv = process.env): Settings {
+  const raw = new Map<string, { value: string; where: string }>();
+  const kafkaClient: Record<string, string> = {};
+  const baseDir = file ? path.dirname(path.resolve(file)) : process.cwd();
+  if (file) {
+    let content: string;
+    try {
+      content = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new SettingsError(`cannot read the configuration file ${file}: ${(err as Error).message}`);
+    }
+    for (const entry of parseProperties(content)) {
+      const where = `${file}:${entry.line}`;
+      if (passthroughPrefixes.some((p) => entry.key === p || (p.endsWith('.') && entry.key.startsWith(p)))) {
+        kafkaClient[entry.key] = entry.value;
+      } else if (entry.key in settingDefinitions) {
+        raw.set(entry.key, { value: entry.value, where });
+      } else {
+        throw new SettingsError(`${where}: unknown setting '${entry.key}'; see docs/configuration.md for the accepted keys`);
+      }
+    }
+  }
+  if (env.WEIR_HOME) raw.set('weir.home', { value: env.WEIR_HOME, where: 'WEIR_HOME' });
+  return buildSettings(raw, kafkaClient, baseDir, file ?? 'defaults');
+}
+
+function buildSettings(raw: Map<string, { value: string; where: string }>, kafkaClient: Record<string, string>,
+  baseDir: string, source: string): Settings {
+  const values = new Map<string, unknown>();
+  const resolving = new Set<string>();
+  const resolve = (key: SettingKey): unknown => {
+    if (values.has(key)) return values.get(key);
+    if (resolving.has(key)) throw new SettingsError(`setting '${key}' refers to itself through \${...}`);
+    resolving.add(key);
+    const def: SettingDef<unknown> = settingDefinitions[key];
+    const given = raw.get(key);
+    const text = given?.value ?? def.default;
+    let value: unknown;
+    if (text !== undefined) {
+      const expanded = text.replace(/\$\{([\w.-]+)\}/g, (_, ref: string) => {
+        if (!(ref in settingDefinitions)) throw new SettingsError(`${given?.where ?? key}: '${key}' refers to unknown setting '${ref}'`);
+        return String(resolve(ref as SettingKey) ?? '');
+      });
+      value = def.parse(expanded);
+      if (value === undefined) {
+        throw new SettingsError(`${given?.where ?? 'default'}: invalid value '${expanded}' for '${key}'; accepted: ${def.accepted}`);
+      }
+      if (isPathKey(key) && typeof value === 'string') value = path.resolve(baseDir, value);
+    }
+    resolving.delete(key);
+    values.set(key, value);
+    return value;
+  };
+  for (const key of Object.keys(settingDefinitions) as SettingKey[]) resolve(key);
+  const settings: Settings = {
+    get: (key) => values.get(key) as never,
+    optional: (key) => values.get(key) as string | undefined,
+    kafkaClient,
+    source,
+    with(overrides) {
+      const next = new Map(raw);
+      for (const [k, v] of Object.entries(overrides)) if (v !== undefined) next.set(k, { value: v, where: 'override' });
+      return buildSettings(next, kafkaClient, baseDir, source);
+    },
+  };
+  return settings;
+}
+
+function isPathKey(key: string): boolean {
+  return key === 'weir.home' || key === 'weir.config.location' || key === 'weir.broker.dir' || key === 'server.ssl.key-store';
+}
+
+/** The node's uuid: `weir.uuid` when set, else the one kept under the home, generated on first start. */
+export function nodeUuid(settings: Settings): string {
+  const configured = settings.get('weir.uuid');
+  if (configured) return configured;
+  const file = path.join(settings.get('weir.home'), 'var', 'node.uuid');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const uuid = randomUUID();
+  writeFileSync(file, uuid + '\n');
+  return uuid;
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { NodeContext } from './context.ts';
+
+/**
+ * Authentication and authorisation of every route (spec: Authentication):
+ * no `Authorization` header → 401, empty body, `WWW-Authenticate: Bearer`;
+ * an invalid or expired access token, or a role the route does not allow → 403, empty body.
+ */
+export function registerAccessControl(app: FastifyInstance, ctx: NodeContext): void {
+  app.decorateRequest('principal', null as never);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (route.url.startsWith('/api') && route.config?.access === undefined) {
+      throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
+    }
+  });
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access === 'public') return;
+    const header = request.headers.authorization;
+    if (!header) {
+      return reply.code(401).header('www-authenticate', 'Bearer').send();
+    }
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const username = match ? await ctx.tokens.verify(match[1]!, 'access') : undefined;
+    const user = username === undefined ? undefined : ctx.users.find(username);
+    if (!user || !user.roles.some((r) => access.includes(r.name))) {
+      return reply.code(403).send();
+    }
+    request.principal = user;
+  });
+}
+
+/** For `member` routes on a user record: a `user` may only reach their own. */
+export function requireSelfOrAdmin(request: FastifyRequest, username: string): void {
+  const p = request.principal;
+  if (p.username !== username && !p.roles.some((r) => r.name === 'admin')) throw forbidden();
+}
+
+/** Thrown to answer 403 with no body. */
+export function forbidden(): Error {
+  return Object.assign(new Error('forbidden'), { statusCode: 403, [Symbol.for('weir.forbidden')]: true });
+}
+
+export function isForbidden(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[Symbol.for('weir.forbidden')] === true;
+}

@@ -1,0 +1,69 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TlsMaterial } from './tls.ts';
+import { registerAccessControl, isForbidden } from './access-control.ts';
+import { registerBodyParsers } from './body-parsers.ts';
+import type { NodeContext } from './context.ts';
+import { apiError, isApiError, withDetails, type ApiError } from './errors.ts';
+import { fixedHeaders, hstsHeader } from './fixed-headers.ts';
+import { routeModules } from '../routes/index.ts';
+
+/** The management API of one node: Fastify with the spec's headers, errors and access control. */
+export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined): Promise<FastifyInstance> {
+  const bodyLimit = ctx.settings.get('weir.http.body-limit');
+  const options: FastifyServerOptions & { https?: { pfx: Buffer; passphrase: string } } = {
+    logger: { level: ctx.settings.get('weir.log.level') },
+    bodyLimit,
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+  if (tls) options.https = { pfx: tls.pfx, passphrase: tls.passphrase };
+  const app = Fastify(options) as unknown as FastifyInstance;
+  const headers = tls ? { ...fixedHeaders, ...hstsHeader } : fixedHeaders;
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
+  });
+  registerBodyParsers(app);
+  registerAccessControl(app, ctx);
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (isForbidden(error)) return reply.code(403).send();
+    const apiErr = toApiError(error, bodyLimit, String(request.id));
+    if (apiErr.httpStatus >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
+    return reply.code(apiErr.httpStatus).type('application/json').send(apiErr.body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const err = apiError('ROUTE_MISSING', request.method, request.url.split('?')[0]!);
+    return reply.code(404).type('application/json').send(err.body);
+  });
+
+  for (const register of routeModules) await register(app, ctx);
+  return app;
+}
+
+function toApiError(error: FastifyError | ApiError, bodyLimit: number, requestId: string): ApiError {
+  if (isApiError(error)) return error;
+  const e = error as FastifyError;
+  if (e.validation) {
+    const details = e.validation.map((v) => {
+      const where = `${e.validationContext ?? 'body'}${v.instancePath.replaceAll('/', '.')}`;
+      const extra = v.keyword === 'additionalProperties' ? ` '${String((v.params as { additionalProperty?: string }).additionalProperty)}'`
+        : v.keyword === 'enum' ? `: ${(v.params as { allowedValues?: unknown[] }).allowedValues?.join(', ')}` : '';
+      return `${where} ${v.message ?? 'is invalid'}${extra}`;
+    });
+    return withDetails(apiError('VALIDATION', details.join('; ')), details);
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return apiError('BODY_TOO_LARGE', bodyLimit);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return apiError('MEDIA_TYPE', e.message.replace(/^Unsupported Media Type:?\s*/, ''));
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return apiError('MALFORMED_JSON', 'the body is empty');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return apiError('VALIDATION', 'Content-Length does not match the body');
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return apiError('VALIDATION', e.message);
+  }
+  return apiError('INTERNAL', requestId);
+}

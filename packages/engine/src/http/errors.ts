@@ -1,0 +1,92 @@
+/**
+ * The one registry of API errors (spec: Errors). Every text of the spec lives here and only here;
+ * docs/api.md lists every code (a test checks). Handlers throw `apiError(code, ...)`.
+ */
+const kErrorBrand = Symbol.for('weir.api-error');
+
+export const errorStatus = {
+  400: { status: 'BAD_REQUEST', message: 'Resource validation failed' },
+  404: { status: 'NOT_FOUND', message: 'Resource not found' },
+  409: { status: 'CONFLICT', message: 'Resource already exists' },
+  413: { status: 'PAYLOAD_TOO_LARGE', message: 'Request body too large' },
+  415: { status: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type' },
+  429: { status: 'TOO_MANY_REQUESTS', message: 'Too many requests' },
+  500: { status: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' },
+  503: { status: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' },
+} as const;
+export type ErrorHttpStatus = keyof typeof errorStatus;
+
+type Kind = { readonly one: string; readonly many: string };
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** code → [HTTP status, debugMessage template]. */
+export const errorCatalog = {
+  ALREADY_INITIALIZED: [409, () => 'API and users are already initialized.'],
+  USER_EXISTS: [409, () => 'User already exists, can not create a new one. Please use update (PUT) endpoint.'],
+  USER_MISSING: [404, () => 'Provided username does not exist'],
+  SELF_DELETE: [400, () => 'Authenticated user is not allowed to delete herself'],
+  LAST_ADMIN: [400, (action: string) => `Unable to ${action}: it is the last user with the admin role, and Weir must keep at least one admin.`],
+  ROLE_CHANGE_FORBIDDEN: [400, () => 'Only an admin may change roles; leave roles out or unchanged when updating your own user.'],
+  USERNAME_MISMATCH: [400, (path: string, body: string) => `The username in the path (${path}) differs from the username in the body (${body}); a username cannot be changed.`],
+  ENGINE_NOT_STOPPED: [400, (state: string) => `Unable to start engine, please stop it properly. Current state is ${state}`],
+  NODE_MISSING: [404, () => 'Requested node does not exist'],
+  NODE_MISMATCH: [400, () => 'Unable to remove node. In order to remove properly the node must match the provided UUID'],
+  NODE_NOT_STOPPED: [400, () => 'Unable to remove node. In order to remove properly the node state must be NOT_RUNNING'],
+  TOPIC_MISSING: [404, () => 'Requested topic does not exist'],
+  TOPIC_DELETE_MISSING: [404, () => 'Topic to delete does not exist.'],
+  TOPIC_INVALID: [400, (details: string) => `Unable to create Kafka topic, error(s) in validating schema -- [${details}]`],
+  TOPIC_WRITE_MISSING: [404, () => 'Kafka topic does not exist, can not write a message.'],
+  RESOURCE_EXISTS: [409, (k: Kind) => `${cap(k.one)} already exists, can not create a new one. Please use update (PUT) endpoint.`],
+  RESOURCE_MISSING: [404, (k: Kind) => `Requested ${k.one} does not exist`],
+  RESOURCE_UPDATE_MISSING: [404, (k: Kind) => `${cap(k.one)} to update does not exist. Please use create (POST) endpoint.`],
+  RESOURCE_DELETE_MISSING: [404, (k: Kind) => `${cap(k.one)} to delete does not exist.`],
+  BULK_INVALID: [400, (k: Kind) => `Unable to bulk update ${k.many} due to invalid input.`],
+  PIPELINE_TEST_MISSING: [404, () => 'Requested pipeline does not exist'],
+  VALIDATION: [400, (details: string) => details],
+  MALFORMED_JSON: [400, (detail: string) => `The request body is not valid JSON: ${detail}`],
+  BODY_TOO_LARGE: [413, (limit: number) => `The request body is larger than the limit of ${limit} bytes (setting weir.http.body-limit).`],
+  MEDIA_TYPE: [415, (type: string) => `Unsupported Content-Type '${type}'; send application/json.`],
+  ROUTE_MISSING: [404, (method: string, url: string) => `No API route ${method} ${url}`],
+  LOGIN_RATE_LIMITED: [429, (seconds: number) => `Too many failed logins for this user from this address; try again in ${seconds} s.`],
+  INTERNAL: [500, (id: string) => `An internal error occurred; see the node's log for request ${id}.`],
+  UNAVAILABLE: [503, (what: string) => what],
+} as const satisfies Record<string, readonly [ErrorHttpStatus, (...args: never[]) => string]>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+type ArgsOf<C extends ErrorCode> = Parameters<(typeof errorCatalog)[C][1]>;
+
+export interface ErrorBody {
+  readonly status: string;
+  readonly message: string;
+  readonly debugMessage: string;
+  /** Per-element or per-field details (bulk validation); absent otherwise. */
+  readonly errors?: readonly unknown[];
+}
+
+export class ApiError extends Error {
+  readonly [kErrorBrand] = true;
+  readonly code: ErrorCode;
+  readonly httpStatus: ErrorHttpStatus;
+  readonly body: ErrorBody;
+  constructor(code: ErrorCode, httpStatus: ErrorHttpStatus, body: ErrorBody) {
+    super(body.debugMessage);
+    this.code = code;
+    this.httpStatus = httpStatus;
+    this.body = body;
+  }
+}
+
+export function apiError<C extends ErrorCode>(code: C, ...args: ArgsOf<C>): ApiError {
+  const [httpStatus, template] = errorCatalog[code] as readonly [ErrorHttpStatus, (...a: ArgsOf<C>) => string];
+  const { status, message } = errorStatus[httpStatus];
+  return new ApiError(code, httpStatus, { status, message, debugMessage: template(...args) });
+}
+
+/** The same error with a list of details (bulk elements, schema violations). */
+export function withDetails(error: ApiError, errors: readonly unknown[]): ApiError {
+  return new ApiError(error.code, error.httpStatus, { ...error.body, errors });
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kErrorBrand] === true;
+}

@@ -1,0 +1,8 @@
+import { access } from '../auth/roles.ts';
+import { serdeConfiguration } from '../kafka/serdes.ts';
+import type { RouteModule } from './route-module.ts';
+
+/** Spec: the service → GET /api/config/serde. */
+export const serdeRoutes: RouteModule = (app) => {
+  app.get('/api/config/serde', { config: { access: access.member } }, async () => serdeConfiguration);
+};
