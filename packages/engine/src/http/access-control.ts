@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { RouteAccess } from '../auth/roles.ts';
 import type { NodeContext } from './context.ts';
 
 /**
@@ -6,12 +7,28 @@ import type { NodeContext } from './context.ts';
  * no `Authorization` header → 401, empty body, `WWW-Authenticate: Bearer`;
  * an invalid or expired access token, or a role the route does not allow → 403, empty body.
  */
+export interface DeclaredRoute {
+  readonly method: string;
+  readonly url: string;
+  readonly access: RouteAccess;
+}
+
+const declaredRoutes = new WeakMap<FastifyInstance, DeclaredRoute[]>();
+
+/** Every /api route of the app with the access it declares (the role-matrix test sweeps them). */
+export function apiRoutes(app: FastifyInstance): readonly DeclaredRoute[] {
+  return declaredRoutes.get(app) ?? [];
+}
+
 export function registerAccessControl(app: FastifyInstance, ctx: NodeContext): void {
   app.decorateRequest('principal', null as never);
+  const routes: DeclaredRoute[] = [];
+  declaredRoutes.set(app, routes);
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (route.url.startsWith('/api') && route.config?.access === undefined) {
-      throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
-    }
+    if (!route.url.startsWith('/api')) return;
+    const access = route.config?.access;
+    if (access === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
   });
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.routeOptions.config.access;

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadSettings, type SettingKey } from '../../src/config/settings.ts';
+import { WeirNode } from '../../src/node.ts';
+import { request, type HttpResponse, type RequestOptions } from './https-client.ts';
+
+/** The broker that scripts/test.ts started for this run. */
+export function testBootstrap(): string {
+  const servers = process.env.WEIR_TEST_BOOTSTRAP;
+  if (!servers) throw new Error('WEIR_TEST_BOOTSTRAP is not set: run integration tests through `npm test`');
+  return servers;
+}
+
+export interface TestNode {
+  readonly node: WeirNode;
+  readonly url: string;
+  readonly home: string;
+  call(method: string, path: string, options?: RequestOptions): Promise<HttpResponse>;
+  /** Inits the API with an admin (`admin`/`admin-pw`) and returns its access token. */
+  initAdmin(): Promise<string>;
+  login(username: string, password: string): Promise<{ access_token: string; refresh_token: string }>;
+  /** Creates a user with the `user` role and returns its access token. */
+  createUser(adminToken: string, username: string, roles?: string[]): Promise<string>;
+  /** Stops the node and starts it again on the same home (and port). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real node on the shared test broker: HTTPS on a free port, its own home in a temporary folder.
+ */
+export async function startTestNode(overrides: Partial<Record<SettingKey, string>> = {}, home?: string): Promise<TestNode> {
+  const dir = home ?? mkdtempSync(path.join(os.tmpdir(), 'weir-test-home-'));
+  const settings = loadSettings(undefined, {}).with({
+    'weir.home': dir,
+    'bootstrap.servers': testBootstrap(),
+    'weir.broker.embedded': 'false',
+    'server.port': '0',
+    'server.address': '127.0.0.1',
+    'weir.log.level': 'silent',
+    'num.stream.threads': '1',
+    ...overrides,
+  });
+  let node = await WeirNode.start(settings);
+  const port = new URL(node.url).port;
+  const t: TestNode = {
+    get node() {
+      return node;
+    },
+    get url() {
+      return node.url;
+    },
+    home: dir,
+    call: (method, p, options) => request(node.url, method, p, options),
+    async initAdmin() {
+      const res = await t.call('POST', '/api/init', {
+        body: { name: 'Admin', username: 'admin', email: 'admin@example.com', password: 'admin-pw', roles: [{ name: 'admin' }] },
+      });
+      if (res.status !== 201) throw new Error(`init failed: ${res.status} ${res.text}`);
+      return (await t.login('admin', 'admin-pw')).access_token;
+    },
+    async login(username, password) {
+      const res = await t.call('POST', '/api/login', { body: { username, password } });
+      if (res.status !== 200) throw new Error(`login of ${username} failed: ${res.status} ${res.text}`);
+      return res.body as { access_token: string; refresh_token: string };
+    },
+    async createUser(adminToken, username, roles = ['user']) {
+      const res = await t.call('POST', '/api/users', {
+        token: adminToken,
+        body: { username, name: username, email: `${username}@example.com`, password: `${username}-pw`, roles: roles.map((name) => ({ name })) },
+      });
+      if (res.status !== 201) throw new Error(`user create failed: ${res.status} ${res.text}`);
+      return (await t.login(username, `${username}-pw`)).access_token;
+    },
+    async restart() {
+      await node.stop();
+      node = await WeirNode.start(settings.with({ 'server.port': port }));
+    },
+    async stop() {
+      await node.stop();
+      if (!home) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
