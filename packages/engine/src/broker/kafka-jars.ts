@@ -41,8 +41,8 @@ export async function ensureKafkaJars(log: (line: string) => void = () => {}): P
       '-DincludeScope=runtime', `-DoutputDirectory=${staging}`], { maxBuffer: 16 * 1024 * 1024 });
   } catch (err) {
     const e = err as { code?: string; stderr?: string; stdout?: string; message: string };
-    if (e.code === 'ENOENT') throw new Error('Maven (mvn) is not on the PATH: it is needed once to fetch the embedded Kafka broker');
-    throw new Error(`Maven could not fetch the Kafka jars: ${(e.stdout ?? '') + (e.stderr ?? '') || e.message}`);
+    if (e.code === 'ENOENT') throw new Error('Maven (mvn) is not on the PATH: it is needed once to fetch the embedded Kafka broker', { cause: err });
+    throw new Error(`Maven could not fetch the Kafka jars: ${(e.stdout ?? '') + (e.stderr ?? '') || e.message}`, { cause: err });
   }
   if (!readdirSync(staging).some((f) => f.startsWith('kafka_2.13-'))) throw new Error(`Maven ran but ${staging} holds no Kafka jar`);
   writeFileSync(path.join(staging, '.complete'), new Date().toISOString());

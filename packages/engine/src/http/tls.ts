@@ -25,7 +25,7 @@ export async function loadKeyStore(settings: Settings): Promise<TlsMaterial> {
     try {
       pfx = readFileSync(configured);
     } catch (err) {
-      throw new Error(`server.ssl.key-store: cannot read ${configured}: ${(err as Error).message}`);
+      throw new Error(`server.ssl.key-store: cannot read ${configured}: ${(err as Error).message}`, { cause: err });
     }
     return { pfx, passphrase, file: configured };
   }
@@ -40,7 +40,7 @@ export async function loadKeyStore(settings: Settings): Promise<TlsMaterial> {
         '-storetype', 'PKCS12', '-keystore', file, '-storepass', passphrase, '-validity', '3650',
         '-dname', 'CN=localhost, O=Weir', '-ext', 'SAN=dns:localhost,ip:127.0.0.1,ip:0:0:0:0:0:0:0:1']);
     } catch (err) {
-      throw new Error(`could not generate the self-signed key store with keytool (Java 17 is required): ${(err as Error).message}`);
+      throw new Error(`could not generate the self-signed key store with keytool (Java 17 is required): ${(err as Error).message}`, { cause: err });
     }
     writeFileSync(passwordFile, passphrase, { mode: 0o600 });
     chmodSync(file, 0o600);
