@@ -62,6 +62,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGHUP', () => void stop('SIGHUP'));
+  // When the parent (npm, a shell) dies without passing a signal on, stop rather than linger.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop('parent process exited');
+  }, 2000).unref();
   // Never leave the broker behind, even when this process dies of an error.
   process.on('exit', () => {
     if (broker?.pid) {
