@@ -18,12 +18,29 @@ const issuer = 'weir';
  * with `alg: none` or another key are refused; the `typ` claim keeps access and refresh tokens apart.
  */
 export class TokenService {
-  readonly #key: Uint8Array;
+  readonly #store: ConfigStore;
+  #secret: string;
+  #key: Uint8Array;
   readonly #lifetimes: Record<TokenType, number>;
 
-  private constructor(key: Uint8Array, accessSeconds: number, refreshSeconds: number) {
-    this.#key = key;
+  private constructor(store: ConfigStore, secret: string, accessSeconds: number, refreshSeconds: number) {
+    this.#store = store;
+    this.#secret = secret;
+    this.#key = Buffer.from(secret, 'base64url');
     this.#lifetimes = { access: accessSeconds, refresh: refreshSeconds };
+  }
+
+  /**
+   * The key of the secret the store holds now: when two nodes of a kafka-mode cluster start for the
+   * first time together, both write a secret and the one written last is the one every node uses.
+   */
+  get #currentKey(): Uint8Array {
+    const secret = this.#store.get<{ secret: string }>('meta', 'token-secret')?.secret;
+    if (secret !== undefined && secret !== this.#secret) {
+      this.#secret = secret;
+      this.#key = Buffer.from(secret, 'base64url');
+    }
+    return this.#key;
   }
 
   static async open(store: ConfigStore, accessSeconds: number, refreshSeconds: number): Promise<TokenService> {
@@ -33,7 +50,7 @@ export class TokenService {
       await store.put('meta', 'token-secret', secret);
       secret = store.get<{ secret: string }>('meta', 'token-secret') ?? secret;
     }
-    return new TokenService(Buffer.from(secret.secret, 'base64url'), accessSeconds, refreshSeconds);
+    return new TokenService(store, secret.secret, accessSeconds, refreshSeconds);
   }
 
   async issue(username: string): Promise<TokenPair> {
@@ -44,7 +61,7 @@ export class TokenService {
   /** The username of a valid token of the given type, or undefined. */
   async verify(token: string, type: TokenType): Promise<string | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, { algorithms: ['HS256'], issuer });
+      const { payload } = await jwtVerify(token, this.#currentKey, { algorithms: ['HS256'], issuer });
       if (payload.typ !== type || typeof payload.sub !== 'string') return undefined;
       return payload.sub;
     } catch {
@@ -60,6 +77,6 @@ export class TokenService {
       .setIssuedAt()
       .setJti(randomBytes(9).toString('base64url'))
       .setExpirationTime(`${this.#lifetimes[type]}s`)
-      .sign(this.#key);
+      .sign(this.#currentKey);
   }
 }

@@ -1,0 +1,52 @@
+import { Admin } from '@platformatic/kafka';
+import type { Settings } from '../config/settings.ts';
+import { kafkaConnection } from './client-options.ts';
+import { configTopics, weirTopicNames, type WeirTopic } from './weir-topics.ts';
+
+/** Broker settings of the compacted configuration topics (architecture: Stores). */
+export const configTopicSettings = { 'cleanup.policy': 'compact', 'retention.bytes': '-1' } as const;
+
+/**
+ * A lookup is one record, so `<prefix>_lookups` accepts records as large as the lookup limit allows
+ * once stored as JSON (rows repeat the field names) and gzip-compressed; the cap stays below the
+ * broker's default `socket.request.max.bytes` (100 MiB).
+ */
+export function lookupTopicMaxMessageBytes(lookupMaxBytes: number): number {
+  return Math.min(Math.max(4 * lookupMaxBytes, 8 * 1024 * 1024), 100 * 1024 * 1024 - 64 * 1024);
+}
+
+/**
+ * Creates the topics Weir needs when they are missing: `<prefix>_alerts` always and, with
+ * `withConfigTopics`, the seven compacted configuration topics (one partition each, so that a
+ * multi-record write is one atomic record batch). Existing topics are left as they are.
+ */
+export async function ensureWeirTopics(settings: Settings, clientId: string, withConfigTopics: boolean): Promise<void> {
+  const names = weirTopicNames(settings.get('weir.topic.prefix'));
+  const admin = new Admin(kafkaConnection(settings, clientId));
+  try {
+    const existing = new Set(await admin.listTopics());
+    const wanted: WeirTopic[] = withConfigTopics ? [...configTopics, 'alerts'] : ['alerts'];
+    for (const topic of wanted) {
+      if (existing.has(names[topic])) continue;
+      const configs: { name: string; value: string }[] = topic === 'alerts' ? [] : Object.entries(configTopicSettings).map(([name, value]) => ({ name, value }));
+      if (topic === 'lookups') {
+        configs.push({ name: 'max.message.bytes', value: String(lookupTopicMaxMessageBytes(settings.get('weir.lookup.max-bytes'))) });
+      }
+      try {
+        await admin.createTopics({ topics: [names[topic]], partitions: topic === 'alerts' ? -1 : 1, replicas: -1, configs });
+      } catch (err) {
+        // Another node may have created it in the meantime.
+        if (!/already exists|TOPIC_ALREADY_EXISTS/i.test(describeError(err))) throw err;
+      }
+    }
+  } finally {
+    await admin.close();
+  }
+}
+
+/** The message of an error and of the errors it aggregates (the Kafka client nests them). */
+export function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const nested = (err as Error & { errors?: unknown[] }).errors ?? [];
+  return [err.message, ...nested.map(describeError)].join('; ');
+}

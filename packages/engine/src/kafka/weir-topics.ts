@@ -1,0 +1,34 @@
+/**
+ * The topics Weir owns (architecture: Stores). The product names are exactly `weir_nodes` … `weir_alerts`;
+ * the setting `weir.topic.prefix` (default `weir`) only exists so that tests and side-by-side
+ * installations on one cluster can keep their data apart.
+ */
+export const weirTopicSuffixes = {
+  nodes: 'nodes',
+  rules: 'rules',
+  tasks: 'tasks',
+  pipelines: 'pipelines',
+  topologies: 'topologies',
+  lookups: 'lookups',
+  users: 'users',
+  alerts: 'alerts',
+} as const;
+export type WeirTopic = keyof typeof weirTopicSuffixes;
+
+export const defaultTopicPrefix = 'weir';
+
+/** Topic names for a prefix: `{ nodes: '<prefix>_nodes', … }`. */
+export function weirTopicNames(prefix: string = defaultTopicPrefix): Record<WeirTopic, string> {
+  const names = {} as Record<WeirTopic, string>;
+  for (const [key, suffix] of Object.entries(weirTopicSuffixes)) names[key as WeirTopic] = `${prefix}_${suffix}`;
+  return names;
+}
+
+/** The product's topic names (`weir_nodes` …). */
+export const weirTopics = weirTopicNames();
+
+/** The compacted configuration topics, which the kafka config store materialises. */
+export const configTopics = ['nodes', 'rules', 'tasks', 'pipelines', 'topologies', 'lookups', 'users'] as const satisfies readonly WeirTopic[];
+
+/** The topics `GET /api/topics/init` requires (spec: Versioning, earlier forms): the six config topics and alerts. */
+export const requiredTopics = ['nodes', 'rules', 'tasks', 'pipelines', 'topologies', 'lookups', 'alerts'] as const satisfies readonly WeirTopic[];

@@ -1,0 +1,165 @@
+import { apiError, withDetails } from '../http/errors.ts';
+import type { ConfigStore } from '../store/config-store.ts';
+import type { CheckContext, ConfigRecord, ResourceKind } from './kinds.ts';
+import { compileValidator, type Validator } from './validation.ts';
+import { WriteQueue } from './write-queue.ts';
+
+/** Why one element of a bulk request was refused. */
+export interface ElementViolations {
+  readonly index: number;
+  readonly id?: unknown;
+  readonly errors: readonly string[];
+}
+
+type Prepared = { readonly record: ConfigRecord; readonly errors?: undefined } | { readonly record?: undefined; readonly errors: string[] };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The CRUD logic shared by tasks, pipelines, topologies and rules (spec: Tasks, pipelines,
+ * topologies, rules), parameterised by a ResourceKind. Records are normalised to the latest form
+ * and validated before anything is stored; writes of one node are serialised so that the
+ * exists/unique checks and the write that follows them cannot interleave.
+ */
+export class ConfigResource {
+  readonly kind: ResourceKind;
+  readonly #store: ConfigStore;
+  readonly #validate: Validator;
+  readonly #checks: CheckContext;
+  readonly #writes = new WriteQueue();
+
+  constructor(kind: ResourceKind, store: ConfigStore) {
+    this.kind = kind;
+    this.#store = store;
+    this.#validate = compileValidator(kind.schema);
+    this.#checks = { lookupRows: (id) => store.get<{ content: Record<string, unknown>[] }>('lookups', id)?.content };
+  }
+
+  /** All records; integer ids in ascending order, string ids in creation order. */
+  list(): ConfigRecord[] {
+    const records = this.#store.list<ConfigRecord>(this.kind.collection);
+    return this.kind.idType === 'integer' ? records.sort((a, b) => Number(a.id) - Number(b.id)) : records;
+  }
+
+  get(rawId: string): ConfigRecord {
+    const record = this.#find(this.parseId(rawId));
+    if (!record) throw apiError('RESOURCE_MISSING', this.kind.names);
+    return record;
+  }
+
+  create(body: unknown): Promise<ConfigRecord> {
+    return this.#exclusive(async () => {
+      const record = this.#valid(body);
+      if (this.#find(String(record.id))) throw apiError('RESOURCE_EXISTS', this.kind.names);
+      this.#checkNameFree(record);
+      await this.#store.put(this.kind.collection, String(record.id), record);
+      return record;
+    });
+  }
+
+  /** PUT: the path names the record; a body without id takes it, a body with another id is refused. */
+  update(rawId: string, body: unknown): Promise<ConfigRecord> {
+    return this.#exclusive(async () => {
+      const id = this.parseId(rawId);
+      const input = isObject(body) && body.id === undefined ? { ...body, id: this.kind.idType === 'integer' ? Number(id) : id } : body;
+      const record = this.#valid(input);
+      if (String(record.id) !== id) throw apiError('RESOURCE_ID_MISMATCH', this.kind.names, rawId, String(record.id));
+      if (!this.#find(id)) throw apiError('RESOURCE_UPDATE_MISSING', this.kind.names);
+      this.#checkNameFree(record);
+      await this.#store.put(this.kind.collection, id, record);
+      return record;
+    });
+  }
+
+  delete(rawId: string): Promise<void> {
+    return this.#exclusive(async () => {
+      if (!(await this.#store.delete(this.kind.collection, this.parseId(rawId)))) throw apiError('RESOURCE_DELETE_MISSING', this.kind.names);
+    });
+  }
+
+  /**
+   * Creates or updates every element, or none: all are validated first (schema, ids unique within
+   * the request, names unique across the stored and submitted records) and written in one atomic
+   * store write. Returns the submitted records as stored.
+   */
+  bulk(body: unknown): Promise<ConfigRecord[]> {
+    return this.#exclusive(async () => {
+      if (!Array.isArray(body)) {
+        throw withDetails(apiError('BULK_INVALID', this.kind.names), [{ index: -1, errors: [`(body): must be a JSON array of ${this.kind.names.many}`] }]);
+      }
+      const violations = new Map<number, { id: unknown; errors: string[] }>();
+      const refuse = (index: number, id: unknown, errors: readonly string[]) => {
+        const entry = violations.get(index) ?? { id, errors: [] };
+        entry.errors.push(...errors);
+        violations.set(index, entry);
+      };
+      const submitted = new Map<string, { index: number; record: ConfigRecord }>();
+      body.forEach((element, index) => {
+        const prepared = this.#prepare(element);
+        if (prepared.errors) return refuse(index, isObject(element) ? element.id : undefined, prepared.errors);
+        const key = String(prepared.record.id);
+        const earlier = submitted.get(key);
+        if (earlier) return refuse(index, prepared.record.id, [`id: ${key} is also the id of element ${earlier.index}; each id may appear once`]);
+        submitted.set(key, { index, record: prepared.record });
+      });
+      // Names must be unique in the state the bulk would leave: stored records, replaced by the submitted ones.
+      const finalState = new Map(this.#store.list<ConfigRecord>(this.kind.collection).map((r) => [String(r.id), r]));
+      for (const [key, { record }] of submitted) finalState.set(key, record);
+      for (const [key, { index, record }] of submitted) {
+        const other = [...finalState.values()].find((r) => r.name === record.name && String(r.id) !== key);
+        if (other) refuse(index, record.id, [`name: '${record.name}' is also the name of the ${this.kind.names.one} with id ${String(other.id)}; ${this.kind.names.one} names are unique`]);
+      }
+      const records = [...submitted.values()].map((s) => s.record);
+      if (violations.size) {
+        const details: ElementViolations[] = [...violations].sort(([a], [b]) => a - b).map(([index, v]) => ({ index, id: v.id, errors: v.errors }));
+        throw withDetails(apiError('BULK_INVALID', this.kind.names), details);
+      }
+      await this.#store.putMany(this.kind.collection, records.map((r) => [String(r.id), r] as const));
+      return records;
+    });
+  }
+
+  /** The store key of a path id, or 400 saying what an id of this kind looks like. */
+  parseId(raw: string): string {
+    if (this.kind.idType === 'string') {
+      if (raw.length === 0) throw apiError('RESOURCE_ID_INVALID', this.kind.names, raw, this.kind.idRule);
+      return raw;
+    }
+    if (!/^\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw apiError('RESOURCE_ID_INVALID', this.kind.names, raw, this.kind.idRule);
+    return String(Number(raw));
+  }
+
+  #find(id: string): ConfigRecord | undefined {
+    return this.#store.get<ConfigRecord>(this.kind.collection, id);
+  }
+
+  #nameOwner(name: string): string | undefined {
+    const owner = this.#store.list<ConfigRecord>(this.kind.collection).find((r) => r.name === name);
+    return owner && String(owner.id);
+  }
+
+  #checkNameFree(record: ConfigRecord): void {
+    const owner = this.#nameOwner(record.name);
+    if (owner !== undefined && owner !== String(record.id)) throw apiError('RESOURCE_NAME_EXISTS', this.kind.names, record.name, owner);
+  }
+
+  #prepare(body: unknown): Prepared {
+    if (!isObject(body)) return { errors: [`(record): must be a JSON object (a ${this.kind.names.one})`] };
+    const latest = this.kind.latest(body);
+    const errors = this.#validate(latest);
+    if (errors.length) return { errors };
+    const record = latest as ConfigRecord;
+    const more = this.kind.check?.(record, this.#checks) ?? [];
+    return more.length ? { errors: more } : { record };
+  }
+
+  #valid(body: unknown): ConfigRecord {
+    const prepared = this.#prepare(body);
+    if (prepared.errors) throw withDetails(apiError('RESOURCE_INVALID', this.kind.names, prepared.errors.join('; ')), prepared.errors);
+    return prepared.record;
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.#writes.run(work);
+  }
+}

@@ -1,0 +1,38 @@
+import { access } from '../auth/roles.ts';
+import { ConfigResource } from '../resources/config-resource.ts';
+import { resourceKinds } from '../resources/kinds.ts';
+import type { RouteModule } from './route-module.ts';
+
+type ById = { Params: { id: string } };
+const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
+
+/**
+ * Spec: Tasks, pipelines, topologies, rules — the same six routes for each kind, from one
+ * definition. Reads are open to `user`, writes to `admin` (architecture: Security model).
+ */
+export const configResourceRoutes: RouteModule = (app, ctx) => {
+  for (const kind of resourceKinds) {
+    const resource = new ConfigResource(kind, ctx.store);
+    const collection = `/api/${kind.path}`;
+    const read = { config: { access: access.member } };
+    const write = { config: { access: access.admin } };
+
+    app.get(collection, read, async () => resource.list());
+
+    app.get<ById>(`${collection}/:id`, { ...read, schema: { params: idParams } }, async (request) => resource.get(request.params.id));
+
+    app.post(collection, write, async (request, reply) => {
+      const record = await resource.create(request.body);
+      return reply.code(201).header('location', collection).send(record);
+    });
+
+    app.put<ById>(`${collection}/:id`, { ...write, schema: { params: idParams } }, async (request) => resource.update(request.params.id, request.body));
+
+    app.delete<ById>(`${collection}/:id`, { ...write, schema: { params: idParams } }, async (request, reply) => {
+      await resource.delete(request.params.id);
+      return reply.code(204).send();
+    });
+
+    app.post(`/api/bulk/${kind.path}`, write, async (request) => resource.bulk(request.body));
+  }
+};

@@ -1,0 +1,255 @@
+import { Consumer, Producer, type ClusterMetadata, type FetchOptions, type RecordsBatch } from '@platformatic/kafka';
+
+type FetchRequestTopic = FetchOptions<Buffer, Buffer, Buffer, Buffer>['topics'][number];
+import type { Settings } from '../config/settings.ts';
+import { kafkaConnection } from '../kafka/client-options.ts';
+import { describeError, ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
+import { weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
+import type { ChangeListener, Collection, ConfigStore } from './config-store.ts';
+
+/** Where each collection lives. Users and the token secret share `<prefix>_users` (see recordKey). */
+const topicOf: Record<Collection, WeirTopic> = {
+  meta: 'users', users: 'users', tasks: 'tasks', pipelines: 'pipelines', topologies: 'topologies',
+  rules: 'rules', lookups: 'lookups', nodes: 'nodes',
+};
+
+/**
+ * Record keys: the id itself, except in `<prefix>_users`, where users are keyed by username and node-wide
+ * settings (the token secret) by `meta:<name>`; usernames cannot contain `:`, so the two never meet.
+ */
+export function recordKey(collection: Collection, id: string): string {
+  return collection === 'meta' ? `meta:${id}` : id;
+}
+
+export function collectionOfKey(topic: WeirTopic, key: string): [Collection, string] | undefined {
+  if (topic === 'users') return key.startsWith('meta:') ? ['meta', key.slice(5)] : ['users', key];
+  const collection = (Object.keys(topicOf) as Collection[]).find((c) => c !== 'meta' && topicOf[c] === topic);
+  return collection ? [collection, key] : undefined;
+}
+
+const IS_CONTROL_BATCH = 0x20;
+const IS_CONTROL_RECORD = 0x20;
+const fetchWaitMs = 200;
+const readBackTimeoutMs = 30_000;
+const compressedCollections: ReadonlySet<Collection> = new Set(['lookups']);
+
+interface Waiter {
+  readonly topic: string;
+  readonly offset: bigint;
+  readonly resolve: () => void;
+  readonly reject: (err: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * `weir.config.store=kafka`: the compacted topics `<prefix>_nodes … <prefix>_users` (architecture: Stores),
+ * one partition each. Every node reads them from the start into memory (key = id, JSON value,
+ * null value = delete) and keeps tailing them; a write resolves once this node has read it back, so
+ * a node always reads its own writes. `putMany` is one record batch on one partition: all or nothing.
+ */
+export class KafkaConfigStore implements ConfigStore {
+  readonly #names: Record<WeirTopic, string>;
+  readonly #topicByName: Map<string, WeirTopic>;
+  readonly #producer: Producer;
+  readonly #consumer: Consumer;
+  readonly #data = new Map<Collection, Map<string, unknown>>();
+  /** Next offset to read per topic name. */
+  readonly #position = new Map<string, bigint>();
+  readonly #listeners = new Set<ChangeListener>();
+  readonly #waiters = new Set<Waiter>();
+  readonly #onError: (err: Error) => void;
+  #closed = false;
+  #loop: Promise<void> | undefined;
+
+  private constructor(settings: Settings, clientId: string, onError: (err: Error) => void) {
+    this.#names = weirTopicNames(settings.get('weir.topic.prefix'));
+    this.#topicByName = new Map(Object.entries(this.#names).filter(([t]) => t !== 'alerts').map(([t, n]) => [n, t as WeirTopic]));
+    const connection = kafkaConnection(settings, clientId);
+    this.#producer = new Producer({ ...connection, acks: -1 });
+    // The consumer never joins its group: it only fetches, from offset 0, every partition-0 of the topics.
+    this.#consumer = new Consumer({ ...connection, groupId: `${clientId}-unused` });
+    this.#onError = onError;
+    for (const name of this.#topicByName.keys()) this.#position.set(name, 0n);
+  }
+
+  /** Creates the topics when missing, reads them to their current end, then keeps tailing them. */
+  static async open(settings: Settings, clientId: string, onError: (err: Error) => void = () => {}): Promise<KafkaConfigStore> {
+    await ensureWeirTopics(settings, `${clientId}-admin`, true);
+    const store = new KafkaConfigStore(settings, clientId, onError);
+    try {
+      const topics = [...store.#topicByName.keys()];
+      store.#consumer.topics.trackAll(...topics);
+      const ends = await store.#consumer.listOffsets({ topics });
+      store.#loop = store.#run();
+      await Promise.all(topics.map((topic) => {
+        const end = ends.get(topic)?.[0] ?? 0n;
+        return end > 0n ? store.#waitFor(topic, end - 1n) : undefined;
+      }));
+      return store;
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+
+  get<T>(collection: Collection, id: string): T | undefined {
+    return this.#data.get(collection)?.get(id) as T | undefined;
+  }
+
+  list<T>(collection: Collection): T[] {
+    return [...(this.#data.get(collection)?.values() ?? [])] as T[];
+  }
+
+  async put(collection: Collection, id: string, value: unknown): Promise<void> {
+    await this.putMany(collection, [[id, value]]);
+  }
+
+  async putMany(collection: Collection, entries: readonly (readonly [string, unknown])[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.#write(collection, entries.map(([id, value]) => [id, Buffer.from(JSON.stringify(value))]));
+  }
+
+  async delete(collection: Collection, id: string): Promise<boolean> {
+    if (!this.#data.get(collection)?.has(id)) return false;
+    await this.#write(collection, [[id, null]]);
+    return true;
+  }
+
+  onChange(listener: ChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const waiter of this.#waiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new Error('the config store was closed'));
+    }
+    this.#waiters.clear();
+    await this.#loop?.catch(() => {});
+    await Promise.allSettled([this.#producer.close(), this.#consumer.close(true)]);
+  }
+
+  async #write(collection: Collection, entries: readonly (readonly [string, Buffer | null])[]): Promise<void> {
+    if (this.#closed) throw new Error('the config store is closed');
+    const topic = this.#names[topicOf[collection]];
+    const result = await this.#producer.send({
+      messages: entries.map(([id, value]) => ({ topic, partition: 0, key: Buffer.from(recordKey(collection, id)), value: value ?? undefined })),
+      ...(compressedCollections.has(collection) ? { compression: 'gzip' as const } : {}),
+    });
+    const base = result.offsets?.find((o) => o.topic === topic)?.offset;
+    if (base === undefined) throw new Error(`no offset returned for the write to ${topic}`);
+    await this.#waitFor(topic, base + BigInt(entries.length) - 1n);
+  }
+
+  /** Resolves once the record at `offset` of `topic` has been applied to this node's view. */
+  #waitFor(topic: string, offset: bigint): Promise<void> {
+    if ((this.#position.get(topic) ?? 0n) > offset) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        topic, offset, resolve, reject,
+        timer: setTimeout(() => {
+          this.#waiters.delete(waiter);
+          reject(new Error(`the config store did not read back offset ${offset} of ${topic} within ${readBackTimeoutMs} ms`));
+        }, readBackTimeoutMs),
+      };
+      this.#waiters.add(waiter);
+    });
+  }
+
+  async #run(): Promise<void> {
+    let failures = 0;
+    while (!this.#closed) {
+      try {
+        const metadata = await this.#consumer.metadata({ topics: [...this.#topicByName.keys()], forceUpdate: failures > 0 });
+        const nameById = new Map([...metadata.topics].map(([name, t]) => [t.id, name]));
+        await Promise.all([...this.#requestsByLeader(metadata)].map(([node, topics]) => this.#fetchOnce(node, topics, nameById)));
+        failures = 0;
+      } catch (err) {
+        if (this.#closed) return;
+        failures++;
+        if (failures === 1 || failures % 50 === 0) this.#onError(new Error(`config store: reading the config topics failed: ${describeError(err)}`));
+        await new Promise((r) => setTimeout(r, Math.min(100 * failures, 2000)));
+      }
+    }
+  }
+
+  #requestsByLeader(metadata: ClusterMetadata): Map<number, FetchRequestTopic[]> {
+    const byNode = new Map<number, FetchRequestTopic[]>();
+    for (const name of this.#topicByName.keys()) {
+      const topic = metadata.topics.get(name);
+      const partition = topic?.partitions[0];
+      if (!topic || !partition) throw new Error(`topic ${name} has no metadata yet`);
+      const requests = byNode.get(partition.leader) ?? [];
+      requests.push({
+        topicId: topic.id,
+        partitions: [{ partition: 0, fetchOffset: this.#position.get(name)!, partitionMaxBytes: 128 * 1024 * 1024, currentLeaderEpoch: -1, lastFetchedEpoch: -1 }],
+      });
+      byNode.set(partition.leader, requests);
+    }
+    return byNode;
+  }
+
+  async #fetchOnce(node: number, topics: FetchRequestTopic[], nameById: ReadonlyMap<string, string>): Promise<void> {
+    const response = await this.#consumer.fetch({ node, topics, maxWaitTime: fetchWaitMs, minBytes: 1, maxBytes: 128 * 1024 * 1024 });
+    if (this.#closed) return;
+    for (const topicResponse of response.responses) {
+      const name = nameById.get(topicResponse.topicId);
+      const topic = name === undefined ? undefined : this.#topicByName.get(name);
+      if (name === undefined || topic === undefined) continue;
+      for (const partition of topicResponse.partitions) {
+        if (partition.partitionIndex !== 0) continue;
+        if (partition.errorCode !== 0) throw new Error(`fetch of ${name} failed with Kafka error code ${partition.errorCode}`);
+        this.#apply(name, topic, partition.records ?? []);
+      }
+    }
+  }
+
+  #apply(name: string, topic: WeirTopic, batches: readonly RecordsBatch[]): void {
+    let position = this.#position.get(name)!;
+    for (const batch of batches) {
+      const last = batch.firstOffset + BigInt(batch.lastOffsetDelta);
+      if (last < position) continue;
+      if (!(batch.attributes & IS_CONTROL_BATCH)) {
+        for (const record of batch.records) {
+          const offset = batch.firstOffset + BigInt(record.offsetDelta);
+          if (offset < position || record.attributes & IS_CONTROL_RECORD || !record.key) continue;
+          this.#applyRecord(topic, record.key.toString('utf8'), record.value);
+        }
+      }
+      position = last + 1n;
+    }
+    this.#position.set(name, position);
+    for (const waiter of this.#waiters) {
+      if (waiter.topic === name && position > waiter.offset) {
+        clearTimeout(waiter.timer);
+        this.#waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  #applyRecord(topic: WeirTopic, key: string, value: Buffer | null): void {
+    const target = collectionOfKey(topic, key);
+    if (!target) return;
+    const [collection, id] = target;
+    let records = this.#data.get(collection);
+    if (!records) this.#data.set(collection, (records = new Map()));
+    let parsed: unknown;
+    if (value === null || value.length === 0) {
+      if (!records.delete(id)) return;
+      parsed = undefined;
+    } else {
+      try {
+        parsed = JSON.parse(value.toString('utf8'));
+      } catch {
+        this.#onError(new Error(`config store: skipped record '${key}' of ${topic}: its value is not JSON`));
+        return;
+      }
+      records.set(id, parsed);
+    }
+    for (const listener of this.#listeners) listener(collection, id, parsed);
+  }
+}

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { after, before, describe, test } from 'node:test';
+import type { NodeRecord } from '../../src/nodes/node-registry.ts';
+import { storeModes, storeSettings } from '../helpers/store-modes.ts';
+import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { uniqueTopicPrefix } from '../helpers/unique.ts';
+
+const notFound = { status: 'NOT_FOUND', message: 'Resource not found', debugMessage: 'Requested node does not exist' };
+const mismatch = { status: 'BAD_REQUEST', message: 'Resource validation failed',
+  debugMessage: 'Unable to remove node. In order to remove properly the node must match the provided UUID' };
+
+async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean, ms: number): Promise<{ value: T; took: number }> {
+  const start = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return { value, took: Date.now() - start };
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+for (const mode of storeModes) {
+  describe(`node registry (${mode} store)`, () => {
+    let t: TestNode;
+    let admin: string;
+    let user: string;
+    before(async () => {
+      t = await startTestNode({ ...storeSettings(mode), 'weir.node.heartbeat-seconds': '1', 'weir.group': 'edge' });
+      admin = await t.initAdmin();
+      user = await t.createUser(admin, 'uma');
+    });
+    after(() => t.stop());
+
+    test('the node registers itself at start and heartbeats', async () => {
+      const uuid = t.node.context.uuid;
+      const all = await t.call('GET', '/api/nodes', { token: user });
+      assert.equal(all.status, 200);
+      const nodes = all.body as NodeRecord[];
+      assert.equal(nodes.length, 1);
+      const self = nodes[0]!;
+      assert.deepEqual({ ...self, lastSeen: undefined }, {
+        uuid, host: os.hostname(), rest: `https://127.0.0.1:${new URL(t.url).port}`, group: 'edge', state: 'NOT_RUNNING', lastSeen: undefined, version: '0.1.0',
+      });
+      assert.ok(Math.abs(Date.parse(self.lastSeen) - Date.now()) < 5000);
+      const one = await t.call('GET', `/api/nodes/${uuid}`, { token: user });
+      assert.deepEqual(one.body, self);
+      await eventually(() => t.call('GET', `/api/nodes/${uuid}`, { token: user }), (r) => (r.body as NodeRecord).lastSeen > self.lastSeen, 3000);
+    });
+
+    test('a missing node is 404; deleting another node is 400; a user may not delete', async () => {
+      const missing = await t.call('GET', `/api/nodes/${randomUUID()}`, { token: admin });
+      assert.equal(missing.status, 404);
+      assert.deepEqual(missing.body, notFound);
+      const deleteMissing = await t.call('DELETE', `/api/nodes/${randomUUID()}`, { token: admin });
+      assert.equal(deleteMissing.status, 404);
+      assert.deepEqual(deleteMissing.body, notFound);
+
+      const other = randomUUID();
+      await t.node.context.store.put('nodes', other, { uuid: other, host: 'elsewhere', rest: 'https://elsewhere:8999', group: 'default', state: 'RUNNING', lastSeen: new Date().toISOString(), version: '0.1.0' });
+      const refused = await t.call('DELETE', `/api/nodes/${other}`, { token: admin });
+      assert.equal(refused.status, 400);
+      assert.deepEqual(refused.body, mismatch);
+      assert.equal((await t.call('GET', `/api/nodes/${other}`, { token: admin })).status, 200, 'still registered');
+      await t.node.context.store.delete('nodes', other);
+      assert.equal((await t.call('DELETE', `/api/nodes/${t.node.context.uuid}`, { token: user })).status, 403);
+    });
+
+    test('deleting its own uuid deregisters the node until it restarts', async () => {
+      const uuid = t.node.context.uuid;
+      const res = await t.call('DELETE', `/api/nodes/${uuid}`, { token: admin });
+      assert.equal(res.status, 204);
+      assert.equal(res.text, '');
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.deepEqual((await t.call('GET', '/api/nodes', { token: admin })).body, [], 'the heartbeat stopped too');
+      await t.restart();
+      admin = (await t.login('admin', 'admin-pw')).access_token;
+      user = (await t.login('uma', 'uma-pw')).access_token;
+      assert.deepEqual(((await t.call('GET', '/api/nodes', { token: admin })).body as NodeRecord[]).map((n) => n.uuid), [uuid]);
+    });
+  });
+}
+
+describe('two nodes on one broker (kafka store)', () => {
+  let a: TestNode;
+  let b: TestNode;
+  before(async () => {
+    const shared = { ...storeSettings('kafka', uniqueTopicPrefix('pair')), 'weir.node.heartbeat-seconds': '1' };
+    a = await startTestNode(shared);
+    b = await startTestNode(shared);
+  });
+  after(async () => {
+    await a.stop();
+    await b.stop();
+  });
+
+  test('both appear in GET /api/nodes of each; users, tokens and writes are shared within 1 s', async () => {
+    const tokenA = await a.initAdmin();
+    const { value: tokenB } = await eventually(async () => {
+      const res = await b.call('POST', '/api/login', { body: { username: 'admin', password: 'admin-pw' } });
+      return (res.body as { access_token?: string } | undefined)?.access_token;
+    }, (v) => v !== undefined, 1000);
+    assert.ok(tokenB);
+    assert.equal((await b.call('GET', '/api/users', { token: tokenA })).status, 200, "a token of one node is accepted by the other");
+
+    const uuids = [a.node.context.uuid, b.node.context.uuid].sort();
+    for (const [node, token] of [[a, tokenA], [b, tokenB]] as const) {
+      const nodes = (await node.call('GET', '/api/nodes', { token })).body as NodeRecord[];
+      assert.deepEqual(nodes.map((n) => n.uuid).sort(), uuids);
+    }
+
+    const task = { id: 1, name: 'shared', function: 'PARSE_KV', definition: {} };
+    assert.equal((await a.call('POST', '/api/tasks', { token: tokenA, body: task })).status, 201);
+    const seen = await eventually(() => b.call('GET', '/api/tasks/1', { token: tokenB }), (r) => r.status === 200, 1000);
+    assert.deepEqual(seen.value.body, task);
+
+    const rule = { id: 'r', name: 'from b', pdl: 'a = 1', enabled: false };
+    assert.equal((await b.call('POST', '/api/rules', { token: tokenB, body: rule })).status, 201);
+    await eventually(() => a.call('GET', '/api/rules/r', { token: tokenA }), (r) => r.status === 200, 1000);
+    assert.equal((await a.call('DELETE', '/api/rules/r', { token: tokenA })).status, 204);
+    await eventually(() => b.call('GET', '/api/rules/r', { token: tokenB }), (r) => r.status === 404, 1000);
+
+    const refused = await a.call('DELETE', `/api/nodes/${b.node.context.uuid}`, { token: tokenA });
+    assert.equal(refused.status, 400);
+    assert.deepEqual(refused.body, mismatch);
+  });
+});
