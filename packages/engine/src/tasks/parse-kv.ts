@@ -1,0 +1,27 @@
+import type { RawOptions } from './definition-defaults.ts';
+import { fromText, setOwn } from './event-values.ts';
+import { finishRaw, rawInput } from './raw-text.ts';
+import type { JsonObject, TaskFactory } from './task-function.ts';
+import { failure, one } from './task-results.ts';
+import { parseKeyValues } from './text-formats.ts';
+
+interface ParseKvDefinition extends RawOptions {
+  readonly delimiter: string;
+}
+
+/** PARSE_KV (tasks.md; pdl.md "parse_kv"): text → event with one field per `key<delimiter>value` pair. */
+export const parseKv: TaskFactory = (definition) => {
+  const d = definition as unknown as ParseKvDefinition;
+  let target: JsonObject = {};
+  const emit = (key: string, value: string): void => setOwn(target, key, fromText(value));
+  return {
+    run(record) {
+      const input = rawInput(record, d, 'PARSE_KV');
+      if (typeof input === 'string') return failure(input);
+      target = input.event;
+      parseKeyValues(input.text, d.delimiter, emit);
+      finishRaw(input, d);
+      return one({ value: input.event, timestamp: record.timestamp });
+    },
+  };
+};

@@ -1,0 +1,70 @@
+import { cloneJson } from './event-values.ts';
+import type { CompiledTask, TaskIdentity, TaskRecord, TaskResult } from './task-function.ts';
+
+/** A record a task could not process: it goes to the dead-letter topic with the task and the message. */
+export interface PipelineFailure {
+  readonly task: TaskIdentity;
+  readonly message: string;
+  /** The record as the failing task received it. */
+  readonly record: TaskRecord;
+}
+
+export interface PipelineResult {
+  /** What leaves the pipeline, for the topology's outputs. */
+  readonly records: TaskRecord[];
+  /** The alerts APPLY_RULES raised, as raised, for the alerts topic (they are in `records` too when they reach the end). */
+  readonly alerts: TaskRecord[];
+  readonly failures: PipelineFailure[];
+}
+
+function runTask(task: CompiledTask, record: TaskRecord): TaskResult {
+  try {
+    return task.run(record);
+  } catch (error) {
+    // a bug, not a data problem: still never lose the record or stop the stream
+    return { kind: 'error', message: `internal error in ${task.function}: ${(error as Error).message}` };
+  }
+}
+
+/** tasks.md, last paragraph: a resulting event without `_time` gets the record timestamp. */
+function withTime(record: TaskRecord): void {
+  const value = record.value;
+  if (typeof value !== 'string' && !Object.hasOwn(value, '_time')) value['_time'] = record.timestamp;
+}
+
+/**
+ * Runs a record through the tasks in order; the one code path of the engine and of
+ * `POST /api/test/pipelines/{id}` (there the record timestamp is now). A record that fails a task
+ * stops there and is reported in `failures`; its siblings (other alerts of the same event) go on.
+ * Pipelines of one topology chain: pass their tasks as one list.
+ */
+export function runPipeline(tasks: readonly CompiledTask[], record: TaskRecord): PipelineResult {
+  let current: TaskRecord[] = [record];
+  const alerts: TaskRecord[] = [];
+  const failures: PipelineFailure[] = [];
+  for (let t = 0; t < tasks.length && current.length > 0; t++) {
+    const task = tasks[t] as CompiledTask;
+    const last = t === tasks.length - 1;
+    // one input (the usual case): its result array is used as it is
+    let next: TaskRecord[] | null = null;
+    for (let r = 0; r < current.length; r++) {
+      const input = current[r] as TaskRecord;
+      const result = runTask(task, input);
+      if (result.kind === 'error') {
+        failures.push({ task: { id: task.id, name: task.name, function: task.function }, message: result.message, record: input });
+        continue;
+      }
+      if (result.kind === 'alerts') {
+        // later tasks may change the records they get: the alerts topic keeps the alerts as raised
+        for (const a of result.records) alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
+      }
+      if (next === null) next = current.length === 1 ? (result.records as TaskRecord[]) : [...result.records];
+      else for (const out of result.records) next.push(out);
+    }
+    current = next ?? [];
+  }
+  if (Object.isFrozen(current)) current = [];
+  for (const out of current) withTime(out);
+  for (const a of alerts) withTime(a);
+  return { records: current, alerts, failures };
+}

@@ -1,0 +1,118 @@
+import type { CompileOptions, CompiledPdl, CorrelationStateStore, LookupResolver } from '@weir/pdl';
+import type { TaskFunction } from '../resources/task-definitions.ts';
+
+/**
+ * The contract of a task function (../shared/spec/tasks.md): a task is compiled once from its
+ * definition into a CompiledTask, whose `run` is a function of the record alone. Kafka, the
+ * rule store and metrics stay outside and come in through TaskEnvironment.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+/** A record flowing through a pipeline: text (a string) or an event (a JSON object). Keys are not the task's concern. */
+export interface TaskRecord {
+  readonly value: string | JsonObject;
+  /** Epoch milliseconds (the Kafka record timestamp). */
+  readonly timestamp: number;
+}
+
+/**
+ * What a task did with one record:
+ * - `records`: zero or more records for the next task (zero = dropped on purpose, e.g. by FILTER);
+ * - `alerts`: records that are alerts (APPLY_RULES); they go on like `records` and also to the alerts topic;
+ * - `error`: the record could not be processed; the runtime sends it to the dead-letter topic.
+ */
+export type TaskResult =
+  | { readonly kind: 'records'; readonly records: readonly TaskRecord[] }
+  | { readonly kind: 'alerts'; readonly records: readonly TaskRecord[] }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** The stored task resource, as far as compiling it is concerned. */
+export interface TaskSpec {
+  readonly id: number;
+  readonly name: string;
+  readonly function: string;
+  readonly definition?: unknown;
+}
+
+/** Who is reporting, for counters and dead-letter headers. */
+export interface TaskIdentity {
+  readonly id: number;
+  readonly name: string;
+  readonly function: TaskFunction;
+}
+
+export interface CompiledTask extends TaskIdentity {
+  /**
+   * Runs the task on one record. Never throws for a data problem: it returns an error result.
+   * Ownership: the task may modify the event object it is given and return it (no copy on the hot
+   * path); pass a copy when the caller still needs the input afterwards.
+   */
+  run(record: TaskRecord): TaskResult;
+  /**
+   * Present when the task keeps correlation state that the clock can complete (a PDL_EXPRESSION
+   * with `emit=close` windows): the records emitted by windows that closed before `nowMs`.
+   */
+  advanceTime?(nowMs: number): TaskRecord[];
+}
+
+/** What APPLY_RULES evaluates: the rule's compiled PDL (never re-parsed per event). */
+export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'>;
+
+export interface RuleEntry {
+  readonly id: string;
+  readonly name: string;
+  readonly annotations: readonly string[];
+  readonly enabled: boolean;
+  readonly compiled: RuleMatcher;
+}
+
+/**
+ * Rules by id, asked on every record so that a rule created, changed, disabled or deleted after
+ * the task was compiled takes effect at once (tasks.md, last paragraph).
+ */
+export interface RuleSource {
+  get(id: string): RuleEntry | undefined;
+}
+
+export type RuleSkipReason = 'missing' | 'disabled';
+
+/** Metric hooks; every one is optional. */
+export interface TaskCounters {
+  /**
+   * A data problem the task recovered from without failing the record (TIMESTAMP: missing or
+   * unparseable time). Error results are counted by whoever handles them (the runtime), not here.
+   */
+  taskError?(task: TaskIdentity, message: string): void;
+  /** APPLY_RULES skipped a listed rule. */
+  ruleSkipped?(task: TaskIdentity, ruleId: string, reason: RuleSkipReason): void;
+}
+
+/** The PDL compiler (`compile` of @weir/pdl); injectable so the runtime can wrap it. */
+export type PdlCompiler = (source: string, options?: CompileOptions) => CompiledPdl;
+
+/** Everything a task needs from outside its definition. */
+export interface TaskEnvironment {
+  readonly rules?: RuleSource;
+  readonly lookups?: LookupResolver;
+  readonly counters?: TaskCounters;
+  /** The clock (epoch ms): the year of syslog times without one, PDL `now()`. Default Date.now. */
+  readonly now?: () => number;
+  /** Where PDL_EXPRESSION correlation stages keep state; default: in memory, per task. */
+  readonly stateStore?: CorrelationStateStore;
+  /** Default: `compile` of @weir/pdl. */
+  readonly pdl?: PdlCompiler;
+}
+
+/**
+ * Compiles one function's definition (validated against its schema; defaults not yet applied).
+ * Throws TaskDefinitionError for what the schema cannot check (regex, PDL, time format).
+ */
+export type TaskFactory = (definition: JsonObject, task: TaskIdentity, env: TaskEnvironment) => CompiledRun;
+
+export interface CompiledRun {
+  readonly run: CompiledTask['run'];
+  readonly advanceTime?: CompiledTask['advanceTime'];
+}
+
+export type { TaskFunction };
