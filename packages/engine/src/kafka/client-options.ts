@@ -17,14 +17,18 @@ const mechanisms = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
  * `sasl.jaas.config` holding username="..." password="...".
  */
 export function kafkaConnection(settings: Settings, clientId: string): ConnectionSettings {
-  const k = settings.kafkaClient;
+  return kafkaConnectionFrom(settings.get('bootstrap.servers'), settings.kafkaClient, clientId);
+}
+
+/** The same from plain values (a worker thread receives these, not the Settings object). */
+export function kafkaConnectionFrom(bootstrapServers: string, k: Readonly<Record<string, string>>, clientId: string): ConnectionSettings {
   const protocol = (k['security.protocol'] ?? 'PLAINTEXT').toUpperCase();
   if (!['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(protocol)) {
     throw new SettingsError(`invalid value '${protocol}' for 'security.protocol'; accepted: PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL`);
   }
   const options: ConnectionSettings = {
     clientId,
-    bootstrapBrokers: settings.get('bootstrap.servers').split(',').map((s) => s.trim()).filter(Boolean),
+    bootstrapBrokers: bootstrapServers.split(',').map((s) => s.trim()).filter(Boolean),
     connectTimeout: 10_000,
     requestTimeout: 30_000,
   };

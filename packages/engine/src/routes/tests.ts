@@ -1,0 +1,127 @@
+import { check, compile, isPdlSyntaxError } from '@weir/pdl';
+import { access } from '../auth/roles.ts';
+import { apiError } from '../http/errors.ts';
+import { parseJson } from '../http/body-parsers.ts';
+import type { PipelineRecord, TaskRecordSpec } from '../stream/config-snapshot.ts';
+import { currentRulesAndLookups } from '../stream/store-config.ts';
+import { compileTask, isTaskDefinitionError, runPipeline, type TaskRecord } from '../tasks/index.ts';
+import type { RouteModule } from './route-module.ts';
+
+type ById = { Params: { id: string } };
+
+/** The body as text: the test endpoints take text/plain (spec) and also JSON. */
+function bodyText(body: unknown): string {
+  if (typeof body === 'string') return body;
+  if (body === undefined || body === null) throw apiError('TEST_INPUT_INVALID', 'The request body is empty.');
+  return JSON.stringify(body);
+}
+
+/** A JSON object body (`{pdl, data}`), whether sent as text/plain or application/json. */
+function objectBody(body: unknown): Record<string, unknown> {
+  const value = typeof body === 'string' ? parseJson(body) : body;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw apiError('TEST_INPUT_INVALID', 'The request body must be a JSON object such as {"pdl": "...", "data": "..."}.');
+  }
+  return value as Record<string, unknown>;
+}
+
+function resultOf(records: readonly TaskRecord[]): unknown {
+  if (records.length === 0) return null;
+  if (records.length === 1) return records[0]!.value;
+  return records.map((r) => r.value);
+}
+
+const kinds = {
+  task: { one: 'task', many: 'tasks' },
+  rule: { one: 'rule', many: 'rules' },
+} as const;
+
+/**
+ * Spec: Tests. Every test runs the engine's own code (compiled PDL, compiled tasks, runPipeline) on
+ * the stored configuration; nothing is written anywhere.
+ */
+export const testRoutes: RouteModule = (app, ctx) => {
+  app.post<ById>('/api/test/rules/:id', { config: { access: access.member } }, async (request) => {
+    const rule = ctx.store.get<{ pdl: string }>('rules', request.params.id);
+    if (!rule) throw apiError('RESOURCE_MISSING', kinds.rule);
+    const event = typeof request.body === 'string' ? parseJson(request.body) : request.body;
+    const { lookups } = currentRulesAndLookups(ctx.store);
+    try {
+      return { result: compile(rule.pdl, { lookups }).run(event, { timestamp: Date.now() }) };
+    } catch (err) {
+      if (isPdlSyntaxError(err)) throw apiError('PDL_INVALID', err.message);
+      throw err;
+    }
+  });
+
+  app.post<ById>('/api/test/tasks/:id', { config: { access: access.member } }, async (request) => {
+    const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<TaskRecordSpec>('tasks', request.params.id) : undefined;
+    if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
+    const { rules, lookups } = currentRulesAndLookups(ctx.store);
+    let task;
+    try {
+      task = compileTask(spec, { rules, lookups });
+    } catch (err) {
+      if (isTaskDefinitionError(err)) throw apiError('TASK_FAILED', spec.name, err.message);
+      throw err;
+    }
+    const result = runPipeline([task], { value: bodyText(request.body), timestamp: Date.now() });
+    if (result.failures.length > 0) throw apiError('TASK_FAILED', spec.name, result.failures[0]!.message);
+    return { result: resultOf(result.records) };
+  });
+
+  app.post<ById>('/api/test/pipelines/:id', { config: { access: access.member } }, async (request) => {
+    const pipeline = /^\d+$/.test(request.params.id) ? ctx.store.get<PipelineRecord>('pipelines', request.params.id) : undefined;
+    if (!pipeline) throw apiError('PIPELINE_TEST_MISSING');
+    const { rules, lookups } = currentRulesAndLookups(ctx.store);
+    const tasks = pipeline.tasks.map((id) => {
+      const spec = ctx.store.get<TaskRecordSpec>('tasks', String(id));
+      if (!spec) throw apiError('TEST_INPUT_INVALID', `Pipeline ${pipeline.id} refers to task ${id}, which does not exist.`);
+      try {
+        return compileTask(spec, { rules, lookups });
+      } catch (err) {
+        if (isTaskDefinitionError(err)) throw apiError('TASK_FAILED', spec.name, err.message);
+        throw err;
+      }
+    });
+    const result = runPipeline(tasks, { value: bodyText(request.body), timestamp: Date.now() });
+    if (result.failures.length > 0) {
+      const f = result.failures[0]!;
+      throw apiError('TASK_FAILED', f.task.name, f.message);
+    }
+    return { result: resultOf(result.records) };
+  });
+
+  app.post('/api/test/pdl', { config: { access: access.member } }, async (request) => {
+    const body = objectBody(request.body);
+    if (typeof body.pdl !== 'string') throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
+    if (typeof body.data !== 'string') throw apiError('TEST_INPUT_INVALID', 'data must be a string holding a JSON-encoded event or array of events.');
+    let data: unknown;
+    try {
+      data = JSON.parse(body.data);
+    } catch (err) {
+      throw apiError('TEST_INPUT_INVALID', `data is not valid JSON: ${(err as Error).message}`);
+    }
+    const { lookups } = currentRulesAndLookups(ctx.store);
+    let program;
+    try {
+      program = compile(body.pdl, { lookups });
+    } catch (err) {
+      if (isPdlSyntaxError(err)) throw apiError('PDL_INVALID', err.message);
+      throw err;
+    }
+    if (!Array.isArray(data)) return { result: program.run(data, { timestamp: Date.now() }) };
+    // An array: the events are fed in order with state kept across them (correlations); every emission is returned.
+    const emitted: unknown[] = [];
+    for (const event of data) emitted.push(...program.feed(event, { timestamp: Date.now() }));
+    return { result: emitted };
+  });
+
+  app.post('/api/test/pdl/syntax', { config: { access: access.member } }, async (request) => {
+    const body = objectBody(request.body);
+    if (typeof body.pdl !== 'string') throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
+    const { lookups } = currentRulesAndLookups(ctx.store);
+    const outcome = check(body.pdl, { lookups });
+    return outcome.result ? { result: true } : { result: false, error: outcome.error };
+  });
+};

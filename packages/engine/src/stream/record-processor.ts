@@ -1,0 +1,86 @@
+import type { MessageToProduce } from '@platformatic/kafka';
+import { runPipeline, type TaskRecord } from '../tasks/index.ts';
+import { deadLetterRecord, type SourceRecord } from './dead-letter.ts';
+import { decodeValue, encodeValue } from './record-codec.ts';
+import type { TopologyPlan } from './topology-plan.ts';
+import type { WorkerStats } from './worker-stats.ts';
+
+export type OutgoingRecord = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
+
+/** Metric names, shared with the engine's Prometheus registry. */
+export const streamMetrics = {
+  recordsIn: 'weir_records_in_total',
+  recordsOut: 'weir_records_out_total',
+  deadLettered: 'weir_records_dead_lettered_total',
+  ruleMatches: 'weir_rule_matches_total',
+  alerts: 'weir_alerts_total',
+  skipped: 'weir_records_skipped_total',
+} as const;
+
+/**
+ * Runs one consumed record through every topology reading its topic and appends what must be
+ * written (outputs, alerts, dead letters) to `out`. Pure apart from `stats`: no I/O.
+ */
+export function processRecord(source: SourceRecord, topologies: readonly TopologyPlan[], alertsTopic: string,
+  stats: WorkerStats, out: OutgoingRecord[]): void {
+  if (source.value === undefined || source.value === null) {
+    // A tombstone carries no event: counted, not processed.
+    stats.add(streamMetrics.skipped, [source.topic, 'tombstone']);
+    return;
+  }
+  const timestamp = Number(source.timestamp);
+  for (let i = 0; i < topologies.length; i++) {
+    const topology = topologies[i]!;
+    stats.add(streamMetrics.recordsIn, [topology.name]);
+    if (topology.failure !== undefined) {
+      deadLetter(source, topology.name, 'topology', topology.failure, stats, out);
+      continue;
+    }
+    let text: string;
+    try {
+      text = decodeValue(topology.valueType, source.value);
+    } catch (err) {
+      deadLetter(source, topology.name, 'decode', (err as Error).message, stats, out);
+      continue;
+    }
+    const result = runPipeline(topology.tasks, { value: text, timestamp });
+    for (const failure of result.failures) {
+      deadLetter(source, topology.name, failure.task.name, `${failure.task.function}: ${failure.message}`, stats, out);
+    }
+    writeOutputs(source, topology, result.records, stats, out);
+    for (const alert of result.alerts) {
+      out.push({ topic: alertsTopic, key: source.key, value: Buffer.from(JSON.stringify(alert.value)), timestamp: BigInt(alert.timestamp) });
+      stats.add(streamMetrics.alerts, [topology.name]);
+      const rule = typeof alert.value === 'object' ? (alert.value._rule as { id?: unknown } | undefined) : undefined;
+      if (rule && rule.id !== undefined) stats.add(streamMetrics.ruleMatches, [String(rule.id)]);
+    }
+  }
+}
+
+/** Records emitted by the clock (correlation windows closed by time), written to the topology's outputs. */
+export function writeOutputs(source: Pick<SourceRecord, 'key'> & Partial<SourceRecord>, topology: TopologyPlan,
+  records: readonly TaskRecord[], stats: WorkerStats, out: OutgoingRecord[]): void {
+  for (const record of records) {
+    let previousType: string | undefined;
+    let previous: Buffer | undefined;
+    for (const output of topology.outputs) {
+      let value: Buffer;
+      try {
+        value = previousType === output.valueType && previous ? previous : encodeValue(output.valueType, record.value);
+      } catch (err) {
+        if (source.topic !== undefined) deadLetter(source as SourceRecord, topology.name, 'encode', `${output.topic}: ${(err as Error).message}`, stats, out);
+        else stats.add(streamMetrics.skipped, [output.topic, 'encode']);
+        continue;
+      }
+      previousType = output.valueType;
+      previous = value;
+      out.push({ topic: output.topic, key: source.key, value, timestamp: BigInt(record.timestamp) });
+      stats.add(streamMetrics.recordsOut, [topology.name, output.topic]);
+    }
+  }
+}
+
+function deadLetter(source: SourceRecord, topology: string, task: string, error: string, stats: WorkerStats, out: OutgoingRecord[]): void {
+  out.push(deadLetterRecord(source, { topology, task, error }));
+  stats.add(streamMetrics.deadLettered, [topology, task]);
+}

@@ -1,0 +1,169 @@
+import { Worker } from 'node:worker_threads';
+import type { Settings } from '../config/settings.ts';
+import { apiError } from '../http/errors.ts';
+import { weirTopicNames } from '../kafka/weir-topics.ts';
+import type { ConfigStore } from '../store/config-store.ts';
+import { readSnapshot, streamCollections } from './config-snapshot.ts';
+import type { EngineMetrics } from './engine-metrics.ts';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import type { WorkerState } from './worker-states.ts';
+
+export interface EngineLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+interface WorkerHandle {
+  readonly thread: Worker;
+  state: WorkerState;
+  stopped: Promise<void>;
+}
+
+/** The consumer group of a node group: `weir.application.id` for `default`, `<id>-<group>` otherwise. */
+export function consumerGroupId(applicationId: string, group: string): string {
+  return group === 'default' ? applicationId : `${applicationId}-${group}`;
+}
+
+/**
+ * The stream engine of a node (spec: Engine): `num.stream.threads` worker threads running every
+ * enabled topology of the node's group. Configuration changes are pushed to running workers
+ * (debounced by 100 ms) without a restart.
+ */
+export class StreamEngine {
+  readonly #settings: Settings;
+  readonly #store: ConfigStore;
+  readonly #uuid: string;
+  readonly #metrics: EngineMetrics;
+  readonly #log: EngineLog;
+  readonly #threads: number;
+  #workers: WorkerHandle[] = [];
+  #unsubscribe: (() => void) | undefined;
+  #reloadTimer: NodeJS.Timeout | undefined;
+  #transition: Promise<unknown> = Promise.resolve();
+
+  constructor(settings: Settings, store: ConfigStore, uuid: string, metrics: EngineMetrics, log: EngineLog) {
+    this.#settings = settings;
+    this.#store = store;
+    this.#uuid = uuid;
+    this.#metrics = metrics;
+    this.#log = log;
+    this.#threads = settings.get('num.stream.threads');
+  }
+
+  /** One state per stream thread. */
+  states(): WorkerState[] {
+    if (this.#workers.length === 0) return Array.from({ length: this.#threads }, () => 'NOT_RUNNING');
+    return this.#workers.map((w) => w.state);
+  }
+
+  /** The overall state for the node registry: the "least advanced" worker state. */
+  state(): WorkerState {
+    const states = this.states();
+    for (const s of ['ERROR', 'PENDING_ERROR', 'PENDING_SHUTDOWN', 'REBALANCING', 'CREATED'] as const) if (states.includes(s)) return s;
+    return states.every((s) => s === 'RUNNING') ? 'RUNNING' : 'NOT_RUNNING';
+  }
+
+  /** Starts the workers; 400 (spec text) unless every worker is NOT_RUNNING. Returns the states, REBALANCING. */
+  start(): Promise<WorkerState[]> {
+    return this.#serially(async () => {
+      const current = this.state();
+      if (current !== 'NOT_RUNNING') throw apiError('ENGINE_NOT_STOPPED', current);
+      const s = this.#settings;
+      const group = s.get('weir.group');
+      const applicationId = s.get('weir.application.id');
+      const snapshot = readSnapshot(this.#store);
+      this.#workers = Array.from({ length: this.#threads }, (_, index) => {
+        const init: WorkerInit = {
+          index,
+          bootstrapServers: s.get('bootstrap.servers'),
+          kafkaClient: s.kafkaClient,
+          clientId: `${applicationId}-${this.#uuid}-StreamThread-${index + 1}`,
+          groupId: consumerGroupId(applicationId, group),
+          group,
+          guarantee: s.get('processing.guarantee'),
+          transactionalId: `${consumerGroupId(applicationId, group)}-${this.#uuid}-${index}`,
+          alertsTopic: weirTopicNames(s.get('weir.topic.prefix')).alerts,
+        };
+        return this.#spawn(index, init);
+      });
+      for (const w of this.#workers) {
+        w.state = 'REBALANCING';
+        this.#post(w, { type: 'configure', snapshot });
+        this.#post(w, { type: 'start' });
+      }
+      this.#unsubscribe = this.#store.onChange((collection) => {
+        if (streamCollections.has(collection)) this.#scheduleReload();
+      });
+      return this.states();
+    });
+  }
+
+  /** Stops the workers (they finish their batch and commit); repeated stops answer the same. */
+  stop(): Promise<WorkerState[]> {
+    return this.#serially(async () => {
+      this.#unsubscribe?.();
+      this.#unsubscribe = undefined;
+      clearTimeout(this.#reloadTimer);
+      const workers = this.#workers;
+      for (const w of workers) this.#post(w, { type: 'stop' });
+      await Promise.all(workers.map(async (w) => {
+        const timeout = new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref());
+        await Promise.race([w.stopped, timeout]);
+        await w.thread.terminate();
+      }));
+      this.#workers = [];
+      workers.forEach((_, i) => this.#metrics.workerState(i, 'NOT_RUNNING'));
+      return this.states();
+    });
+  }
+
+  #spawn(index: number, init: WorkerInit): WorkerHandle {
+    const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), { workerData: init, execArgv: ['--disable-warning=ExperimentalWarning'] });
+    let resolveStopped!: () => void;
+    const handle: WorkerHandle = { thread, state: 'CREATED', stopped: new Promise((resolve) => (resolveStopped = resolve)) };
+    thread.on('message', (message: FromWorker) => {
+      switch (message.type) {
+        case 'state':
+          handle.state = message.state;
+          this.#metrics.workerState(index, message.state);
+          break;
+        case 'stats':
+          this.#metrics.report(message.report);
+          break;
+        case 'log':
+          this.#log[message.level](`[stream-${index + 1}] ${message.message}`);
+          break;
+        case 'stopped':
+          resolveStopped();
+          break;
+      }
+    });
+    thread.on('error', (err) => {
+      handle.state = 'ERROR';
+      this.#metrics.workerState(index, 'ERROR');
+      this.#log.error(`[stream-${index + 1}] the worker thread failed: ${err.stack ?? err.message}`);
+      resolveStopped();
+    });
+    thread.on('exit', () => resolveStopped());
+    return handle;
+  }
+
+  #post(worker: WorkerHandle, message: ToWorker): void {
+    worker.thread.postMessage(message);
+  }
+
+  #scheduleReload(): void {
+    clearTimeout(this.#reloadTimer);
+    this.#reloadTimer = setTimeout(() => {
+      const snapshot = readSnapshot(this.#store);
+      for (const w of this.#workers) this.#post(w, { type: 'configure', snapshot });
+    }, 100);
+  }
+
+  #serially<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#transition.then(fn, fn);
+    this.#transition = next.catch(() => {});
+    return next;
+  }
+}

@@ -1,0 +1,358 @@
+import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import type { ConfigSnapshot } from './config-snapshot.ts';
+import { deadLetterTopic } from './dead-letter.ts';
+import { processRecord, writeOutputs, type OutgoingRecord } from './record-processor.ts';
+import { buildPlan, LookupBook, RuleBook, TaskCache, type StreamPlan } from './topology-plan.ts';
+import { WorkerStats } from './worker-stats.ts';
+import type { WorkerState } from './worker-states.ts';
+
+type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
+type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
+
+export interface StreamWorkerOptions {
+  readonly index: number;
+  readonly connection: Connection;
+  readonly clientId: string;
+  readonly groupId: string;
+  readonly group: string;
+  readonly guarantee: 'at_least_once' | 'exactly_once_v2';
+  /** Unique per worker and stable across restarts of the node (fences zombie transactions). */
+  readonly transactionalId: string;
+  readonly alertsTopic: string;
+  readonly maxBatch?: number;
+  readonly onState: (state: WorkerState) => void;
+  readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One stream worker: a consumer in the node group's consumer group and a producer. Loop: fetch a
+ * batch → run it through the compiled plan → produce outputs, alerts and dead letters → commit
+ * offsets once the produce is acknowledged (at-least-once) or inside a Kafka transaction
+ * (exactly_once_v2). Any failure restarts the consumer from the committed offsets, so nothing is
+ * lost. A new configuration is compiled off the loop and swapped in between two batches.
+ */
+export class StreamWorker {
+  readonly stats = new WorkerStats();
+  readonly #options: StreamWorkerOptions;
+  readonly #rules = new RuleBook();
+  readonly #lookups = new LookupBook();
+  readonly #tasks = new TaskCache();
+  #plan: StreamPlan = { version: 0, byInput: new Map(), inputTopics: [], outputTopics: [] };
+  #state: WorkerState = 'CREATED';
+  #running = false;
+  #loop: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
+  #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
+  #producer: Producer<Buffer, Buffer, Buffer, Buffer> | undefined;
+  #admin: Admin | undefined;
+  #subscribed = '';
+  #knownTopics = new Set<string>();
+  #planDirty = false;
+  #clockTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: StreamWorkerOptions) {
+    this.#options = options;
+  }
+
+  get state(): WorkerState {
+    return this.#state;
+  }
+
+  /** Compiles a configuration snapshot; the loop picks it up before its next batch. */
+  configure(snapshot: ConfigSnapshot): void {
+    this.#lookups.update(snapshot.lookups);
+    this.#rules.update(snapshot.rules, this.#lookups);
+    for (const [id, reason] of this.#rules.broken) this.#options.onLog('warn', `rule ${id} is skipped: ${reason}`);
+    this.#plan = buildPlan(snapshot, { group: this.#options.group, rules: this.#rules, lookups: this.#lookups,
+      counters: { taskError: (task) => this.stats.add('weir_task_errors_total', [task.name]),
+        ruleSkipped: (_task, ruleId, reason) => this.stats.add('weir_rules_skipped_total', [ruleId, reason]) } }, this.#tasks);
+    for (const [, topologies] of this.#plan.byInput) {
+      for (const t of topologies) if (t.failure) this.#options.onLog('warn', `topology ${t.name} cannot run: ${t.failure}; its records go to ${deadLetterTopic(t.input)}`);
+    }
+    this.#planDirty = true;
+    this.#wake?.();
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#setState('REBALANCING');
+    this.#clockTimer = setInterval(() => this.#advanceClock(), 1000);
+    this.#loop = this.#run();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#running) {
+      this.#setState('NOT_RUNNING');
+      return;
+    }
+    this.#running = false;
+    this.#setState('PENDING_SHUTDOWN');
+    clearInterval(this.#clockTimer);
+    this.#wake?.();
+    await this.#loop;
+    await this.#closeClients();
+    this.#setState('NOT_RUNNING');
+  }
+
+  #setState(state: WorkerState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    this.#options.onState(state);
+  }
+
+  async #run(): Promise<void> {
+    let backoff = 500;
+    while (this.#running) {
+      try {
+        await this.#ensureClients();
+        const inputs = await this.#existingInputs();
+        const key = inputs.join('\u0000');
+        if (key !== this.#subscribed || !this.#stream) await this.#subscribe(inputs, key);
+        this.#planDirty = false;
+        this.#setState('RUNNING');
+        backoff = 500;
+        await this.#consumeUntilReplan();
+      } catch (err) {
+        if (!this.#running) break;
+        this.#options.onLog('warn', `stream worker ${this.#options.index}: ${(err as Error).message}; restarting from the committed offsets in ${backoff} ms`);
+        this.#setState('REBALANCING');
+        await this.#closeClients();
+        await this.#sleepOrWake(backoff);
+        backoff = Math.min(backoff * 2, 10_000);
+      }
+    }
+  }
+
+  /** Input topics that exist; missing ones are looked for again every 5 s. */
+  async #existingInputs(): Promise<string[]> {
+    const wanted = this.#plan.inputTopics;
+    if (wanted.every((t) => this.#knownTopics.has(t))) return [...wanted];
+    const topics = new Set(await this.#admin!.listTopics({ includeInternals: false }));
+    this.#knownTopics = topics;
+    const missing = wanted.filter((t) => !topics.has(t));
+    if (missing.length) this.#options.onLog('warn', `input topic(s) ${missing.join(', ')} do not exist yet; waiting for them`);
+    return wanted.filter((t) => topics.has(t));
+  }
+
+  async #subscribe(inputs: string[], key: string): Promise<void> {
+    await this.#closeConsumer();
+    this.#subscribed = key;
+    if (inputs.length === 0) return;
+    this.#setState('REBALANCING');
+    const o = this.#options;
+    this.#consumer = new Consumer({
+      ...o.connection,
+      clientId: `${o.clientId}-consumer`,
+      groupId: o.groupId,
+      maxWaitTime: 200,
+      maxBytes: 16 * 1024 * 1024,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3000,
+      rebalanceTimeout: 60_000,
+      isolationLevel: o.guarantee === 'exactly_once_v2' ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
+    });
+    this.#stream = await this.#consumer.consume({ topics: inputs, mode: 'committed', fallbackMode: 'earliest', autocommit: false, highWaterMark: 4096 });
+    this.#stream.on('error', (err: Error) => this.#options.onLog('warn', `consumer stream: ${err.message}`));
+  }
+
+  /** Processes batches until the plan changes (resolves) or a failure (throws). */
+  async #consumeUntilReplan(): Promise<void> {
+    const stream = this.#stream;
+    let lastTopicCheck = Date.now();
+    while (this.#running && !this.#planDirty) {
+      if (!stream) {
+        // Nothing to read (no topology for this group, or inputs missing): idle, re-checking topics.
+        await this.#sleepOrWake(5000);
+        if (this.#plan.inputTopics.some((t) => !this.#knownTopics.has(t))) this.#knownTopics.clear();
+        return;
+      }
+      const batch = await this.#nextBatch(stream);
+      if (stream.destroyed || (stream.readableEnded && batch.length === 0)) throw new Error('the consumer stream closed');
+      if (batch.length > 0) await this.#processBatch(batch);
+      if (Date.now() - lastTopicCheck > 5000) {
+        lastTopicCheck = Date.now();
+        if (this.#plan.inputTopics.some((t) => !this.#knownTopics.has(t))) {
+          this.#knownTopics.clear();
+          return;
+        }
+      }
+    }
+  }
+
+  #nextBatch(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>): Promise<BufferMessage[]> {
+    const max = this.#options.maxBatch ?? 2000;
+    const batch: BufferMessage[] = [];
+    const drain = () => {
+      let m: BufferMessage | null;
+      while (batch.length < max && (m = stream.read() as BufferMessage | null) !== null) batch.push(m);
+    };
+    drain();
+    if (batch.length > 0) return Promise.resolve(batch);
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        stream.off('readable', onReadable);
+        stream.off('error', onError);
+        stream.off('close', onClose);
+        this.#wake = undefined;
+        clearTimeout(timer);
+      };
+      const onReadable = () => {
+        drain();
+        if (batch.length > 0) {
+          done();
+          resolve(batch);
+        }
+      };
+      const onError = (err: Error) => {
+        done();
+        reject(err);
+      };
+      const onClose = () => {
+        done();
+        resolve(batch);
+      };
+      // Wake up for a new plan or a stop even when no record arrives.
+      this.#wake = () => {
+        done();
+        resolve(batch);
+      };
+      const timer = setTimeout(() => {
+        done();
+        resolve(batch);
+      }, 1000);
+      stream.on('readable', onReadable);
+      stream.once('error', onError);
+      stream.once('close', onClose);
+    });
+  }
+
+  async #processBatch(batch: BufferMessage[]): Promise<void> {
+    const started = performance.now();
+    const out: OutgoingRecord[] = [];
+    const plan = this.#plan;
+    const last = new Map<string, BufferMessage>();
+    for (const message of batch) {
+      const topologies = plan.byInput.get(message.topic);
+      if (topologies) processRecord(message, topologies, this.#options.alertsTopic, this.stats, out);
+      last.set(`${message.topic}\u0000${message.partition}`, message);
+    }
+    await this.#ensureTopics(out);
+    if (this.#options.guarantee === 'exactly_once_v2') {
+      const tx = await this.#producer!.beginTransaction();
+      try {
+        if (out.length) await tx.send({ messages: out });
+        await tx.addConsumer(this.#consumer!);
+        for (const m of last.values()) await tx.addOffset(m);
+        await tx.commit();
+      } catch (err) {
+        await tx.abort().catch(() => {});
+        throw err;
+      }
+    } else {
+      if (out.length) await this.#producer!.send({ messages: out, acks: ProduceAcks.ALL });
+      await Promise.all([...last.values()].map((m) => m.commit()));
+    }
+    this.stats.latency((performance.now() - started) / 1000);
+  }
+
+  /** Output and dead-letter topics are created when missing (auto-creation is off on Weir's broker). */
+  async #ensureTopics(out: OutgoingRecord[]): Promise<void> {
+    let missing: Set<string> | undefined;
+    for (const record of out) {
+      if (!this.#knownTopics.has(record.topic)) (missing ??= new Set()).add(record.topic);
+    }
+    if (!missing) return;
+    const existing = new Set(await this.#admin!.listTopics({ includeInternals: false }));
+    const create = [...missing].filter((t) => !existing.has(t));
+    if (create.length) {
+      try {
+        await this.#admin!.createTopics({ topics: create, partitions: 1, replicas: -1 });
+        this.#options.onLog('info', `created topic(s) ${create.join(', ')}`);
+      } catch (err) {
+        if (!/already exists/i.test(String((err as Error).message) + JSON.stringify((err as { errors?: unknown }).errors ?? ''))) throw err;
+      }
+    }
+    for (const t of missing) this.#knownTopics.add(t);
+    for (const t of existing) this.#knownTopics.add(t);
+  }
+
+  /** Correlation windows that the clock closed (emit=close) are written to their topology's outputs. */
+  #advanceClock(): void {
+    if (!this.#producer || this.#state !== 'RUNNING') return;
+    const now = Date.now();
+    const out: OutgoingRecord[] = [];
+    for (const [, topologies] of this.#plan.byInput) {
+      for (const topology of topologies) {
+        for (const task of topology.tasks) {
+          const emitted = task.advanceTime?.(now);
+          if (emitted && emitted.length) writeOutputs({ key: undefined }, topology, emitted, this.stats, out);
+        }
+      }
+    }
+    if (out.length) {
+      this.#ensureTopics(out)
+        .then(() => this.#producer!.send({ messages: out, acks: ProduceAcks.ALL }))
+        .catch((err: Error) => this.#options.onLog('error', `writing ${out.length} record(s) of closed correlation windows failed: ${err.message}`));
+    }
+  }
+
+  async #ensureClients(): Promise<void> {
+    const o = this.#options;
+    this.#admin ??= new Admin({ ...o.connection, clientId: `${o.clientId}-admin` });
+    if (!this.#producer) {
+      this.#producer = new Producer({
+        ...o.connection,
+        clientId: `${o.clientId}-producer`,
+        idempotent: true,
+        acks: ProduceAcks.ALL,
+        ...(o.guarantee === 'exactly_once_v2' ? { transactionalId: o.transactionalId } : {}),
+      });
+    }
+  }
+
+  async #closeConsumer(): Promise<void> {
+    const stream = this.#stream;
+    const consumer = this.#consumer;
+    this.#stream = undefined;
+    this.#consumer = undefined;
+    this.#subscribed = '';
+    await stream?.close().catch(() => {});
+    await consumer?.close(true).catch(() => {});
+  }
+
+  async #closeClients(): Promise<void> {
+    await this.#closeConsumer();
+    const producer = this.#producer;
+    const admin = this.#admin;
+    this.#producer = undefined;
+    this.#admin = undefined;
+    this.#knownTopics.clear();
+    await producer?.close().catch(() => {});
+    await admin?.close().catch(() => {});
+  }
+
+  async #sleepOrWake(ms: number): Promise<void> {
+    await Promise.race([sleep(ms), new Promise<void>((resolve) => (this.#wake = resolve))]);
+    this.#wake = undefined;
+  }
+
+  /** Consumer lag per partition (high watermark − committed position), for the metrics. */
+  async measureLag(): Promise<void> {
+    const consumer = this.#consumer;
+    if (!consumer || this.#plan.inputTopics.length === 0) return;
+    try {
+      const topics = this.#plan.inputTopics.filter((t) => this.#knownTopics.has(t));
+      const lag = await consumer.getLag({ topics });
+      const entries: [string, number, number][] = [];
+      for (const [topic, partitions] of lag) partitions.forEach((l, p) => { if (l >= 0n) entries.push([topic, p, Number(l)]); });
+      this.stats.lag(entries);
+    } catch {
+      // lag is best effort; the next tick tries again
+    }
+  }
+}
+

@@ -1,0 +1,156 @@
+import { compile, type CompiledPdl, type LookupResolver, type LookupTable } from '@weir/pdl';
+import { serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
+import { compileTask, type CompiledTask, type RuleEntry, type RuleSource, type TaskCounters } from '../tasks/index.ts';
+import type { ConfigSnapshot, LookupRecord, RuleRecord, TopologyRecord } from './config-snapshot.ts';
+
+export interface OutputBinding {
+  readonly topic: string;
+  readonly valueType: SerdeType;
+}
+
+/** One enabled topology of this node's group, compiled: the tasks of its pipelines, in order. */
+export interface TopologyPlan {
+  readonly id: number;
+  readonly name: string;
+  readonly input: string;
+  readonly valueType: SerdeType;
+  readonly outputs: readonly OutputBinding[];
+  readonly tasks: readonly CompiledTask[];
+  /** Why the topology cannot run (a missing pipeline or task, a task that does not compile); its records go to the DLQ. */
+  readonly failure?: string;
+}
+
+export interface StreamPlan {
+  readonly version: number;
+  /** Input topic → the topologies that read it (sub-topologies of one application). */
+  readonly byInput: ReadonlyMap<string, readonly TopologyPlan[]>;
+  readonly inputTopics: readonly string[];
+  readonly outputTopics: readonly string[];
+}
+
+/** Rules by id, swapped as a whole when the configuration changes; compiled rules are reused while their PDL is unchanged. */
+export class RuleBook implements RuleSource {
+  #entries = new Map<string, RuleEntry>();
+  #compiled = new Map<string, { pdl: string; compiled: CompiledPdl }>();
+  /** Rules whose PDL no longer compiles (e.g. a lookup they use was deleted), with the reason. */
+  readonly broken = new Map<string, string>();
+
+  get(id: string): RuleEntry | undefined {
+    return this.#entries.get(id);
+  }
+
+  update(rules: readonly RuleRecord[], lookups: LookupResolver): void {
+    const entries = new Map<string, RuleEntry>();
+    const compiled = new Map<string, { pdl: string; compiled: CompiledPdl }>();
+    this.broken.clear();
+    for (const rule of rules) {
+      let program = this.#compiled.get(rule.id);
+      if (!program || program.pdl !== rule.pdl) {
+        try {
+          program = { pdl: rule.pdl, compiled: compile(rule.pdl, { lookups, stateId: `rule:${rule.id}` }) };
+        } catch (err) {
+          this.broken.set(rule.id, (err as Error).message);
+          continue;
+        }
+      }
+      compiled.set(rule.id, program);
+      entries.set(rule.id, { id: rule.id, name: rule.name, annotations: rule.annotations ?? [], enabled: rule.enabled !== false, compiled: program.compiled });
+    }
+    this.#entries = entries;
+    this.#compiled = compiled;
+  }
+
+  /** Emit=close windows of correlation rules that the clock closed. */
+  compiledRules(): Iterable<RuleEntry> {
+    return this.#entries.values();
+  }
+}
+
+/** Lookup tables by id; a table object is kept while its content is the same, so PDL indexes survive. */
+export class LookupBook implements LookupResolver {
+  #tables = new Map<string, LookupTable>();
+
+  get(id: string): LookupTable | undefined {
+    return this.#tables.get(id);
+  }
+
+  update(lookups: readonly LookupRecord[]): void {
+    const next = new Map<string, LookupTable>();
+    for (const lookup of lookups) next.set(lookup.id, { version: next.size, rows: lookup.content });
+    this.#tables = next;
+  }
+}
+
+export interface PlanEnvironment {
+  readonly group: string;
+  readonly rules: RuleBook;
+  readonly lookups: LookupBook;
+  readonly counters?: TaskCounters;
+}
+
+/** Compiled tasks are reused across plans while their definition is the same, so PDL correlation state survives reloads. */
+export class TaskCache {
+  #tasks = new Map<string, CompiledTask>();
+  #used = new Set<string>();
+
+  get(topologyId: number, spec: { id: number; name: string; function: string; definition?: unknown }, env: PlanEnvironment): CompiledTask {
+    const key = `${topologyId}\u0000${spec.id}\u0000${spec.name}\u0000${spec.function}\u0000${JSON.stringify(spec.definition ?? {})}`;
+    this.#used.add(key);
+    let task = this.#tasks.get(key);
+    if (!task) {
+      task = compileTask(spec, { rules: env.rules, lookups: env.lookups, counters: env.counters });
+      this.#tasks.set(key, task);
+    }
+    return task;
+  }
+
+  /** Forgets the tasks the last plan did not use. */
+  sweep(): void {
+    for (const key of this.#tasks.keys()) if (!this.#used.has(key)) this.#tasks.delete(key);
+    this.#used.clear();
+  }
+}
+
+/** Builds the plan of a node group from a configuration snapshot. Never throws: broken topologies carry `failure`. */
+export function buildPlan(snapshot: ConfigSnapshot, env: PlanEnvironment, cache: TaskCache): StreamPlan {
+  const pipelines = new Map(snapshot.pipelines.map((p) => [p.id, p]));
+  const tasks = new Map(snapshot.tasks.map((t) => [t.id, t]));
+  const byInput = new Map<string, TopologyPlan[]>();
+  const outputs = new Set<string>();
+  for (const topology of snapshot.topologies) {
+    if (topology.enabled === false || (topology.group ?? 'default') !== env.group) continue;
+    const plan = planTopology(topology, pipelines, tasks, env, cache);
+    const list = byInput.get(plan.input) ?? [];
+    list.push(plan);
+    byInput.set(plan.input, list);
+    for (const o of plan.outputs) outputs.add(o.topic);
+  }
+  cache.sweep();
+  return { version: snapshot.version, byInput, inputTopics: [...byInput.keys()].sort(), outputTopics: [...outputs].sort() };
+}
+
+function planTopology(topology: TopologyRecord, pipelines: Map<number, ConfigSnapshot['pipelines'][number]>,
+  tasks: Map<number, ConfigSnapshot['tasks'][number]>, env: PlanEnvironment, cache: TaskCache): TopologyPlan {
+  const base = {
+    id: topology.id,
+    name: topology.name,
+    input: topology.input.name,
+    valueType: serdeTypeOf(topology.input.valueSerde) ?? 'String',
+    outputs: topology.output.map((o) => ({ topic: o.name, valueType: serdeTypeOf(o.valueSerde) ?? 'String' })),
+  };
+  const compiled: CompiledTask[] = [];
+  for (const pipelineId of topology.pipelines) {
+    const pipeline = pipelines.get(pipelineId);
+    if (!pipeline) return { ...base, tasks: [], failure: `pipeline ${pipelineId} does not exist` };
+    for (const taskId of pipeline.tasks) {
+      const spec = tasks.get(taskId);
+      if (!spec) return { ...base, tasks: [], failure: `task ${taskId} of pipeline ${pipelineId} does not exist` };
+      try {
+        compiled.push(cache.get(topology.id, spec, env));
+      } catch (err) {
+        return { ...base, tasks: [], failure: `task ${taskId} (${spec.name}) does not compile: ${(err as Error).message}` };
+      }
+    }
+  }
+  return { ...base, tasks: compiled };
+}

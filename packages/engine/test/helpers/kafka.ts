@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type Message } from '@platformatic/kafka';
+import { testBootstrap } from './test-node.ts';
+
+/** Real Kafka clients for tests that write to and read from topics directly. */
+export async function createTopics(topics: string[], partitions = 1): Promise<void> {
+  const admin = new Admin({ clientId: 'weir-test-admin', bootstrapBrokers: [testBootstrap()] });
+  try {
+    await admin.createTopics({ topics, partitions, replicas: 1 });
+  } finally {
+    await admin.close();
+  }
+}
+
+export async function produce(topic: string, values: (string | Buffer)[], keyOf?: (i: number) => string): Promise<void> {
+  const producer = new Producer({ clientId: 'weir-test-producer', bootstrapBrokers: [testBootstrap()] });
+  try {
+    for (let i = 0; i < values.length; i += 5000) {
+      const messages = values.slice(i, i + 5000).map((v, j) => ({
+        topic,
+        key: keyOf ? Buffer.from(keyOf(i + j)) : undefined,
+        value: Buffer.isBuffer(v) ? v : Buffer.from(v),
+      }));
+      await producer.send({ messages, acks: ProduceAcks.ALL });
+    }
+  } finally {
+    await producer.close();
+  }
+}
+
+export type RawMessage = Message<Buffer, Buffer, Buffer, Buffer>;
+
+/**
+ * Reads a topic from the start until `count` records arrived or `timeoutMs` passed (then returns what
+ * it has). With `committedOnly`, reads with isolation level read_committed.
+ */
+export async function consume(topic: string, count: number, timeoutMs = 30_000, committedOnly = false): Promise<RawMessage[]> {
+  const consumer = new Consumer({
+    clientId: 'weir-test-consumer',
+    groupId: `weir-test-${randomBytes(6).toString('hex')}`,
+    bootstrapBrokers: [testBootstrap()],
+    maxWaitTime: 200,
+    isolationLevel: committedOnly ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
+  });
+  const out: RawMessage[] = [];
+  try {
+    const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
+    const deadline = setTimeout(() => void stream.close(), timeoutMs);
+    try {
+      for await (const message of stream) {
+        out.push(message as RawMessage);
+        if (out.length >= count) break;
+      }
+    } finally {
+      clearTimeout(deadline);
+      await stream.close().catch(() => {});
+    }
+  } finally {
+    await consumer.close(true).catch(() => {});
+  }
+  return out;
+}
+
+export const text = (m: RawMessage) => m.value.toString('utf8');
+export const json = (m: RawMessage) => JSON.parse(m.value.toString('utf8')) as Record<string, unknown>;
+export const header = (m: RawMessage, name: string) => {
+  for (const [k, v] of m.headers) if (k.toString() === name) return v.toString();
+  return undefined;
+};
