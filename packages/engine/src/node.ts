@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { LoginLimiter } from './auth/login-limiter.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -5,9 +6,15 @@ import { UserDirectory } from './auth/user-directory.ts';
 import { nodeUuid, type Settings } from './config/settings.ts';
 import { createApi } from './http/app.ts';
 import type { NodeContext } from './http/context.ts';
+import { TopicClients } from './kafka/topic-clients.ts';
 import { loadKeyStore } from './http/tls.ts';
+import { ensureWeirTopics } from './kafka/weir-topic-setup.ts';
+import { NodeRegistry } from './nodes/node-registry.ts';
 import type { ConfigStore } from './store/config-store.ts';
-import { SqliteConfigStore } from './store/sqlite-store.ts';
+import { openStore } from './store/open-store.ts';
+import { EngineMetrics } from './stream/engine-metrics.ts';
+import { StreamEngine, type EngineLog } from './stream/stream-engine.ts';
+import { startMetricsServer } from './http/metrics-server.ts';
 
 /**
  * One Weir node: its config store, auth and the management API. The embedded broker, when used,
@@ -17,6 +24,8 @@ export class WeirNode {
   readonly context: NodeContext;
   readonly api: FastifyInstance;
   readonly #store: ConfigStore;
+  /** The Prometheus endpoint, when enabled. */
+  metrics: FastifyInstance | undefined;
 
   private constructor(context: NodeContext, api: FastifyInstance) {
     this.context = context;
@@ -25,21 +34,50 @@ export class WeirNode {
   }
 
   static async start(settings: Settings): Promise<WeirNode> {
-    const store = openStore(settings);
+    const uuid = nodeUuid(settings);
+    // Background messages (store, heartbeat, engine) go to stderr until the API's log exists.
+    let log: EngineLog = {
+      info: () => {},
+      warn: (m) => void process.stderr.write(`${m}\n`),
+      error: (m) => void process.stderr.write(`${m}\n`),
+    };
+    const warn = (err: Error) => log.warn(err.message);
+    const store = await openStore(settings, uuid, (err) => warn(err));
+    const metrics = new EngineMetrics();
     try {
       const tokens = await TokenService.open(store, settings.get('weir.auth.access-token-seconds'), settings.get('weir.auth.refresh-token-seconds'));
       const context: NodeContext = {
         settings,
-        uuid: nodeUuid(settings),
+        uuid,
         store,
         tokens,
         users: new UserDirectory(store),
         loginLimiter: new LoginLimiter(settings.get('weir.auth.login-max-failures'), settings.get('weir.auth.login-window-seconds')),
+        topics: new TopicClients(settings),
+        nodes: new NodeRegistry(store, uuid, settings.get('weir.node.heartbeat-seconds'), (err) => warn(err)),
+        engine: new StreamEngine(settings, store, uuid, metrics, { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) }),
       };
+      context.nodes.attachEngine({ state: () => context.engine.state(), stop: async () => void (await context.engine.stop()) });
       const tls = settings.get('server.ssl.enabled') ? await loadKeyStore(settings) : undefined;
       const api = await createApi(context, tls);
+      log = { info: (m) => api.log.info(m), warn: (m) => api.log.warn(m), error: (m) => api.log.error(m) };
       await api.listen({ host: settings.get('server.address'), port: settings.get('server.port') });
-      return new WeirNode(context, api);
+      const node = new WeirNode(context, api);
+      try {
+        if (settings.get('weir.config.store') === 'local') {
+          // In kafka mode the store created the topics; in local mode only the alerts topic is needed.
+          await ensureWeirTopics(settings, `weir-admin-${uuid}`, false).catch((err: Error) => warn(new Error(`could not create the alerts topic: ${err.message}`)));
+        }
+        await context.nodes.register({ host: os.hostname(), rest: node.restUrl, group: settings.get('weir.group') });
+        if (settings.get('weir.metrics.enabled')) node.metrics = await startMetricsServer(settings, metrics);
+        if (settings.get('weir.engine.autostart')) await context.engine.start();
+      } catch (err) {
+        await context.engine.stop();
+        await node.metrics?.close();
+        await api.close();
+        throw err;
+      }
+      return node;
     } catch (err) {
       await store.close();
       throw err;
@@ -54,14 +92,19 @@ export class WeirNode {
     return `${scheme}://localhost:${port}`;
   }
 
+  /** The REST URL this node registers: the configured address, or the host name when it listens on all. */
+  get restUrl(): string {
+    const configured = this.context.settings.get('server.address');
+    const host = ['0.0.0.0', '::', ''].includes(configured) ? os.hostname() : configured;
+    return `${new URL(this.url).protocol}//${host.includes(':') ? `[${host}]` : host}:${new URL(this.url).port}`;
+  }
+
   async stop(): Promise<void> {
+    await this.context.engine.stop();
+    await this.metrics?.close();
+    this.context.nodes.stopHeartbeat();
     await this.api.close();
+    await this.context.topics.close();
     await this.#store.close();
   }
-}
-
-function openStore(settings: Settings): ConfigStore {
-  const kind = settings.get('weir.config.store');
-  if (kind === 'local') return new SqliteConfigStore(settings.get('weir.config.location'));
-  throw new Error(`weir.config.store=${kind} is not available in this build yet`);
 }

@@ -4,6 +4,9 @@ import type { TokenService } from '../auth/tokens.ts';
 import type { User, UserDirectory } from '../auth/user-directory.ts';
 import type { RouteAccess } from '../auth/roles.ts';
 import type { ConfigStore } from '../store/config-store.ts';
+import type { NodeRegistry } from '../nodes/node-registry.ts';
+import type { TopicClients } from '../kafka/topic-clients.ts';
+import type { StreamEngine } from '../stream/stream-engine.ts';
 
 /** What the API routes of one node work with; built by the node and passed to every route module. */
 export interface NodeContext {
@@ -13,6 +16,12 @@ export interface NodeContext {
   readonly tokens: TokenService;
   readonly users: UserDirectory;
   readonly loginLimiter: LoginLimiter;
+  /** This node's entry in the node registry, and everyone else's. */
+  readonly nodes: NodeRegistry;
+  /** Kafka admin, producer and consumer sessions of the topic endpoints. */
+  readonly topics: TopicClients;
+  /** The stream engine of this node (spec: Engine). */
+  readonly engine: StreamEngine;
 }
 
 declare module 'fastify' {

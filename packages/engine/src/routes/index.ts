@@ -1,8 +1,14 @@
 import { authRoutes } from './auth.ts';
+import { configResourceRoutes } from './config-resources.ts';
 import { initRoutes } from './init.ts';
+import { lookupRoutes } from './lookups.ts';
+import { nodeRoutes } from './nodes.ts';
 import type { RouteModule } from './route-module.ts';
 import { serdeRoutes } from './serde.ts';
+import { topicRoutes } from './topics.ts';
 import { userRoutes } from './users.ts';
+import { engineRoutes } from './engine.ts';
+import { testRoutes } from './tests.ts';
 
 /** Every route module of the API, in registration order. */
-export const routeModules: readonly RouteModule[] = [initRoutes, authRoutes, userRoutes, serdeRoutes];
+export const routeModules: readonly RouteModule[] = [initRoutes, authRoutes, userRoutes, serdeRoutes, topicRoutes, nodeRoutes, configResourceRoutes, lookupRoutes, engineRoutes, testRoutes];

@@ -40,6 +40,7 @@ export async function startTestNode(overrides: Partial<Record<SettingKey, string
     'server.address': '127.0.0.1',
     'weir.log.level': 'silent',
     'num.stream.threads': '1',
+    'weir.metrics.port': '0',
     ...overrides,
   });
   let node = await WeirNode.start(settings);

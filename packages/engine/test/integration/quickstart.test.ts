@@ -34,7 +34,7 @@ test('npm start runs an embedded broker and the API; SIGTERM stops both', { time
   const home = mkdtempSync(path.join(os.tmpdir(), 'weir-quickstart-'));
   const port = await freePort();
   const config = path.join(home, 'weir.properties');
-  writeFileSync(config, `weir.home=state\nweir.broker.embedded=true\nserver.port=${port}\nnum.stream.threads=1\nweir.log.level=warn\n`);
+  writeFileSync(config, `weir.home=state\nweir.broker.embedded=true\nserver.port=${port}\nnum.stream.threads=1\nweir.metrics.port=0\nweir.log.level=warn\n`);
   const root = path.resolve(import.meta.dirname, '../../../..');
   // Its own process group, so that a failing test can still kill everything it started.
   const child = spawn('npm', ['start', '--', '--config', config], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
