@@ -187,7 +187,7 @@ class Lexer {
       }
     }
     const numberText = src.slice(start, i);
-    if (isNameContinue(src.charCodeAt(i)) || src.charCodeAt(i) === 46) {
+    if (isNameStart(src.charCodeAt(i)) || isDigit(src.charCodeAt(i)) || src.charCodeAt(i) === 46) {
       let j = i;
       while (isNameContinue(src.charCodeAt(j)) || src.charCodeAt(j) === 46) j++;
       const text = src.slice(start, j);
@@ -220,7 +220,7 @@ class Lexer {
         let seg = '';
         let j = i + 1;
         for (;;) {
-          if (j >= src.length) {
+          if (j >= src.length || src.charCodeAt(j) === 10) {
             const pos = this.position(i);
             throw this.error('unterminated field name, expected a closing \'`\'', i, pos.line, pos.column);
           }

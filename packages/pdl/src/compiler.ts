@@ -1,0 +1,222 @@
+import type { Pipeline, Stage } from './ast.ts';
+import { CorrelationRuntime } from './correlation.ts';
+import type { PdlCounters } from './correlation.ts';
+import { aggregationFunction, temporalFunction } from './correlationFunctions.ts';
+import type { LookupResolver } from './lookup.ts';
+import type { PdlLimits } from './limits.ts';
+import { resolveLimits } from './limits.ts';
+import { parse } from './parser.ts';
+import { compileQuery } from './query.ts';
+import { InMemoryCorrelationStateStore } from './stateStore.ts';
+import type { CorrelationStateStore } from './stateStore.ts';
+import type { Transform, TransformEnvironment } from './transforms.ts';
+import {
+  compileEval,
+  compileFields,
+  compileFlatten,
+  compileLookupStage,
+  compileParseCsv,
+  compileParseKv,
+  compileRename,
+  compileRex,
+} from './transforms.ts';
+import type { JsonObject } from './values.ts';
+import { asNumber, cloneJson, isObject } from './values.ts';
+
+export interface CompileOptions {
+  /** Lookup tables; when given, unknown lookup ids are compile errors. */
+  readonly lookups?: LookupResolver;
+  /** Where correlation stages keep state; default: a new in-memory store for this program. */
+  readonly stateStore?: CorrelationStateStore;
+  /** Identifies this program's state in a shared store (default `pdl`). */
+  readonly stateId?: string;
+  readonly limits?: Partial<PdlLimits>;
+  /** The clock of now() and of events without time; default Date.now. */
+  readonly now?: () => number;
+}
+
+export interface EvaluationContext {
+  /** The record timestamp (epoch ms), used as event time when the event has no `_time`. */
+  readonly timestamp?: number;
+}
+
+export interface CompiledPdl {
+  readonly ast: Pipeline;
+  /** Whether a stage keeps state across events (then use feed and advanceTime). */
+  readonly hasCorrelation: boolean;
+  /** The first output for the event, or null (rules). Never throws and never mutates `event`. */
+  run(event: unknown, context?: EvaluationContext): JsonObject | null;
+  /** Every output for the event (correlations may emit several, e.g. windows closed by its time). */
+  feed(event: unknown, context?: EvaluationContext): JsonObject[];
+  /** Closes emit=close windows ended before `nowMs - allowedLatenessMs`, forgets idle groups. */
+  advanceTime(nowMs: number): JsonObject[];
+  readonly counters: Readonly<PdlCounters>;
+}
+
+interface TransformStage {
+  readonly type: 'transform';
+  /** Queries only read: the caller's event needs no copy before them. */
+  readonly mutates: boolean;
+  readonly apply: (event: JsonObject) => JsonObject | null;
+}
+
+interface CorrelationStageRuntime {
+  readonly type: 'correlation';
+  readonly runtime: CorrelationRuntime;
+}
+
+type RuntimeStage = TransformStage | CorrelationStageRuntime;
+
+interface StageEnvironment extends TransformEnvironment {
+  readonly store: CorrelationStateStore;
+  readonly scope: string;
+  readonly limits: PdlLimits;
+  readonly counters: PdlCounters;
+}
+
+const transform = (apply: Transform): TransformStage => ({ type: 'transform', mutates: true, apply });
+
+type StageCompilers = { readonly [K in Stage['kind']]: (node: Extract<Stage, { kind: K }>, env: StageEnvironment) => RuntimeStage };
+
+const stageCompilers: StageCompilers = {
+  QueryStage: (node) => {
+    const predicate = compileQuery(node.query);
+    return { type: 'transform', mutates: false, apply: (event) => (predicate(event) ? event : null) };
+  },
+  EvalStage: (node, env) => transform(compileEval(node, env)),
+  FieldsStage: (node) => transform(compileFields(node)),
+  RenameStage: (node) => transform(compileRename(node)),
+  FlattenStage: (node) => transform(compileFlatten(node)),
+  LookupStage: (node, env) => transform(compileLookupStage(node, env)),
+  RexStage: (node) => transform(compileRex(node)),
+  ParseKvStage: (node) => transform(compileParseKv(node)),
+  ParseCsvStage: (node) => transform(compileParseCsv(node)),
+  AggregationStage: (node, env) => {
+    const fn = aggregationFunction(node, node.options.emit === 'event', env.limits.maxEventsPerGroup);
+    return { type: 'correlation', runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters) };
+  },
+  TemporalStage: (node, env) => {
+    const fn = temporalFunction(node, env.limits.maxEventsPerGroup);
+    return { type: 'correlation', runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters) };
+  },
+};
+
+/**
+ * Compiles PDL once into closures evaluated per event (pdl.md, "Errors": never re-parsed).
+ * Throws PdlSyntaxError for syntax errors, unknown functions and, when `lookups` is given,
+ * unknown lookup ids.
+ */
+export function compile(source: string | Pipeline, options: CompileOptions = {}): CompiledPdl {
+  const limits = resolveLimits(options.limits);
+  const ast = typeof source === 'string' ? parse(source, { limits }) : source;
+  return new CompiledPipeline(ast, options, limits);
+}
+
+function eventTime(event: JsonObject, timestamp: number | undefined, now: () => number): number {
+  const own = Object.hasOwn(event, '_time') ? asNumber(event['_time']) : undefined;
+  if (own !== undefined) return own;
+  return timestamp !== undefined && Number.isFinite(timestamp) ? timestamp : now();
+}
+
+class CompiledPipeline implements CompiledPdl {
+  readonly ast: Pipeline;
+  readonly hasCorrelation: boolean;
+  readonly #stages: readonly RuntimeStage[];
+  readonly #counters: PdlCounters = { lateEvents: 0, evictedGroups: 0, evictedEvents: 0, evaluationErrors: 0 };
+  readonly #now: () => number;
+
+  constructor(ast: Pipeline, options: CompileOptions, limits: PdlLimits) {
+    this.ast = ast;
+    this.#now = options.now ?? Date.now;
+    const store = options.stateStore ?? new InMemoryCorrelationStateStore();
+    const stateId = options.stateId ?? 'pdl';
+    this.#stages = ast.stages.map((stage, index) => {
+      const env: StageEnvironment = {
+        lookups: options.lookups,
+        now: this.#now,
+        store,
+        scope: `${stateId}#${index}`,
+        limits,
+        counters: this.#counters,
+      };
+      return (stageCompilers[stage.kind] as (n: Stage, e: StageEnvironment) => RuntimeStage)(stage, env);
+    });
+    this.hasCorrelation = this.#stages.some((s) => s.type === 'correlation');
+  }
+
+  get counters(): Readonly<PdlCounters> {
+    return this.#counters;
+  }
+
+  run(event: unknown, context?: EvaluationContext): JsonObject | null {
+    if (!isObject(event)) return null;
+    if (this.hasCorrelation) return this.feed(event, context)[0] ?? null;
+    try {
+      let current = event;
+      let owned = false;
+      const stages = this.#stages as readonly TransformStage[];
+      for (let i = 0; i < stages.length; i++) {
+        const stage = stages[i] as TransformStage;
+        if (stage.mutates && !owned) {
+          current = cloneJson(current) as JsonObject;
+          owned = true;
+        }
+        const next = stage.apply(current);
+        if (next === null) return null;
+        current = next;
+      }
+      return current;
+    } catch {
+      this.#counters.evaluationErrors++;
+      return null;
+    }
+  }
+
+  feed(event: unknown, context?: EvaluationContext): JsonObject[] {
+    const out: JsonObject[] = [];
+    if (!isObject(event)) return out;
+    try {
+      this.#runFrom(0, event, false, context?.timestamp, out);
+    } catch {
+      this.#counters.evaluationErrors++;
+    }
+    return out;
+  }
+
+  advanceTime(nowMs: number): JsonObject[] {
+    const out: JsonObject[] = [];
+    try {
+      for (let i = 0; i < this.#stages.length; i++) {
+        const stage = this.#stages[i] as RuntimeStage;
+        if (stage.type !== 'correlation') continue;
+        const emitted: JsonObject[] = [];
+        stage.runtime.flush(nowMs, emitted);
+        for (const e of emitted) this.#runFrom(i + 1, e, true, undefined, out);
+      }
+    } catch {
+      this.#counters.evaluationErrors++;
+    }
+    return out;
+  }
+
+  #runFrom(index: number, event: JsonObject, owned: boolean, timestamp: number | undefined, out: JsonObject[]): void {
+    let current = event;
+    for (let i = index; i < this.#stages.length; i++) {
+      const stage = this.#stages[i] as RuntimeStage;
+      if (stage.type === 'correlation') {
+        const emitted: JsonObject[] = [];
+        stage.runtime.process(current, eventTime(current, timestamp, this.#now), emitted);
+        for (const e of emitted) this.#runFrom(i + 1, e, true, undefined, out);
+        return;
+      }
+      if (stage.mutates && !owned) {
+        current = cloneJson(current) as JsonObject;
+        owned = true;
+      }
+      const next = stage.apply(current);
+      if (next === null) return;
+      current = next;
+    }
+    out.push(current);
+  }
+}

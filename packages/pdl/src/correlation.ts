@@ -1,0 +1,208 @@
+import type { CorrelationOptions } from './ast.ts';
+import type { CorrelationFunction, Window } from './correlationFunctions.ts';
+import type { PdlLimits } from './limits.ts';
+import { durationMs } from './parser.ts';
+import type { Predicate } from './query.ts';
+import { compileQuery } from './query.ts';
+import type { CorrelationGroupState, CorrelationStateStore } from './stateStore.ts';
+import type { JsonObject } from './values.ts';
+import { getPath, setPath } from './values.ts';
+
+/** Counters of a compiled program (pdl.md, "state per stage is bounded ... counted in a metric"). */
+export interface PdlCounters {
+  /** Events older than the window of their group, ignored. */
+  lateEvents: number;
+  /** Groups dropped because a stage held `maxGroups` groups. */
+  evictedGroups: number;
+  /** Events or values dropped because a group held `maxEventsPerGroup` of them. */
+  evictedEvents: number;
+  /** Events on which a stage failed unexpectedly (dropped instead of throwing). */
+  evaluationErrors: number;
+}
+
+/**
+ * The window logic shared by every correlation stage (pdl.md, "Window semantics").
+ * emit=event: a sliding window per group ending at the group's newest event.
+ * emit=close: a window [t0, t0 + timespan] per group, evaluated once when event time (or
+ * advanceTime) passes its end.
+ */
+export class CorrelationRuntime {
+  readonly #fn: CorrelationFunction;
+  readonly #store: CorrelationStateStore;
+  readonly #scope: string;
+  readonly #limits: PdlLimits;
+  readonly #counters: PdlCounters;
+  readonly #timespan: number;
+  readonly #suppress: number;
+  readonly #close: boolean;
+  readonly #reset: boolean;
+  readonly #where: Predicate | null;
+  readonly #groupPaths: readonly (readonly string[])[];
+  readonly #groupNames: readonly string[];
+  /** Newest event time (or advanceTime) seen by this stage. */
+  #watermark = -Infinity;
+  /** Earliest end of an open emit=close window; -Infinity forces a scan (e.g. state restored). */
+  #nextClose = -Infinity;
+
+  constructor(
+    options: CorrelationOptions,
+    fn: CorrelationFunction,
+    store: CorrelationStateStore,
+    scope: string,
+    limits: PdlLimits,
+    counters: PdlCounters,
+  ) {
+    this.#fn = fn;
+    this.#store = store;
+    this.#scope = scope;
+    this.#limits = limits;
+    this.#counters = counters;
+    this.#timespan = durationMs(options.timespan);
+    this.#suppress = options.suppress === null ? 0 : durationMs(options.suppress);
+    this.#close = options.emit === 'close';
+    this.#reset = options.reset;
+    this.#where = options.where === null ? null : compileQuery(options.where);
+    this.#groupPaths = options.groupBy.map((f) => f.path);
+    this.#groupNames = options.groupBy.map((f) => f.path.join('.'));
+  }
+
+  /** Feeds one event at `time`; emitted events are appended to `out`. */
+  process(event: JsonObject, time: number, out: JsonObject[]): void {
+    if (time > this.#watermark) this.#watermark = time;
+    if (this.#close && this.#watermark > this.#nextClose) this.#closeDue(this.#watermark, out);
+    const value = this.#fn.extract(event);
+    if (value === undefined) return;
+    const groupValues: unknown[] = [];
+    for (const path of this.#groupPaths) {
+      const v = getPath(event, path);
+      groupValues.push(v === undefined ? null : v);
+    }
+    const key = JSON.stringify(groupValues);
+    let state = this.#store.get(this.#scope, key);
+    const span = this.#timespan;
+    if (state !== undefined && state.open) {
+      if (this.#close ? time < state.start : time < state.maxTime - span) {
+        this.#counters.lateEvents++;
+        return;
+      }
+    } else {
+      if (this.#close && time + span < this.#watermark) {
+        this.#counters.lateEvents++;
+        return;
+      }
+      if (state === undefined) {
+        this.#makeRoom();
+        state = { open: false, start: 0, end: 0, maxTime: time, suppressedUntil: 0, summary: {} };
+      }
+      state.open = true;
+      state.start = time;
+      state.end = time + span;
+      state.maxTime = time;
+      state.summary = this.#fn.emptySummary();
+      if (this.#close && state.end < this.#nextClose) this.#nextClose = state.end;
+    }
+    if (time > state.maxTime) state.maxTime = time;
+    this.#counters.evictedEvents += this.#fn.add(state.summary, time, value);
+    if (this.#close) {
+      this.#store.set(this.#scope, key, state);
+      return;
+    }
+    this.#fn.expire(state.summary, state.maxTime - span);
+    state.start = state.maxTime - span;
+    state.end = state.maxTime;
+    this.#evaluate(key, state, groupValues, time, out);
+  }
+
+  /** Closes emit=close windows that ended before `now - allowedLateness`; forgets idle groups. */
+  flush(now: number, out: JsonObject[]): void {
+    const limit = now - this.#limits.allowedLatenessMs;
+    if (limit > this.#watermark) this.#watermark = limit;
+    if (this.#close) {
+      this.#closeDue(limit, out);
+      return;
+    }
+    const idle: string[] = [];
+    for (const [key, state] of this.#store.entries(this.#scope)) {
+      if ((!state.open || state.maxTime < limit - this.#timespan) && state.suppressedUntil <= limit) idle.push(key);
+    }
+    for (const key of idle) this.#store.delete(this.#scope, key);
+  }
+
+  #closeDue(limit: number, out: JsonObject[]): void {
+    const due: [string, CorrelationGroupState][] = [];
+    const idle: string[] = [];
+    let next = Infinity;
+    for (const [key, state] of this.#store.entries(this.#scope)) {
+      if (state.open) {
+        if (state.end < limit) due.push([key, state]);
+        else if (state.end < next) next = state.end;
+      } else if (state.suppressedUntil <= limit) {
+        idle.push(key);
+      }
+    }
+    this.#nextClose = next;
+    for (const key of idle) this.#store.delete(this.#scope, key);
+    due.sort((a, b) => a[1].end - b[1].end);
+    for (const [key, state] of due) {
+      const groupValues = this.#groupPaths.map((_p, i) => this.#groupValueOf(key, i));
+      this.#evaluate(key, state, groupValues, state.maxTime, out);
+    }
+  }
+
+  #groupValueOf(key: string, index: number): unknown {
+    return (JSON.parse(key) as unknown[])[index] ?? null;
+  }
+
+  /** Builds the event the stage would emit, checks the condition, emits, resets and suppresses. */
+  #evaluate(key: string, state: CorrelationGroupState, groupValues: readonly unknown[], time: number, out: JsonObject[]): void {
+    const groupBy: JsonObject = {};
+    const output: JsonObject = {};
+    for (let i = 0; i < groupValues.length; i++) {
+      const name = this.#groupNames[i] as string;
+      Object.defineProperty(groupBy, name, { value: groupValues[i], writable: true, enumerable: true, configurable: true });
+      setPath(output, this.#groupPaths[i] as readonly string[], groupValues[i]);
+    }
+    output['_time'] = time;
+    const window: Window = { start: state.start, end: state.end };
+    output[this.#fn.outputKey] = this.#fn.build(state.summary, groupBy, window);
+    const holds = this.#where === null ? this.#fn.holds(state.summary) : this.#where(output);
+    if (holds) {
+      if (time >= state.suppressedUntil) {
+        out.push(output);
+        if (this.#suppress > 0) state.suppressedUntil = time + this.#suppress;
+      }
+      if (this.#reset || this.#close) this.#closeWindow(state);
+    } else if (this.#close) {
+      this.#closeWindow(state);
+    }
+    if (!state.open && state.suppressedUntil <= time) this.#store.delete(this.#scope, key);
+    else this.#store.set(this.#scope, key, state);
+  }
+
+  #closeWindow(state: CorrelationGroupState): void {
+    state.open = false;
+    state.summary = {};
+  }
+
+  /** Before adding a group: drop idle groups, then the least recently used ones, to stay under maxGroups. */
+  #makeRoom(): void {
+    const max = this.#limits.maxGroups;
+    if (this.#store.size(this.#scope) < max) return;
+    const idle: string[] = [];
+    const oldest: string[] = [];
+    const excess = this.#store.size(this.#scope) - max + 1;
+    for (const [key, state] of this.#store.entries(this.#scope)) {
+      const expired = this.#close ? false : state.maxTime < this.#watermark - this.#timespan;
+      if ((!state.open || expired) && state.suppressedUntil <= this.#watermark) idle.push(key);
+      else if (oldest.length < excess) oldest.push(key);
+    }
+    for (const key of idle) this.#store.delete(this.#scope, key);
+    let remaining = this.#store.size(this.#scope) - max + 1;
+    for (const key of oldest) {
+      if (remaining <= 0) break;
+      this.#store.delete(this.#scope, key);
+      this.#counters.evictedGroups++;
+      remaining--;
+    }
+  }
+}
