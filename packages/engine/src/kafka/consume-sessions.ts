@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { Consumer, MessagesStreamModes, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import { apiError } from '../http/errors.ts';
+import { brokerReason } from './broker-errors.ts';
+import { deserialize } from './serde-codecs.ts';
+import type { SerdeType } from './serdes.ts';
+
+type ConsumerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
+
+/** Spec: States and transitions → Consumer. Any other status is the text of the error that ended it. */
+export const consumerStatus = { CREATED: 'CREATED', RUNNING: 'RUNNING', COMPLETED: 'COMPLETED' } as const;
+
+export interface ConsumeRequest {
+  readonly keyType: SerdeType;
+  readonly valueType: SerdeType;
+  readonly maxEvents: number;
+  readonly maxTimeoutSeconds: number;
+  readonly offset: 'earliest' | 'latest';
+}
+
+export interface ConsumedMessage {
+  readonly key: unknown;
+  readonly value: unknown;
+  readonly partition: number;
+  readonly offset: number;
+  readonly timestamp: number;
+}
+
+export interface ConsumeLimits {
+  readonly maxSessionsPerUser: number;
+  readonly idleSeconds: number;
+  /** Key + value bytes one session keeps before it completes. */
+  readonly maxBytes: number;
+}
+
+/** One user's consumer of one topic: a fresh consumer group that collects up to maxEvents messages. */
+class ConsumeSession {
+  status: string = consumerStatus.RUNNING;
+  readonly messages: ConsumedMessage[] = [];
+  readonly createdAt = Date.now();
+  #bytes = 0;
+  #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
+  #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
+  #timeout: NodeJS.Timeout | undefined;
+  #idle: NodeJS.Timeout | undefined;
+  #closing: Promise<void> | undefined;
+  readonly #request: ConsumeRequest;
+  readonly #limits: ConsumeLimits;
+  readonly #onIdle: () => void;
+
+  constructor(request: ConsumeRequest, limits: ConsumeLimits, onIdle: () => void) {
+    this.#request = request;
+    this.#limits = limits;
+    this.#onIdle = onIdle;
+    this.touch();
+  }
+
+  get running(): boolean {
+    return this.status === consumerStatus.RUNNING;
+  }
+
+  async start(connection: ConsumerOptions, topic: string): Promise<void> {
+    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({ ...connection, autocommit: false, maxWaitTime: 500 });
+    this.#consumer = consumer;
+    this.#timeout = setTimeout(() => void this.close(consumerStatus.COMPLETED), this.#request.maxTimeoutSeconds * 1000).unref();
+    const stream = await consumer.consume({
+      topics: [topic],
+      mode: this.#request.offset === 'earliest' ? MessagesStreamModes.EARLIEST : MessagesStreamModes.LATEST,
+      autocommit: false,
+    });
+    this.#stream = stream;
+    if (!this.running) {
+      // Closed (replaced, expired, node stopping) while joining the group.
+      await this.#shutdown();
+      return;
+    }
+    stream.on('data', (message: Message) => this.#take(message));
+    stream.on('error', (err: Error) => void this.close(brokerReason(err)));
+  }
+
+  #take(message: Message): void {
+    if (!this.running) return;
+    let key: unknown;
+    let value: unknown;
+    try {
+      key = deserialize(this.#request.keyType, message.key);
+      value = deserialize(this.#request.valueType, message.value);
+    } catch (err) {
+      void this.close(`${(err as Error).message} (partition ${message.partition}, offset ${message.offset})`);
+      return;
+    }
+    this.messages.push({ key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp) });
+    this.#bytes += (message.key?.length ?? 0) + (message.value?.length ?? 0);
+    if (this.messages.length >= this.#request.maxEvents || this.#bytes >= this.#limits.maxBytes) void this.close(consumerStatus.COMPLETED);
+  }
+
+  /** Restarts the idle clock (on creation and on every read). */
+  touch(): void {
+    clearTimeout(this.#idle);
+    this.#idle = setTimeout(this.#onIdle, this.#limits.idleSeconds * 1000).unref();
+  }
+
+  /** Stops consuming and keeps what was read; the first final status wins. */
+  close(status: string): Promise<void> {
+    if (this.running) this.status = status;
+    clearTimeout(this.#timeout);
+    // Not from inside the stream's 'data' handler: the stream must stop first, then the consumer.
+    this.#closing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#shutdown());
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    try {
+      this.#stream?.pause();
+      await this.#stream?.close();
+      await this.#consumer?.close(true);
+    } catch {
+      // The consumer is gone either way; its group has no committed offsets to clean up.
+    }
+  }
+
+  /** Closes and forgets the session. */
+  dispose(): Promise<void> {
+    clearTimeout(this.#idle);
+    return this.close(consumerStatus.COMPLETED);
+  }
+}
+
+/**
+ * The consumer sessions of a node (spec: Topics → consume): one per user and topic, replaced by a
+ * new POST; bounded by `maxEvents`, `maxTimeoutSeconds`, bytes per session, sessions per user, and
+ * an idle expiry after which the session and its messages are dropped.
+ */
+export class ConsumeSessions {
+  readonly #sessions = new Map<string, ConsumeSession>();
+  readonly #connection: Omit<ConsumerOptions, 'groupId'>;
+  readonly #groupPrefix: string;
+  readonly #limits: ConsumeLimits;
+
+  constructor(connection: Omit<ConsumerOptions, 'groupId'>, groupPrefix: string, limits: ConsumeLimits) {
+    this.#connection = connection;
+    this.#groupPrefix = groupPrefix;
+    this.#limits = limits;
+  }
+
+  /** Starts a session for the user and topic, replacing the user's session of that topic. */
+  async open(username: string, topic: string, request: ConsumeRequest): Promise<void> {
+    const id = sessionId(username, topic);
+    const previous = this.#sessions.get(id);
+    if (previous) {
+      this.#sessions.delete(id);
+      await previous.dispose();
+    }
+    await this.#makeRoom(username);
+    const session: ConsumeSession = new ConsumeSession(request, this.#limits, () => {
+      if (this.#sessions.get(id) === session) this.#sessions.delete(id);
+      void session.dispose();
+    });
+    this.#sessions.set(id, session);
+    try {
+      await session.start({ ...this.#connection, groupId: `${this.#groupPrefix}-consume-${username}-${randomUUID()}` } as ConsumerOptions, topic);
+    } catch (err) {
+      if (this.#sessions.get(id) === session) this.#sessions.delete(id);
+      await session.dispose();
+      throw err;
+    }
+  }
+
+  /** Finished sessions of the user give way (oldest first); running ones count against the limit. */
+  async #makeRoom(username: string): Promise<void> {
+    const own = [...this.#sessions.entries()].filter(([id]) => id.startsWith(`${username}\u0000`));
+    if (own.length < this.#limits.maxSessionsPerUser) return;
+    const finished = own.filter(([, s]) => !s.running).sort(([, a], [, b]) => a.createdAt - b.createdAt);
+    let excess = own.length - this.#limits.maxSessionsPerUser + 1;
+    for (const [id, session] of finished) {
+      if (excess === 0) break;
+      this.#sessions.delete(id);
+      await session.dispose();
+      excess--;
+    }
+    if (excess > 0) throw apiError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
+  }
+
+  /** The session's status and its messages from `index` on, or undefined when there is none. */
+  read(username: string, topic: string, index: number): { status: string; messages: ConsumedMessage[] } | undefined {
+    const session = this.#sessions.get(sessionId(username, topic));
+    if (!session) return undefined;
+    session.touch();
+    return { status: session.status, messages: session.messages.slice(index) };
+  }
+
+  /** Number of sessions held (tests, metrics). */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(all.map((s) => s.dispose()));
+  }
+}
+
+function sessionId(username: string, topic: string): string {
+  return `${username}\u0000${topic}`;
+}

@@ -1,0 +1,56 @@
+import { compatibilityPartitioner, Producer, ProduceAcks, type ProducerOptions as ClientOptions } from '@platformatic/kafka';
+
+type ProducerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
+
+export interface RecordToProduce {
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+}
+
+/**
+ * Records are sent in chunks so that no produce request (and no partition batch) comes near the
+ * broker's default `message.max.bytes` of 1 MiB; chunks go one after the other to keep their order.
+ */
+const chunkBytes = 512 * 1024;
+const chunkRecords = 5000;
+
+/** The node's one producer for the produce endpoint, created on first use (spec: Topics → produce). */
+export class TopicProducer {
+  readonly #options: ProducerOptions;
+  #producer: Producer<Buffer, Buffer, Buffer, Buffer> | undefined;
+
+  constructor(connection: ProducerOptions) {
+    this.#options = connection;
+  }
+
+  #client(): Producer {
+    // Keys land on the partitions the Java client would pick (murmur2, positive mask).
+    this.#producer ??= new Producer<Buffer, Buffer, Buffer, Buffer>({ ...this.#options, acks: ProduceAcks.ALL, partitioner: compatibilityPartitioner, retries: 3, retryDelay: 200 });
+    return this.#producer;
+  }
+
+  /** Sends every record to the topic, in order; rejects with the broker's error on a refusal. */
+  async send(topic: string, records: readonly RecordToProduce[]): Promise<void> {
+    const producer = this.#client();
+    let chunk: { topic: string; key?: Buffer; value?: Buffer }[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (chunk.length === 0) return;
+      const messages = chunk;
+      chunk = [];
+      bytes = 0;
+      await producer.send({ messages });
+    };
+    for (const record of records) {
+      const size = (record.key?.length ?? 0) + (record.value?.length ?? 0) + 64;
+      if (chunk.length > 0 && (bytes + size > chunkBytes || chunk.length >= chunkRecords)) await flush();
+      chunk.push({ topic, key: record.key ?? undefined, value: record.value ?? undefined });
+      bytes += size;
+    }
+    await flush();
+  }
+
+  async close(): Promise<void> {
+    await this.#producer?.close();
+  }
+}
