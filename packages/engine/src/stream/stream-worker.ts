@@ -1,7 +1,7 @@
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic } from './dead-letter.ts';
-import { processRecord, writeOutputs, type OutgoingRecord } from './record-processor.ts';
+import { processRecord, timestampSafeRuns, writeOutputs, type OutgoingRecord } from './record-processor.ts';
 import { buildPlan, LookupBook, RuleBook, TaskCache, type StreamPlan } from './topology-plan.ts';
 import { WorkerStats } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
@@ -25,6 +25,7 @@ export interface StreamWorkerOptions {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const keepFetching = (): void => {};
 
 /**
  * One stream worker: a consumer in the node group's consumer group and a producer. Loop: fetch a
@@ -52,9 +53,12 @@ export class StreamWorker {
   #knownTopics = new Set<string>();
   #planDirty = false;
   #clockTimer: NodeJS.Timeout | undefined;
+  /** Set when the consumer lost a broker connection: its stream may stall silently, so it is rebuilt. */
+  #connectionLost: string | undefined;
 
   constructor(options: StreamWorkerOptions) {
-    this.#options = options;
+    // Short timeouts: a request lost to a restarting broker must fail fast so the worker can rebuild.
+    this.#options = { ...options, connection: { ...options.connection, connectTimeout: 5000, requestTimeout: 10_000 } };
   }
 
   get state(): WorkerState {
@@ -150,13 +154,25 @@ export class StreamWorker {
       groupId: o.groupId,
       maxWaitTime: 200,
       maxBytes: 16 * 1024 * 1024,
-      sessionTimeout: 30_000,
-      heartbeatInterval: 3000,
+      // A member lost with its broker (or its process) holds its partitions until this times out.
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1000,
       rebalanceTimeout: 60_000,
       isolationLevel: o.guarantee === 'exactly_once_v2' ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
     });
+    this.#connectionLost = undefined;
+    const lost = (what: string) => () => {
+      this.#connectionLost ??= what;
+      this.#wake?.();
+    };
+    this.#consumer.on('client:broker:disconnect', lost('the connection to a broker closed'));
+    this.#consumer.on('client:broker:failed', lost('a broker connection failed'));
     this.#stream = await this.#consumer.consume({ topics: inputs, mode: 'committed', fallbackMode: 'earliest', autocommit: false, highWaterMark: 4096 });
     this.#stream.on('error', (err: Error) => this.#options.onLog('warn', `consumer stream: ${err.message}`));
+    // A 'readable' listener for the stream's whole life. #nextBatch removes its own listener while a
+    // batch is processed; with none left, Node sets readableFlowing to null, and the client's fetch
+    // loop (which fetches only while someone listens) stops for good: the stream stalls silently.
+    this.#stream.on('readable', keepFetching);
   }
 
   /** Processes batches until the plan changes (resolves) or a failure (throws). */
@@ -171,6 +187,7 @@ export class StreamWorker {
         return;
       }
       const batch = await this.#nextBatch(stream);
+      if (this.#connectionLost !== undefined && batch.length === 0) throw new Error(this.#connectionLost);
       if (stream.destroyed || (stream.readableEnded && batch.length === 0)) throw new Error('the consumer stream closed');
       if (batch.length > 0) await this.#processBatch(batch);
       if (Date.now() - lastTopicCheck > 5000) {
@@ -244,7 +261,7 @@ export class StreamWorker {
     if (this.#options.guarantee === 'exactly_once_v2') {
       const tx = await this.#producer!.beginTransaction();
       try {
-        if (out.length) await tx.send({ messages: out });
+        for (const run of timestampSafeRuns(out)) if (run.length) await tx.send({ messages: run });
         await tx.addConsumer(this.#consumer!);
         for (const m of last.values()) await tx.addOffset(m);
         await tx.commit();
@@ -253,7 +270,7 @@ export class StreamWorker {
         throw err;
       }
     } else {
-      if (out.length) await this.#producer!.send({ messages: out, acks: ProduceAcks.ALL });
+      for (const run of timestampSafeRuns(out)) if (run.length) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
       await Promise.all([...last.values()].map((m) => m.commit()));
     }
     this.stats.latency((performance.now() - started) / 1000);
@@ -295,7 +312,9 @@ export class StreamWorker {
     }
     if (out.length) {
       this.#ensureTopics(out)
-        .then(() => this.#producer!.send({ messages: out, acks: ProduceAcks.ALL }))
+        .then(async () => {
+          for (const run of timestampSafeRuns(out)) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
+        })
         .catch((err: Error) => this.#options.onLog('error', `writing ${out.length} record(s) of closed correlation windows failed: ${err.message}`));
     }
   }

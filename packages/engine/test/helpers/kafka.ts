@@ -67,3 +67,45 @@ export const header = (m: RawMessage, name: string) => {
   for (const [k, v] of m.headers) if (k.toString() === name) return v.toString();
   return undefined;
 };
+
+/**
+ * Reads a topic from the start with one consumer until `done(records so far)` holds, then goes on
+ * for `settleMs` more to catch duplicates, or until `timeoutMs`. Returns everything read.
+ */
+export async function consumeUntil(topic: string, done: (records: RawMessage[]) => boolean, timeoutMs: number,
+  committedOnly = false, settleMs = 2000): Promise<RawMessage[]> {
+  const consumer = new Consumer({
+    clientId: 'weir-test-consumer',
+    groupId: `weir-test-${randomBytes(6).toString('hex')}`,
+    bootstrapBrokers: [testBootstrap()],
+    maxWaitTime: 200,
+    isolationLevel: committedOnly ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
+  });
+  const out: RawMessage[] = [];
+  try {
+    const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
+    let timer = setTimeout(() => void stream.close(), timeoutMs);
+    let settling = false;
+    let checked = 0;
+    try {
+      for await (const message of stream) {
+        out.push(message as RawMessage);
+        // Checking is O(n): do it when the stream pauses or every 5,000 records.
+        if (!settling && (stream.readableLength === 0 || out.length - checked >= 5000)) {
+          checked = out.length;
+          if (done(out)) {
+            settling = true;
+            clearTimeout(timer);
+            timer = setTimeout(() => void stream.close(), settleMs);
+          }
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      await stream.close().catch(() => {});
+    }
+  } finally {
+    await consumer.close(true).catch(() => {});
+  }
+  return out;
+}
