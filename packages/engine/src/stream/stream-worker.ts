@@ -1,7 +1,8 @@
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import { brokerReason } from '../kafka/broker-errors.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic } from './dead-letter.ts';
-import { processRecord, timestampSafeRuns, writeOutputs, type OutgoingRecord } from './record-processor.ts';
+import { processRecord, streamMetrics, timestampSafeRuns, writeOutputs, type OutgoingRecord } from './record-processor.ts';
 import { buildPlan, LookupBook, RuleBook, TaskCache, type StreamPlan } from './topology-plan.ts';
 import { WorkerStats } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
@@ -24,6 +25,13 @@ export interface StreamWorkerOptions {
   readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
+/** The client's message plus the broker's reason when there is one (`… (CONCURRENT_TRANSACTIONS)`). */
+function describeFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const reason = brokerReason(err);
+  return reason === message ? message : `${message}: ${reason}`;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const keepFetching = (): void => {};
 
@@ -40,7 +48,7 @@ export class StreamWorker {
   readonly #rules = new RuleBook();
   readonly #lookups = new LookupBook();
   readonly #tasks = new TaskCache();
-  #plan: StreamPlan = { version: 0, byInput: new Map(), inputTopics: [], outputTopics: [] };
+  #plan: StreamPlan = { version: 0, byInput: new Map(), inputTopics: [], outputTopics: [], ruleTopologies: new Map() };
   #state: WorkerState = 'CREATED';
   #running = false;
   #loop: Promise<void> | undefined;
@@ -53,6 +61,8 @@ export class StreamWorker {
   #knownTopics = new Set<string>();
   #planDirty = false;
   #clockTimer: NodeJS.Timeout | undefined;
+  /** Records emitted by the clock, written with the next batch. */
+  #pendingClockOutput: OutgoingRecord[] = [];
   /** Set when the consumer lost a broker connection: its stream may stall silently, so it is rebuilt. */
   #connectionLost: string | undefined;
 
@@ -122,7 +132,7 @@ export class StreamWorker {
         await this.#consumeUntilReplan();
       } catch (err) {
         if (!this.#running) break;
-        this.#options.onLog('warn', `stream worker ${this.#options.index}: ${(err as Error).message}; restarting from the committed offsets in ${backoff} ms`);
+        this.#options.onLog('warn', `stream worker ${this.#options.index}: ${describeFailure(err)}; restarting from the committed offsets in ${backoff} ms`);
         this.#setState('REBALANCING');
         await this.#closeClients();
         await this.#sleepOrWake(backoff);
@@ -189,7 +199,7 @@ export class StreamWorker {
       const batch = await this.#nextBatch(stream);
       if (this.#connectionLost !== undefined && batch.length === 0) throw new Error(this.#connectionLost);
       if (stream.destroyed || (stream.readableEnded && batch.length === 0)) throw new Error('the consumer stream closed');
-      if (batch.length > 0) await this.#processBatch(batch);
+      if (batch.length > 0 || this.#pendingClockOutput.length > 0) await this.#processBatch(batch);
       if (Date.now() - lastTopicCheck > 5000) {
         lastTopicCheck = Date.now();
         if (this.#plan.inputTopics.some((t) => !this.#knownTopics.has(t))) {
@@ -249,7 +259,9 @@ export class StreamWorker {
 
   async #processBatch(batch: BufferMessage[]): Promise<void> {
     const started = performance.now();
-    const out: OutgoingRecord[] = [];
+    const pending = this.#pendingClockOutput;
+    this.#pendingClockOutput = [];
+    const out: OutgoingRecord[] = [...pending];
     const plan = this.#plan;
     const last = new Map<string, BufferMessage>();
     for (const message of batch) {
@@ -257,13 +269,27 @@ export class StreamWorker {
       if (topologies) processRecord(message, topologies, this.#options.alertsTopic, this.stats, out);
       last.set(`${message.topic}\u0000${message.partition}`, message);
     }
+    try {
+      await this.#write(out, last);
+    } catch (err) {
+      // Unwritten clock output is kept for the next try; consumed records are read again from the committed offsets.
+      this.#pendingClockOutput = pending.concat(this.#pendingClockOutput);
+      throw err;
+    }
+    this.stats.latency((performance.now() - started) / 1000);
+  }
+
+  /** Writes a batch's output and commits its offsets: after the acknowledgement, or in one transaction. */
+  async #write(out: OutgoingRecord[], last: Map<string, BufferMessage>): Promise<void> {
     await this.#ensureTopics(out);
     if (this.#options.guarantee === 'exactly_once_v2') {
       const tx = await this.#producer!.beginTransaction();
       try {
         for (const run of timestampSafeRuns(out)) if (run.length) await tx.send({ messages: run });
-        await tx.addConsumer(this.#consumer!);
-        for (const m of last.values()) await tx.addOffset(m);
+        if (last.size > 0) {
+          await tx.addConsumer(this.#consumer!);
+          for (const m of last.values()) await tx.addOffset(m);
+        }
         await tx.commit();
       } catch (err) {
         await tx.abort().catch(() => {});
@@ -273,7 +299,6 @@ export class StreamWorker {
       for (const run of timestampSafeRuns(out)) if (run.length) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
       await Promise.all([...last.values()].map((m) => m.commit()));
     }
-    this.stats.latency((performance.now() - started) / 1000);
   }
 
   /** Output and dead-letter topics are created when missing (auto-creation is off on Weir's broker). */
@@ -297,11 +322,16 @@ export class StreamWorker {
     for (const t of existing) this.#knownTopics.add(t);
   }
 
-  /** Correlation windows that the clock closed (emit=close) are written to their topology's outputs. */
+  /**
+   * Correlation windows that the clock closed (emit=close): PDL_EXPRESSION tasks emit to their
+   * topology's outputs; correlation rules raise alerts (to the alerts topic and to the outputs of
+   * the topologies whose APPLY_RULES lists them). Queued and written with the next batch, inside its
+   * transaction under exactly_once_v2, and kept until that write succeeds.
+   */
   #advanceClock(): void {
-    if (!this.#producer || this.#state !== 'RUNNING') return;
+    if (this.#state !== 'RUNNING') return;
     const now = Date.now();
-    const out: OutgoingRecord[] = [];
+    const out = this.#pendingClockOutput;
     for (const [, topologies] of this.#plan.byInput) {
       for (const topology of topologies) {
         for (const task of topology.tasks) {
@@ -310,13 +340,21 @@ export class StreamWorker {
         }
       }
     }
-    if (out.length) {
-      this.#ensureTopics(out)
-        .then(async () => {
-          for (const run of timestampSafeRuns(out)) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
-        })
-        .catch((err: Error) => this.#options.onLog('error', `writing ${out.length} record(s) of closed correlation windows failed: ${err.message}`));
+    for (const rule of this.#rules.compiledRules()) {
+      if (!rule.enabled || !rule.compiled.hasCorrelation) continue;
+      const emitted = rule.compiled.advanceTime(now);
+      if (emitted.length === 0) continue;
+      const alerts = emitted.map((event) => ({
+        value: { ...event, _rule: { id: rule.id, name: rule.name, annotations: rule.annotations } },
+        timestamp: typeof event._time === 'number' ? event._time : now,
+      }));
+      for (const alert of alerts) {
+        out.push({ topic: this.#options.alertsTopic, value: Buffer.from(JSON.stringify(alert.value)), timestamp: BigInt(alert.timestamp) });
+        this.stats.add(streamMetrics.ruleMatches, [rule.id]);
+      }
+      for (const topology of this.#plan.ruleTopologies.get(rule.id) ?? []) writeOutputs({ key: undefined }, topology, alerts, this.stats, out);
     }
+    if (out.length > 0) this.#wake?.();
   }
 
   async #ensureClients(): Promise<void> {
@@ -328,7 +366,10 @@ export class StreamWorker {
         clientId: `${o.clientId}-producer`,
         idempotent: true,
         acks: ProduceAcks.ALL,
-        ...(o.guarantee === 'exactly_once_v2' ? { transactionalId: o.transactionalId } : {}),
+        // -1/-1 asks the coordinator for a fresh epoch of this transactional id; the client's default
+        // (0/0) claims to be producer 0, which a coordinator that knows the id answers with
+        // PRODUCER_FENCED, so a restarted node could never resume its transactions.
+        ...(o.guarantee === 'exactly_once_v2' ? { transactionalId: o.transactionalId, producerId: -1n, producerEpoch: -1 } : {}),
       });
     }
   }

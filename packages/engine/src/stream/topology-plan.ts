@@ -26,11 +26,13 @@ export interface StreamPlan {
   readonly byInput: ReadonlyMap<string, readonly TopologyPlan[]>;
   readonly inputTopics: readonly string[];
   readonly outputTopics: readonly string[];
+  /** Rule id → the topologies whose APPLY_RULES lists it (where clock-closed correlation alerts go). */
+  readonly ruleTopologies: ReadonlyMap<string, readonly TopologyPlan[]>;
 }
 
 /** Rules by id, swapped as a whole when the configuration changes; compiled rules are reused while their PDL is unchanged. */
 export class RuleBook implements RuleSource {
-  #entries = new Map<string, RuleEntry>();
+  #entries = new Map<string, RuleEntry & { readonly compiled: CompiledPdl }>();
   #compiled = new Map<string, { pdl: string; compiled: CompiledPdl }>();
   /** Rules whose PDL no longer compiles (e.g. a lookup they use was deleted), with the reason. */
   readonly broken = new Map<string, string>();
@@ -40,7 +42,7 @@ export class RuleBook implements RuleSource {
   }
 
   update(rules: readonly RuleRecord[], lookups: LookupResolver): void {
-    const entries = new Map<string, RuleEntry>();
+    const entries = new Map<string, RuleEntry & { readonly compiled: CompiledPdl }>();
     const compiled = new Map<string, { pdl: string; compiled: CompiledPdl }>();
     this.broken.clear();
     for (const rule of rules) {
@@ -60,8 +62,8 @@ export class RuleBook implements RuleSource {
     this.#compiled = compiled;
   }
 
-  /** Emit=close windows of correlation rules that the clock closed. */
-  compiledRules(): Iterable<RuleEntry> {
+  /** Every compiled rule (the clock closes the emit=close windows of correlation rules). */
+  compiledRules(): Iterable<RuleEntry & { readonly compiled: CompiledPdl }> {
     return this.#entries.values();
   }
 }
@@ -117,6 +119,7 @@ export function buildPlan(snapshot: ConfigSnapshot, env: PlanEnvironment, cache:
   const tasks = new Map(snapshot.tasks.map((t) => [t.id, t]));
   const byInput = new Map<string, TopologyPlan[]>();
   const outputs = new Set<string>();
+  const ruleTopologies = new Map<string, TopologyPlan[]>();
   for (const topology of snapshot.topologies) {
     if (topology.enabled === false || (topology.group ?? 'default') !== env.group) continue;
     const plan = planTopology(topology, pipelines, tasks, env, cache);
@@ -124,9 +127,28 @@ export function buildPlan(snapshot: ConfigSnapshot, env: PlanEnvironment, cache:
     list.push(plan);
     byInput.set(plan.input, list);
     for (const o of plan.outputs) outputs.add(o.topic);
+    for (const ruleId of appliedRules(topology, pipelines, tasks)) {
+      const users = ruleTopologies.get(ruleId) ?? [];
+      users.push(plan);
+      ruleTopologies.set(ruleId, users);
+    }
   }
   cache.sweep();
-  return { version: snapshot.version, byInput, inputTopics: [...byInput.keys()].sort(), outputTopics: [...outputs].sort() };
+  return { version: snapshot.version, byInput, inputTopics: [...byInput.keys()].sort(), outputTopics: [...outputs].sort(), ruleTopologies };
+}
+
+/** The rule ids that the APPLY_RULES tasks of a topology list. */
+function appliedRules(topology: TopologyRecord, pipelines: Map<number, ConfigSnapshot['pipelines'][number]>,
+  tasks: Map<number, ConfigSnapshot['tasks'][number]>): Set<string> {
+  const ids = new Set<string>();
+  for (const pipelineId of topology.pipelines) {
+    for (const taskId of pipelines.get(pipelineId)?.tasks ?? []) {
+      const task = tasks.get(taskId);
+      const rules = task?.function === 'APPLY_RULES' ? (task.definition as { rules?: unknown } | undefined)?.rules : undefined;
+      if (Array.isArray(rules)) for (const id of rules) ids.add(String(id));
+    }
+  }
+  return ids;
 }
 
 function planTopology(topology: TopologyRecord, pipelines: Map<number, ConfigSnapshot['pipelines'][number]>,

@@ -112,7 +112,7 @@ async function killWhileFlowing(guarantee: 'at_least_once' | 'exactly_once_v2') 
     await node.start();
     const committedOnly = guarantee === 'exactly_once_v2';
     const all = await consumeUntil(output, (records) => tally(records.map((r) => r.value)).distinct >= events, 180_000, committedOnly);
-    return { counts: tally(all.map((r) => r.value)), total: all.length };
+    return { counts: tally(all.map((r) => r.value)), total: all.length, log: node.output };
   } finally {
     await node.stop();
   }
@@ -120,14 +120,14 @@ async function killWhileFlowing(guarantee: 'at_least_once' | 'exactly_once_v2') 
 
 describe('failures', { concurrency: false }, () => {
   test('kill -9 while 100,000 events flow (at-least-once): every event reaches the output after a restart', { timeout: 300_000 }, async (t) => {
-    const { counts, total } = await killWhileFlowing('at_least_once');
-    assert.equal(counts.distinct, events);
+    const { counts, total, log } = await killWhileFlowing('at_least_once');
+    assert.equal(counts.distinct, events, `node log:\n${log}`);
     t.diagnostic(`at-least-once: ${total} output records for ${events} events, ${counts.duplicates} duplicates after kill -9`);
   });
 
   test('kill -9 while 100,000 events flow (exactly_once_v2): the committed output has each event exactly once', { timeout: 300_000 }, async (t) => {
-    const { counts, total } = await killWhileFlowing('exactly_once_v2');
-    assert.equal(counts.distinct, events);
+    const { counts, total, log } = await killWhileFlowing('exactly_once_v2');
+    assert.equal(counts.distinct, events, `node log:\n${log}`);
     assert.equal(counts.duplicates, 0);
     assert.equal(total, events);
     t.diagnostic(`exactly_once_v2: ${total} committed output records for ${events} events`);
