@@ -28,17 +28,21 @@ function line(i: number): string {
     `user=${user} src=10.0.${i % 256}.${(i * 7) % 256} dst=10.1.0.${i % 50} action=login status=${status} EventID=${4624 + (i % 3)} bytes=${(i * 37) % 100000} process="C:\\Windows\\System32\\svc${i % 40}.exe"`;
 }
 
-/** 100 Sigma-style rules: equality, wildcards, IN lists, contains, and one in ten with a regex. */
+/**
+ * 100 Sigma-style rules: equality, wildcards, IN lists, contains, and one in ten with a regex.
+ * Like real detections they are selective: about 1 % of the events raise an alert.
+ */
 function rules(): ConfigSnapshot['rules'] {
   const out = [];
   for (let r = 0; r < 100; r++) {
     const kind = r % 10;
+    const user = users[r % users.length];
     const pdl =
-      kind === 0 ? `EventID=4625 AND user="${users[r % users.length]}" AND process ~= "svc${r % 40}\\.exe$"` :
-      kind < 4 ? `EventID=${4624 + (r % 3)} AND user="${users[r % users.length]}" AND status="failed"` :
-      kind < 6 ? `user IN ["${users[r % users.length]}", "nobody-${r}"] AND dst="10.1.0.${r % 50}"` :
-      kind < 8 ? `process="*\\\\svc${r % 40}.exe" AND action="login" AND bytes > ${r * 900}` :
-      `src ?= "10.0.${r}." AND status="failed"`;
+      kind === 0 ? `EventID=4625 AND user="${user}" AND process ~= "svc${r % 40}\\.exe$" AND status="failed"` :
+      kind < 4 ? `EventID=${4624 + (r % 3)} AND user="${user}" AND status="failed" AND dst="10.1.0.${r % 50}"` :
+      kind < 6 ? `user IN ["${user}", "nobody-${r}"] AND dst="10.1.0.${r % 50}" AND src="10.0.${r}.*"` :
+      kind < 8 ? `process="*\\\\svc${r % 40}.exe" AND action="login" AND user="${user}" AND bytes > ${r * 900} AND status="failed"` :
+      `src ?= "10.0.${r}." AND status="failed" AND user="${user}" AND EventID=4626`;
     out.push({ id: `r${r}`, name: `rule ${r}`, pdl, annotations: [`T${1000 + r}`], enabled: true });
   }
   return out;

@@ -1,6 +1,7 @@
 /**
  * Counters a stream worker keeps between two reports to the engine (deltas), keyed by metric and
- * label values. Plain maps: the hot path does one Map lookup and an addition per increment.
+ * label values. The hot path does a few Map lookups and an addition per increment and allocates
+ * nothing once a label combination has been seen (cells are nested by label, not keyed by a joined string).
  */
 export interface StatsReport {
   readonly counters: [name: string, labels: string[], delta: number][];
@@ -8,16 +9,36 @@ export interface StatsReport {
   readonly lag: [topic: string, partition: number, lag: number][];
 }
 
+interface Cell {
+  readonly name: string;
+  readonly labels: string[];
+  value: number;
+}
+
+type Level = Map<string, Level | Cell>;
+
 export class WorkerStats {
-  #counters = new Map<string, { name: string; labels: string[]; value: number }>();
+  readonly #root: Level = new Map();
+  readonly #cells: Cell[] = [];
   #latencies: number[] = [];
   #lag: StatsReport['lag'] = [];
 
-  add(name: string, labels: string[], delta = 1): void {
-    const key = `${name}\u0000${labels.join('\u0000')}`;
-    const entry = this.#counters.get(key);
-    if (entry) entry.value += delta;
-    else this.#counters.set(key, { name, labels, value: delta });
+  add(name: string, labels: readonly string[], delta = 1): void {
+    let level = this.#root.get(name) as Level | undefined;
+    if (level === undefined) this.#root.set(name, (level = new Map()));
+    for (let i = 0; i < labels.length - 1; i++) {
+      let next = level.get(labels[i]!) as Level | undefined;
+      if (next === undefined) level.set(labels[i]!, (next = new Map()));
+      level = next;
+    }
+    const last = labels.length > 0 ? labels[labels.length - 1]! : '';
+    let cell = level.get(last) as Cell | undefined;
+    if (cell === undefined) {
+      cell = { name, labels: [...labels], value: 0 };
+      level.set(last, cell);
+      this.#cells.push(cell);
+    }
+    cell.value += delta;
   }
 
   latency(seconds: number): void {
@@ -28,14 +49,16 @@ export class WorkerStats {
     this.#lag = entries;
   }
 
-  /** The deltas since the last report, then starts over. */
+  /** The deltas since the last report, then starts over (label combinations are remembered). */
   drain(): StatsReport {
-    const report: StatsReport = {
-      counters: [...this.#counters.values()].filter((c) => c.value !== 0).map((c) => [c.name, c.labels, c.value]),
-      latencies: this.#latencies,
-      lag: this.#lag,
-    };
-    this.#counters = new Map();
+    const counters: StatsReport['counters'] = [];
+    for (const cell of this.#cells) {
+      if (cell.value !== 0) {
+        counters.push([cell.name, cell.labels, cell.value]);
+        cell.value = 0;
+      }
+    }
+    const report: StatsReport = { counters, latencies: this.#latencies, lag: this.#lag };
     this.#latencies = [];
     return report;
   }
