@@ -1,5 +1,6 @@
+import { RuleIndex } from '@weir/pdl';
 import { cloneJson, eventOf, setOwn } from './event-values.ts';
-import type { JsonObject, RuleEntry, RuleSource, TaskFactory, TaskRecord } from './task-function.ts';
+import type { JsonObject, RuleEntry, RuleMatcher, RuleSource, TaskFactory, TaskRecord } from './task-function.ts';
 import { failure, nothing } from './task-results.ts';
 
 interface ApplyRulesDefinition {
@@ -16,27 +17,66 @@ function alert(output: JsonObject, rule: RuleEntry, copy: boolean): JsonObject {
   return out;
 }
 
+/** The listed rules as last resolved, and the index over them. */
+interface Resolved {
+  readonly version: number | undefined;
+  readonly entries: readonly (RuleEntry | undefined)[];
+  /** Per position: what the index was built from (the compiled rule when enabled, else null). */
+  readonly indexed: readonly (RuleMatcher | null)[];
+  readonly index: RuleIndex;
+}
+
+const indexable = (entry: RuleEntry | undefined): RuleMatcher | null => (entry !== undefined && entry.enabled ? entry.compiled : null);
+
 /**
  * APPLY_RULES (tasks.md): event → one alert per matching enabled rule, in the listed order (only
- * the first when `matchAll` is false). Rules are looked up per record, so rule changes apply at
- * once; disabled and missing rules are skipped and counted. No match: nothing goes further.
+ * the first when `matchAll` is false). Rules are resolved through the RuleSource, so rule changes
+ * apply at once: on every record, or only when `RuleSource.version` changed; disabled and missing
+ * rules are skipped and counted. The rules are indexed by their required equalities (RuleIndex):
+ * an event only meets the rules it may match; correlation rules, and disabled and missing ones
+ * (to be counted), are met by every event. No match: nothing goes further.
  */
 export const applyRules: TaskFactory = (definition, task, env) => {
   const d = definition as unknown as ApplyRulesDefinition;
   const ids = [...d.rules];
   const rules = env.rules ?? noRules;
   const counters = env.counters;
+  let resolved: Resolved | null = null;
+
+  /** The listed rules now; the index is rebuilt only when a compiled rule or its enabled flag changed. */
+  function resolve(): Resolved {
+    const version = rules.version;
+    if (resolved !== null && version !== undefined && resolved.version === version) return resolved;
+    if (resolved !== null) {
+      const previous = resolved.entries;
+      let same = true;
+      for (let i = 0; i < ids.length && same; i++) same = rules.get(ids[i] as string) === previous[i];
+      if (same) {
+        if (resolved.version !== version) resolved = { ...resolved, version };
+        return resolved;
+      }
+    }
+    const entries = ids.map((id) => rules.get(id));
+    const indexed = entries.map(indexable);
+    const old = resolved;
+    const index = old !== null && indexed.every((m, i) => m === old.indexed[i]) ? old.index : new RuleIndex(indexed);
+    resolved = { version, entries, indexed, index };
+    return resolved;
+  }
+
   return {
     run(record) {
       const event = eventOf(record);
       if (typeof event === 'string') return failure(event);
+      const { entries, index } = resolve();
+      const candidates = index.candidates(event);
       const context = { timestamp: record.timestamp };
       let alerts: TaskRecord[] | null = null;
-      for (let i = 0; i < ids.length; i++) {
-        const id = ids[i] as string;
-        const rule = rules.get(id);
+      for (let c = 0; c < candidates.length; c++) {
+        const i = candidates[c] as number;
+        const rule = entries[i];
         if (rule === undefined || !rule.enabled) {
-          counters?.ruleSkipped?.(task, id, rule === undefined ? 'missing' : 'disabled');
+          counters?.ruleSkipped?.(task, ids[i] as string, rule === undefined ? 'missing' : 'disabled');
           continue;
         }
         // a query-only rule returns the event itself: every alert after the first gets its own copy

@@ -2,43 +2,9 @@ import type { JsonObject, TaskRecord } from './task-function.ts';
 
 /** Reading and writing event values the way PDL does (pdl.md, "Lexical rules", "Typing"). */
 
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Sets an own property, also for the key `__proto__` (which plain assignment would not create). */
-export function setOwn(target: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
-}
-
-/** A deep copy of a JSON value. */
-export function cloneJson(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(cloneJson);
-  const out: JsonObject = {};
-  for (const key of Object.keys(value)) setOwn(out, key, cloneJson((value as JsonObject)[key]));
-  return out;
-}
-
-/** `"443"`, `"-1.5"` are canonical numerals; `"0443"`, `"443.0"`, `" 443"`, `"1e3"` are not. */
-export function isCanonicalNumeral(text: string): boolean {
-  const length = text.length;
-  if (length === 0 || length > 24) return false;
-  const c = text.charCodeAt(0);
-  if (!((c >= 48 && c <= 57) || c === 45)) return false;
-  if (text.includes('e')) return false;
-  const n = Number(text);
-  return Number.isFinite(n) && String(n) === text;
-}
-
-/** Parsed text: canonical numerals become numbers (pdl.md, "parse_kv and parse_csv", "rex"). */
-export function fromText(text: string): string | number {
-  return isCanonicalNumeral(text) ? Number(text) : text;
-}
+// The same value rules as PDL: one implementation, in @weir/pdl.
+import { cloneJson, fromText, isCanonicalNumeral, isObject, setOwn } from '@weir/pdl';
+export { cloneJson, fromText, isCanonicalNumeral, isObject, setOwn };
 
 /**
  * A field named in a definition. Dots separate nested levels (`winlog.event_data.Image`), as in

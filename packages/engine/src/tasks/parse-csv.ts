@@ -4,7 +4,7 @@ import { fromText, setOwn } from './event-values.ts';
 import { finishRaw, rawInput } from './raw-text.ts';
 import type { TaskFactory } from './task-function.ts';
 import { failure, one } from './task-results.ts';
-import { splitCsv } from './text-formats.ts';
+import { splitCsv } from '@weir/pdl';
 
 interface ParseCsvDefinition extends RawOptions {
   readonly fieldNames: string;

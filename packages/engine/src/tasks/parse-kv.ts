@@ -3,7 +3,7 @@ import { fromText, setOwn } from './event-values.ts';
 import { finishRaw, rawInput } from './raw-text.ts';
 import type { JsonObject, TaskFactory } from './task-function.ts';
 import { failure, one } from './task-results.ts';
-import { parseKeyValues } from './text-formats.ts';
+import { parseKeyValues } from '@weir/pdl';
 
 interface ParseKvDefinition extends RawOptions {
   readonly delimiter: string;
@@ -12,14 +12,12 @@ interface ParseKvDefinition extends RawOptions {
 /** PARSE_KV (tasks.md; pdl.md "parse_kv"): text → event with one field per `key<delimiter>value` pair. */
 export const parseKv: TaskFactory = (definition) => {
   const d = definition as unknown as ParseKvDefinition;
-  let target: JsonObject = {};
-  const emit = (key: string, value: string): void => setOwn(target, key, fromText(value));
+  const emit = (target: JsonObject, key: string, value: string): void => setOwn(target, key, fromText(value));
   return {
     run(record) {
       const input = rawInput(record, d, 'PARSE_KV');
       if (typeof input === 'string') return failure(input);
-      target = input.event;
-      parseKeyValues(input.text, d.delimiter, emit);
+      parseKeyValues(input.text, d.delimiter, emit, input.event);
       finishRaw(input, d);
       return one({ value: input.event, timestamp: record.timestamp });
     },

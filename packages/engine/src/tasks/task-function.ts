@@ -56,8 +56,12 @@ export interface CompiledTask extends TaskIdentity {
   advanceTime?(nowMs: number): TaskRecord[];
 }
 
-/** What APPLY_RULES evaluates: the rule's compiled PDL (never re-parsed per event). */
-export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'>;
+/**
+ * What APPLY_RULES evaluates: the rule's compiled PDL (never re-parsed per event). When `ast` is
+ * there (a CompiledPdl has it) it must be the program `run` evaluates: APPLY_RULES indexes the
+ * rule by the equalities it requires (RuleIndex of @weir/pdl) and skips it for events that lack them.
+ */
+export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'> & Partial<Pick<CompiledPdl, 'ast'>>;
 
 export interface RuleEntry {
   readonly id: string;
@@ -73,6 +77,12 @@ export interface RuleEntry {
  */
 export interface RuleSource {
   get(id: string): RuleEntry | undefined;
+  /**
+   * Optional: a number that changes whenever `get` may answer differently (a new entry object, a
+   * rule added or removed). With it, APPLY_RULES resolves its rules again only when it changed;
+   * without it, on every record.
+   */
+  readonly version?: number;
 }
 
 export type RuleSkipReason = 'missing' | 'disabled';

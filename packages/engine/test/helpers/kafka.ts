@@ -35,30 +35,8 @@ export type RawMessage = Message<Buffer, Buffer, Buffer, Buffer>;
  * it has). With `committedOnly`, reads with isolation level read_committed.
  */
 export async function consume(topic: string, count: number, timeoutMs = 30_000, committedOnly = false): Promise<RawMessage[]> {
-  const consumer = new Consumer({
-    clientId: 'weir-test-consumer',
-    groupId: `weir-test-${randomBytes(6).toString('hex')}`,
-    bootstrapBrokers: [testBootstrap()],
-    maxWaitTime: 200,
-    isolationLevel: committedOnly ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
-  });
-  const out: RawMessage[] = [];
-  try {
-    const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
-    const deadline = setTimeout(() => void stream.close(), timeoutMs);
-    try {
-      for await (const message of stream) {
-        out.push(message as RawMessage);
-        if (out.length >= count) break;
-      }
-    } finally {
-      clearTimeout(deadline);
-      await stream.close().catch(() => {});
-    }
-  } finally {
-    await consumer.close(true).catch(() => {});
-  }
-  return out;
+  const records = await consumeUntil(topic, (r) => r.length >= count, timeoutMs, committedOnly, 0);
+  return records.slice(0, count);
 }
 
 export const text = (m: RawMessage) => m.value.toString('utf8');
@@ -90,10 +68,11 @@ export async function consumeUntil(topic: string, done: (records: RawMessage[]) 
     try {
       for await (const message of stream) {
         out.push(message as RawMessage);
-        // Checking is O(n): do it when the stream pauses or every 5,000 records.
-        if (!settling && (stream.readableLength === 0 || out.length - checked >= 5000)) {
+        // Checking may be O(n): do it when the stream pauses, every 5,000 records, or without settling at once.
+        if (!settling && (settleMs === 0 || stream.readableLength === 0 || out.length - checked >= 5000)) {
           checked = out.length;
           if (done(out)) {
+            if (settleMs === 0) break;
             settling = true;
             clearTimeout(timer);
             timer = setTimeout(() => void stream.close(), settleMs);

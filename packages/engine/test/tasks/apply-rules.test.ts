@@ -92,3 +92,131 @@ test('text input is parsed as JSON; definition needs rules', () => {
   assert.deepEqual(violations('APPLY_RULES', {}), ['definition.rules: is required']);
   assert.deepEqual(violations('APPLY_RULES', { rules: 'r1', matchAll: 'yes' }), ['definition.rules: must be array', 'definition.matchAll: must be boolean']);
 });
+
+// ---- the rule index (RuleIndex of @weir/pdl) --------------------------------------------------
+
+/** A RuleSource with a version, like the engine's RuleBook. */
+function versioned(...rules: RuleEntry[]): RuleSource & { version: number; set(r: RuleEntry): void; delete(id: string): void } {
+  const map = new Map(rules.map((r) => [r.id, r]));
+  const s = {
+    version: 1,
+    get: (id: string) => map.get(id),
+    set: (r: RuleEntry) => { map.set(r.id, r); s.version++; },
+    delete: (id: string) => { map.delete(id); s.version++; },
+  };
+  return s;
+}
+
+/** 200 rules: indexable ones (=, IN, numbers and numerals, nested, arrays), wildcards, OR, disabled, missing. */
+function manyRules(): RuleEntry[] {
+  const out: RuleEntry[] = [];
+  for (let i = 0; i < 200; i++) {
+    const kind = i % 8;
+    const pdl =
+      kind === 0 ? `EventID = ${i % 5} AND Image = "img${i % 13}"` :
+      kind === 1 ? `EventID = ${i % 5} AND user IN ["u${i % 7}", "u${(i + 1) % 7}"] AND cmd ?= "x"` :
+      kind === 2 ? `port = ${400 + (i % 9)} AND tags = "t${i % 4}"` :
+      kind === 3 ? `host.name = "h${i % 6}" | eval hit = ${i}` :
+      kind === 4 ? `Image = "img*" AND user = "u${i % 7}"` :
+      kind === 5 ? `EventID = ${i % 5} OR port = "40${i % 9}"` :
+      kind === 6 ? `tags IN ["t${i % 4}", "t9"] AND NOT user = "u1"` :
+      `cmd ~= "x+y" AND port > ${i}`;
+    out.push(rule(`r${i}`, pdl, i % 37 !== 5));
+  }
+  return out;
+}
+
+function manyEvents(): Record<string, unknown>[] {
+  const events: Record<string, unknown>[] = [];
+  let seed = 7;
+  const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (let i = 0; i < 300; i++) {
+    const e: Record<string, unknown> = { EventID: next(6), Image: `img${next(15)}`, user: `u${next(8)}`, cmd: ['xy', 'xxy', 'z', 'x'][next(4)] };
+    if (next(3) > 0) e['port'] = next(2) === 0 ? 400 + next(10) : String(400 + next(10));
+    if (next(2) === 0) e['tags'] = next(2) === 0 ? `t${next(5)}` : [`t${next(5)}`, `t${next(10)}`];
+    if (next(2) === 0) e['host'] = { name: `h${next(7)}` };
+    events.push(e);
+  }
+  return events;
+}
+
+/** What APPLY_RULES did before the index: every listed rule in order. */
+function reference(entries: RuleEntry[], ids: string[], event: Record<string, unknown>, matchAll: boolean): string[] {
+  const byId = new Map(entries.map((r) => [r.id, r]));
+  const hits: string[] = [];
+  for (const id of ids) {
+    const r = byId.get(id);
+    if (r === undefined || !r.enabled || r.compiled.run(event) === null) continue;
+    hits.push(id);
+    if (!matchAll) break;
+  }
+  return hits;
+}
+
+const ruleIds = (result: ReturnType<typeof run>): string[] =>
+  result.kind === 'alerts' ? result.records.map((r) => (r.value as { _rule: { id: string } })._rule.id) : [];
+
+test('with 200 rules the index gives the same alerts, in the same order, as evaluating every rule', () => {
+  const entries = manyRules();
+  const ids = [...entries.map((r) => r.id).reverse(), 'gone'];
+  for (const matchAll of [true, false]) {
+    for (const rules of [source(...entries), versioned(...entries)]) {
+      const skipped: string[] = [];
+      const counters = { ruleSkipped: (_task: TaskIdentity, id: string) => skipped.push(id) };
+      const task = makeTask('APPLY_RULES', { rules: ids, matchAll }, { rules, counters });
+      let alerts = 0;
+      for (const event of manyEvents()) {
+        const expected = reference(entries, ids, event, matchAll);
+        const result = run(task, event);
+        assert.deepEqual(ruleIds(result), expected, JSON.stringify(event));
+        if (result.kind === 'alerts') {
+          const { _rule, ...output } = result.records[0]?.value as Record<string, unknown>;
+          assert.deepEqual(output, entries.find((r) => r.id === expected[0])?.compiled.run(event));
+          assert.equal((_rule as { id: string }).id, expected[0]);
+        }
+        alerts += expected.length;
+      }
+      assert.ok(alerts > 100, `${alerts} alerts`);
+      if (matchAll) assert.equal(skipped.length, 300 * 7); // 6 disabled and 1 missing, every record
+    }
+  }
+});
+
+test('disabled and missing rules are counted on every record, also when the index skips every other rule', () => {
+  const skipped: string[] = [];
+  const counters = { ruleSkipped: (_task: TaskIdentity, id: string, reason: RuleSkipReason) => skipped.push(`${id}:${reason}`) };
+  const rules = versioned(rule('a', 'x = 1'), rule('off', 'x = 1', false), rule('b', 'y = 2'));
+  const task = makeTask('APPLY_RULES', { rules: ['a', 'off', 'gone', 'b'] }, { rules, counters });
+  assert.deepEqual(run(task, { z: 3 }), { kind: 'records', records: [] });
+  assert.deepEqual(ruleIds(run(task, { x: 1, y: 2 })), ['a', 'b']);
+  assert.deepEqual(skipped, ['off:disabled', 'gone:missing', 'off:disabled', 'gone:missing']);
+});
+
+test('a versioned RuleSource: changes apply when its version changes; names change without a new index', () => {
+  const rules = versioned(rule('r', 'a = 1'), rule('s', 'b = 2'));
+  const task = makeTask('APPLY_RULES', { rules: ['r', 's'] }, { rules });
+  assert.deepEqual(ruleIds(run(task, { a: 1, b: 2 })), ['r', 's']);
+  rules.set(rule('r', 'a = 2'));
+  assert.deepEqual(ruleIds(run(task, { a: 1, b: 2 })), ['s']);
+  assert.deepEqual(ruleIds(run(task, { a: 2 })), ['r']);
+  const s = rules.get('s') as RuleEntry;
+  rules.set({ ...s, name: 'renamed' });
+  const result = run(task, { b: 2 });
+  assert.deepEqual(result.kind === 'alerts' ? (result.records[0]?.value as { _rule: { name: string } })._rule.name : null, 'renamed');
+  rules.set({ ...s, enabled: false });
+  assert.deepEqual(ruleIds(run(task, { a: 2, b: 2 })), ['r']);
+  rules.delete('r');
+  assert.deepEqual(ruleIds(run(task, { a: 2, b: 2 })), []);
+});
+
+test('correlation rules see every event, even with an indexable first stage', () => {
+  const rules = versioned(
+    rule('burst', 'user = "u" | event_count timespan=1m group_by user where _aggregation.value >= 3'),
+    rule('plain', 'user = "v"'),
+  );
+  const task = makeTask('APPLY_RULES', { rules: ['plain', 'burst'] }, { rules });
+  assert.deepEqual(ruleIds(run(task, { user: 'u' }, T0)), []);
+  assert.deepEqual(ruleIds(run(task, { user: 'v' }, T0 + 1)), ['plain']);
+  assert.deepEqual(ruleIds(run(task, { user: 'u' }, T0 + 2)), []);
+  assert.deepEqual(ruleIds(run(task, { user: 'u' }, T0 + 3)), ['burst']);
+});
