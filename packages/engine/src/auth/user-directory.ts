@@ -39,6 +39,8 @@ const isAdmin = (user: User) => user.roles.some((r) => r.name === 'admin');
 export class UserDirectory {
   readonly #store: ConfigStore;
 
+  #queue: Promise<unknown> = Promise.resolve();
+
   constructor(store: ConfigStore) {
     this.#store = store;
   }
@@ -63,19 +65,45 @@ export class UserDirectory {
   }
 
   /** The first user: always an admin, whatever roles the request named. */
-  async init(input: UserInput): Promise<User> {
+  /**
+   * User writes run one at a time: each checks the store and then awaits a password hash, so two
+   * concurrent inits (or creates of one username) would otherwise both pass their check.
+   */
+  #serially<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(fn, fn);
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  init(input: UserInput): Promise<User> {
+    return this.#serially(() => this.#init(input));
+  }
+
+  create(input: UserInput): Promise<User> {
+    return this.#serially(() => this.#create(input));
+  }
+
+  update(username: string, input: UserInput, actor: User): Promise<User> {
+    return this.#serially(() => this.#update(username, input, actor));
+  }
+
+  delete(username: string, actor: User): Promise<void> {
+    return this.#serially(() => this.#delete(username, actor));
+  }
+
+  async #init(input: UserInput): Promise<User> {
     if (this.initialized) throw apiError('ALREADY_INITIALIZED');
     const roles = rolesOf(input, [role('admin')]);
     if (!roles.some((r) => r.name === 'admin')) roles.unshift(role('admin'));
     return this.#write(input, roles);
   }
 
-  async create(input: UserInput): Promise<User> {
+  async #create(input: UserInput): Promise<User> {
     if (this.#store.get('users', input.username)) throw apiError('USER_EXISTS');
     return this.#write(input, rolesOf(input, [role('user')]));
   }
 
-  async update(username: string, input: UserInput, actor: User): Promise<User> {
+  async #update(username: string, input: UserInput, actor: User): Promise<User> {
     const current = this.#store.get<StoredUser>('users', username);
     if (!current) throw apiError('USER_MISSING');
     if (input.username !== undefined && input.username !== username) throw apiError('USERNAME_MISMATCH', username, input.username);
@@ -97,7 +125,7 @@ export class UserDirectory {
     return shown(next);
   }
 
-  async delete(username: string, actor: User): Promise<void> {
+  async #delete(username: string, actor: User): Promise<void> {
     if (username === actor.username) throw apiError('SELF_DELETE');
     const current = this.#store.get<StoredUser>('users', username);
     if (!current) throw apiError('USER_MISSING');

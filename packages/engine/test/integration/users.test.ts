@@ -100,6 +100,24 @@ describe('users', () => {
     assert.equal((await t.call('PUT', '/api/users/admin', { token: dora, body: { roles: [{ name: 'admin' }] } })).status, 200);
   });
 
+  test('concurrent inits create exactly one user: one 201, the others 409', async () => {
+    const fresh = await startTestNode();
+    try {
+      const results = await Promise.all(['u1', 'u2', 'u3', 'u4'].map((username) =>
+        fresh.call('POST', '/api/init', { body: { ...bob, username } })));
+      assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409]);
+      const token = (await fresh.login((results.find((r) => r.status === 201)!.body as { username: string }).username, 'bob-pw')).access_token;
+      assert.equal(((await fresh.call('GET', '/api/users', { token })).body as unknown[]).length, 1);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  test('concurrent creates of one username: one 201, the others 409', async () => {
+    const results = await Promise.all([1, 2, 3].map(() => t.call('POST', '/api/users', { token: admin, body: { ...bob, username: 'racer' } })));
+    assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409]);
+  });
+
   test('init makes the first user an admin even when the request names another role', async () => {
     const fresh = await startTestNode();
     try {
