@@ -58,6 +58,8 @@ interface TransformStage {
   /** Queries only read: the caller's event needs no copy before them. */
   readonly mutates: boolean;
   readonly apply: (event: JsonObject) => JsonObject | null;
+  /** A query stage's predicate (`apply` returns the event when it holds). */
+  readonly predicate?: (event: JsonObject) => boolean;
 }
 
 interface CorrelationStageRuntime {
@@ -81,7 +83,7 @@ type StageCompilers = { readonly [K in Stage['kind']]: (node: Extract<Stage, { k
 const stageCompilers: StageCompilers = {
   QueryStage: (node) => {
     const predicate = compileQuery(node.query);
-    return { type: 'transform', mutates: false, apply: (event) => (predicate(event) ? event : null) };
+    return { type: 'transform', mutates: false, apply: (event) => (predicate(event) ? event : null), predicate };
   },
   EvalStage: (node, env) => transform(compileEval(node, env)),
   FieldsStage: (node) => transform(compileFields(node)),
@@ -124,6 +126,8 @@ class CompiledPipeline implements CompiledPdl {
   readonly #stages: readonly RuntimeStage[];
   readonly #counters: PdlCounters = { lateEvents: 0, evictedGroups: 0, evictedEvents: 0, evaluationErrors: 0 };
   readonly #now: () => number;
+  /** A program of one query (most rules): `run` calls it directly. */
+  readonly #query: ((event: JsonObject) => boolean) | null;
 
   constructor(ast: Pipeline, options: CompileOptions, limits: PdlLimits) {
     this.ast = ast;
@@ -142,6 +146,8 @@ class CompiledPipeline implements CompiledPdl {
       return (stageCompilers[stage.kind] as (n: Stage, e: StageEnvironment) => RuntimeStage)(stage, env);
     });
     this.hasCorrelation = this.#stages.some((s) => s.type === 'correlation');
+    const only = this.#stages.length === 1 ? this.#stages[0] : undefined;
+    this.#query = only?.type === 'transform' && only.predicate !== undefined ? only.predicate : null;
   }
 
   get counters(): Readonly<PdlCounters> {
@@ -150,6 +156,15 @@ class CompiledPipeline implements CompiledPdl {
 
   run(event: unknown, context?: EvaluationContext): JsonObject | null {
     if (!isObject(event)) return null;
+    const query = this.#query;
+    if (query !== null) {
+      try {
+        return query(event) ? event : null;
+      } catch {
+        this.#counters.evaluationErrors++;
+        return null;
+      }
+    }
     if (this.hasCorrelation) return this.feed(event, context)[0] ?? null;
     try {
       let current = event;

@@ -16,28 +16,59 @@ export function compileQuery(query: Query): Predicate {
 
 type QueryCompilers = { readonly [K in Query['kind']]: (node: Extract<Query, { kind: K }>) => Predicate };
 
+/**
+ * Queries are pure and never throw, so the operands of AND and OR may run in any order: regular
+ * expressions, the costly ones, go last (stable otherwise).
+ */
+function cheapFirst(operands: readonly Query[]): Predicate[] {
+  const costly = (q: Query): boolean => q.kind === 'Comparison' && q.operator === '~=';
+  return [...operands.filter((q) => !costly(q)), ...operands.filter(costly)].map(compileQuery);
+}
+
 const queryCompilers: QueryCompilers = {
   Or: (node) => {
-    const parts = node.operands.map(compileQuery);
-    if (parts.length === 2) {
-      const [a, b] = parts as [Predicate, Predicate];
-      return (event) => a(event) || b(event);
+    const parts = cheapFirst(node.operands);
+    switch (parts.length) {
+      case 1:
+        return parts[0] as Predicate;
+      case 2: {
+        const [a, b] = parts as [Predicate, Predicate];
+        return (event) => a(event) || b(event);
+      }
+      case 3: {
+        const [a, b, c] = parts as [Predicate, Predicate, Predicate];
+        return (event) => a(event) || b(event) || c(event);
+      }
+      default:
+        return (event) => {
+          for (let i = 0; i < parts.length; i++) if ((parts[i] as Predicate)(event)) return true;
+          return false;
+        };
     }
-    return (event) => {
-      for (let i = 0; i < parts.length; i++) if ((parts[i] as Predicate)(event)) return true;
-      return false;
-    };
   },
   And: (node) => {
-    const parts = node.operands.map(compileQuery);
-    if (parts.length === 2) {
-      const [a, b] = parts as [Predicate, Predicate];
-      return (event) => a(event) && b(event);
+    const parts = cheapFirst(node.operands);
+    switch (parts.length) {
+      case 1:
+        return parts[0] as Predicate;
+      case 2: {
+        const [a, b] = parts as [Predicate, Predicate];
+        return (event) => a(event) && b(event);
+      }
+      case 3: {
+        const [a, b, c] = parts as [Predicate, Predicate, Predicate];
+        return (event) => a(event) && b(event) && c(event);
+      }
+      case 4: {
+        const [a, b, c, d] = parts as [Predicate, Predicate, Predicate, Predicate];
+        return (event) => a(event) && b(event) && c(event) && d(event);
+      }
+      default:
+        return (event) => {
+          for (let i = 0; i < parts.length; i++) if (!(parts[i] as Predicate)(event)) return false;
+          return true;
+        };
     }
-    return (event) => {
-      for (let i = 0; i < parts.length; i++) if (!(parts[i] as Predicate)(event)) return false;
-      return true;
-    };
   },
   Not: (node) => {
     const inner = compileQuery(node.operand);
@@ -100,12 +131,60 @@ function equalsLiteral(path: readonly string[], literal: Literal): Predicate {
     };
   }
   const test = literalTest(literal);
+  const scalar = plainScalar(literal);
+  if (scalar !== undefined) {
+    // the common case, inlined: a missing field (undefined) equals no plain scalar
+    const [a, b] = scalar;
+    if (path.length === 1) {
+      // Inherited properties (functions, Object.prototype) equal no scalar and are no arrays:
+      // ownership is checked only when the value would match.
+      const key = path[0] as string;
+      return (event) => {
+        const value = event[key];
+        if (value === a || value === b) return Object.hasOwn(event, key);
+        return Array.isArray(value) && anyElement(value, test) && Object.hasOwn(event, key);
+      };
+    }
+    return (event) => {
+      const value = getPath(event, path);
+      return value === a || value === b || (Array.isArray(value) && anyElement(value, test));
+    };
+  }
+  if (literal.kind === 'String' && path.length === 1) {
+    // a wildcard pattern: only strings match (ownership checked on a match, as above)
+    const matches = compileWildcard(literal.value, literal.literalStars);
+    const key = path[0] as string;
+    return (event) => {
+      const value = event[key];
+      if (typeof value === 'string') return matches(value) && Object.hasOwn(event, key);
+      return Array.isArray(value) && anyElement(value, test) && Object.hasOwn(event, key);
+    };
+  }
   const matchesMissing = literal.kind === 'Null';
   return (event) => {
     const value = getPath(event, path);
     if (value === undefined) return matchesMissing;
     return Array.isArray(value) ? anyElement(value, test) : test(value);
   };
+}
+
+/**
+ * For a literal without wildcards, the (at most two) values a scalar field may hold to be `=` to
+ * it: a string; a boolean; a number and its canonical numeral. Undefined for wildcards and null.
+ */
+function plainScalar(literal: ScalarLiteral): readonly [string | number | boolean, string | number | boolean] | undefined {
+  switch (literal.kind) {
+    case 'String':
+      return hasWildcard(literal.value, literal.literalStars) ? undefined : [literal.value, literal.value];
+    case 'Number': {
+      const numeral = String(literal.value);
+      return [literal.value, isCanonicalNumeral(numeral) ? numeral : literal.value];
+    }
+    case 'Boolean':
+      return [literal.value, literal.value];
+    default:
+      return undefined;
+  }
 }
 
 // ---- field against field ----------------------------------------------------------------------
@@ -231,6 +310,22 @@ function compileComparison(node: ComparisonQuery): Predicate {
 function containsLiteral(path: readonly string[], literal: Literal): Predicate {
   if (literal.kind === 'Array' || literal.kind === 'Null') return () => false;
   const elementTest = literalTest(literal);
+  if (literal.kind === 'String' && !hasWildcard(literal.value, literal.literalStars)) {
+    const needle = literal.value;
+    if (path.length === 1) {
+      const key = path[0] as string; // ownership checked on a match only, as in equalsLiteral
+      return (event) => {
+        const value = event[key];
+        if (typeof value === 'string') return value.includes(needle) && Object.hasOwn(event, key);
+        return Array.isArray(value) && anyElement(value, elementTest) && Object.hasOwn(event, key);
+      };
+    }
+    return (event) => {
+      const value = getPath(event, path);
+      if (typeof value === 'string') return value.includes(needle);
+      return Array.isArray(value) && anyElement(value, elementTest);
+    };
+  }
   const substring = literal.kind === 'String' ? compileWildcard(literal.value, literal.literalStars, true) : null;
   return (event) => {
     const value = getPath(event, path);
@@ -244,13 +339,46 @@ function compileIn(node: InQuery): Predicate {
   const path = node.field.path;
   const tests = node.values.elements.map(literalTest);
   const matchesMissing = node.values.elements.some((e) => e.kind === 'Null');
-  const test: ValueTest = (value) => {
+  const plain = inTest(node.values.elements);
+  if (plain !== undefined && path.length === 1) {
+    const key = path[0] as string; // ownership checked on a match only, as in equalsLiteral
+    return (event) => {
+      const value = event[key];
+      if (Array.isArray(value)) return anyElement(value, plain) && Object.hasOwn(event, key);
+      return plain(value) && Object.hasOwn(event, key);
+    };
+  }
+  const test = plain ?? ((value: unknown) => {
     for (let i = 0; i < tests.length; i++) if ((tests[i] as ValueTest)(value)) return true;
     return false;
-  };
+  });
   return (event) => {
     const value = getPath(event, path);
     if (value === undefined) return matchesMissing;
     return Array.isArray(value) ? anyElement(value, test) : test(value);
   };
+}
+
+/**
+ * IN over literals without wildcards or null: membership among the strings (with the canonical
+ * numerals of the numbers) and among the other scalars; `includes` and a Set compare like `===`
+ * here (SameValueZero differs only for NaN, which is no literal). Undefined otherwise.
+ */
+function inTest(elements: readonly ScalarLiteral[]): ValueTest | undefined {
+  const strings: string[] = [];
+  const others: (number | boolean)[] = [];
+  for (const element of elements) {
+    const scalar = plainScalar(element);
+    if (scalar === undefined) return undefined;
+    for (const v of scalar) {
+      if (typeof v === 'string') strings.push(v);
+      else others.push(v);
+    }
+  }
+  if (strings.length + others.length > 16) {
+    const stringSet = new Set(strings);
+    const otherSet = new Set(others);
+    return (value) => (typeof value === 'string' ? stringSet.has(value) : otherSet.has(value as number));
+  }
+  return (value) => (typeof value === 'string' ? strings.includes(value) : others.includes(value as number));
 }

@@ -41,12 +41,18 @@ export function compileUserRegex(pattern: string): UserRegex {
     throw new UserRegexError(pattern, message.replace(/^error parsing regexp: /, ''));
   }
   const literal = literalSearch(pattern);
+  const required = literal === null ? requiredLiteralSearch(pattern) : null;
   const groups = re.namedGroups();
   const groupNames = Object.keys(groups).sort((a, b) => (groups[a] ?? 0) - (groups[b] ?? 0));
   return {
     source: pattern,
     groupNames,
-    test: literal === null ? (text) => re.test(text) : (text) => literal(text) ?? re.test(text),
+    test:
+      literal !== null
+        ? (text) => literal(text) ?? re.test(text)
+        : required !== null
+          ? (text) => required(text) !== false && re.test(text)
+          : (text) => re.test(text),
     namedGroups(text) {
       const match = re.exec(text);
       if (match === null) return null;
@@ -101,4 +107,145 @@ export function literalSearch(pattern: string): ((text: string) => boolean | und
   if (!/^[\x20-\x7e]*$/.test(needle)) return null;
   const lower = needle.toLowerCase();
   return (text) => (NON_ASCII.test(text) ? undefined : text.toLowerCase().includes(lower));
+}
+
+/** Escapes that match no literal character of their own (classes, assertions); any other letter or digit escape stops the search. */
+const NON_LITERAL_ESCAPES = new Set(['d', 'D', 'w', 'W', 's', 'S', 'b', 'B', 'A', 'z']);
+
+/**
+ * A text that every match of the pattern contains, or null: the longest run of literal ASCII
+ * characters at the top level, outside groups, classes and repeated or optional parts. Null for a
+ * top-level `|`, flags other than a leading `(?i)` (they would change case rules midway), `\Q`,
+ * escapes that stand for other characters (`\x41`, `\pL`, octal) and anything unbalanced.
+ */
+export function requiredLiteral(pattern: string): { readonly text: string; readonly ignoreCase: boolean } | null {
+  let i = 0;
+  let ignoreCase = false;
+  if (pattern.startsWith('(?i)')) {
+    ignoreCase = true;
+    i = 4;
+  }
+  let best = '';
+  let run = '';
+  const end = (): void => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  while (i < pattern.length) {
+    const ch = pattern[i] as string;
+    switch (ch) {
+      case '|':
+      case ')':
+        return null;
+      case '(': {
+        // a group is skipped whole; only named groups may start with `(?` (flags inside a group stay in it)
+        if (pattern[i + 1] === '?' && pattern[i + 2] !== '<' && !(pattern[i + 2] === 'P' && pattern[i + 3] === '<')) return null;
+        end();
+        const close = skipGroup(pattern, i);
+        if (close < 0) return null;
+        i = close + 1;
+        continue;
+      }
+      case '[': {
+        end();
+        const close = skipClass(pattern, i);
+        if (close < 0) return null;
+        i = close + 1;
+        continue;
+      }
+      case '?':
+      case '*':
+      case '{': {
+        // the character before is optional or repeated a counted number of times: not required as is
+        run = run.slice(0, -1);
+        end();
+        if (ch === '{') {
+          const close = pattern.indexOf('}', i);
+          if (close < 0) return null;
+          i = close + 1;
+        } else {
+          i++;
+        }
+        continue;
+      }
+      case '\\': {
+        const next = pattern[i + 1];
+        if (next === undefined) return null;
+        if (/[A-Za-z0-9]/.test(next)) {
+          if (!NON_LITERAL_ESCAPES.has(next)) return null;
+          end();
+        } else if (next.charCodeAt(0) < 0x80) {
+          run += next;
+        } else {
+          end();
+        }
+        i += 2;
+        continue;
+      }
+      default:
+        // `+` ends a run after its character; `^ $ .` and non-ASCII characters are no literal text
+        if (ch === '+' || ch === '^' || ch === '$' || ch === '.' || ch === ']' || ch === '}' || ch.charCodeAt(0) >= 0x80) {
+          end();
+        } else {
+          run += ch;
+        }
+        i++;
+    }
+  }
+  end();
+  return best === '' ? null : { text: best, ignoreCase };
+}
+
+/** The index of the `)` closing the group opened at `start`, or -1. */
+function skipGroup(pattern: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') {
+      i++;
+    } else if (ch === '[') {
+      i = skipClass(pattern, i);
+      if (i < 0) return -1;
+    } else if (ch === '(') {
+      depth++;
+    } else if (ch === ')') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** The index of the `]` closing the class opened at `start` (`[]a]`, `[^]a]`, `[[:alpha:]]`), or -1. */
+function skipClass(pattern: string, start: number): number {
+  let i = start + 1;
+  if (pattern[i] === '^') i++;
+  if (pattern[i] === ']') i++;
+  for (; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === '\\') {
+      i++;
+    } else if (ch === '[' && pattern[i + 1] === ':') {
+      const close = pattern.indexOf(':]', i + 2);
+      if (close < 0) return -1;
+      i = close + 1;
+    } else if (ch === ']') {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * A quick rejection before RE2: false when the text lacks the pattern's required literal (then
+ * no match is possible), otherwise undefined (RE2 decides). Case-insensitive literals are
+ * compared in ASCII texts only, where folding is plain; other texts go to RE2.
+ */
+function requiredLiteralSearch(pattern: string): ((text: string) => false | undefined) | null {
+  const required = requiredLiteral(pattern);
+  if (required === null) return null;
+  const needle = required.text;
+  if (!required.ignoreCase) return (text) => (text.includes(needle) ? undefined : false);
+  const lower = needle.toLowerCase();
+  return (text) => (NON_ASCII.test(text) || text.toLowerCase().includes(lower) ? undefined : false);
 }

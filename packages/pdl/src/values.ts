@@ -8,6 +8,10 @@ export function isObject(value: unknown): value is JsonObject {
 
 /** The value at a path, or undefined when any level is missing. Only own properties count. */
 export function getPath(event: JsonObject, path: readonly string[]): unknown {
+  if (path.length === 1) {
+    const key = path[0] as string;
+    return typeof event === 'object' && event !== null && !Array.isArray(event) && Object.hasOwn(event, key) ? event[key] : undefined;
+  }
   let current: unknown = event;
   for (let i = 0; i < path.length; i++) {
     if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;

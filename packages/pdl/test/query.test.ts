@@ -246,5 +246,12 @@ describe('wrong types never throw', () => {
   test('inherited properties are not fields', () => {
     assert.equal(holds('constructor = "*"', {}), false);
     assert.equal(holds('toString != null', {}), false);
+    // the one-level fast paths check ownership on a match: an inherited value never counts
+    const inherited = Object.create({ user: 'bob', tags: ['x'], port: 443 }) as Record<string, unknown>;
+    for (const q of ['user = "bob"', 'user = "b*"', 'user ?= "o"', 'user IN ["bob", "eve"]', 'tags = "x"', 'tags ?= "x"', 'tags IN ["x"]', 'port = 443', 'port IN [443]']) {
+      assert.equal(holds(q, inherited), false, q);
+      assert.equal(holds(q, { ...Object.getPrototypeOf(inherited) }), true, q);
+    }
+    assert.equal(holds('user != "bob"', inherited), true);
   });
 });

@@ -1,7 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserRegexError, compile, compileUserRegex } from '../src/index.ts';
-import { literalSearch } from '../src/regex.ts';
+import fc from 'fast-check';
+import { RE2JS } from 're2js';
+import { literalSearch, requiredLiteral } from '../src/regex.ts';
 
 describe('compileUserRegex', () => {
   test('search semantics, (?i) and named groups', () => {
@@ -49,5 +51,74 @@ describe('compileUserRegex', () => {
       assert.equal(compileUserRegex(pattern).test(text), expected, pattern);
       assert.equal(compileUserRegex(`(?:${pattern})`).test(text), expected, `RE2 ${pattern}`);
     }
+  });
+});
+
+describe('required literal prefilter', () => {
+  test('the longest top-level literal run, or null when unsure', () => {
+    const cases: [string, string | null][] = [
+      ['(?i)\\s-e(nc|ncodedcommand)?\\s+[a-z0-9+/=]{8,}', '-e'],
+      ['https?://[0-9]{1,3}\\.[0-9]{1,3}', 'http'],
+      ['\\\\AppData\\\\Temp\\\\[a-z]+\\.(dll|exe)', '\\AppData\\Temp\\'],
+      ['ab+c', 'ab'],
+      ['abc?d', 'ab'],
+      ['x{2}yz', 'yz'],
+      ['[[:alpha:]]]xy', 'xy'],
+      ['[]a]bc', 'bc'],
+      ['ab[c]de', 'ab'],
+      ['abc(d)ef', 'abc'],
+      ['(?<n>a)bcd', 'bcd'],
+      ['a|b', null],
+      ['(?s)abc', null],
+      ['x(?i)abc', null],
+      ['\\x41BC', null],
+      ['\\Qa|b\\E', null],
+      ['é?', null],
+      ['.*', null],
+    ];
+    for (const [pattern, text] of cases) assert.equal(requiredLiteral(pattern)?.text ?? null, text, pattern);
+  });
+
+  test('property: the prefilter never rejects a text RE2 matches', () => {
+    // pieces of pattern with a text they match, so that generated texts often match
+    const atoms: [string, string][] = [
+      ['a', 'a'], ['b', 'b'], ['A', 'A'], ['-', '-'], ['e', 'e'], ['\\.', '.'], ['.', 'x'], ['\\s', ' '], ['\\d', '1'],
+      ['[ab]', 'b'], ['[^a]', 'c'], ['(a|b)', 'b'], ['(?:ab)', 'ab'], ['(?<g>b)', 'b'], ['\\(', '('], ['/', '/'],
+      ['é', 'é'], ['😀', '😀'], [']', ']'], ['^', ''], ['$', ''], ['\\x41', 'A'], ['\\pL', 'q'],
+    ];
+    const quantifiers: [string, number, number][] = [['', 1, 1], ['', 1, 1], ['', 1, 1], ['', 1, 1], ['?', 0, 1], ['*', 0, 2], ['+', 1, 2], ['{2}', 2, 2], ['{0,1}', 0, 1], ['*?', 0, 2]];
+    const piece = fc
+      .tuple(fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...atoms.slice(0, 5)) }, { weight: 3, arbitrary: fc.constantFrom(...atoms) }), fc.constantFrom(...quantifiers), fc.nat(2))
+      .map(([[re, sample], [q, min, max], n]) => ({ re: re + q, sample: sample.repeat(Math.min(max, min + n)) }));
+    const flip = (t: string, seed: number): string => [...t].map((c, i) => ((seed >> i % 16) & 1 ? c.toUpperCase() : c)).join('');
+    const noise = fc.array(fc.constantFrom('a', 'b', 'A', 'B', '-', 'e', 'E', '.', ' ', '1', '(', '/', 'é', '😀', ']', 'ſ'), { maxLength: 4 }).map((c) => c.join(''));
+    const example = fc
+      .tuple(fc.boolean(), fc.array(piece, { minLength: 1, maxLength: 6 }), fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.array(piece, { maxLength: 3 }) }), fc.array(fc.tuple(noise, noise, fc.nat()), { minLength: 1, maxLength: 4 }))
+      .map(([ignoreCase, left, right, wraps]) => ({
+        pattern: (ignoreCase ? '(?i)' : '') + left.map((p) => p.re).join('') + (right === null ? '' : '|' + right.map((p) => p.re).join('')),
+        texts: wraps.map(([before, after, seed]) => before + (ignoreCase ? flip(left.map((p) => p.sample).join(''), seed) : left.map((p) => p.sample).join('')) + after),
+      }))
+      .filter(({ pattern }) => {
+        try {
+          RE2JS.compile(pattern);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    let matched = 0;
+    fc.assert(
+      fc.property(example, noise, ({ pattern, texts }, other) => {
+        const re = RE2JS.compile(pattern);
+        const user = compileUserRegex(pattern);
+        for (const t of [...texts, other]) {
+          const expected = re.test(t);
+          if (expected) matched++;
+          assert.equal(user.test(t), expected, `${pattern} on ${JSON.stringify(t)}`);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    assert.ok(matched > 3000, `${matched} matching texts`);
   });
 });

@@ -36,9 +36,15 @@ export class RuleBook implements RuleSource {
   #compiled = new Map<string, { pdl: string; compiled: CompiledPdl }>();
   /** Rules whose PDL no longer compiles (e.g. a lookup they use was deleted), with the reason. */
   readonly broken = new Map<string, string>();
+  #version = 0;
 
   get(id: string): RuleEntry | undefined {
     return this.#entries.get(id);
+  }
+
+  /** Changes on every update (RuleSource.version: APPLY_RULES then resolves its rules again). */
+  get version(): number {
+    return this.#version;
   }
 
   update(rules: readonly RuleRecord[], lookups: LookupResolver): void {
@@ -60,6 +66,7 @@ export class RuleBook implements RuleSource {
     }
     this.#entries = entries;
     this.#compiled = compiled;
+    this.#version++;
   }
 
   /** Every compiled rule (the clock closes the emit=close windows of correlation rules). */

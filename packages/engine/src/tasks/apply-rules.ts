@@ -69,11 +69,12 @@ export const applyRules: TaskFactory = (definition, task, env) => {
       const event = eventOf(record);
       if (typeof event === 'string') return failure(event);
       const { entries, index } = resolve();
-      const candidates = index.candidates(event);
+      const count = index.select(event);
+      const selected = index.selected;
       const context = { timestamp: record.timestamp };
       let alerts: TaskRecord[] | null = null;
-      for (let c = 0; c < candidates.length; c++) {
-        const i = candidates[c] as number;
+      for (let c = 0; c < count; c++) {
+        const i = selected[c] as number;
         const rule = entries[i];
         if (rule === undefined || !rule.enabled) {
           counters?.ruleSkipped?.(task, ids[i] as string, rule === undefined ? 'missing' : 'disabled');

@@ -1,0 +1,159 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Arbitrary } from 'fast-check';
+import { compile, RuleIndex } from '../src/index.ts';
+import type { CompiledPdl, Pipeline } from '../src/index.ts';
+import { event as anyEvent, query as anyQuery } from './arbitraries.ts';
+
+type Obj = Record<string, unknown>;
+
+function indexOf(...rules: string[]): { index: RuleIndex; compiled: CompiledPdl[] } {
+  const compiled = rules.map((r) => compile(r));
+  return { index: new RuleIndex(compiled), compiled };
+}
+
+const candidates = (index: RuleIndex, event: unknown): number[] => [...index.candidates(event)];
+
+describe('RuleIndex', () => {
+  test('an event meets only the rules whose indexed value it holds, in rule order', () => {
+    const { index } = indexOf(
+      'EventID = 1 AND Image = "C:\\\\d.exe"',
+      'EventID = 1 AND Image IN ["C:\\\\b.exe", "C:\\\\a.exe"]',
+      'CommandLine ?= "x"',
+      'EventID = 3 AND port IN [443, 80]',
+      'EventID = 1 OR Image = "C:\\\\c.exe"',
+    );
+    assert.equal(index.size, 5);
+    assert.equal(index.indexedCount, 3);
+    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\d.exe' }), [0, 2, 4]);
+    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\a.exe' }), [1, 2, 4]);
+    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\b.exe' }), [1, 2, 4]);
+    assert.deepEqual(candidates(index, { EventID: 3, port: 80 }), [2, 3, 4]);
+    assert.deepEqual(candidates(index, {}), [2, 4]);
+    assert.deepEqual(candidates(index, 'text'), [2, 4]);
+  });
+
+  test('the rarest required value is indexed', () => {
+    // EventID = 1 is required by every rule: indexing Image keeps events of other images away
+    const { index } = indexOf('EventID = 1 AND Image = "a"', 'EventID = 1 AND Image = "b"', 'EventID = 1 AND Image = "c"');
+    assert.deepEqual(candidates(index, { EventID: 1, Image: 'b' }), [1]);
+    assert.deepEqual(candidates(index, { EventID: 1 }), []);
+  });
+
+  test('numbers and canonical numerals share a key the way = does', () => {
+    const { index } = indexOf('port = 443', 'port = "443"', 'port = -0', 'port = 1.5', 'port = "0443"');
+    assert.deepEqual(candidates(index, { port: 443 }), [0]); // "443" the literal string only matches the string
+    assert.deepEqual(candidates(index, { port: '443' }), [0, 1]);
+    assert.deepEqual(candidates(index, { port: 0 }), [2]);
+    assert.deepEqual(candidates(index, { port: '0' }), [2]);
+    assert.deepEqual(candidates(index, { port: '-0' }), []); // not a canonical numeral
+    assert.deepEqual(candidates(index, { port: '1.5' }), [3]);
+    assert.deepEqual(candidates(index, { port: '0443' }), [4]);
+    assert.deepEqual(candidates(index, { port: 'x' }), []);
+  });
+
+  test('array fields: any element; nested paths; booleans', () => {
+    const { index } = indexOf('tags = "a"', 'tags IN ["b", "c"]', 'n.x = true', 'n.x = false');
+    assert.deepEqual(candidates(index, { tags: ['c', 'a', 'b'] }), [0, 1]);
+    assert.deepEqual(candidates(index, { tags: [['a']] }), []);
+    assert.deepEqual(candidates(index, { n: { x: true }, tags: 'b' }), [1, 2]);
+    assert.deepEqual(candidates(index, { n: [{ x: false }] }), []); // paths do not go through arrays
+    assert.deepEqual(candidates(index, { n: { x: [false, 1] } }), [3]);
+  });
+
+  test('correlation rules, empty slots and rules without an AST are always candidates', () => {
+    const compiled = [compile('a = 1 | event_count timespan=1m'), null, compile('a = 2'), { hasCorrelation: false }, undefined];
+    const index = new RuleIndex(compiled);
+    assert.equal(index.indexedCount, 1);
+    assert.deepEqual(candidates(index, { a: 3 }), [0, 1, 3, 4]);
+    assert.deepEqual(candidates(index, { a: 2 }), [0, 1, 2, 3, 4]);
+  });
+
+  test('wildcards, null, != and later stages are not indexed', () => {
+    const { index } = indexOf('a = "x*"', 'a = null', 'a != 1', 'eval b = 1 | a = 1', 'a IN [1, "y*"]');
+    assert.equal(index.indexedCount, 0);
+    assert.deepEqual(candidates(index, {}), [0, 1, 2, 3, 4]);
+  });
+
+  test('the returned array is reused between calls and stays ordered with many candidates', () => {
+    const rules = Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? `a = ${i % 7} AND b ?= "x"` : i % 3 === 1 ? `b IN ["${i % 5}", "z"]` : `c > ${i}`));
+    const { index, compiled } = indexOf(...rules);
+    const event = { a: 3, b: ['1', 'z', '4', 3], c: 150 };
+    const got = candidates(index, event);
+    assert.deepEqual(got, [...got].sort((x, y) => x - y));
+    assert.equal(new Set(got).size, got.length);
+    const matching = compiled.flatMap((c, i) => (c.run(event) === null ? [] : [i]));
+    assert.ok(matching.length > 10);
+    assert.deepEqual(
+      got.filter((i) => compiled[i]?.run(event) !== null),
+      matching,
+    );
+  });
+});
+
+// ---- property: indexing never loses a match ---------------------------------------------------
+
+const str = (value: string): Obj => ({ kind: 'String', value, literalStars: [] });
+const literal: Arbitrary<Obj> = fc.oneof(
+  fc.constantFrom('a', 'b', 'A', '443', '0443', '0', '-0', '1.5', '1e+21', '', 'x*').map((v) =>
+    v === 'x*' ? { kind: 'String', value: v, literalStars: [] } : str(v),
+  ),
+  fc.constantFrom(443, 0, -0, 1.5, 1e21, -1).map((value) => ({ kind: 'Number', value })),
+  fc.boolean().map((value) => ({ kind: 'Boolean', value })),
+  fc.constant({ kind: 'Null' }),
+);
+const field: Arbitrary<Obj> = fc.constantFrom(['a'], ['b'], ['tags'], ['n', 'x']).map((path) => ({ kind: 'Field', path }));
+const condition: Arbitrary<Obj> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constant('='), value: literal }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('In'), field, values: fc.array(literal, { minLength: 1, maxLength: 3 }).map((elements) => ({ kind: 'Array', elements })) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constantFrom('!=', '?=', '>'), value: literal }) },
+  { weight: 1, arbitrary: anyQuery },
+);
+const { ruleQuery } = fc.letrec<{ ruleQuery: Obj }>((tie) => ({
+  ruleQuery: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    condition,
+    fc.record({ kind: fc.constant('And'), operands: fc.array(tie('ruleQuery'), { minLength: 2, maxLength: 3 }) }),
+    fc.record({ kind: fc.constant('Or'), operands: fc.array(tie('ruleQuery'), { minLength: 2, maxLength: 2 }) }),
+    fc.record({ kind: fc.constant('Not'), operand: tie('ruleQuery') }),
+  ),
+}));
+const rule: Arbitrary<Obj> = fc.oneof(
+  { weight: 6, arbitrary: ruleQuery.map((query) => ({ kind: 'Pipeline', stages: [{ kind: 'QueryStage', query }] })) },
+  {
+    weight: 1,
+    arbitrary: ruleQuery.map((query) => ({
+      kind: 'Pipeline',
+      stages: [{ kind: 'QueryStage', query }, { kind: 'EvalStage', assignments: [{ kind: 'Assignment', target: { kind: 'Field', path: ['z'] }, value: { kind: 'Number', value: 1 } }] }],
+    })),
+  },
+);
+const scalar = fc.constantFrom<unknown>('a', 'b', 'A', '443', '0443', '0', '-0', '1.5', '1e+21', '', 'xyz', 443, 0, -0, 1.5, 1e21, -1, true, false, null);
+const value = fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), { maxLength: 3 }) });
+const event: Arbitrary<Obj> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ a: value, b: value, tags: value, n: fc.oneof(fc.record({ x: value }, { requiredKeys: [] }), value) }, { requiredKeys: [] }) },
+  { weight: 1, arbitrary: anyEvent },
+);
+
+describe('RuleIndex property', () => {
+  test('the rules matching an event are the same whether all rules run or only the candidates', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 12 }), fc.array(event, { minLength: 1, maxLength: 8 }), (asts, events) => {
+        const compiled = asts.map((ast) => compile(ast as unknown as Pipeline));
+        const index = new RuleIndex(compiled);
+        for (const e of events) {
+          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+          const got = [...index.candidates(e)];
+          for (let i = 1; i < got.length; i++) assert.ok((got[i - 1] as number) < (got[i] as number), 'ascending, no duplicates');
+          assert.deepEqual(
+            got.filter((i) => compiled[i]?.run(e) !== null),
+            all,
+            JSON.stringify(e),
+          );
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
