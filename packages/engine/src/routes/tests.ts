@@ -3,7 +3,7 @@ import { access } from '../auth/roles.ts';
 import { apiError } from '../http/errors.ts';
 import { parseJson } from '../http/body-parsers.ts';
 import type { PipelineRecord, TaskRecordSpec } from '../stream/config-snapshot.ts';
-import { currentRulesAndLookups } from '../stream/store-config.ts';
+import { storedLookups, storedRules } from '../stream/store-config.ts';
 import { compileTask, isTaskDefinitionError, runPipeline, type TaskRecord } from '../tasks/index.ts';
 import type { RouteModule } from './route-module.ts';
 
@@ -45,7 +45,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
     const rule = ctx.store.get<{ pdl: string }>('rules', request.params.id);
     if (!rule) throw apiError('RESOURCE_MISSING', kinds.rule);
     const event = typeof request.body === 'string' ? parseJson(request.body) : request.body;
-    const { lookups } = currentRulesAndLookups(ctx.store);
+    const lookups = storedLookups(ctx.store);
     try {
       return { result: compile(rule.pdl, { lookups }).run(event, { timestamp: Date.now() }) };
     } catch (err) {
@@ -57,7 +57,8 @@ export const testRoutes: RouteModule = (app, ctx) => {
   app.post<ById>('/api/test/tasks/:id', { config: { access: access.member } }, async (request) => {
     const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<TaskRecordSpec>('tasks', request.params.id) : undefined;
     if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
-    const { rules, lookups } = currentRulesAndLookups(ctx.store);
+    const lookups = storedLookups(ctx.store);
+    const rules = storedRules(ctx.store, lookups);
     let task;
     try {
       task = compileTask(spec, { rules, lookups });
@@ -73,7 +74,8 @@ export const testRoutes: RouteModule = (app, ctx) => {
   app.post<ById>('/api/test/pipelines/:id', { config: { access: access.member } }, async (request) => {
     const pipeline = /^\d+$/.test(request.params.id) ? ctx.store.get<PipelineRecord>('pipelines', request.params.id) : undefined;
     if (!pipeline) throw apiError('PIPELINE_TEST_MISSING');
-    const { rules, lookups } = currentRulesAndLookups(ctx.store);
+    const lookups = storedLookups(ctx.store);
+    const rules = storedRules(ctx.store, lookups);
     const tasks = pipeline.tasks.map((id) => {
       const spec = ctx.store.get<TaskRecordSpec>('tasks', String(id));
       if (!spec) throw apiError('TEST_INPUT_INVALID', `Pipeline ${pipeline.id} refers to task ${id}, which does not exist.`);
@@ -102,7 +104,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
     } catch (err) {
       throw apiError('TEST_INPUT_INVALID', `data is not valid JSON: ${(err as Error).message}`);
     }
-    const { lookups } = currentRulesAndLookups(ctx.store);
+    const lookups = storedLookups(ctx.store);
     let program;
     try {
       program = compile(body.pdl, { lookups });
@@ -120,7 +122,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
   app.post('/api/test/pdl/syntax', { config: { access: access.member } }, async (request) => {
     const body = objectBody(request.body);
     if (typeof body.pdl !== 'string') throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
-    const { lookups } = currentRulesAndLookups(ctx.store);
+    const lookups = storedLookups(ctx.store);
     const outcome = check(body.pdl, { lookups });
     return outcome.result ? { result: true } : { result: false, error: outcome.error };
   });
