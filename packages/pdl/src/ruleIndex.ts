@@ -1,7 +1,6 @@
-import type { Pipeline } from './ast.ts';
-import { requiredEqualities } from './requiredEqualities.ts';
-import type { RequiredEquality } from './requiredEqualities.ts';
+import type { Pipeline, Query, ScalarLiteral } from './ast.ts';
 import { getPath, isCanonicalNumeral, isObject } from './values.ts';
+import { hasWildcard, wildcardParts } from './wildcard.ts';
 
 /**
  * What the index needs of a rule: its AST (a CompiledPdl has one) and whether it keeps
@@ -17,9 +16,61 @@ export interface IndexableRule {
 type Positions = readonly number[];
 
 /**
+ * A condition on one field that a rule may need to hold for it to match:
+ * - `equals`: the field (or an element of it) `=`-equals the value;
+ * - `prefix` / `suffix` / `contains`: the field (or an element of it) is a string that starts
+ *   with / ends with / contains the text (never empty).
+ */
+interface Key {
+  readonly kind: 'equals' | 'prefix' | 'suffix' | 'contains';
+  readonly path: readonly string[];
+  readonly value: string | number | boolean;
+  /** Identifies the key (kind, path, value and its type). */
+  readonly id: string;
+}
+
+/**
+ * What a query needs of an event for it to hold, as far as the index can tell: a key; `all` of
+ * its parts (an AND: any one part's keys will do for the index); `any` of its parts (an OR, an
+ * IN list: the index needs keys for every part). Undefined: nothing the index can use.
+ */
+type Need = { readonly kind: 'key'; readonly key: Key } | { readonly kind: 'all' | 'any'; readonly parts: readonly Need[] };
+
+/** A string affix (prefix or suffix) and the rules that need it. */
+interface Affix {
+  readonly text: string;
+  readonly positions: number[];
+}
+
+/** Substring keys that begin with the same `head` (their first HEAD_LENGTH characters, or all of a shorter one). */
+interface ContainsGroup {
+  readonly head: string;
+  readonly affixes: Affix[];
+}
+
+/**
+ * Substring keys are grouped by their first characters: one search for the head per group, then
+ * each key is compared where the head occurs (" -enc" and " -encodedcommand" share one search).
+ */
+const HEAD_LENGTH = 3;
+
+/**
+ * Rules keyed by affixes of one kind: found by a hash of the event string's first (or last) L
+ * characters, for each distinct affix length L, then checked with startsWith (endsWith). The
+ * hash is computed char by char: no substring is allocated.
+ */
+interface AffixIndex {
+  /** isLength[L] is 1 when some affix has L characters. */
+  readonly isLength: Uint8Array;
+  readonly maxLength: number;
+  readonly buckets: Map<number, Affix[]>;
+}
+
+/**
  * The rules indexed under one field. Keys are exact for `=`: a string literal matches only that
  * string; a number literal matches that number and its canonical numeral (pdl.md, "Typing"), so
- * an event string is also looked up in `numbers` when it is a canonical numeral.
+ * an event string is also looked up in `numbers` when it is a canonical numeral. String keys may
+ * also be prefixes, suffixes or substrings (from wildcards and `?=`).
  */
 interface FieldIndex {
   readonly path: readonly string[];
@@ -30,18 +81,26 @@ interface FieldIndex {
   readonly numbers: Map<number, number[]>;
   trueRules: number[] | undefined;
   falseRules: number[] | undefined;
+  prefixes: AffixIndex | undefined;
+  suffixes: AffixIndex | undefined;
+  contains: ContainsGroup[] | undefined;
+  /** Whether prefixes, suffixes or contains is set (strings need more than a Map lookup). */
+  hasText: boolean;
 }
 
+/** How much more an event is assumed to meet an affix or substring key than an exact one. */
+const KIND_WEIGHT: Readonly<Record<Key['kind'], number>> = { equals: 1, prefix: 2, suffix: 2, contains: 8 };
+
 /**
- * Rules indexed by one of their required equalities (`requiredEqualities`: the top-level AND-ed
- * `=` and `IN` literals of a first query stage), so that an event meets only the rules that can
- * match it. Of each rule's entries, the one whose values fewest rules require is indexed (on a
- * tie, the field required to hold more distinct values): field path → value → rule positions.
- * Rules without an entry, correlation rules and empty slots are always candidates.
+ * Rules indexed by conditions they need to match (from the first query stage): `field = literal`
+ * and `field IN [literals]`, also with wildcards (a pattern's literal prefix, suffix or middle
+ * text), `field ?= "text"` (a substring), and an `OR` whose every operand has such a condition.
+ * Of each rule's choices, the one that fewest rules share is indexed (weighted: exact values
+ * first, then prefixes and suffixes, then substrings; on a tie, fields with more distinct
+ * values). Rules without one, correlation rules and empty slots are always candidates.
  *
- * Sound: a rule is left out only when the event's field (or every element of it, for an array
- * field; or the field is missing) `=`-differs from every value of the indexed entry, which the
- * rule requires to match.
+ * Sound: a rule is left out only when no element of the event's field (the field itself if not
+ * an array) meets any key of the rule's indexed choice, which the rule needs to match.
  */
 export class RuleIndex {
   /** How many rules were given. */
@@ -65,59 +124,58 @@ export class RuleIndex {
     this.selected = new Int32Array(rules.length);
     this.#found = new Int32Array(rules.length);
     this.#marks = new Uint32Array(rules.length);
-    const required = rules.map((rule) => (rule?.ast === undefined || rule.hasCorrelation === true ? [] : requiredEqualities(rule.ast)));
+    const needs = rules.map((rule) => (rule?.ast === undefined || rule.hasCorrelation === true ? undefined : pipelineNeed(rule.ast)));
 
-    // how many rules require each field = value, and how many distinct values each field has
-    const fieldKey = (entry: RequiredEquality): string => entry.path.join('\u0000');
-    const keysOf = (entry: RequiredEquality): Set<string> =>
-      new Set(entry.values.map((v) => `${fieldKey(entry)}\u0000\u0000${typeof v === 'string' ? 's' : 'v'}:${String(v)}`));
+    // how many rules name each key, and how many distinct values each field is required to hold
     const frequency = new Map<string, number>();
     const distinct = new Map<string, number>();
-    for (const entries of required) {
-      for (const entry of entries) {
-        for (const key of keysOf(entry)) {
-          const count = frequency.get(key) ?? 0;
-          frequency.set(key, count + 1);
-          if (count === 0) distinct.set(fieldKey(entry), (distinct.get(fieldKey(entry)) ?? 0) + 1);
+    for (const need of needs) {
+      const ids = new Set<string>();
+      const collect = (n: Need): void => {
+        if (n.kind !== 'key') for (const part of n.parts) collect(part);
+        else if (!ids.has(n.key.id)) {
+          ids.add(n.key.id);
+          const count = frequency.get(n.key.id) ?? 0;
+          frequency.set(n.key.id, count + 1);
+          const field = fieldId(n.key.path);
+          if (count === 0) distinct.set(field, (distinct.get(field) ?? 0) + 1);
         }
-      }
+      };
+      if (need !== undefined) collect(need);
     }
+    // a key's cost: the rules sharing it (weighted by kind), less a fraction for a varied field
+    const cost = (key: Key): number => (frequency.get(key.id) ?? 0) * KIND_WEIGHT[key.kind] + 1 / (2 + (distinct.get(fieldId(key.path)) ?? 0));
 
     const byField = new Map<string, FieldIndex>();
     const always: number[] = [];
     for (let position = 0; position < rules.length; position++) {
-      let best: RequiredEquality | undefined;
-      let bestCost = Infinity;
-      let bestVariety = 0;
-      for (const entry of required[position] as RequiredEquality[]) {
-        let cost = 0;
-        for (const key of keysOf(entry)) cost += frequency.get(key) ?? 0;
-        const variety = distinct.get(fieldKey(entry)) ?? 0;
-        if (cost < bestCost || (cost === bestCost && variety > bestVariety)) {
-          best = entry;
-          bestCost = cost;
-          bestVariety = variety;
-        }
-      }
-      if (best === undefined) {
+      const need = needs[position];
+      const choice = need === undefined ? undefined : cheapest(need, cost);
+      if (choice === undefined) {
         always.push(position);
         continue;
       }
-      const key = fieldKey(best);
-      let field = byField.get(key);
-      if (field === undefined) {
-        field = {
-          path: best.path,
-          key: best.path.length === 1 ? best.path[0] : undefined,
-          strings: new Map(),
-          numbers: new Map(),
-          trueRules: undefined,
-          falseRules: undefined,
-        };
-        byField.set(key, field);
-        this.#fields.push(field);
+      for (const key of choice.keys) {
+        const id = fieldId(key.path);
+        let field = byField.get(id);
+        if (field === undefined) {
+          field = {
+            path: key.path,
+            key: key.path.length === 1 ? key.path[0] : undefined,
+            strings: new Map(),
+            numbers: new Map(),
+            trueRules: undefined,
+            falseRules: undefined,
+            prefixes: undefined,
+            suffixes: undefined,
+            contains: undefined,
+            hasText: false,
+          };
+          byField.set(id, field);
+          this.#fields.push(field);
+        }
+        addPosition(field, key, position);
       }
-      for (const value of best.values) addPosition(field, value, position);
     }
     this.indexedCount = rules.length - always.length;
     this.#always = Int32Array.from(always);
@@ -145,7 +203,6 @@ export class RuleIndex {
       epoch = this.#epoch = 1;
     }
     let count = 0;
-    let lists = 0;
     for (let f = 0; f < fields.length; f++) {
       const field = fields[f] as FieldIndex;
       // no ownership test: an inherited value (a function, an object) finds nothing
@@ -160,11 +217,9 @@ export class RuleIndex {
           case 'string':
             if (field.numbers.size !== 0 && isCanonicalNumeral(element)) {
               const numbered = field.numbers.get(Number(element));
-              if (numbered !== undefined) {
-                count = add(numbered, found, count, marks, epoch);
-                lists++;
-              }
+              if (numbered !== undefined) count = add(numbered, found, count, marks, epoch);
             }
+            if (field.hasText) count = addText(field, element, found, count, marks, epoch);
             list = field.strings.get(element);
             break;
           case 'number':
@@ -176,14 +231,11 @@ export class RuleIndex {
           default:
             list = undefined;
         }
-        if (list !== undefined) {
-          count = add(list, found, count, marks, epoch);
-          lists++;
-        }
+        if (list !== undefined) count = add(list, found, count, marks, epoch);
       }
     }
-    // one list is ascending already; several are put in order (they are short)
-    if (lists > 1) sortPrefix(found, count);
+    // positions arrive per list in order, the lists in any order: sort (they are short)
+    sortPrefix(found, count);
     if (found === selected) return count;
     // merge with the rules always selected (a position is either indexed or always selected)
     let i = 0;
@@ -211,9 +263,134 @@ export class RuleIndex {
   }
 }
 
-function addPosition(field: FieldIndex, value: string | number | boolean, position: number): void {
+// ---- what a rule needs ----------------------------------------------------------------------
+
+const fieldId = (path: readonly string[]): string => path.join('\u0000');
+
+function makeKey(kind: Key['kind'], path: readonly string[], value: string | number | boolean): Need {
+  const type = typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';
+  return { kind: 'key', key: { kind, path, value, id: `${kind}\u0000${type}:${String(value)}\u0000${fieldId(path)}` } };
+}
+
+const all = (parts: Need[]): Need | undefined => (parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { kind: 'all', parts });
+
+/** The need of a pipeline: that of its first stage when it is a query (later stages only drop or change events). */
+function pipelineNeed(pipeline: Pipeline): Need | undefined {
+  const first = pipeline.stages[0];
+  return first?.kind === 'QueryStage' ? queryNeed(first.query) : undefined;
+}
+
+function queryNeed(query: Query): Need | undefined {
+  switch (query.kind) {
+    case 'And':
+      return all(query.operands.map(queryNeed).filter((n) => n !== undefined));
+    case 'Or': {
+      const parts: Need[] = [];
+      for (const operand of query.operands) {
+        const need = queryNeed(operand);
+        if (need === undefined) return undefined;
+        parts.push(need);
+      }
+      return { kind: 'any', parts };
+    }
+    case 'In': {
+      // `=` against any element (a null element also matches a missing field: no need)
+      const parts: Need[] = [];
+      for (const element of query.values.elements) {
+        const need = equalsNeed(query.field.path, element);
+        if (need === undefined) return undefined;
+        parts.push(need);
+      }
+      return parts.length === 0 ? undefined : { kind: 'any', parts };
+    }
+    case 'Comparison': {
+      const value = query.value;
+      if (value.kind === 'Field' || value.kind === 'Array') return undefined;
+      if (query.operator === '=') return equalsNeed(query.field.path, value);
+      if (query.operator === '?=' && value.kind === 'String') {
+        // a string holds the pattern's text as a substring; an array element equals the pattern
+        // (`=`, which holds its text too): each non-empty piece between wildcards is a substring
+        const pieces = wildcardParts(value.value, value.literalStars).filter((p) => p !== '');
+        return all(pieces.map((p) => makeKey('contains', query.field.path, p)));
+      }
+      return undefined;
+    }
+    default:
+      return undefined; // NOT, and anything else: nothing required
+  }
+}
+
+/** `field = literal` (on the field or an element): the exact value, or a wildcard pattern's literal pieces. */
+function equalsNeed(path: readonly string[], literal: ScalarLiteral): Need | undefined {
+  switch (literal.kind) {
+    case 'String': {
+      if (!hasWildcard(literal.value, literal.literalStars)) return makeKey('equals', path, literal.value);
+      // only strings match a pattern: its first piece is a prefix, its last a suffix, the others substrings
+      const pieces = wildcardParts(literal.value, literal.literalStars);
+      const parts: Need[] = [];
+      pieces.forEach((piece, i) => {
+        if (piece === '') return;
+        parts.push(makeKey(i === 0 ? 'prefix' : i === pieces.length - 1 ? 'suffix' : 'contains', path, piece));
+      });
+      return all(parts);
+    }
+    case 'Number':
+    case 'Boolean':
+      return makeKey('equals', path, literal.value);
+    default:
+      return undefined;
+  }
+}
+
+/** The cheapest set of keys of which an event must meet one for the need to hold, or undefined. */
+function cheapest(need: Need, cost: (key: Key) => number): { keys: Key[]; cost: number } | undefined {
+  if (need.kind === 'key') return { keys: [need.key], cost: cost(need.key) };
+  if (need.kind === 'all') {
+    let best: { keys: Key[]; cost: number } | undefined;
+    for (const part of need.parts) {
+      const choice = cheapest(part, cost);
+      if (choice !== undefined && (best === undefined || choice.cost < best.cost)) best = choice;
+    }
+    return best;
+  }
+  const keys: Key[] = [];
+  let total = 0;
+  for (const part of need.parts) {
+    const choice = cheapest(part, cost);
+    if (choice === undefined) return undefined;
+    keys.push(...choice.keys);
+    total += choice.cost;
+  }
+  return { keys, cost: total };
+}
+
+// ---- building -------------------------------------------------------------------------------
+
+function addPosition(field: FieldIndex, key: Key, position: number): void {
+  const value = key.value;
   let list: number[] | undefined;
-  if (typeof value === 'string') {
+  if (key.kind !== 'equals') {
+    const text = value as string;
+    field.hasText = true;
+    if (key.kind === 'contains') {
+      const head = text.slice(0, HEAD_LENGTH);
+      const groups = (field.contains ??= []);
+      let group = groups.find((g) => g.head === head);
+      if (group === undefined) groups.push((group = { head, affixes: [] }));
+      let affix = group.affixes.find((a) => a.text === text);
+      if (affix === undefined) group.affixes.push((affix = { text, positions: [] }));
+      list = affix.positions;
+    } else {
+      const fromEnd = key.kind === 'suffix';
+      const index = fromEnd ? (field.suffixes = growAffixIndex(field.suffixes, text.length)) : (field.prefixes = growAffixIndex(field.prefixes, text.length));
+      const hash = affixHash(text, text.length, fromEnd);
+      let bucket = index.buckets.get(hash);
+      if (bucket === undefined) index.buckets.set(hash, (bucket = []));
+      let affix = bucket.find((a) => a.text === text);
+      if (affix === undefined) bucket.push((affix = { text, positions: [] }));
+      list = affix.positions;
+    }
+  } else if (typeof value === 'string') {
     list = field.strings.get(value);
     if (list === undefined) field.strings.set(value, (list = []));
   } else if (typeof value === 'number') {
@@ -224,9 +401,29 @@ function addPosition(field: FieldIndex, value: string | number | boolean, positi
   } else {
     list = field.falseRules ??= [];
   }
-  // an IN list may name one value twice
+  // an IN list or an OR may name one key twice
   if (list[list.length - 1] !== position) list.push(position);
 }
+
+function growAffixIndex(index: AffixIndex | undefined, length: number): AffixIndex {
+  if (index !== undefined && length <= index.maxLength) {
+    index.isLength[length] = 1;
+    return index;
+  }
+  const isLength = new Uint8Array(length + 1);
+  if (index !== undefined) isLength.set(index.isLength);
+  isLength[length] = 1;
+  return { isLength, maxLength: length, buckets: index?.buckets ?? new Map() };
+}
+
+/** The hash of the first (or last) `length` characters of `text`; the same steps as in `addAffixes`. */
+function affixHash(text: string, length: number, fromEnd: boolean): number {
+  let hash = 0;
+  for (let i = 0; i < length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(fromEnd ? text.length - 1 - i : i)) | 0;
+  return hash;
+}
+
+// ---- selecting ------------------------------------------------------------------------------
 
 /** Appends the positions of `list` not yet seen for this event; returns the new count. */
 function add(list: Positions, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
@@ -235,6 +432,49 @@ function add(list: Positions, into: Int32Array, count: number, marks: Uint32Arra
     if (marks[position] !== epoch) {
       marks[position] = epoch;
       into[count++] = position;
+    }
+  }
+  return count;
+}
+
+/** The rules whose prefix, suffix or substring keys the string meets. */
+function addText(field: FieldIndex, text: string, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+  if (field.prefixes !== undefined) count = addAffixes(field.prefixes, text, false, into, count, marks, epoch);
+  if (field.suffixes !== undefined) count = addAffixes(field.suffixes, text, true, into, count, marks, epoch);
+  const groups = field.contains;
+  if (groups === undefined) return count;
+  for (let g = 0; g < groups.length; g++) {
+    const affixes = (groups[g] as ContainsGroup).affixes;
+    if (affixes.length === 1) {
+      const affix = affixes[0] as Affix;
+      if (text.includes(affix.text)) count = add(affix.positions, into, count, marks, epoch);
+      continue;
+    }
+    const head = (groups[g] as ContainsGroup).head;
+    for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, at + 1)) {
+      for (let a = 0; a < affixes.length; a++) {
+        const affix = affixes[a] as Affix;
+        if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
+      }
+    }
+  }
+  return count;
+}
+
+function addAffixes(index: AffixIndex, text: string, fromEnd: boolean, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+  const isLength = index.isLength;
+  const limit = Math.min(index.maxLength, text.length);
+  const last = text.length - 1;
+  let hash = 0;
+  for (let i = 0; i < limit; ) {
+    hash = (Math.imul(hash, 31) + text.charCodeAt(fromEnd ? last - i : i)) | 0;
+    i++;
+    if (isLength[i] === 0) continue;
+    const bucket = index.buckets.get(hash);
+    if (bucket === undefined) continue;
+    for (let b = 0; b < bucket.length; b++) {
+      const affix = bucket[b] as Affix;
+      if (fromEnd ? text.endsWith(affix.text) : text.startsWith(affix.text)) count = add(affix.positions, into, count, marks, epoch);
     }
   }
   return count;

@@ -23,15 +23,17 @@ describe('RuleIndex', () => {
       'CommandLine ?= "x"',
       'EventID = 3 AND port IN [443, 80]',
       'EventID = 1 OR Image = "C:\\\\c.exe"',
+      'EventID > 1',
     );
-    assert.equal(index.size, 5);
-    assert.equal(index.indexedCount, 3);
-    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\d.exe' }), [0, 2, 4]);
-    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\a.exe' }), [1, 2, 4]);
-    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\b.exe' }), [1, 2, 4]);
-    assert.deepEqual(candidates(index, { EventID: 3, port: 80 }), [2, 3, 4]);
-    assert.deepEqual(candidates(index, {}), [2, 4]);
-    assert.deepEqual(candidates(index, 'text'), [2, 4]);
+    assert.equal(index.size, 6);
+    assert.equal(index.indexedCount, 5);
+    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\d.exe' }), [0, 4, 5]);
+    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\a.exe' }), [1, 4, 5]);
+    assert.deepEqual(candidates(index, { EventID: 1, Image: 'C:\\b.exe', CommandLine: 'axb' }), [1, 2, 4, 5]);
+    assert.deepEqual(candidates(index, { EventID: 3, port: 80 }), [3, 5]);
+    assert.deepEqual(candidates(index, { EventID: 3, Image: 'C:\\c.exe' }), [3, 4, 5]); // rule 3 is keyed by EventID = 3
+    assert.deepEqual(candidates(index, {}), [5]);
+    assert.deepEqual(candidates(index, 'text'), [5]);
   });
 
   test('the rarest required value is indexed', () => {
@@ -70,10 +72,34 @@ describe('RuleIndex', () => {
     assert.deepEqual(candidates(index, { a: 2 }), [0, 1, 2, 3, 4]);
   });
 
-  test('wildcards, null, != and later stages are not indexed', () => {
-    const { index } = indexOf('a = "x*"', 'a = null', 'a != 1', 'eval b = 1 | a = 1', 'a IN [1, "y*"]');
+  test('null, !=, NOT, an OR with an unindexable operand and later stages are not indexed', () => {
+    const { index } = indexOf('a = null', 'a != 1', 'NOT a = 1', 'a = 1 OR b > 2', 'eval b = 1 | a = 1', 'a IN [1, null]', 'a = "*"', 'a ?= ""', 'a ?= 1');
     assert.equal(index.indexedCount, 0);
-    assert.deepEqual(candidates(index, {}), [0, 1, 2, 3, 4]);
+    assert.deepEqual(candidates(index, {}), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  test('wildcard patterns are indexed by their literal prefix, suffix or middle text', () => {
+    const { index } = indexOf(
+      'Image = "*\\\\cmd.exe"', // Sigma's endswith
+      'Image = "C:\\\\Users\\\\*"', // startswith
+      'Image = "*\\\\Temp\\\\*"', // contains
+      'Image ?= "\\\\Temp\\\\"',
+      'Image = "*.exe" AND EventID = 1',
+      'Image = "a\\**"', // a literal asterisk: the prefix is "a*"
+      'Image IN ["*x", "y*"]',
+      'Image = "*\\\\powershell.exe" OR CommandLine ?= "-enc"',
+    );
+    assert.equal(index.indexedCount, 8);
+    assert.deepEqual(candidates(index, { Image: 'C:\\Windows\\cmd.exe', EventID: 1 }), [0, 4]);
+    assert.deepEqual(candidates(index, { Image: 'C:\\Users\\bob\\Temp\\x.exe' }), [1, 2, 3]); // rule 4 is keyed by EventID = 1, the rarer
+    assert.deepEqual(candidates(index, { Image: 'C:\\Users\\bob\\Temp\\x' }), [1, 2, 3, 6]);
+    assert.deepEqual(candidates(index, { Image: 'cmd.exe' }), []); // no backslash before cmd.exe
+    assert.deepEqual(candidates(index, { Image: 'a*b' }), [5]);
+    assert.deepEqual(candidates(index, { Image: 'ab' }), []);
+    assert.deepEqual(candidates(index, { Image: ['yes', 'no', 1] }), [6]);
+    assert.deepEqual(candidates(index, { Image: 'x', CommandLine: 'p -enc' }), [6, 7]);
+    assert.deepEqual(candidates(index, { Image: 'D:\\powershell.exe' }), [7]);
+    assert.deepEqual(candidates(index, { Image: 42 }), []);
   });
 
   test('the returned array is reused between calls and stays ordered with many candidates', () => {
@@ -95,10 +121,14 @@ describe('RuleIndex', () => {
 // ---- property: indexing never loses a match ---------------------------------------------------
 
 const str = (value: string): Obj => ({ kind: 'String', value, literalStars: [] });
+/** Patterns with wildcards (`*`; `\\*` written as a literal star at the listed offset): prefixes, suffixes, middles. */
+const pattern: Arbitrary<Obj> = fc.oneof(
+  fc.constantFrom('x*', '*a', 'a*', '*ab*', 'a*b', '*b*a', '**', '*', 'ab*a', '*ba', '*abab*', '*abaa*', 'aba*', '*aab').map((value) => ({ kind: 'String', value, literalStars: [] })),
+  fc.constantFrom<[string, number[]]>(['a*', [1]], ['*a*', [2]], ['a**', [1]], ['**b', [0]]).map(([value, literalStars]) => ({ kind: 'String', value, literalStars })),
+);
 const literal: Arbitrary<Obj> = fc.oneof(
-  fc.constantFrom('a', 'b', 'A', '443', '0443', '0', '-0', '1.5', '1e+21', '', 'x*').map((v) =>
-    v === 'x*' ? { kind: 'String', value: v, literalStars: [] } : str(v),
-  ),
+  fc.constantFrom('a', 'b', 'A', 'ab', 'abab', 'abaa', '443', '0443', '0', '-0', '1.5', '1e+21', '').map(str),
+  pattern,
   fc.constantFrom(443, 0, -0, 1.5, 1e21, -1).map((value) => ({ kind: 'Number', value })),
   fc.boolean().map((value) => ({ kind: 'Boolean', value })),
   fc.constant({ kind: 'Null' }),
@@ -107,7 +137,8 @@ const field: Arbitrary<Obj> = fc.constantFrom(['a'], ['b'], ['tags'], ['n', 'x']
 const condition: Arbitrary<Obj> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constant('='), value: literal }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('In'), field, values: fc.array(literal, { minLength: 1, maxLength: 3 }).map((elements) => ({ kind: 'Array', elements })) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constantFrom('!=', '?=', '>'), value: literal }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constant('?='), value: literal }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constantFrom('!=', '>'), value: literal }) },
   { weight: 1, arbitrary: anyQuery },
 );
 const { ruleQuery } = fc.letrec<{ ruleQuery: Obj }>((tie) => ({
@@ -129,7 +160,7 @@ const rule: Arbitrary<Obj> = fc.oneof(
     })),
   },
 );
-const scalar = fc.constantFrom<unknown>('a', 'b', 'A', '443', '0443', '0', '-0', '1.5', '1e+21', '', 'xyz', 443, 0, -0, 1.5, 1e21, -1, true, false, null);
+const scalar = fc.constantFrom<unknown>('a', 'b', 'A', 'ab', 'ba', 'aba', 'xab', 'abx', 'bxa', 'ababaa', 'xabaab', 'abaab', 'a*', 'a*b', '*a*', 'x*y', 'xa', '443', '0443', '0', '-0', '1.5', '1e+21', '', 'xyz', 443, 0, -0, 1.5, 1e21, -1, true, false, null);
 const value = fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), { maxLength: 3 }) });
 const event: Arbitrary<Obj> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ a: value, b: value, tags: value, n: fc.oneof(fc.record({ x: value }, { requiredKeys: [] }), value) }, { requiredKeys: [] }) },
@@ -148,6 +179,39 @@ describe('RuleIndex property', () => {
           for (let i = 1; i < got.length; i++) assert.ok((got[i - 1] as number) < (got[i] as number), 'ascending, no duplicates');
           assert.deepEqual(
             got.filter((i) => compiled[i]?.run(e) !== null),
+            all,
+            JSON.stringify(e),
+          );
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe('RuleIndex property, wildcard and substring keys', () => {
+  // short texts over a small alphabet, so that patterns, heads and values often overlap
+  const text = (maxLength: number): Arbitrary<string> => fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength });
+  const patternText = fc.string({ unit: fc.constantFrom('a', 'b', 'a', 'b', '*'), minLength: 1, maxLength: 7 });
+  const textRule = fc
+    .tuple(fc.constantFrom('f', 'g'), fc.constantFrom('=', '?=', 'IN', '=|?='), patternText, patternText)
+    .map(([f, op, p, q]) => {
+      const s = (v: string): string => JSON.stringify(v);
+      if (op === 'IN') return `${f} IN [${s(p)}, ${s(q)}]`;
+      if (op === '=|?=') return `${f} = ${s(p)} OR g ?= ${s(q)}`;
+      return `${f} ${op} ${s(p)}`;
+    });
+  const textValue = fc.oneof(text(9), fc.array(fc.oneof(text(9), fc.integer()), { maxLength: 3 }), fc.integer());
+  const textEvent = fc.record({ f: textValue, g: textValue }, { requiredKeys: [] });
+
+  test('the candidates keep every match', () => {
+    fc.assert(
+      fc.property(fc.array(textRule, { minLength: 1, maxLength: 15 }), fc.array(textEvent, { minLength: 1, maxLength: 8 }), (rules, events) => {
+        const { index, compiled } = indexOf(...rules);
+        for (const e of events) {
+          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+          assert.deepEqual(
+            index.candidates(e).filter((i) => compiled[i]?.run(e) !== null),
             all,
             JSON.stringify(e),
           );
