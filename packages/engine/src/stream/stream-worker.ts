@@ -61,6 +61,8 @@ export class StreamWorker {
   #knownTopics = new Set<string>();
   #planDirty = false;
   #clockTimer: NodeJS.Timeout | undefined;
+  /** The input topics last found missing, comma-separated. */
+  #missingInputs = '';
   /** Records emitted by the clock, written with the next batch. */
   #pendingClockOutput: OutgoingRecord[] = [];
   /** Set when the consumer lost a broker connection: its stream may stall silently, so it is rebuilt. */
@@ -147,8 +149,10 @@ export class StreamWorker {
     if (wanted.every((t) => this.#knownTopics.has(t))) return [...wanted];
     const topics = new Set(await this.#admin!.listTopics({ includeInternals: false }));
     this.#knownTopics = topics;
-    const missing = wanted.filter((t) => !topics.has(t));
-    if (missing.length) this.#options.onLog('warn', `input topic(s) ${missing.join(', ')} do not exist yet; waiting for them`);
+    const missing = wanted.filter((t) => !topics.has(t)).join(', ');
+    // Said once per change of the missing set, not at every 5-s look.
+    if (missing !== this.#missingInputs && missing) this.#options.onLog('warn', `input topic(s) ${missing} do not exist yet; waiting for them`);
+    this.#missingInputs = missing;
     return wanted.filter((t) => topics.has(t));
   }
 
