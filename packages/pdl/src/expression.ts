@@ -1,6 +1,6 @@
 import type { BinaryExpression, CallExpression, Expression } from './ast.ts';
 import { syntaxErrorAt } from './compileErrors.ts';
-import { functions } from './functions.ts';
+import { functions, toText } from './functions.ts';
 import { compileQuery } from './query.ts';
 import { UserRegexError, compileUserRegex } from './regex.ts';
 import type { JsonObject } from './values.ts';
@@ -57,18 +57,9 @@ const expressionCompilers: ExpressionCompilers = {
   Call: compileCall,
 };
 
-/** Text for `+` concatenation: strings, numbers and booleans; anything else makes the result null. */
+/** Text for `+` concatenation: strings, numbers and booleans (as toText writes them); anything else makes the result null. */
 function concatText(value: unknown): string | null {
-  switch (typeof value) {
-    case 'string':
-      return value;
-    case 'number':
-      return Number.isFinite(value) ? String(value) : null;
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      return null;
-  }
+  return typeof value === 'object' ? null : toText(value);
 }
 
 function finite(n: number): number | null {
