@@ -21,6 +21,8 @@ interface BrokerLayout {
   readonly brokerPort: number;
   readonly controllerPort: number;
   readonly clusterId: string;
+  /** The java process of the last start, so that a broker orphaned by a killed node can be stopped. */
+  readonly pid?: number;
 }
 
 /**
@@ -68,6 +70,7 @@ export class EmbeddedBroker {
     const child = spawn('java', ['-Xms128m', '-Xmx512m', '-XX:+UseSerialGC', ...javaOpts, '-cp', classpath,
       'kafka.Kafka', propsFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.#child = child;
+    writeFileSync(path.join(dir, 'broker.json'), JSON.stringify({ ...layout, pid: child.pid }, null, 2));
     let output = '';
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString()).slice(-8192);
@@ -113,7 +116,9 @@ export class EmbeddedBroker {
     const file = path.join(this.#options.dir, 'broker.json');
     mkdirSync(this.#options.dir, { recursive: true });
     const saved: Partial<BrokerLayout> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    if (saved.pid) await stopOrphan(saved.pid, path.join(this.#options.dir, 'server.properties'), this.#options.log ?? (() => {}));
     const layout: BrokerLayout = {
+      pid: undefined,
       brokerPort: this.#options.brokerPort ?? saved.brokerPort ?? (await freePort()),
       controllerPort: this.#options.controllerPort ?? saved.controllerPort ?? (await freePort()),
       clusterId: saved.clusterId ?? newClusterId(),
@@ -124,6 +129,32 @@ export class EmbeddedBroker {
     writeFileSync(file, JSON.stringify(layout, null, 2));
     this.#layout = layout;
     return layout;
+  }
+}
+
+/**
+ * A broker left running by a node that was killed (SIGKILL gives it no chance to stop its child)
+ * holds the ports and the data directory's lock. It is recognised by its pid and its command line
+ * (this folder's server.properties), stopped with SIGTERM, and killed after 20 s.
+ */
+async function stopOrphan(pid: number, propsFile: string, log: (line: string) => void): Promise<void> {
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\u0000', ' ');
+  } catch {
+    return; // not running (or no /proc): nothing to stop
+  }
+  if (!cmdline.includes('kafka.Kafka') || !cmdline.includes(propsFile)) return;
+  log(`stopping the embedded Kafka broker left running by an earlier node (pid ${pid})`);
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 20_000;
+  while (existsSync(`/proc/${pid}`)) {
+    if (Date.now() > deadline) {
+      process.kill(pid, 'SIGKILL');
+      await sleep(500);
+      break;
+    }
+    await sleep(200);
   }
 }
 

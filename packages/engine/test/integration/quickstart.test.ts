@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { freePort } from '../../src/broker/ports.ts';
 import { request } from '../helpers/https-client.ts';
+
+const root = path.resolve(import.meta.dirname, '../../../..');
 
 function alive(pid: number): boolean {
   try {
@@ -26,54 +28,108 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeou
   }
 }
 
+/** The java (broker) and node (main.ts) processes started for this config. */
+async function processes(home: string, config: string): Promise<{ java: number[]; node: number[] }> {
+  const list = await new Promise<string>((resolve) => {
+    const ps = spawn('ps', ['-eo', 'pid,ppid,args']);
+    let out = '';
+    ps.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    ps.once('exit', () => resolve(out));
+  });
+  const rows = list.split('\n').map((l) => l.trim().split(/\s+/)).filter((r) => r.length > 2);
+  return {
+    java: rows.filter((r) => r[2]!.endsWith('java') && r.includes('kafka.Kafka') && r.join(' ').includes(home)).map((r) => Number(r[0])),
+    node: rows.filter((r) => r[2]!.endsWith('node') && r.join(' ').includes('main.ts') && r.includes(config)).map((r) => Number(r[0])),
+  };
+}
+
+/** `npm start` as a user runs it, in its own process group so that a failing test can kill it all. */
+function npmStart(config: string): { child: ChildProcess; output: () => string; exited: Promise<unknown> } {
+  const child = spawn('npm', ['start', '--', '--config', config], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  return { child, output: () => output, exited: new Promise((resolve) => child.once('exit', resolve)) };
+}
+
+async function answers(port: number) {
+  return waitFor('the API', async () => {
+    const r = await request(`https://localhost:${port}`, 'GET', '/api/init');
+    return r.status === 200 ? r : undefined;
+  }, 90_000);
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // the group is gone already
+  }
+}
+
+async function quickstartHome(): Promise<{ home: string; config: string; port: number }> {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'weir-quickstart-'));
+  const port = await freePort();
+  const config = path.join(home, 'weir.properties');
+  writeFileSync(config, `weir.home=state\nweir.broker.embedded=true\nserver.port=${port}\nnum.stream.threads=1\nweir.metrics.port=0\nweir.log.level=warn\n`);
+  return { home, config, port };
+}
+
 /**
  * The quick start as a user runs it: `npm start` with its own embedded broker (a second real Kafka
  * process), answering /api/init over HTTPS, and leaving no java or node process behind on SIGTERM.
  */
 test('npm start runs an embedded broker and the API; SIGTERM stops both', { timeout: 150_000 }, async () => {
-  const home = mkdtempSync(path.join(os.tmpdir(), 'weir-quickstart-'));
-  const port = await freePort();
-  const config = path.join(home, 'weir.properties');
-  writeFileSync(config, `weir.home=state\nweir.broker.embedded=true\nserver.port=${port}\nnum.stream.threads=1\nweir.metrics.port=0\nweir.log.level=warn\n`);
-  const root = path.resolve(import.meta.dirname, '../../../..');
-  // Its own process group, so that a failing test can still kill everything it started.
-  const child = spawn('npm', ['start', '--', '--config', config], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const { home, config, port } = await quickstartHome();
+  const run = npmStart(config);
   try {
-    const res = await waitFor('the API', async () => {
-      const r = await request(`https://localhost:${port}`, 'GET', '/api/init');
-      return r.status === 200 ? r : undefined;
-    }, 90_000);
+    const res = await answers(port);
     assert.deepEqual(res.body, { initialized: false });
     assert.equal(res.headers['strict-transport-security'], 'max-age=31536000 ; includeSubDomains');
-    assert.match(output, /starting Apache Kafka on 127\.0\.0\.1:\d+/);
-    const kafkaPort = Number(/starting Apache Kafka on 127\.0\.0\.1:(\d+)/.exec(output)![1]);
+    assert.match(run.output(), /starting Apache Kafka on 127\.0\.0\.1:\d+/);
+    const kafkaPort = Number(/starting Apache Kafka on 127\.0\.0\.1:(\d+)/.exec(run.output())![1]);
     const brokerState = JSON.parse(readFileSync(path.join(home, 'state', 'var', 'kafka', 'broker.json'), 'utf8'));
     assert.equal(brokerState.brokerPort, kafkaPort);
     const pids = await waitFor('the process tree', async () => {
-      const list = await new Promise<string>((resolve) => {
-        const ps = spawn('ps', ['-eo', 'pid,ppid,args']);
-        let out = '';
-        ps.stdout.on('data', (c: Buffer) => (out += c.toString()));
-        ps.once('exit', () => resolve(out));
-      });
-      const rows = list.split('\n').map((l) => l.trim().split(/\s+/)).filter((r) => r.length > 2);
-      const java = rows.filter((r) => r[2]!.endsWith('java') && r.includes('kafka.Kafka') && r.join(' ').includes(home)).map((r) => Number(r[0]));
-      const node = rows.filter((r) => r[2]!.endsWith('node') && r.join(' ').includes('main.ts') && r.includes(config)).map((r) => Number(r[0]));
-      return java.length === 1 && node.length === 1 ? [...java, ...node] : undefined;
+      const p = await processes(home, config);
+      return p.java.length === 1 && p.node.length === 1 ? [...p.java, ...p.node] : undefined;
     }, 10_000);
-    child.kill('SIGTERM');
-    await exited;
+    run.child.kill('SIGTERM');
+    await run.exited;
     await waitFor('every process to end', async () => (pids.some(alive) ? undefined : true), 30_000);
   } finally {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // the group is gone already
-    }
+    killGroup(run.child);
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test('after the node is killed with SIGKILL, the next start stops the orphaned broker and starts cleanly', { timeout: 200_000 }, async () => {
+  const { home, config, port } = await quickstartHome();
+  const first = npmStart(config);
+  let second: ReturnType<typeof npmStart> | undefined;
+  try {
+    await answers(port);
+    const before = await waitFor('the process tree', async () => {
+      const p = await processes(home, config);
+      return p.java.length === 1 && p.node.length === 1 ? p : undefined;
+    }, 10_000);
+    process.kill(before.node[0]!, 'SIGKILL');
+    await first.exited;
+    assert.ok(alive(before.java[0]!), 'the broker outlives a node killed with SIGKILL');
+    second = npmStart(config);
+    const res = await answers(port);
+    assert.equal(res.status, 200);
+    assert.match(second.output(), new RegExp(`stopping the embedded Kafka broker left running by an earlier node \\(pid ${before.java[0]}\\)`));
+    assert.ok(!alive(before.java[0]!), 'the orphaned broker was stopped');
+    const after = await processes(home, config);
+    assert.equal(after.java.length, 1);
+    second.child.kill('SIGTERM');
+    await second.exited;
+  } finally {
+    killGroup(first.child);
+    if (second) killGroup(second.child);
+    const left = await processes(home, config);
+    for (const pid of left.java) if (alive(pid)) process.kill(pid, 'SIGKILL');
     rmSync(home, { recursive: true, force: true });
   }
 });
