@@ -146,11 +146,18 @@ async function stopOrphan(pid: number, propsFile: string, log: (line: string) =>
   }
   if (!cmdline.includes('kafka.Kafka') || !cmdline.includes(propsFile)) return;
   log(`stopping the embedded Kafka broker left running by an earlier node (pid ${pid})`);
-  process.kill(pid, 'SIGTERM');
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // it ended on its own meanwhile
+    }
+  };
+  signal('SIGTERM');
   const deadline = Date.now() + 20_000;
   while (existsSync(`/proc/${pid}`)) {
     if (Date.now() > deadline) {
-      process.kill(pid, 'SIGKILL');
+      signal('SIGKILL');
       await sleep(500);
       break;
     }
