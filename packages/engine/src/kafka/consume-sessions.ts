@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Consumer, MessagesStreamModes, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import { Consumer, ListOffsetTimestamps, MessagesStreamModes, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
 import { apiError } from '../http/errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import { deserialize } from './serde-codecs.ts';
@@ -8,6 +8,10 @@ import type { SerdeType } from './serdes.ts';
 type ConsumerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
 
 /** Spec: States and transitions → Consumer. Any other status is the text of the error that ended it. */
+function endOffsets(topic: string, offsets: Map<string, bigint[]>): { topic: string; partition: number; offset: bigint }[] {
+  return (offsets.get(topic) ?? []).map((offset, partition) => ({ topic, partition, offset }));
+}
+
 export const consumerStatus = { CREATED: 'CREATED', RUNNING: 'RUNNING', COMPLETED: 'COMPLETED' } as const;
 
 export interface ConsumeRequest {
@@ -63,11 +67,12 @@ class ConsumeSession {
     const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({ ...connection, autocommit: false, maxWaitTime: 500 });
     this.#consumer = consumer;
     this.#timeout = setTimeout(() => void this.close(consumerStatus.COMPLETED), this.#request.maxTimeoutSeconds * 1000).unref();
-    const stream = await consumer.consume({
-      topics: [topic],
-      mode: this.#request.offset === 'earliest' ? MessagesStreamModes.EARLIEST : MessagesStreamModes.LATEST,
-      autocommit: false,
-    });
+    // `latest` means "what is produced after the 201": the end offsets are fixed here, before the
+    // answer, not when the stream first fetches (which a produce right after the 201 could beat).
+    const start = this.#request.offset === 'earliest'
+      ? { mode: MessagesStreamModes.EARLIEST }
+      : { mode: MessagesStreamModes.MANUAL, offsets: endOffsets(topic, await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.LATEST })) };
+    const stream = await consumer.consume({ topics: [topic], ...start, autocommit: false });
     this.#stream = stream;
     if (!this.running) {
       // Closed (replaced, expired, node stopping) while joining the group.
