@@ -50,19 +50,20 @@ export interface ConfigSnapshot {
   readonly pipelines: readonly PipelineRecord[];
   readonly tasks: readonly TaskRecordSpec[];
   readonly rules: readonly RuleRecord[];
-  readonly lookups: readonly LookupRecord[];
+  /** Absent when no lookup changed since the previous snapshot (lookups can be large: up to 64 MiB each). */
+  readonly lookups?: readonly LookupRecord[];
 }
 
 let version = 0;
 
-export function readSnapshot(store: ConfigStore): ConfigSnapshot {
+export function readSnapshot(store: ConfigStore, withLookups = true): ConfigSnapshot {
   return {
     version: ++version,
     topologies: store.list<TopologyRecord>('topologies'),
     pipelines: store.list<PipelineRecord>('pipelines'),
     tasks: store.list<TaskRecordSpec>('tasks'),
     rules: store.list<RuleRecord>('rules'),
-    lookups: store.list<LookupRecord>('lookups'),
+    ...(withLookups ? { lookups: store.list<LookupRecord>('lookups') } : {}),
   };
 }
 

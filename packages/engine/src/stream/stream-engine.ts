@@ -40,6 +40,7 @@ export class StreamEngine {
   #workers: WorkerHandle[] = [];
   #unsubscribe: (() => void) | undefined;
   #reloadTimer: NodeJS.Timeout | undefined;
+  #lookupsChanged = false;
   #transition: Promise<unknown> = Promise.resolve();
 
   constructor(settings: Settings, store: ConfigStore, uuid: string, metrics: EngineMetrics, log: EngineLog) {
@@ -73,6 +74,7 @@ export class StreamEngine {
       const group = s.get('weir.group');
       const applicationId = s.get('weir.application.id');
       const snapshot = readSnapshot(this.#store);
+      this.#lookupsChanged = false;
       this.#workers = Array.from({ length: this.#threads }, (_, index) => {
         const init: WorkerInit = {
           index,
@@ -93,6 +95,7 @@ export class StreamEngine {
         this.#post(w, { type: 'start' });
       }
       this.#unsubscribe = this.#store.onChange((collection) => {
+        if (collection === 'lookups') this.#lookupsChanged = true;
         if (streamCollections.has(collection)) this.#scheduleReload();
       });
       return this.states();
@@ -156,7 +159,9 @@ export class StreamEngine {
   #scheduleReload(): void {
     clearTimeout(this.#reloadTimer);
     this.#reloadTimer = setTimeout(() => {
-      const snapshot = readSnapshot(this.#store);
+      // Lookups are sent only when one changed: a rule edit must not copy every table to every worker.
+      const snapshot = readSnapshot(this.#store, this.#lookupsChanged);
+      this.#lookupsChanged = false;
       for (const w of this.#workers) this.#post(w, { type: 'configure', snapshot });
     }, 100);
   }

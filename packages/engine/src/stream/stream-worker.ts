@@ -79,7 +79,7 @@ export class StreamWorker {
 
   /** Compiles a configuration snapshot; the loop picks it up before its next batch. */
   configure(snapshot: ConfigSnapshot): void {
-    this.#lookups.update(snapshot.lookups);
+    if (snapshot.lookups) this.#lookups.update(snapshot.lookups);
     this.#rules.update(snapshot.rules, this.#lookups);
     for (const [id, reason] of this.#rules.broken) this.#options.onLog('warn', `rule ${id} is skipped: ${reason}`);
     this.#plan = buildPlan(snapshot, { group: this.#options.group, rules: this.#rules, lookups: this.#lookups,

@@ -75,9 +75,13 @@ export class RuleBook implements RuleSource {
   }
 }
 
-/** Lookup tables by id; a table object is kept while its content is the same, so PDL indexes survive. */
+/**
+ * Lookup tables by id. Replaced only when the lookups changed (the engine sends them only then), so
+ * the PDL indexes built on a table survive other configuration changes.
+ */
 export class LookupBook implements LookupResolver {
   #tables = new Map<string, LookupTable>();
+  #version = 0;
 
   get(id: string): LookupTable | undefined {
     return this.#tables.get(id);
@@ -85,7 +89,8 @@ export class LookupBook implements LookupResolver {
 
   update(lookups: readonly LookupRecord[]): void {
     const next = new Map<string, LookupTable>();
-    for (const lookup of lookups) next.set(lookup.id, { version: next.size, rows: lookup.content });
+    this.#version++;
+    for (const lookup of lookups) next.set(lookup.id, { version: this.#version, rows: lookup.content });
     this.#tables = next;
   }
 }

@@ -278,6 +278,10 @@ describe('the stream engine: hot reload without a restart', () => {
     c.diagnostic(`lookup update effective after ${Date.now() - changed} ms`);
     assert.equal(await deptOf('carol'), 'Legal');
     assert.equal(await deptOf('bob'), undefined, 'a row removed by the update');
+    // A later change of something else reloads the workers without resending lookups: the tables stay.
+    await post(t, token, '/api/tasks', { id: 51, name: 'unrelated', description: '', function: 'PARSE_KV', definition: {} });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await deptOf('alice'), 'Sales');
     report(c, out, sent);
   });
 });
