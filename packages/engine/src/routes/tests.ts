@@ -4,7 +4,7 @@ import { apiError } from '../http/errors.ts';
 import { parseJson } from '../http/body-parsers.ts';
 import type { PipelineRecord, TaskRecordSpec } from '../stream/config-snapshot.ts';
 import { storedLookups, storedRules } from '../stream/store-config.ts';
-import { compileTask, isTaskDefinitionError, runPipeline, type TaskRecord } from '../tasks/index.ts';
+import { compileTask, isTaskDefinitionError, runPipeline, type CompiledTask, type TaskEnvironment, type TaskRecord } from '../tasks/index.ts';
 import type { RouteModule } from './route-module.ts';
 
 type ById = { Params: { id: string } };
@@ -29,6 +29,16 @@ function resultOf(records: readonly TaskRecord[]): unknown {
   if (records.length === 0) return null;
   if (records.length === 1) return records[0]!.value;
   return records.map((r) => r.value);
+}
+
+/** A stored task compiled for a test; a task that no longer compiles is a 400 naming it. */
+function compileForTest(spec: TaskRecordSpec, env: TaskEnvironment): CompiledTask {
+  try {
+    return compileTask(spec, env);
+  } catch (err) {
+    if (isTaskDefinitionError(err)) throw apiError('TASK_FAILED', spec.name, err.message);
+    throw err;
+  }
 }
 
 const kinds = {
@@ -59,14 +69,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
     if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
     const lookups = storedLookups(ctx.store);
     const rules = storedRules(ctx.store, lookups);
-    let task;
-    try {
-      task = compileTask(spec, { rules, lookups });
-    } catch (err) {
-      if (isTaskDefinitionError(err)) throw apiError('TASK_FAILED', spec.name, err.message);
-      throw err;
-    }
-    const result = runPipeline([task], { value: bodyText(request.body), timestamp: Date.now() });
+    const result = runPipeline([compileForTest(spec, { rules, lookups })], { value: bodyText(request.body), timestamp: Date.now() });
     if (result.failures.length > 0) throw apiError('TASK_FAILED', spec.name, result.failures[0]!.message);
     return { result: resultOf(result.records) };
   });
@@ -79,12 +82,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
     const tasks = pipeline.tasks.map((id) => {
       const spec = ctx.store.get<TaskRecordSpec>('tasks', String(id));
       if (!spec) throw apiError('TEST_INPUT_INVALID', `Pipeline ${pipeline.id} refers to task ${id}, which does not exist.`);
-      try {
-        return compileTask(spec, { rules, lookups });
-      } catch (err) {
-        if (isTaskDefinitionError(err)) throw apiError('TASK_FAILED', spec.name, err.message);
-        throw err;
-      }
+      return compileForTest(spec, { rules, lookups });
     });
     const result = runPipeline(tasks, { value: bodyText(request.body), timestamp: Date.now() });
     if (result.failures.length > 0) {
