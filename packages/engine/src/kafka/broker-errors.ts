@@ -43,6 +43,11 @@ export function brokerReason(error: unknown): string {
   return description ?? (error instanceof Error ? error.message : String(error));
 }
 
+/** The broker refused to create a topic because it exists (e.g. another node created it first). */
+export function isTopicAlreadyExists(error: unknown): boolean {
+  return brokerErrorId(error) === 'TOPIC_ALREADY_EXISTS';
+}
+
 export function isUnknownTopic(error: unknown): boolean {
   for (const e of walk(error)) {
     if (e.apiId === 'UNKNOWN_TOPIC_OR_PARTITION' || e.apiId === 'UNKNOWN_TOPIC_ID') return true;

@@ -1,5 +1,6 @@
 import { Admin } from '@platformatic/kafka';
 import type { Settings } from '../config/settings.ts';
+import { isTopicAlreadyExists } from './broker-errors.ts';
 import { kafkaConnection } from './client-options.ts';
 import { configTopics, weirTopicNames, type WeirTopic } from './weir-topics.ts';
 
@@ -36,7 +37,7 @@ export async function ensureWeirTopics(settings: Settings, clientId: string, wit
         await admin.createTopics({ topics: [names[topic]], partitions: topic === 'alerts' ? -1 : 1, replicas: -1, configs });
       } catch (err) {
         // Another node may have created it in the meantime.
-        if (!/already exists|TOPIC_ALREADY_EXISTS/i.test(describeError(err))) throw err;
+        if (!isTopicAlreadyExists(err)) throw err;
       }
     }
   } finally {

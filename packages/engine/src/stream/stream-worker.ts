@@ -1,5 +1,5 @@
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
-import { brokerReason } from '../kafka/broker-errors.ts';
+import { brokerReason, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic } from './dead-letter.ts';
 import { processRecord, streamMetrics, timestampSafeRuns, writeOutputs, type OutgoingRecord } from './record-processor.ts';
@@ -319,7 +319,7 @@ export class StreamWorker {
         await this.#admin!.createTopics({ topics: create, partitions: 1, replicas: -1 });
         this.#options.onLog('info', `created topic(s) ${create.join(', ')}`);
       } catch (err) {
-        if (!/already exists/i.test(String((err as Error).message) + JSON.stringify((err as { errors?: unknown }).errors ?? ''))) throw err;
+        if (!isTopicAlreadyExists(err)) throw err;
       }
     }
     for (const t of missing) this.#knownTopics.add(t);
