@@ -51,7 +51,7 @@ export class WeirNode {
         uuid,
         store,
         tokens,
-        users: new UserDirectory(store),
+        users: new UserDirectory(store, settings.get('weir.auth.password-min-length')),
         loginLimiter: new LoginLimiter(settings.get('weir.auth.login-max-failures'), settings.get('weir.auth.login-window-seconds')),
         topics: new TopicClients(settings),
         nodes: new NodeRegistry(store, uuid, settings.get('weir.node.heartbeat-seconds'), (err) => warn(err)),

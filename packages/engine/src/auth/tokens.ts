@@ -10,6 +10,19 @@ export interface TokenPair {
   readonly refresh_token: string;
 }
 
+/** What a valid token says: whose it is, the user's session key when issued, and its login session. */
+export interface TokenClaims {
+  readonly username: string;
+  /** The user's session key when the token was issued; a password or role change replaces it. */
+  readonly key: string;
+  /** The login session: every pair refreshed from one login shares it; logout revokes it. */
+  readonly sid: string;
+  /** Expiry, seconds since the epoch. */
+  readonly exp: number;
+}
+
+const revokedPrefix = 'revoked-session:';
+
 const issuer = 'weir';
 
 /**
@@ -53,24 +66,43 @@ export class TokenService {
     return new TokenService(store, secret.secret, accessSeconds, refreshSeconds);
   }
 
-  async issue(username: string): Promise<TokenPair> {
-    const [access_token, refresh_token] = await Promise.all([this.#sign(username, 'access'), this.#sign(username, 'refresh')]);
+  /** A new pair for the user; `sid` continues a login session (refresh), else a new one starts. */
+  async issue(username: string, key: string, sid = randomBytes(12).toString('base64url')): Promise<TokenPair> {
+    const [access_token, refresh_token] = await Promise.all([this.#sign(username, key, sid, 'access'), this.#sign(username, key, sid, 'refresh')]);
     return { access_token, refresh_token };
   }
 
-  /** The username of a valid token of the given type, or undefined. */
-  async verify(token: string, type: TokenType): Promise<string | undefined> {
+  /** The claims of a valid, unrevoked token of the given type, or undefined. */
+  async verify(token: string, type: TokenType): Promise<TokenClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.#currentKey, { algorithms: ['HS256'], issuer });
-      if (payload.typ !== type || typeof payload.sub !== 'string') return undefined;
-      return payload.sub;
+      if (payload.typ !== type || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') return undefined;
+      const key = typeof payload.ver === 'string' ? payload.ver : '';
+      const sid = typeof payload.sid === 'string' ? payload.sid : '';
+      if (sid !== '' && this.#store.get('meta', revokedPrefix + sid) !== undefined) return undefined;
+      return { username: payload.sub, key, sid, exp: payload.exp };
     } catch {
       return undefined;
     }
   }
 
-  #sign(username: string, type: TokenType): Promise<string> {
-    return new SignJWT({ typ: type })
+  /**
+   * Revokes a login session (POST /api/logout): its refresh and access tokens are refused from now
+   * on by every node (the mark is in the config store). Marks are kept until the session's last
+   * refresh token could have expired, then removed.
+   */
+  async revoke(sid: string): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    await this.#store.put('meta', revokedPrefix + sid, { sid, until: now + this.#lifetimes.refresh });
+    for (const mark of this.#store.list<{ sid?: unknown; until?: unknown }>('meta')) {
+      if (typeof mark.sid === 'string' && typeof mark.until === 'number' && mark.until < now) {
+        await this.#store.delete('meta', revokedPrefix + mark.sid);
+      }
+    }
+  }
+
+  #sign(username: string, key: string, sid: string, type: TokenType): Promise<string> {
+    return new SignJWT({ typ: type, ver: key, sid })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(username)
       .setIssuer(issuer)

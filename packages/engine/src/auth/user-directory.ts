@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { apiError } from '../http/errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
+import { passwordProblem } from './password-policy.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { role, type Role, type RoleName } from './roles.ts';
 
@@ -13,7 +15,15 @@ export interface User {
 
 interface StoredUser extends User {
   readonly passwordHash: string;
+  /**
+   * Random; carried by every token issued to the user and replaced when the password or the roles
+   * change, which revokes every token issued before (docs/security.md, "Sessions"). Users stored
+   * before it existed have none ('' in their tokens).
+   */
+  readonly sessionKey?: string;
 }
+
+const newSessionKey = () => randomBytes(12).toString('base64url');
 
 export interface UserInput {
   readonly username: string;
@@ -38,11 +48,13 @@ const isAdmin = (user: User) => user.roles.some((r) => r.name === 'admin');
 /** Users in the config store; enforces the spec's rules and "always at least one admin". */
 export class UserDirectory {
   readonly #store: ConfigStore;
+  readonly #passwordMinLength: number;
 
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(store: ConfigStore) {
+  constructor(store: ConfigStore, passwordMinLength: number) {
     this.#store = store;
+    this.#passwordMinLength = passwordMinLength;
   }
 
   get initialized(): boolean {
@@ -58,6 +70,12 @@ export class UserDirectory {
     const user = this.find(username);
     if (!user) throw apiError('USER_MISSING');
     return user;
+  }
+
+  /** The user and the session key its tokens must carry, or undefined when there is no such user. */
+  session(username: string): { user: User; key: string } | undefined {
+    const user = this.#store.get<StoredUser>('users', username);
+    return user && { user: shown(user), key: user.sessionKey ?? '' };
   }
 
   list(): User[] {
@@ -113,6 +131,7 @@ export class UserDirectory {
     if (isAdmin(current) && !roles.some((r) => r.name === 'admin') && this.#adminCount() === 1) {
       throw apiError('LAST_ADMIN', `remove the admin role from ${username}`);
     }
+    if (input.password) this.#checkPolicy(input.password, username);
     const passwordHash = input.password ? await hashPassword(input.password) : current.passwordHash;
     const next: StoredUser = {
       username,
@@ -120,6 +139,8 @@ export class UserDirectory {
       email: input.email ?? current.email,
       roles,
       passwordHash,
+      // A new password or new roles end every session of the user (its tokens carry the old key).
+      sessionKey: input.password || rolesChanged ? newSessionKey() : current.sessionKey,
     };
     await this.#store.put('users', username, next);
     return shown(next);
@@ -143,13 +164,20 @@ export class UserDirectory {
     return (await verifyPassword(user.passwordHash, password)) ? shown(user) : undefined;
   }
 
+  #checkPolicy(password: string, username: string): void {
+    const problem = passwordProblem(password, username, this.#passwordMinLength);
+    if (problem !== undefined) throw apiError('PASSWORD_POLICY', problem);
+  }
+
   async #write(input: UserInput, roles: Role[]): Promise<User> {
+    this.#checkPolicy(input.password ?? '', input.username);
     const user: StoredUser = {
       username: input.username,
       name: input.name ?? '',
       email: input.email ?? '',
       roles,
       passwordHash: await hashPassword(input.password ?? ''),
+      sessionKey: newSessionKey(),
     };
     await this.#store.put('users', user.username, user);
     return shown(user);

@@ -70,6 +70,7 @@ export const settingDefinitions = {
   'weir.topics.consume.idle-seconds': integer(300, 1, 86400, 'A consumer session not read for this long is closed and forgotten.'),
   'weir.auth.access-token-seconds': integer(900, 10, 31 * 24 * 3600, 'Lifetime of access tokens.'),
   'weir.auth.refresh-token-seconds': integer(86400, 60, 365 * 24 * 3600, 'Lifetime of refresh tokens.'),
+  'weir.auth.password-min-length': integer(12, 1, 1024, 'Shortest password (in characters) accepted when a password is set or changed; existing passwords keep working. See docs/security.md.'),
   'weir.auth.login-max-failures': integer(10, 1, 1_000_000, 'Failed logins allowed per user and address within the window before 429.'),
   'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
   'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { RouteAccess } from '../auth/roles.ts';
+import { bearer, tokenUser } from '../auth/token-user.ts';
 import type { NodeContext } from './context.ts';
 
 /**
@@ -37,9 +38,8 @@ export function registerAccessControl(app: FastifyInstance, ctx: NodeContext): v
     if (!header) {
       return reply.code(401).header('www-authenticate', 'Bearer').send();
     }
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const username = match ? await ctx.tokens.verify(match[1]!, 'access') : undefined;
-    const user = username === undefined ? undefined : ctx.users.find(username);
+    const token = bearer(header);
+    const user = token === undefined ? undefined : (await tokenUser(ctx.tokens, ctx.users, token, 'access'))?.user;
     if (!user || !user.roles.some((r) => access.includes(r.name))) {
       return reply.code(403).send();
     }

@@ -27,6 +27,7 @@ export const errorCatalog = {
   SELF_DELETE: [400, () => 'Authenticated user is not allowed to delete herself'],
   LAST_ADMIN: [400, (action: string) => `Unable to ${action}: it is the last user with the admin role, and Weir must keep at least one admin.`],
   ROLE_CHANGE_FORBIDDEN: [400, () => 'Only an admin may change roles; leave roles out or unchanged when updating your own user.'],
+  PASSWORD_POLICY: [400, (rule: string) => `The password does not meet the password policy: ${rule}.`],
   USERNAME_MISMATCH: [400, (path: string, body: string) => `The username in the path (${path}) differs from the username in the body (${body}); a username cannot be changed.`],
   ENGINE_NOT_STOPPED: [400, (state: string) => `Unable to start engine, please stop it properly. Current state is ${state}`],
   NODE_MISSING: [404, () => 'Requested node does not exist'],

@@ -1,31 +1,51 @@
 import { access } from '../auth/roles.ts';
+import { bearer, tokenUser } from '../auth/token-user.ts';
 import type { RouteModule } from './route-module.ts';
 import { apiError } from '../http/errors.ts';
 import { loginBody } from './user-schemas.ts';
 
-/** Spec: Authentication. Login failures answer 401 with an empty body; refresh failures 401 + ERROR. */
+/**
+ * Spec: Authentication. Login failures answer 401 with an empty body; refresh failures 401 + ERROR.
+ * `POST /api/logout` (Weir's addition, docs/api.md) revokes the caller's login session.
+ */
 export const authRoutes: RouteModule = (app, ctx) => {
   app.post('/api/login', { config: { access: access.public }, schema: { body: loginBody } }, async (request, reply) => {
     const { username, password } = request.body as { username: string; password: string };
     const wait = ctx.loginLimiter.blockedFor(username, request.ip);
     if (wait > 0) throw apiError('LOGIN_RATE_LIMITED', wait);
     const user = await ctx.users.authenticate(username, password);
-    if (!user) {
+    const session = user && ctx.users.session(user.username);
+    if (!session) {
       ctx.loginLimiter.fail(username, request.ip);
       return reply.code(401).send();
     }
     ctx.loginLimiter.succeed(username, request.ip);
-    return ctx.tokens.issue(user.username);
+    return ctx.tokens.issue(session.user.username, session.key);
   });
 
   app.get('/api/token/refresh', { config: { access: access.public } }, async (request, reply) => {
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    const username = match ? await ctx.tokens.verify(match[1]!, 'refresh') : undefined;
-    const user = username === undefined ? undefined : ctx.users.find(username);
-    if (!user) {
-      const text = match ? 'The refresh token is invalid or expired; log in again.' : 'Refresh token is missing: send Authorization: Bearer <REFRESH_TOKEN>.';
+    const token = bearer(request.headers.authorization);
+    const found = token === undefined ? undefined : await tokenUser(ctx.tokens, ctx.users, token, 'refresh');
+    if (!found) {
+      const text = token !== undefined ? 'The refresh token is invalid or expired; log in again.' : 'Refresh token is missing: send Authorization: Bearer <REFRESH_TOKEN>.';
       return reply.code(401).header('error', text).send({ error_message: text });
     }
-    return ctx.tokens.issue(user.username);
+    return ctx.tokens.issue(found.user.username, found.claims.key, found.claims.sid);
+  });
+
+  /**
+   * Ends the caller's login session: the bearer may be the access or the refresh token of the
+   * session. Its refresh token (and every one refreshed from the same login) and its access tokens
+   * are refused from now on, on every node. No header → 401; an invalid token → 403; done → 204.
+   */
+  app.post('/api/logout', { config: { access: access.public } }, async (request, reply) => {
+    const header = request.headers.authorization;
+    if (!header) return reply.code(401).header('www-authenticate', 'Bearer').send();
+    const token = bearer(header);
+    const found = token === undefined ? undefined
+      : (await tokenUser(ctx.tokens, ctx.users, token, 'access')) ?? (await tokenUser(ctx.tokens, ctx.users, token, 'refresh'));
+    if (!found) return reply.code(403).send();
+    await ctx.tokens.revoke(found.claims.sid);
+    return reply.code(204).send();
   });
 };

@@ -41,6 +41,9 @@ export async function startTestNode(overrides: Partial<Record<SettingKey, string
     'weir.log.level': 'silent',
     'num.stream.threads': '1',
     'weir.metrics.port': '0',
+    // The fixtures' passwords ('admin-pw', '<name>-pw') predate the password policy; tests of the
+    // policy set weir.auth.password-min-length themselves.
+    'weir.auth.password-min-length': '6',
     ...overrides,
   });
   let node = await WeirNode.start(settings);

@@ -98,6 +98,8 @@ describe('users', () => {
     const last = await t.call('PUT', '/api/users/dora', { token: dora, body: { roles: [] } });
     assert.equal(last.status, 400);
     assert.equal((await t.call('PUT', '/api/users/admin', { token: dora, body: { roles: [{ name: 'admin' }] } })).status, 200);
+    // A role change revokes the user's tokens (docs/security.md, "Sessions"): admin logs in again.
+    admin = (await t.login('admin', 'admin-pw')).access_token;
   });
 
   test('concurrent inits create exactly one user: one 201, the others 409', async () => {
