@@ -54,9 +54,15 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`[weir] ${signal}: stopping`);
+    console.log(`[weir] ${signal}: stopping (finishing the batch and the requests in flight)`);
+    const limit = started.settings.get('weir.shutdown.timeout-seconds');
+    setTimeout(() => {
+      console.error(`[weir] did not stop within ${limit} s (weir.shutdown.timeout-seconds); exiting`);
+      process.exit(1);
+    }, limit * 1000).unref();
     await node?.stop().catch((err: Error) => console.error(`[weir] stopping the node: ${err.message}`));
     await broker?.stop();
+    console.log('[weir] stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -55,6 +55,7 @@ export class WeirNode {
         loginLimiter: new LoginLimiter(settings.get('weir.auth.login-max-failures'), settings.get('weir.auth.login-window-seconds')),
         topics: new TopicClients(settings),
         nodes: new NodeRegistry(store, uuid, settings.get('weir.node.heartbeat-seconds'), (err) => warn(err)),
+        lifecycle: { stopping: false },
         engine: new StreamEngine(settings, store, uuid, metrics, { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) }),
       };
       context.nodes.attachEngine({ state: () => context.engine.state(), stop: async () => void (await context.engine.stop()) });
@@ -99,7 +100,13 @@ export class WeirNode {
     return `${new URL(this.url).protocol}//${host.includes(':') ? `[${host}]` : host}:${new URL(this.url).port}`;
   }
 
+  /**
+   * Graceful shutdown (SIGTERM, SIGINT): readiness turns 503 at once so load balancers stop sending;
+   * the stream workers finish the batch in flight, write its output and commit its offsets; then
+   * the API finishes the requests in flight (new ones get 503) and the clients and the store close.
+   */
   async stop(): Promise<void> {
+    this.context.lifecycle.stopping = true;
     await this.context.engine.stop();
     await this.metrics?.close();
     this.context.nodes.stopHeartbeat();

@@ -6,6 +6,7 @@ import type { NodeContext } from './context.ts';
 import { apiError, isApiError, withDetails, type ApiError } from './errors.ts';
 import { fixedHeaders, hstsHeader } from './fixed-headers.ts';
 import { routeModules } from '../routes/index.ts';
+import { registerHealth } from './health.ts';
 
 /** The management API of one node: Fastify with the spec's headers, errors and access control. */
 export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined): Promise<FastifyInstance> {
@@ -36,6 +37,7 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
     return reply.code(404).type('application/json').send(err.body);
   });
 
+  registerHealth(app, ctx, ctx.lifecycle);
   for (const register of routeModules) await register(app, ctx);
   return app;
 }

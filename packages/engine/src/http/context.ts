@@ -7,6 +7,7 @@ import type { ConfigStore } from '../store/config-store.ts';
 import type { NodeRegistry } from '../nodes/node-registry.ts';
 import type { TopicClients } from '../kafka/topic-clients.ts';
 import type { StreamEngine } from '../stream/stream-engine.ts';
+import type { HealthState } from './health.ts';
 
 /** What the API routes of one node work with; built by the node and passed to every route module. */
 export interface NodeContext {
@@ -22,12 +23,16 @@ export interface NodeContext {
   readonly topics: TopicClients;
   /** The stream engine of this node (spec: Engine). */
   readonly engine: StreamEngine;
+  /** Whether the node is stopping (readiness answers 503 from then on). */
+  readonly lifecycle: HealthState;
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route (architecture: Security model); every /api route must say. */
     access?: RouteAccess;
+    /** A health probe: no token, no rate limit (http/health.ts). */
+    health?: boolean;
   }
   interface FastifyRequest {
     /** The authenticated caller; set on every route that is not public. */

@@ -105,6 +105,11 @@ export class TopicAdmin {
     }
   }
 
+  /** Resolves when the cluster answers a metadata request (the readiness probe). */
+  async ping(): Promise<void> {
+    await this.#admin.metadata({ topics: [], forceUpdate: true, retries: 0 });
+  }
+
   async close(): Promise<void> {
     await this.#admin.close();
   }
