@@ -10,8 +10,8 @@ import { TopicClients } from './kafka/topic-clients.ts';
 import { loadKeyStore } from './http/tls.ts';
 import { ensureWeirTopics } from './kafka/weir-topic-setup.ts';
 import { NodeRegistry } from './nodes/node-registry.ts';
-import type { ConfigStore } from './store/config-store.ts';
 import { openStore } from './store/open-store.ts';
+import { AuditingStore } from './audit/auditing-store.ts';
 import { EngineMetrics } from './stream/engine-metrics.ts';
 import { StreamEngine, type EngineLog } from './stream/stream-engine.ts';
 import { startMetricsServer } from './http/metrics-server.ts';
@@ -23,7 +23,7 @@ import { startMetricsServer } from './http/metrics-server.ts';
 export class WeirNode {
   readonly context: NodeContext;
   readonly api: FastifyInstance;
-  readonly #store: ConfigStore;
+  readonly #store: AuditingStore;
   /** The Prometheus endpoint, when enabled. */
   metrics: FastifyInstance | undefined;
 
@@ -42,7 +42,7 @@ export class WeirNode {
       error: (m) => void process.stderr.write(`${m}\n`),
     };
     const warn = (err: Error) => log.warn(err.message);
-    const store = await openStore(settings, uuid, (err) => warn(err));
+    const store = new AuditingStore(await openStore(settings, uuid, (err) => warn(err)));
     const metrics = new EngineMetrics();
     try {
       const tokens = await TokenService.open(store, settings.get('weir.auth.access-token-seconds'), settings.get('weir.auth.refresh-token-seconds'));

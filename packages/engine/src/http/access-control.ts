@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { RouteAccess } from '../auth/roles.ts';
+import type { User } from '../auth/user-directory.ts';
 import { bearer, tokenUser } from '../auth/token-user.ts';
+import { runAs } from '../audit/audit-context.ts';
 import type { NodeContext } from './context.ts';
 
 /**
@@ -30,6 +32,12 @@ export function registerAccessControl(app: FastifyInstance, ctx: NodeContext): v
     const access = route.config?.access;
     if (access === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
+    // The handler runs with its caller as the actor of the audit entries of its writes.
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+      const actor = { user: (request.principal as User | null)?.username ?? null, address: request.ip };
+      return runAs({ actor }, () => handler.call(this, request, reply));
+    };
   });
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const access = request.routeOptions.config.access;

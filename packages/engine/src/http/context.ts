@@ -3,7 +3,7 @@ import type { LoginLimiter } from '../auth/login-limiter.ts';
 import type { TokenService } from '../auth/tokens.ts';
 import type { User, UserDirectory } from '../auth/user-directory.ts';
 import type { RouteAccess } from '../auth/roles.ts';
-import type { ConfigStore } from '../store/config-store.ts';
+import type { AuditingStore } from '../audit/auditing-store.ts';
 import type { NodeRegistry } from '../nodes/node-registry.ts';
 import type { TopicClients } from '../kafka/topic-clients.ts';
 import type { StreamEngine } from '../stream/stream-engine.ts';
@@ -13,7 +13,8 @@ import type { HealthState } from './health.ts';
 export interface NodeContext {
   readonly settings: Settings;
   readonly uuid: string;
-  readonly store: ConfigStore;
+  /** The config store; writes made while handling a request are audited (audit/auditing-store.ts). */
+  readonly store: AuditingStore;
   readonly tokens: TokenService;
   readonly users: UserDirectory;
   readonly loginLimiter: LoginLimiter;

@@ -2,7 +2,7 @@ import { Admin } from '@platformatic/kafka';
 import type { Settings } from '../config/settings.ts';
 import { isTopicAlreadyExists } from './broker-errors.ts';
 import { kafkaConnection } from './client-options.ts';
-import { configTopics, weirTopicNames, type WeirTopic } from './weir-topics.ts';
+import { auditTopicName, configTopics, weirTopicNames, type WeirTopic } from './weir-topics.ts';
 
 /** Broker settings of the compacted configuration topics (architecture: Stores). */
 export const configTopicSettings = { 'cleanup.policy': 'compact', 'retention.bytes': '-1' } as const;
@@ -37,6 +37,16 @@ export async function ensureWeirTopics(settings: Settings, clientId: string, wit
         await admin.createTopics({ topics: [names[topic]], partitions: topic === 'alerts' ? -1 : 1, replicas: -1, configs });
       } catch (err) {
         // Another node may have created it in the meantime.
+        if (!isTopicAlreadyExists(err)) throw err;
+      }
+    }
+    const audit = auditTopicName(settings.get('weir.topic.prefix'));
+    if (withConfigTopics && !existing.has(audit)) {
+      const retentionMs = String(settings.get('weir.audit.retention-days') * 24 * 3600 * 1000);
+      try {
+        await admin.createTopics({ topics: [audit], partitions: 1, replicas: -1,
+          configs: [{ name: 'cleanup.policy', value: 'delete' }, { name: 'retention.ms', value: retentionMs }] });
+      } catch (err) {
         if (!isTopicAlreadyExists(err)) throw err;
       }
     }

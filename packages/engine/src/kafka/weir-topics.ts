@@ -32,3 +32,11 @@ export const configTopics = ['nodes', 'rules', 'tasks', 'pipelines', 'topologies
 
 /** The topics `GET /api/topics/init` requires (spec: Versioning, earlier forms): the six config topics and alerts. */
 export const requiredTopics = ['nodes', 'rules', 'tasks', 'pipelines', 'topologies', 'lookups', 'alerts'] as const satisfies readonly WeirTopic[];
+
+/**
+ * The audit trail's topic in kafka store mode: not compacted (`cleanup.policy=delete`), kept for
+ * `weir.audit.retention-days` (docs/security.md, "Audit trail").
+ */
+export function auditTopicName(prefix: string = defaultTopicPrefix): string {
+  return `${prefix}_audit`;
+}

@@ -12,14 +12,20 @@ export const authRoutes: RouteModule = (app, ctx) => {
   app.post('/api/login', { config: { access: access.public }, schema: { body: loginBody } }, async (request, reply) => {
     const { username, password } = request.body as { username: string; password: string };
     const wait = ctx.loginLimiter.blockedFor(username, request.ip);
-    if (wait > 0) throw apiError('LOGIN_RATE_LIMITED', wait);
+    if (wait > 0) {
+      await ctx.store.record('login', 'failure', username, { detail: 'rate limited' });
+      throw apiError('LOGIN_RATE_LIMITED', wait);
+    }
     const user = await ctx.users.authenticate(username, password);
     const session = user && ctx.users.session(user.username);
     if (!session) {
       ctx.loginLimiter.fail(username, request.ip);
+      await ctx.store.record('login', 'failure', username, { detail: 'wrong username or password' });
       return reply.code(401).send();
     }
     ctx.loginLimiter.succeed(username, request.ip);
+    // No unrecorded login: when the entry cannot be written the login fails (503).
+    await ctx.store.record('login', 'success', session.user.username, { user: session.user.username });
     return ctx.tokens.issue(session.user.username, session.key);
   });
 
@@ -46,6 +52,7 @@ export const authRoutes: RouteModule = (app, ctx) => {
       : (await tokenUser(ctx.tokens, ctx.users, token, 'access')) ?? (await tokenUser(ctx.tokens, ctx.users, token, 'refresh'));
     if (!found) return reply.code(403).send();
     await ctx.tokens.revoke(found.claims.sid);
+    await ctx.store.record('session', 'logout', found.user.username, { user: found.user.username });
     return reply.code(204).send();
   });
 };

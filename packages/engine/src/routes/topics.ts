@@ -63,7 +63,7 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     const checked = validateTopic(request.body);
     if (!checked.ok) throw invalidTopics(checked.violations);
     try {
-      const created = await kafka.admin.create(checked.topic);
+      const created = await auditedTopicChange(ctx, 'create', checked.topic.name, checked.topic, () => kafka.admin.create(checked.topic));
       return reply.code(201).header('location', '/api/topics').send(created);
     } catch (err) {
       if (brokerErrorId(err) !== undefined) throw apiError('TOPIC_REFUSED', checked.topic.name, brokerReason(err));
@@ -83,7 +83,7 @@ export const topicRoutes: RouteModule = (app, ctx) => {
   });
 
   app.delete<ByName>('/api/topics/:name', { config: { access: access.admin }, schema: { params: topicParams } }, async (request, reply) => {
-    const deleted = await withKafka(() => kafka.admin.delete(request.params.name));
+    const deleted = await auditedTopicChange(ctx, 'delete', request.params.name, undefined, () => withKafka(() => kafka.admin.delete(request.params.name)));
     if (!deleted) throw apiError('TOPIC_DELETE_MISSING');
     return reply.code(204).send();
   });
@@ -142,11 +142,28 @@ function checkedTopics(body: unknown): readonly TopicSpec[] {
 }
 
 /** One CreateTopics call per topic, in order, so that each gets its own result and broker message. */
+/**
+ * A topic change with its audit entries. The broker's admin operations are not transactional, so the
+ * entry is written first (no topic changes unaudited: if it cannot be written the call answers 503
+ * and nothing is done), and a second entry (`<action>-failed`) records a refusal or an error.
+ */
+async function auditedTopicChange<T>(ctx: NodeContext, action: 'create' | 'delete', name: string, spec: TopicSpec | undefined, change: () => Promise<T>): Promise<T> {
+  await ctx.store.record('topic', action, name, spec ? { after: spec } : {});
+  try {
+    const result = await change();
+    if (result === false) await ctx.store.record('topic', `${action}-failed`, name, { detail: 'the topic does not exist' });
+    return result;
+  } catch (err) {
+    await ctx.store.record('topic', `${action}-failed`, name, { detail: (err as Error).message }).catch(() => {});
+    throw err;
+  }
+}
+
 async function createEach(ctx: NodeContext, topics: readonly TopicSpec[]): Promise<TopicResult[]> {
   const results: TopicResult[] = [];
   for (const topic of topics) {
     try {
-      await ctx.topics.admin.create(topic);
+      await auditedTopicChange(ctx, 'create', topic.name, topic, () => ctx.topics.admin.create(topic));
       results.push({ name: topic.name, result: 'success' });
     } catch (err) {
       results.push({ name: topic.name, result: 'failure', message: brokerReason(err) });

@@ -4,8 +4,9 @@ type FetchRequestTopic = FetchOptions<Buffer, Buffer, Buffer, Buffer>['topics'][
 import type { Settings } from '../config/settings.ts';
 import { kafkaConnection } from '../kafka/client-options.ts';
 import { describeError, ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
-import { weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
-import type { ChangeListener, Collection, ConfigStore } from './config-store.ts';
+import { auditTopicName, weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
+import { WriteQueue } from '../resources/write-queue.ts';
+import { auditMatches, type AuditEntry, type AuditPage, type AuditQuery, type AuditRecord, type ChangeListener, type Collection, type ConfigStore } from './config-store.ts';
 
 /** Where each collection lives. Users and the token secret share `<prefix>_users` (see recordKey). */
 const topicOf: Record<Collection, WeirTopic> = {
@@ -31,6 +32,7 @@ const IS_CONTROL_BATCH = 0x20;
 const IS_CONTROL_RECORD = 0x20;
 const fetchWaitMs = 200;
 const readBackTimeoutMs = 30_000;
+const transactionTimeoutMs = 15_000;
 const compressedCollections: ReadonlySet<Collection> = new Set(['lookups']);
 
 interface Waiter {
@@ -45,12 +47,16 @@ interface Waiter {
  * `weir.config.store=kafka`: the compacted topics `<prefix>_nodes … <prefix>_users` (architecture: Stores),
  * one partition each. Every node reads them from the start into memory (key = id, JSON value,
  * null value = delete) and keeps tailing them; a write resolves once this node has read it back, so
- * a node always reads its own writes. `putMany` is one record batch on one partition: all or nothing.
+ * a node always reads its own writes. Every write is one Kafka transaction holding the records and
+ * their audit entries (on `<prefix>_audit`, read back the same way and kept in memory for
+ * `weir.audit.retention-days`); the store reads committed records only, so a change and its audit
+ * entries are seen together or not at all.
  */
 export class KafkaConfigStore implements ConfigStore {
   readonly #names: Record<WeirTopic, string>;
   readonly #topicByName: Map<string, WeirTopic>;
-  readonly #producer: Producer;
+  #producer: Producer;
+  readonly #newProducer: () => Producer;
   readonly #consumer: Consumer;
   readonly #data = new Map<Collection, Map<string, unknown>>();
   /** Next offset to read per topic name. */
@@ -58,6 +64,13 @@ export class KafkaConfigStore implements ConfigStore {
   readonly #listeners = new Set<ChangeListener>();
   readonly #waiters = new Set<Waiter>();
   readonly #onError: (err: Error) => void;
+  readonly #auditTopic: string;
+  readonly #audit: AuditRecord[] = [];
+  readonly #auditRetentionMs: number;
+  /** A transactional producer runs one transaction at a time. */
+  readonly #writes = new WriteQueue();
+  /** Whether the last metadata showed the audit topic (a send to a missing topic would never end). */
+  #auditTopicPresent = true;
   #closed = false;
   #loop: Promise<void> | undefined;
 
@@ -65,11 +78,14 @@ export class KafkaConfigStore implements ConfigStore {
     this.#names = weirTopicNames(settings.get('weir.topic.prefix'));
     this.#topicByName = new Map(Object.entries(this.#names).filter(([t]) => t !== 'alerts').map(([t, n]) => [n, t as WeirTopic]));
     const connection = kafkaConnection(settings, clientId);
-    this.#producer = new Producer({ ...connection, acks: -1 });
+    this.#newProducer = () => new Producer({ ...connection, acks: -1, idempotent: true, transactionalId: clientId });
+    this.#producer = this.#newProducer();
     // The consumer never joins its group: it only fetches, from offset 0, every partition-0 of the topics.
     this.#consumer = new Consumer({ ...connection, groupId: `${clientId}-unused` });
     this.#onError = onError;
-    for (const name of this.#topicByName.keys()) this.#position.set(name, 0n);
+    this.#auditTopic = auditTopicName(settings.get('weir.topic.prefix'));
+    this.#auditRetentionMs = settings.get('weir.audit.retention-days') * 24 * 3600 * 1000;
+    for (const name of this.#fetchedTopics) this.#position.set(name, 0n);
   }
 
   /** Creates the topics when missing, reads them to their current end, then keeps tailing them. */
@@ -77,7 +93,7 @@ export class KafkaConfigStore implements ConfigStore {
     await ensureWeirTopics(settings, `${clientId}-admin`, true);
     const store = new KafkaConfigStore(settings, clientId, onError);
     try {
-      const topics = [...store.#topicByName.keys()];
+      const topics = store.#fetchedTopics;
       store.#consumer.topics.trackAll(...topics);
       const ends = await store.#consumer.listOffsets({ topics });
       store.#loop = store.#run();
@@ -100,19 +116,41 @@ export class KafkaConfigStore implements ConfigStore {
     return [...(this.#data.get(collection)?.values() ?? [])] as T[];
   }
 
-  async put(collection: Collection, id: string, value: unknown): Promise<void> {
-    await this.putMany(collection, [[id, value]]);
+  async put(collection: Collection, id: string, value: unknown, audit: readonly AuditEntry[] = []): Promise<void> {
+    await this.putMany(collection, [[id, value]], audit);
   }
 
-  async putMany(collection: Collection, entries: readonly (readonly [string, unknown])[]): Promise<void> {
+  async putMany(collection: Collection, entries: readonly (readonly [string, unknown])[], audit: readonly AuditEntry[] = []): Promise<void> {
     if (entries.length === 0) return;
-    await this.#write(collection, entries.map(([id, value]) => [id, Buffer.from(JSON.stringify(value))]));
+    await this.#write(collection, entries.map(([id, value]) => [id, Buffer.from(JSON.stringify(value))]), audit);
   }
 
-  async delete(collection: Collection, id: string): Promise<boolean> {
+  async delete(collection: Collection, id: string, audit: readonly AuditEntry[] = []): Promise<boolean> {
     if (!this.#data.get(collection)?.has(id)) return false;
-    await this.#write(collection, [[id, null]]);
+    await this.#write(collection, [[id, null]], audit);
     return true;
+  }
+
+  async appendAudit(entries: readonly AuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.#write(undefined, [], entries);
+  }
+
+  queryAudit(query: AuditQuery): AuditPage {
+    const cutoff = Date.now() - this.#auditRetentionMs;
+    let total = 0;
+    const entries: AuditRecord[] = [];
+    for (let i = this.#audit.length - 1; i >= 0; i--) {
+      const entry = this.#audit[i]!;
+      if (entry.time < cutoff || !auditMatches(entry, query)) continue;
+      if (total >= query.offset && entries.length < query.limit) entries.push(entry);
+      total++;
+    }
+    return { total, entries };
+  }
+
+  get #fetchedTopics(): string[] {
+    return [...this.#topicByName.keys(), this.#auditTopic];
   }
 
   onChange(listener: ChangeListener): () => void {
@@ -132,16 +170,49 @@ export class KafkaConfigStore implements ConfigStore {
     await Promise.allSettled([this.#producer.close(), this.#consumer.close(true)]);
   }
 
-  async #write(collection: Collection, entries: readonly (readonly [string, Buffer | null])[]): Promise<void> {
-    if (this.#closed) throw new Error('the config store is closed');
-    const topic = this.#names[topicOf[collection]];
-    const result = await this.#producer.send({
-      messages: entries.map(([id, value]) => ({ topic, partition: 0, key: Buffer.from(recordKey(collection, id)), value: value ?? undefined })),
-      ...(compressedCollections.has(collection) ? { compression: 'gzip' as const } : {}),
+  /** One transaction: the records of `collection` and the audit entries; resolves once both are read back. */
+  #write(collection: Collection | undefined, entries: readonly (readonly [string, Buffer | null])[], audit: readonly AuditEntry[]): Promise<void> {
+    return this.#writes.run(async () => {
+      if (this.#closed) throw new Error('the config store is closed');
+      if (!this.#auditTopicPresent) throw new Error(`the audit topic ${this.#auditTopic} does not exist; restart the node to create it`);
+      const topic = collection === undefined ? undefined : this.#names[topicOf[collection]];
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the write was not acknowledged within ${transactionTimeoutMs} ms`)), transactionTimeoutMs);
+      });
+      let base: bigint | undefined;
+      let auditBase: bigint | undefined;
+      try {
+        const tx = await Promise.race([this.#producer.beginTransaction(), timeout]);
+        if (topic !== undefined && collection !== undefined) {
+          const result = await Promise.race([tx.send({
+            messages: entries.map(([id, value]) => ({ topic, partition: 0, key: Buffer.from(recordKey(collection, id)), value: value ?? undefined })),
+            ...(compressedCollections.has(collection) ? { compression: 'gzip' as const } : {}),
+          }), timeout]);
+          base = result.offsets?.find((o) => o.topic === topic)?.offset;
+          if (base === undefined) throw new Error(`no offset returned for the write to ${topic}`);
+        }
+        if (audit.length > 0) {
+          const result = await Promise.race([tx.send({ messages: audit.map((entry) => ({ topic: this.#auditTopic, partition: 0, value: Buffer.from(JSON.stringify(entry)) })) }), timeout]);
+          auditBase = result.offsets?.find((o) => o.topic === this.#auditTopic)?.offset;
+          if (auditBase === undefined) throw new Error(`no offset returned for the write to ${this.#auditTopic}`);
+        }
+        await Promise.race([tx.commit(), timeout]);
+      } catch (err) {
+        // Whatever state the transaction is in, a new producer with the same transactional id fences
+        // it off (the broker aborts it), so the next write starts clean.
+        const stale = this.#producer;
+        this.#producer = this.#newProducer();
+        void stale.close(true).catch(() => {});
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+      await Promise.all([
+        topic !== undefined && base !== undefined ? this.#waitFor(topic, base + BigInt(entries.length) - 1n) : undefined,
+        auditBase !== undefined ? this.#waitFor(this.#auditTopic, auditBase + BigInt(audit.length) - 1n) : undefined,
+      ]);
     });
-    const base = result.offsets?.find((o) => o.topic === topic)?.offset;
-    if (base === undefined) throw new Error(`no offset returned for the write to ${topic}`);
-    await this.#waitFor(topic, base + BigInt(entries.length) - 1n);
   }
 
   /** Resolves once the record at `offset` of `topic` has been applied to this node's view. */
@@ -163,8 +234,9 @@ export class KafkaConfigStore implements ConfigStore {
     let failures = 0;
     while (!this.#closed) {
       try {
-        const metadata = await this.#consumer.metadata({ topics: [...this.#topicByName.keys()], forceUpdate: failures > 0 });
+        const metadata = await this.#consumer.metadata({ topics: this.#fetchedTopics, forceUpdate: failures > 0 });
         const nameById = new Map([...metadata.topics].map(([name, t]) => [t.id, name]));
+        this.#auditTopicPresent = metadata.topics.get(this.#auditTopic)?.partitions[0] !== undefined;
         await Promise.all([...this.#requestsByLeader(metadata)].map(([node, topics]) => this.#fetchOnce(node, topics, nameById)));
         failures = 0;
       } catch (err) {
@@ -178,9 +250,11 @@ export class KafkaConfigStore implements ConfigStore {
 
   #requestsByLeader(metadata: ClusterMetadata): Map<number, FetchRequestTopic[]> {
     const byNode = new Map<number, FetchRequestTopic[]>();
-    for (const name of this.#topicByName.keys()) {
+    for (const name of this.#fetchedTopics) {
       const topic = metadata.topics.get(name);
       const partition = topic?.partitions[0];
+      // A missing audit topic must not stop the configuration from being read (writes fail instead).
+      if ((!topic || !partition) && name === this.#auditTopic) continue;
       if (!topic || !partition) throw new Error(`topic ${name} has no metadata yet`);
       const requests = byNode.get(partition.leader) ?? [];
       requests.push({
@@ -197,7 +271,7 @@ export class KafkaConfigStore implements ConfigStore {
     if (this.#closed) return;
     for (const topicResponse of response.responses) {
       const name = nameById.get(topicResponse.topicId);
-      const topic = name === undefined ? undefined : this.#topicByName.get(name);
+      const topic = name === undefined ? undefined : name === this.#auditTopic ? 'audit' as const : this.#topicByName.get(name);
       if (name === undefined || topic === undefined) continue;
       for (const partition of topicResponse.partitions) {
         if (partition.partitionIndex !== 0) continue;
@@ -207,7 +281,7 @@ export class KafkaConfigStore implements ConfigStore {
     }
   }
 
-  #apply(name: string, topic: WeirTopic, batches: readonly RecordsBatch[]): void {
+  #apply(name: string, topic: WeirTopic | 'audit', batches: readonly RecordsBatch[]): void {
     let position = this.#position.get(name)!;
     for (const batch of batches) {
       const last = batch.firstOffset + BigInt(batch.lastOffsetDelta);
@@ -215,8 +289,9 @@ export class KafkaConfigStore implements ConfigStore {
       if (!(batch.attributes & IS_CONTROL_BATCH)) {
         for (const record of batch.records) {
           const offset = batch.firstOffset + BigInt(record.offsetDelta);
-          if (offset < position || record.attributes & IS_CONTROL_RECORD || !record.key) continue;
-          this.#applyRecord(topic, record.key.toString('utf8'), record.value);
+          if (offset < position || record.attributes & IS_CONTROL_RECORD) continue;
+          if (topic === 'audit') this.#applyAudit(offset, record.value);
+          else if (record.key) this.#applyRecord(topic, record.key.toString('utf8'), record.value);
         }
       }
       position = last + 1n;
@@ -228,6 +303,23 @@ export class KafkaConfigStore implements ConfigStore {
         this.#waiters.delete(waiter);
         waiter.resolve();
       }
+    }
+  }
+
+  #applyAudit(offset: bigint, value: Buffer | null): void {
+    if (!value) return;
+    try {
+      const entry = JSON.parse(value.toString('utf8')) as AuditEntry;
+      if (entry.time < Date.now() - this.#auditRetentionMs) return;
+      this.#audit.push({ seq: Number(offset), ...entry });
+    } catch {
+      this.#onError(new Error(`config store: skipped audit record ${offset}: its value is not JSON`));
+    }
+    // Entries past the retention fall off the front (they are in time order).
+    if (this.#audit.length % 1024 === 0) {
+      const cutoff = Date.now() - this.#auditRetentionMs;
+      const keep = this.#audit.findIndex((e) => e.time >= cutoff);
+      if (keep > 0) this.#audit.splice(0, keep);
     }
   }
 

@@ -7,5 +7,5 @@ import { SqliteConfigStore } from './sqlite-store.ts';
 export async function openStore(settings: Settings, uuid: string, onError: (err: Error) => void): Promise<ConfigStore> {
   const kind = settings.get('weir.config.store');
   if (kind === 'kafka') return KafkaConfigStore.open(settings, `weir-config-${uuid}`, onError);
-  return new SqliteConfigStore(settings.get('weir.config.location'));
+  return new SqliteConfigStore(settings.get('weir.config.location'), settings.get('weir.audit.retention-days'));
 }

@@ -1,9 +1,15 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { ChangeListener, Collection, ConfigStore } from './config-store.ts';
+import { type AuditEntry, type AuditPage, type AuditQuery, type ChangeListener, type Collection, type ConfigStore } from './config-store.ts';
 
-/** `weir.config.store=local`: one SQLite file (WAL) under `weir.config.location`. */
+const dayMs = 24 * 3600 * 1000;
+
+/**
+ * `weir.config.store=local`: one SQLite file (WAL) under `weir.config.location`, owner-only (0600;
+ * SQLite gives its -wal and -shm files the same mode). Configuration records and the audit trail
+ * live in the same file, so a change and its audit entries are one transaction.
+ */
 export class SqliteConfigStore implements ConfigStore {
   readonly #db: DatabaseSync;
   readonly #listeners = new Set<ChangeListener>();
@@ -11,20 +17,35 @@ export class SqliteConfigStore implements ConfigStore {
   readonly #selectAll: StatementSync;
   readonly #upsert: StatementSync;
   readonly #remove: StatementSync;
+  readonly #insertAudit: StatementSync;
+  readonly #pruneAudit: StatementSync;
+  readonly #retentionMs: number;
+  #lastPrune = 0;
 
-  constructor(location: string) {
-    mkdirSync(location, { recursive: true });
-    this.#db = new DatabaseSync(path.join(location, 'weir.db'));
+  constructor(location: string, auditRetentionDays = 365) {
+    mkdirSync(location, { recursive: true, mode: 0o700 });
+    const file = path.join(location, 'weir.db');
+    closeSync(openSync(file, 'a', 0o600));
+    chmodSync(file, 0o600);
+    this.#db = new DatabaseSync(file);
     this.#db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;
       CREATE TABLE IF NOT EXISTS records (
         collection TEXT NOT NULL, id TEXT NOT NULL, value TEXT NOT NULL, seq INTEGER NOT NULL,
-        PRIMARY KEY (collection, id));`);
+        PRIMARY KEY (collection, id));
+      CREATE TABLE IF NOT EXISTS audit (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT, time INTEGER NOT NULL, user TEXT, kind TEXT NOT NULL, rid TEXT,
+        entry TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS audit_time ON audit (time);`);
     this.#select = this.#db.prepare('SELECT value FROM records WHERE collection = ? AND id = ?');
     this.#selectAll = this.#db.prepare('SELECT value FROM records WHERE collection = ? ORDER BY seq');
     this.#upsert = this.#db.prepare(`INSERT INTO records (collection, id, value, seq)
       VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM records WHERE collection = ?))
       ON CONFLICT (collection, id) DO UPDATE SET value = excluded.value`);
     this.#remove = this.#db.prepare('DELETE FROM records WHERE collection = ? AND id = ?');
+    this.#insertAudit = this.#db.prepare('INSERT INTO audit (time, user, kind, rid, entry) VALUES (?, ?, ?, ?, ?)');
+    this.#pruneAudit = this.#db.prepare('DELETE FROM audit WHERE time < ?');
+    this.#retentionMs = auditRetentionDays * dayMs;
+    this.#prune();
   }
 
   get<T>(collection: Collection, id: string): T | undefined {
@@ -36,27 +57,48 @@ export class SqliteConfigStore implements ConfigStore {
     return (this.#selectAll.all(collection) as { value: string }[]).map((row) => JSON.parse(row.value) as T);
   }
 
-  async put(collection: Collection, id: string, value: unknown): Promise<void> {
-    await this.putMany(collection, [[id, value]]);
+  async put(collection: Collection, id: string, value: unknown, audit: readonly AuditEntry[] = []): Promise<void> {
+    await this.putMany(collection, [[id, value]], audit);
   }
 
-  async putMany(collection: Collection, entries: readonly (readonly [string, unknown])[]): Promise<void> {
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
+  async putMany(collection: Collection, entries: readonly (readonly [string, unknown])[], audit: readonly AuditEntry[] = []): Promise<void> {
+    this.#transaction(() => {
       for (const [id, value] of entries) this.#upsert.run(collection, id, JSON.stringify(value), collection);
-      this.#db.exec('COMMIT');
-    } catch (err) {
-      this.#db.exec('ROLLBACK');
-      throw err;
-    }
+      this.#writeAudit(audit);
+    });
     for (const [id, value] of entries) this.#emit(collection, id, value);
   }
 
-  async delete(collection: Collection, id: string): Promise<boolean> {
-    const result = this.#remove.run(collection, id);
-    if (result.changes === 0) return false;
-    this.#emit(collection, id, undefined);
-    return true;
+  async delete(collection: Collection, id: string, audit: readonly AuditEntry[] = []): Promise<boolean> {
+    const changed = this.#transaction(() => {
+      const result = this.#remove.run(collection, id);
+      if (result.changes === 0) return false;
+      this.#writeAudit(audit);
+      return true;
+    });
+    if (changed) this.#emit(collection, id, undefined);
+    return changed;
+  }
+
+  async appendAudit(entries: readonly AuditEntry[]): Promise<void> {
+    this.#transaction(() => this.#writeAudit(entries));
+  }
+
+  queryAudit(query: AuditQuery): AuditPage {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    const filters: [string, string | number | undefined][] = [['time >= ?', query.from], ['time <= ?', query.to],
+      ['user = ?', query.user], ['kind = ?', query.kind], ['rid = ?', query.id]];
+    for (const [clause, value] of filters) {
+      if (value === undefined) continue;
+      where.push(clause);
+      args.push(value);
+    }
+    const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { total } = this.#db.prepare(`SELECT COUNT(*) AS total FROM audit ${filter}`).get(...args) as { total: number };
+    const rows = this.#db.prepare(`SELECT seq, entry FROM audit ${filter} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+      .all(...args, query.limit, query.offset) as { seq: number; entry: string }[];
+    return { total, entries: rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.entry) as AuditEntry) })) };
   }
 
   onChange(listener: ChangeListener): () => void {
@@ -66,6 +108,28 @@ export class SqliteConfigStore implements ConfigStore {
 
   async close(): Promise<void> {
     if (this.#db.isOpen) this.#db.close();
+  }
+
+  #transaction<T>(work: () => T): T {
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      this.#db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      this.#db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  #writeAudit(entries: readonly AuditEntry[]): void {
+    for (const entry of entries) this.#insertAudit.run(entry.time, entry.user, entry.kind, entry.id, JSON.stringify(entry));
+    if (entries.length > 0 && Date.now() - this.#lastPrune > 3600_000) this.#prune();
+  }
+
+  #prune(): void {
+    this.#lastPrune = Date.now();
+    this.#pruneAudit.run(Date.now() - this.#retentionMs);
   }
 
   #emit(collection: Collection, id: string, value: unknown): void {

@@ -74,7 +74,7 @@ test('kafka store: creates compacted topics, reads its own writes, shares them a
   }
 });
 
-test('a node in local mode creates only the alerts topic; in kafka mode all eight', async () => {
+test('a node in local mode creates only the alerts topic; in kafka mode all eight and the audit topic', async () => {
   for (const mode of storeModes) {
     const settings = storeSettings(mode);
     const prefix = settings['weir.topic.prefix']!;
@@ -82,7 +82,8 @@ test('a node in local mode creates only the alerts topic; in kafka mode all eigh
     const admin = new Admin({ clientId: 'check', bootstrapBrokers: [testBootstrap()] });
     try {
       const ours = (await admin.listTopics()).filter((name) => name.startsWith(`${prefix}_`)).sort();
-      const expected = mode === 'local' ? ['alerts'] : ['alerts', 'lookups', 'nodes', 'pipelines', 'rules', 'tasks', 'topologies', 'users'];
+      // In kafka mode the audit trail has its own (time-retained) topic too (docs/security.md).
+      const expected = mode === 'local' ? ['alerts'] : ['alerts', 'audit', 'lookups', 'nodes', 'pipelines', 'rules', 'tasks', 'topologies', 'users'];
       assert.deepEqual(ours, expected.map((s) => `${prefix}_${s}`), mode);
     } finally {
       await admin.close();
