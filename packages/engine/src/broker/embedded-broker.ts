@@ -15,6 +15,14 @@ export interface EmbeddedBrokerOptions {
   readonly internalPartitions?: number;
   readonly startTimeoutMs?: number;
   readonly log?: (line: string) => void;
+  /**
+   * Secured listeners besides the PLAINTEXT one (tests of Kafka client security): each on
+   * 127.0.0.1:<port>, its settings in `extraProperties` (`listener.name.<name lower-case>.*`, key
+   * stores), SCRAM users created when the data folder is formatted.
+   */
+  readonly securedListeners?: readonly { readonly name: string; readonly protocol: 'SSL' | 'SASL_SSL'; readonly port: number }[];
+  readonly extraProperties?: Readonly<Record<string, string>>;
+  readonly scramUsers?: readonly { readonly mechanism: 'SCRAM-SHA-256' | 'SCRAM-SHA-512'; readonly username: string; readonly password: string }[];
 }
 
 interface BrokerLayout {
@@ -57,14 +65,15 @@ export class EmbeddedBroker {
     const dataDir = path.join(dir, 'data');
     const logsDir = path.join(dir, 'logs');
     mkdirSync(logsDir, { recursive: true });
-    writeFileSync(propsFile, renderProperties(layout, dataDir, this.#options.internalPartitions ?? 50));
+    writeFileSync(propsFile, withSecuredListeners(renderProperties(layout, dataDir, this.#options.internalPartitions ?? 50), this.#options), { mode: 0o600 });
     const classpath = path.join(lib, '*');
     const log4j = path.join(brokerDir, 'log4j2.properties');
     const javaOpts = [`-Dlog4j2.configurationFile=${log4j}`, `-Dkafka.logs.dir=${logsDir}`];
     if (!existsSync(path.join(dataDir, 'meta.properties'))) {
       log(`formatting the embedded broker's data directory ${dataDir}`);
       await runToEnd('java', ['-Xmx256m', ...javaOpts, '-cp', classpath, 'kafka.tools.StorageTool', 'format',
-        '-t', layout.clusterId, '-c', propsFile]);
+        '-t', layout.clusterId, '-c', propsFile,
+        ...(this.#options.scramUsers ?? []).flatMap((u) => ['--add-scram', `${u.mechanism}=[name=${u.username},password=${u.password}]`])]);
     }
     log(`starting Apache Kafka on 127.0.0.1:${layout.brokerPort}`);
     const child = spawn('java', ['-Xms128m', '-Xmx512m', '-XX:+UseSerialGC', ...javaOpts, '-cp', classpath,
@@ -186,6 +195,17 @@ function renderProperties(layout: BrokerLayout, dataDir: string, internalPartiti
     if (value === undefined) throw new Error(`server.properties.template: unknown placeholder ${key}`);
     return value;
   });
+}
+
+/** Adds the secured listeners and extra properties to the rendered server.properties. */
+function withSecuredListeners(props: string, options: EmbeddedBrokerOptions): string {
+  const listeners = options.securedListeners ?? [];
+  if (listeners.length === 0 && !options.extraProperties) return props;
+  const add = (key: string, extra: string[]) => props.replace(new RegExp(`^${key.replaceAll('.', '\\.')}=(.*)$`, 'm'), (_, v: string) => `${key}=${[v, ...extra].join(',')}`);
+  props = add('listeners', listeners.map((l) => `${l.name}://127.0.0.1:${l.port}`));
+  props = add('advertised.listeners', listeners.map((l) => `${l.name}://127.0.0.1:${l.port}`));
+  props = add('listener.security.protocol.map', listeners.map((l) => `${l.name}:${l.protocol}`));
+  return `${props}\n${Object.entries(options.extraProperties ?? {}).map(([k, v]) => `${k}=${v}`).join('\n')}\n`;
 }
 
 function runToEnd(command: string, args: string[]): Promise<void> {

@@ -74,6 +74,12 @@ export const settingDefinitions = {
   'weir.auth.login-max-failures': integer(10, 1, 1_000_000, 'Failed logins allowed per user and address within the window before 429.'),
   'weir.shutdown.timeout-seconds': integer(60, 1, 3600, 'On SIGTERM/SIGINT, the longest the node waits for the batch in flight, the API requests in flight and the broker to finish; then it exits with status 1.'),
   'weir.audit.retention-days': integer(365, 1, 36500, 'How long audit entries are kept (local store: rows older are deleted; kafka store: `retention.ms` of `<prefix>_audit` when Weir creates it, and entries older are dropped from memory). See docs/security.md.'),
+  'weir.http.max-connections': integer(1000, 1, 1_000_000, 'Open connections the API accepts at once; further ones are closed at once by the server.'),
+  'weir.http.headers-timeout-seconds': integer(20, 1, 3600, 'A client must send the complete request headers within this time, else the connection gets 408 and is closed (a slow client cannot hold a connection).'),
+  'weir.http.request-timeout-seconds': integer(120, 1, 86400, 'A client must send the complete request (headers and body) within this time, else 408 and the connection is closed.'),
+  'weir.http.rate-limit-per-minute': integer(1200, 1, 10_000_000, 'API requests one user (or, before login, one address) may make per minute on one node; more get 429 `API_RATE_LIMITED` with `Retry-After`. Health checks are not counted.'),
+  'weir.lookup.max-total-bytes': integer(512 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, 'Total size of all lookups (their rows as JSON) a node stores; an upload that would exceed it gets 413 `LOOKUP_TOTAL_TOO_LARGE`.'),
+  'weir.rules.max-count': integer(10_000, 1, 1_000_000, 'Rules that may be stored; a create or bulk write beyond it gets 400 `RECORD_LIMIT`.'),
   'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
   'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),
 } as const satisfies Record<string, SettingDef<unknown>>;

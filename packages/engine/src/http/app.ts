@@ -1,4 +1,5 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
 import type { TlsMaterial } from './tls.ts';
 import { registerAccessControl, isForbidden } from './access-control.ts';
 import { registerBodyParsers } from './body-parsers.ts';
@@ -17,14 +18,30 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
     ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
   };
-  if (tls) options.https = { pfx: tls.pfx, passphrase: tls.passphrase };
+  // Slow clients: headers and the whole request must arrive in time (checked every second), else 408.
+  const headersTimeout = ctx.settings.get('weir.http.headers-timeout-seconds') * 1000;
+  const requestTimeout = ctx.settings.get('weir.http.request-timeout-seconds') * 1000;
+  options.requestTimeout = requestTimeout;
+  const serverLimits = { headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 };
+  if (tls) options.https = { pfx: tls.pfx, passphrase: tls.passphrase, ...serverLimits } as typeof options.https;
   const app = Fastify(options) as unknown as FastifyInstance;
+  app.server.headersTimeout = headersTimeout;
+  app.server.requestTimeout = requestTimeout;
+  app.server.maxConnections = ctx.settings.get('weir.http.max-connections');
   const headers = tls ? { ...fixedHeaders, ...hstsHeader } : fixedHeaders;
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(headers);
   });
   registerBodyParsers(app);
   registerAccessControl(app, ctx);
+  // Per-user request rate (before login: per address), counted after authentication; probes are free.
+  const perMinute = ctx.settings.get('weir.http.rate-limit-per-minute');
+  await app.register(rateLimit, {
+    global: true, max: perMinute, timeWindow: 60_000, hook: 'preHandler',
+    keyGenerator: (request: FastifyRequest) => (request.principal ? `user:${request.principal.username}` : `address:${request.ip}`),
+    allowList: (request: FastifyRequest) => request.routeOptions.config.health === true,
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => apiError('API_RATE_LIMITED', perMinute, Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (isForbidden(error)) return reply.code(403).send();
@@ -46,12 +63,14 @@ function toApiError(error: FastifyError | ApiError, bodyLimit: number, requestId
   if (isApiError(error)) return error;
   const e = error as FastifyError;
   if (e.validation) {
-    const details = e.validation.map((v) => {
+    // Bounded: a huge invalid array gives 20 details and a count, not one line per element.
+    const details = e.validation.slice(0, 20).map((v) => {
       const where = `${e.validationContext ?? 'body'}${v.instancePath.replaceAll('/', '.')}`;
       const extra = v.keyword === 'additionalProperties' ? ` '${String((v.params as { additionalProperty?: string }).additionalProperty)}'`
         : v.keyword === 'enum' ? `: ${(v.params as { allowedValues?: unknown[] }).allowedValues?.join(', ')}` : '';
       return `${where} ${v.message ?? 'is invalid'}${extra}`;
     });
+    if (e.validation.length > 20) details.push(`… and ${e.validation.length - 20} more violation(s) not listed`);
     return withDetails(apiError('VALIDATION', details.join('; ')), details);
   }
   switch (e.code) {

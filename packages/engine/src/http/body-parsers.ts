@@ -20,8 +20,30 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(['text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
 }
 
+/** Deepest nesting of arrays and objects a JSON body may have (docs/security.md, "Input handling"). */
+export const maxJsonDepth = 100;
+
+/** True when the JSON text nests arrays/objects deeper than `limit` (one linear scan, no allocation). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 export function parseJson(text: string): unknown {
   if (text.trim() === '') throw apiError('MALFORMED_JSON', 'the body is empty');
+  // Checked before parsing: every later step (validation, copying, turning it back into text) may recurse.
+  if (nestsDeeperThan(text, maxJsonDepth)) throw apiError('BODY_TOO_DEEP', maxJsonDepth);
   try {
     return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {

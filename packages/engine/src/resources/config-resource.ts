@@ -28,14 +28,21 @@ export class ConfigResource {
   readonly #checks: CheckContext;
   readonly #writes = new WriteQueue();
 
-  constructor(kind: ResourceKind, store: ConfigStore) {
+  readonly #limit: { max: number; setting: string } | undefined;
+
+  constructor(kind: ResourceKind, store: ConfigStore, limit?: { max: number; setting: string }) {
     this.kind = kind;
+    this.#limit = limit;
     this.#store = store;
     this.#validate = compileValidator(kind.schema);
     this.#checks = { lookupRows: (id) => store.get<{ content: Record<string, unknown>[] }>('lookups', id)?.content };
   }
 
   /** All records; integer ids in ascending order, string ids in creation order. */
+  #checkLimit(count: number): void {
+    if (this.#limit && count > this.#limit.max) throw apiError('RECORD_LIMIT', this.kind.names, this.#limit.max, this.#limit.setting);
+  }
+
   list(): ConfigRecord[] {
     const records = this.#store.list<ConfigRecord>(this.kind.collection);
     return this.kind.idType === 'integer' ? records.sort((a, b) => Number(a.id) - Number(b.id)) : records;
@@ -52,6 +59,7 @@ export class ConfigResource {
       const record = this.#valid(body);
       if (this.#find(String(record.id))) throw apiError('RESOURCE_EXISTS', this.kind.names);
       this.#checkNameFree(record);
+      this.#checkLimit(this.#store.list(this.kind.collection).length + 1);
       await this.#store.put(this.kind.collection, String(record.id), record);
       return record;
     });
@@ -114,6 +122,7 @@ export class ConfigResource {
         const details: ElementViolations[] = [...violations].sort(([a], [b]) => a - b).map(([index, v]) => ({ index, id: v.id, errors: v.errors }));
         throw withDetails(apiError('BULK_INVALID', this.kind.names), details);
       }
+      this.#checkLimit(finalState.size);
       await this.#store.putMany(this.kind.collection, records.map((r) => [String(r.id), r] as const));
       return records;
     });

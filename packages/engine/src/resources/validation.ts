@@ -20,9 +20,18 @@ export function fieldPath(instancePath: string, child?: string): string {
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
+/** At most this many violations are described; the rest are counted (a huge invalid array stays cheap). */
+export const maxViolations = 20;
+
 export function describeViolations(errors: readonly ErrorObject[]): string[] {
   const out: string[] = [];
+  const seen = new Set<string>();
+  let more = 0;
   for (const e of errors) {
+    if (out.length >= maxViolations) {
+      if (e.keyword !== 'if') more++;
+      continue;
+    }
     if (e.keyword === 'if') continue;
     const params = e.params as Record<string, unknown>;
     let text: string;
@@ -47,7 +56,11 @@ export function describeViolations(errors: readonly ErrorObject[]): string[] {
       default:
         text = `${fieldPath(e.instancePath) || '(record)'}: ${e.message ?? 'is invalid'}`;
     }
-    if (!out.includes(text)) out.push(text);
+    if (!seen.has(text)) {
+      seen.add(text);
+      out.push(text);
+    }
   }
+  if (more > 0) out.push(`… and ${more} more violation(s) not listed`);
   return out;
 }

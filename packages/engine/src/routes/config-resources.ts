@@ -12,7 +12,8 @@ const idParams = { type: 'object', properties: { id: { type: 'string' } } } as c
  */
 export const configResourceRoutes: RouteModule = (app, ctx) => {
   for (const kind of resourceKinds) {
-    const resource = new ConfigResource(kind, ctx.store);
+    const limit = kind.collection === 'rules' ? { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' } : undefined;
+    const resource = new ConfigResource(kind, ctx.store, limit);
     const collection = `/api/${kind.path}`;
     const read = { config: { access: access.member } };
     const write = { config: { access: access.admin } };

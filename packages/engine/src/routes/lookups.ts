@@ -64,7 +64,16 @@ function checkedId(raw: string): string {
   return raw;
 }
 
-async function save(store: ConfigStore, lookup: Lookup, maxBytes: number): Promise<void> {
+/** Refuses a lookup that would make all lookups together larger than `weir.lookup.max-total-bytes`. */
+function checkTotal(store: ConfigStore, lookup: Lookup, maxTotal: number): void {
+  const size = JSON.stringify(lookup.content).length;
+  let others = 0;
+  for (const stored of store.list<Lookup>('lookups')) if (stored.id !== lookup.id) others += JSON.stringify(stored.content).length;
+  if (others + size > maxTotal) throw apiError('LOOKUP_TOTAL_TOO_LARGE', maxTotal, others, size);
+}
+
+async function save(store: ConfigStore, lookup: Lookup, maxBytes: number, maxTotal: number): Promise<void> {
+  checkTotal(store, lookup, maxTotal);
   try {
     await store.put('lookups', lookup.id, lookup);
   } catch (err) {
@@ -79,6 +88,7 @@ async function save(store: ConfigStore, lookup: Lookup, maxBytes: number): Promi
  */
 export const lookupRoutes: RouteModule = async (app, ctx) => {
   const maxBytes = ctx.settings.get('weir.lookup.max-bytes');
+  const maxTotal = ctx.settings.get('weir.lookup.max-total-bytes');
   const writes = new WriteQueue();
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxBytes } });
@@ -98,7 +108,7 @@ export const lookupRoutes: RouteModule = async (app, ctx) => {
       const content = parsed(upload);
       await writes.run(async () => {
         if (ctx.store.get('lookups', id)) throw apiError('RESOURCE_EXISTS', lookupNames);
-        await save(ctx.store, { id, content }, maxBytes);
+        await save(ctx.store, { id, content }, maxBytes, maxTotal);
       });
       return reply.code(201).header('location', '/api/lookups').send({ id });
     });
@@ -109,7 +119,7 @@ export const lookupRoutes: RouteModule = async (app, ctx) => {
       const content = parsed(await readUpload(request, maxBytes));
       await writes.run(async () => {
         if (!ctx.store.get('lookups', id)) throw apiError('RESOURCE_UPDATE_MISSING', lookupNames);
-        await save(ctx.store, { id, content }, maxBytes);
+        await save(ctx.store, { id, content }, maxBytes, maxTotal);
       });
       return { id };
     });

@@ -44,6 +44,8 @@ export async function startTestNode(overrides: Partial<Record<SettingKey, string
     // The fixtures' passwords ('admin-pw', '<name>-pw') predate the password policy; tests of the
     // policy set weir.auth.password-min-length themselves.
     'weir.auth.password-min-length': '6',
+    // Tests poll and sweep routes fast; limits.test.ts tests the per-user rate at its edge.
+    'weir.http.rate-limit-per-minute': '1000000',
     ...overrides,
   });
   let node = await WeirNode.start(settings);
