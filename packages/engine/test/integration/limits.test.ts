@@ -52,7 +52,7 @@ describe('limits, each at its edge', () => {
       return t.call('POST', '/api/lookups', { token: admin, body, contentType });
     };
     assert.equal((await upload('small', 10)).status, 201);
-    const big = await upload('big', 60);
+    const big = await upload('big', 120);
     assert.equal(big.status, 413, `${big.status} ${big.text}`);
     assert.match(debug(big), /more than the limit of 2048 bytes \(setting weir\.lookup\.max-total-bytes\)/);
     assert.equal((await t.call('GET', '/api/lookups/big', { token: admin })).status, 404);
