@@ -26,7 +26,9 @@ class NodeProcess {
   async write(settings: Record<string, string>): Promise<void> {
     this.port = await freePort();
     const all = { 'weir.home': this.home, 'bootstrap.servers': testBootstrap(), 'weir.broker.embedded': 'false', 'server.port': String(this.port),
-      'weir.metrics.port': '0', 'num.stream.threads': '2', 'weir.log.level': 'warn', ...settings };
+      'weir.metrics.port': '0', 'num.stream.threads': '2', 'weir.log.level': 'warn',
+      // The fixture's password 'admin-pw' predates the password policy (docs/security.md).
+      'weir.auth.password-min-length': '6', ...settings };
     writeFileSync(this.config, Object.entries(all).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
   }
 
