@@ -78,7 +78,9 @@ export class KafkaConfigStore implements ConfigStore {
     this.#names = weirTopicNames(settings.get('weir.topic.prefix'));
     this.#topicByName = new Map(Object.entries(this.#names).filter(([t]) => t !== 'alerts').map(([t, n]) => [n, t as WeirTopic]));
     const connection = kafkaConnection(settings, clientId);
-    this.#newProducer = () => new Producer({ ...connection, acks: -1, idempotent: true, transactionalId: clientId });
+    // producerId/epoch -1: a fresh InitProducerId (as the stream workers do); 0/0 would be read as an
+    // older incarnation of the same transactional id and fenced after a restart.
+    this.#newProducer = () => new Producer({ ...connection, acks: -1, idempotent: true, transactionalId: clientId, producerId: -1n, producerEpoch: -1 });
     this.#producer = this.#newProducer();
     // The consumer never joins its group: it only fetches, from offset 0, every partition-0 of the topics.
     this.#consumer = new Consumer({ ...connection, groupId: `${clientId}-unused` });
