@@ -45,6 +45,7 @@ export const settingDefinitions = {
   'weir.config.location': text('${weir.home}/var/config', 'Folder of the local store.'),
   'weir.topic.prefix': text('weir', 'Prefix of the topics Weir owns (`<prefix>_nodes`, `<prefix>_rules`, … `<prefix>_alerts`). Keep `weir` in production; tests use it to keep their data apart.'),
   'weir.node.heartbeat-seconds': integer(10, 1, 3600, 'Interval at which a node refreshes its entry (`lastSeen`, `state`) in the node registry.'),
+  'weir.node.dead-after-seconds': integer(30, 2, 86400, 'A node whose `lastSeen` is older than this is shown with `alive: false` in `GET /api/nodes`, and any admin may remove its record. At least twice `weir.node.heartbeat-seconds`.'),
   'weir.broker.embedded': oneOf(['auto', 'true', 'false'] as const, 'auto', '`auto`: start the embedded Kafka broker when `bootstrap.servers` is unreachable; `true`: always start it (and use it); `false`: never.'),
   'weir.broker.dir': text('${weir.home}/var/kafka', 'Data, logs and ports of the embedded broker.'),
   'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0 picks a free port on first start and keeps it.'),
