@@ -2,6 +2,7 @@
  * `npm test`: every unit test, then the integration tests against one real Kafka broker started for
  * the whole run (free ports, a temporary folder) and shared by every test file through
  * WEIR_TEST_BOOTSTRAP. `npm test -- unit` runs the unit tests only; other arguments select files.
+ * The fault tests (test/faults/) are not part of it: `npm run test:faults` runs them.
  * The exit code is node's test runner's, so CI fails when a test fails.
  */
 import { spawn } from 'node:child_process';
@@ -16,8 +17,9 @@ function testFiles(dir: string): string[] {
   let out: string[] = [];
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out = out.concat(testFiles(full));
-    else if (name.endsWith('.test.ts')) out.push(full);
+    if (statSync(full).isDirectory()) {
+      if (name !== 'faults') out = out.concat(testFiles(full));
+    } else if (name.endsWith('.test.ts')) out.push(full);
   }
   return out;
 }
