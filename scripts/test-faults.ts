@@ -29,6 +29,8 @@ try {
   const env = { ...process.env, WEIR_TEST_BOOTSTRAP: bootstrap, WEIR_TEST_CLUSTER_DIR: dir };
   const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--test', '--test-concurrency=1',
     '--test-timeout=600000', ...files], { stdio: 'inherit', env, cwd: root });
+  // Interrupted: end the tests (their node processes stop when their parent goes), then the cluster.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
   code = await new Promise((resolve) => child.once('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 } finally {
   await cluster.stop();
