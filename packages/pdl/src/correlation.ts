@@ -90,7 +90,8 @@ export class CorrelationRuntime {
         return;
       }
     } else {
-      if (this.#close && time + span < closeLimit) {
+      // a new window wholly behind stream time (minus the allowed lateness): a late event, as Kafka Streams drops it
+      if (time + span < closeLimit) {
         this.#counters.lateEvents++;
         return;
       }

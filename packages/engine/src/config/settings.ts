@@ -51,6 +51,7 @@ export const settingDefinitions = {
   'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0 picks a free port on first start and keeps it.'),
   'num.stream.threads': integer(10, 1, 256, 'Stream worker threads of this node.'),
   'processing.guarantee': oneOf(['at_least_once', 'exactly_once_v2'] as const, 'at_least_once', 'Delivery guarantee of the stream runtime.'),
+  'weir.stream.idle-close-seconds': integer(0, 0, 86400, 'Idle close of correlation windows. 0 (default): windows advance and close only by the event times the stage has seen (stream time), so a replay gives the same alerts as the live stream, but an `emit=close` window stays open until a later event reaches its partition. N: after N seconds without records on a partition of a correlation stage, its stream time moves on with the wall clock, closing `emit=close` windows of an idle stream; alerts then depend on when events arrive, not only on their times.'),
   'weir.engine.autostart': bool(true, 'Start the stream engine with the node.'),
   'weir.metrics.enabled': bool(true, 'Serve Prometheus metrics at `/metrics` on a separate plain-HTTP port (no token; bind it to a trusted address).'),
   'weir.metrics.address': text('127.0.0.1', 'Address of the metrics port; the default keeps it on this machine.'),

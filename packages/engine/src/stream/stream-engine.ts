@@ -86,6 +86,7 @@ export class StreamEngine {
           guarantee: s.get('processing.guarantee'),
           transactionalId: `${consumerGroupId(applicationId, group)}-${this.#uuid}-${index}`,
           alertsTopic: weirTopicNames(s.get('weir.topic.prefix')).alerts,
+          idleCloseMs: s.get('weir.stream.idle-close-seconds') * 1000,
         };
         return this.#spawn(index, init);
       });

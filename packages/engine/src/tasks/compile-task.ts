@@ -41,7 +41,10 @@ export function compileTask(task: TaskSpec, env: TaskEnvironment = {}): Compiled
   try {
     const compiled = taskFactories[fn](definition, identity, env);
     const out: CompiledTask = { ...identity, run: compiled.run };
-    return compiled.advanceTime === undefined ? out : { ...out, advanceTime: compiled.advanceTime };
+    if (compiled.advanceTime !== undefined) out.advanceTime = compiled.advanceTime;
+    if (compiled.resume !== undefined) out.resume = compiled.resume;
+    if (compiled.advanceBy !== undefined) out.advanceBy = compiled.advanceBy;
+    return out;
   } catch (error) {
     if (error instanceof DefinitionViolation) throw new TaskDefinitionError(task, error.violations);
     throw error;
