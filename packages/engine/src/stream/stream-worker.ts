@@ -290,6 +290,7 @@ export class StreamWorker {
     const previous = this.#assigned;
     if (previous && previous.size === assigned.size && [...assigned].every((k) => previous.has(k))) return;
     this.#assigned = assigned;
+    this.#options.onLog('info', `stream worker ${this.#options.index}: assigned ${[...assigned].map((k) => k.replace('\u0000', '/')).sort().join(', ') || 'nothing'}`);
     const dropped = this.#queues.retainOnly(assigned);
     if (dropped > 0) this.#options.onLog('info', `stream worker ${this.#options.index}: ${dropped} fetched record(s) of partitions moved to another worker are left to it`);
     for (const key of [...this.#positions.keys()]) if (!assigned.has(key)) this.#positions.delete(key);
@@ -312,7 +313,7 @@ export class StreamWorker {
         try {
           const n = await readChangelog(restorer, stage.topics.changelog, partition, readCommitted,
             (key, value) => this.#stateStore.restore(topic, partition, key, value));
-          if (n > 0) this.#options.onLog('info', `restored ${n} changelog record(s) of ${stage.topics.changelog}-${partition} in ${Math.round(performance.now() - started)} ms`);
+          this.#options.onLog('info', `restored ${n} changelog record(s) of ${stage.topics.changelog}-${partition} in ${Math.round(performance.now() - started)} ms`);
         } catch (err) {
           this.#stateStore.drop(topic, partition);
           this.#assigned = null;
