@@ -159,3 +159,31 @@ export function timestampSafeRuns(out: OutgoingRecord[]): OutgoingRecord[][] {
   runs.push(run);
   return runs;
 }
+
+/** Bytes of keys and values one produce request may carry: below the broker's default max.message.bytes (1 MiB) per partition batch. */
+const maxRequestBytes = 512 * 1024;
+
+/**
+ * `runs` cut further, in order, so that no send carries more than `maxRequestBytes` of keys and
+ * values (a batch of changelog records of large correlation groups could otherwise exceed the
+ * broker's message size limit and fail the batch over and over).
+ */
+export function sizeBoundedRuns(runs: readonly OutgoingRecord[][]): OutgoingRecord[][] {
+  const out: OutgoingRecord[][] = [];
+  for (const run of runs) {
+    let chunk: OutgoingRecord[] = [];
+    let bytes = 0;
+    for (const record of run) {
+      const size = (record.key?.length ?? 0) + (record.value?.length ?? 0) + 64;
+      if (chunk.length > 0 && bytes + size > maxRequestBytes) {
+        out.push(chunk);
+        chunk = [];
+        bytes = 0;
+      }
+      chunk.push(record);
+      bytes += size;
+    }
+    if (chunk.length > 0) out.push(chunk);
+  }
+  return out;
+}

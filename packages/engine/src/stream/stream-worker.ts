@@ -6,7 +6,7 @@ import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic, type SourceRecord } from './dead-letter.ts';
 import { PartitionedStateStore } from './partitioned-state.ts';
 import { PartitionQueues } from './partition-queues.ts';
-import { continueRouted, processRecord, streamMetrics, timestampSafeRuns, type OutgoingRecord, type Router } from './record-processor.ts';
+import { continueRouted, processRecord, sizeBoundedRuns, streamMetrics, timestampSafeRuns, type OutgoingRecord, type Router } from './record-processor.ts';
 import { decodeRouted, encodeRouted, partitionOf, repartitionRetentionMs } from './repartition.ts';
 import { buildPlan, LookupBook, RuleBook, TaskCache, type StageBinding, type StreamPlan, type TopologyPlan } from './topology-plan.ts';
 import { WorkerStats } from './worker-stats.ts';
@@ -482,7 +482,7 @@ export class StreamWorker {
     if (this.#options.guarantee === 'exactly_once_v2') {
       const tx = await this.#producer!.beginTransaction();
       try {
-        for (const run of timestampSafeRuns(out)) if (run.length) await tx.send({ messages: run });
+        for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await tx.send({ messages: run });
         if (last.size > 0) {
           await tx.addConsumer(this.#consumer!);
           for (const m of last.values()) await tx.addOffset(m);
@@ -494,7 +494,7 @@ export class StreamWorker {
       }
       this.#uncommitted.clear();
     } else {
-      for (const run of timestampSafeRuns(out)) if (run.length) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
+      for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
       try {
         await Promise.all([...last.values()].map((m) => m.commit()));
         this.#uncommitted.clear();
