@@ -44,22 +44,22 @@ async function killHalfway(guarantee: Guarantee, diagnostic: (line: string) => v
     await waitForAssignment(groupId, input, 4, { [a.uuid]: (n) => n === 4, [b.uuid]: (n) => n === 0 }, 90_000,
       'the surviving node to hold every input partition');
     const tookOver = Date.now() - killedAt;
+    diagnostic(`${guarantee}: kill -9 of one of two nodes: the survivor held all 4 input partitions ${tookOver} ms after the kill (group stable, polled every 200 ms)`);
+    assert.ok(tookOver <= failoverLimitMs, `the survivor took ${tookOver} ms to hold every partition (limit ${failoverLimitMs} ms)`);
     await secondHalf;
 
     const complete = await waitFor('every expected alert', async () => {
       const c = compareAlerts(alertsByUser(await kcatValues(alertsTopic, committedOnly)));
       return c.missing.length === 0 ? Date.now() - killedAt : undefined;
-    }, 180_000).catch(async (err: Error) => {
+    }, 120_000).catch(async (err: Error) => {
       const c = compareAlerts(alertsByUser(await kcatValues(alertsTopic, committedOnly)));
       throw new Error(`${err.message}: ${c.missing.length} missing (${c.missing.slice(0, 10).join(', ')}…), ${c.extra.length} extra\nsurvivor's log:\n${a.output}`);
     });
     await new Promise((r) => setTimeout(r, 3000)); // late duplicates would arrive now
     const alerts = alertsByUser(await kcatValues(alertsTopic, committedOnly));
     const { missing, extra, total } = compareAlerts(alerts);
-    diagnostic(`${guarantee}: kill -9 of one of two nodes: the survivor held all 4 input partitions ${tookOver} ms after the kill `
-      + `(group stable, polled every 200 ms); every alert on the alerts topic ${complete} ms after the kill; `
-      + `${total} alerts for ${users * (40 - threshold + 1)} expected, ${missing.length} missing, ${extra.length} beyond the reference (kcat)`);
-    assert.ok(tookOver <= failoverLimitMs, `the survivor took ${tookOver} ms to hold every partition (limit ${failoverLimitMs} ms)`);
+    diagnostic(`${guarantee}: every alert on the alerts topic ${complete} ms after the kill; `
+      + `${total} alerts for ${users * (40 - threshold + 1)} expected, ${missing.length} missing, ${extra.length} beyond the reference (kcat)${extra.length ? `, e.g. ${extra.slice(0, 6).join(' ')}` : ''}`);
     assert.deepEqual(missing, [], 'no alert is missing');
     if (guarantee === 'exactly_once_v2') assert.deepEqual(alerts, expectedAlerts(), 'per user, the committed alerts equal the single-worker reference');
 
