@@ -1,4 +1,4 @@
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { role, type Role, type RoleName } from './roles.ts';

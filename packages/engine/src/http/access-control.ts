@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { RouteAccess } from '../auth/roles.ts';
-import type { NodeContext } from './context.ts';
+import type { NodeContext } from '../node-context.ts';
 
 /**
  * Authentication and authorisation of every route (spec: Authentication):

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 
 /** A registered engine instance (spec: Node), plus what an operator needs to tell whether it is alive. */

@@ -1,7 +1,8 @@
-import { apiError, withDetails } from '../http/errors.ts';
+import { isObject } from '@weir/pdl';
+import { apiError, withDetails } from '../errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import type { CheckContext, ConfigRecord, ResourceKind } from './kinds.ts';
-import { compileValidator, type Validator } from './validation.ts';
+import { compileValidator, type Validator } from '../validation/json-schema.ts';
 import { WriteQueue } from './write-queue.ts';
 
 /** Why one element of a bulk request was refused. */
@@ -12,8 +13,6 @@ export interface ElementViolations {
 }
 
 type Prepared = { readonly record: ConfigRecord; readonly errors?: undefined } | { readonly record?: undefined; readonly errors: string[] };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The CRUD logic shared by tasks, pipelines, topologies and rules (spec: Tasks, pipelines,

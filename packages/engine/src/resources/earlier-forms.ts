@@ -1,3 +1,4 @@
+import { isObject } from '@weir/pdl';
 import { defaultSerde } from '../kafka/serdes.ts';
 
 /**
@@ -6,8 +7,6 @@ import { defaultSerde } from '../kafka/serdes.ts';
  * as it is for the schema to report.
  */
 type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Topology: `input` as a topic name and `output` as topic names (earlier form) become objects; serdes default to the string serde; `group` defaults to `default`, `enabled` to true. */
 export function latestTopology(record: Json): Json {
@@ -24,14 +23,6 @@ export function latestTopology(record: Json): Json {
     input: endpoint(record.input),
     output: Array.isArray(record.output) ? record.output.map(endpoint) : record.output ?? [],
   };
-}
-
-/** Task: a missing definition is `{}`; `delimeter` (the original's examples) becomes `delimiter` unless both are given. */
-export function latestTask(record: Json): Json {
-  const definition = record.definition ?? {};
-  if (!isObject(definition) || !('delimeter' in definition) || 'delimiter' in definition) return { ...record, definition };
-  const { delimeter, ...rest } = definition;
-  return { ...record, definition: { ...rest, delimiter: delimeter } };
 }
 
 /** Rule: `enabled` defaults to true; `datamodel` (earlier form) is kept as given. */

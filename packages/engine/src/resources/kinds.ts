@@ -1,7 +1,8 @@
 import type { Collection } from '../store/config-store.ts';
-import { latestPipeline, latestRule, latestTask, latestTopology } from './earlier-forms.ts';
+import { latestPipeline, latestRule, latestTopology } from './earlier-forms.ts';
+import { latestTask } from '../tasks/task-definitions.ts';
 import { validateRulePdl } from './rule-pdl.ts';
-import { checkTask, type TaskSpec } from '../tasks/index.ts';
+import { checkSchemaValidTask, type TaskSpec } from '../tasks/index.ts';
 import { pipelineSchema, ruleSchema, stringIdRule, taskSchema, topologySchema } from './schemas.ts';
 
 /** What a configuration record always has; the rest depends on the kind. */
@@ -43,7 +44,7 @@ export const resourceKinds: readonly ResourceKind[] = [
   {
     path: 'tasks', collection: 'tasks', names: { one: 'task', many: 'tasks' }, idType: 'integer', idRule: integerIdRule, schema: taskSchema, latest: latestTask,
     // What the schema cannot see: regexes, PDL (with its lookups) and time formats must compile.
-    check: (record, ctx) => checkTask(record as unknown as TaskSpec, { lookups: { get: (id) => { const rows = ctx.lookupRows(id); return rows && { rows }; } } }),
+    check: (record, ctx) => checkSchemaValidTask(record as unknown as TaskSpec, { lookups: { get: (id) => { const rows = ctx.lookupRows(id); return rows && { rows }; } } }),
   },
   { path: 'pipelines', collection: 'pipelines', names: { one: 'pipeline', many: 'pipelines' }, idType: 'integer', idRule: integerIdRule, schema: pipelineSchema, latest: latestPipeline },
   { path: 'topologies', collection: 'topologies', names: { one: 'topology', many: 'topologies' }, idType: 'integer', idRule: integerIdRule, schema: topologySchema, latest: latestTopology },

@@ -1,5 +1,5 @@
 import { serdeConfiguration } from '../kafka/serdes.ts';
-import { taskFunctionNames, taskFunctions } from './task-definitions.ts';
+import { taskFunctionNames, taskFunctions } from '../tasks/task-definitions.ts';
 
 /**
  * JSON Schemas of the four configuration resources in their latest form (spec: Resources and their

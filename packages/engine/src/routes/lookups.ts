@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { access } from '../auth/roles.ts';
-import { apiError, isApiError } from '../http/errors.ts';
+import { apiError, isApiError } from '../errors.ts';
 import { describeError } from '../kafka/weir-topic-setup.ts';
 import { LookupFormatError, parseLookupFile, type LookupRow } from '../resources/lookup-table.ts';
 import { stringIdRule } from '../resources/schemas.ts';

@@ -1,6 +1,6 @@
 import { check, compile, isPdlSyntaxError } from '@weir/pdl';
 import { access } from '../auth/roles.ts';
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
 import { parseJson } from '../http/body-parsers.ts';
 import type { PipelineRecord, TaskRecordSpec } from '../stream/config-snapshot.ts';
 import { storedLookups, storedRules } from '../stream/store-config.ts';

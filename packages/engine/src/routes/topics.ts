@@ -1,6 +1,6 @@
 import { access } from '../auth/roles.ts';
-import type { NodeContext } from '../http/context.ts';
-import { apiError, withDetails } from '../http/errors.ts';
+import type { NodeContext } from '../node-context.ts';
+import { apiError, withDetails } from '../errors.ts';
 import { brokerErrorId, brokerReason, isUnreachable, unavailableOr } from '../kafka/broker-errors.ts';
 import { SerdeError, serialize } from '../kafka/serde-codecs.ts';
 import { defaultDeserializer, defaultSerializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';

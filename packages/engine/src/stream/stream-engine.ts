@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Settings } from '../config/settings.ts';
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
 import { weirTopicNames } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { latestRule, latestTask, latestTopology } from '../../src/resources/earlier-forms.ts';
+import { latestRule, latestTopology } from '../../src/resources/earlier-forms.ts';
 import { pipelineSchema, ruleSchema, taskSchema, topologySchema } from '../../src/resources/schemas.ts';
-import { taskFunctionNames } from '../../src/resources/task-definitions.ts';
-import { compileValidator, fieldPath } from '../../src/resources/validation.ts';
+import { latestTask, taskFunctionNames } from '../../src/tasks/task-definitions.ts';
+import { compileValidator, fieldPath } from '../../src/validation/json-schema.ts';
 
 const S = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const validateTask = compileValidator(taskSchema);

@@ -1,11 +1,11 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { TlsMaterial } from './tls.ts';
-import { registerAccessControl, isForbidden } from './access-control.ts';
-import { registerBodyParsers } from './body-parsers.ts';
-import type { NodeContext } from './context.ts';
+import type { TlsMaterial } from './http/tls.ts';
+import { registerAccessControl, isForbidden } from './http/access-control.ts';
+import { registerBodyParsers } from './http/body-parsers.ts';
+import type { NodeContext } from './node-context.ts';
 import { apiError, isApiError, withDetails, type ApiError } from './errors.ts';
-import { fixedHeaders, hstsHeader } from './fixed-headers.ts';
-import { routeModules } from '../routes/index.ts';
+import { fixedHeaders, hstsHeader } from './http/fixed-headers.ts';
+import { routeModules } from './routes/index.ts';
 
 /** The management API of one node: Fastify with the spec's headers, errors and access control. */
 export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined): Promise<FastifyInstance> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { apiError, errorCatalog, isApiError } from '../../src/http/errors.ts';
+import { apiError, errorCatalog, isApiError } from '../src/errors.ts';
 
 test('the spec texts come out of the registry exactly', () => {
   const kind = { one: 'pipeline', many: 'pipelines' };
@@ -19,6 +19,6 @@ test('the spec texts come out of the registry exactly', () => {
 });
 
 test('docs/api.md names every error code', () => {
-  const doc = readFileSync(new URL('../../../../docs/api.md', import.meta.url), 'utf8');
+  const doc = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
   for (const code of Object.keys(errorCatalog)) assert.ok(doc.includes(`\`${code}\``), `docs/api.md does not name ${code}`);
 });
