@@ -1,9 +1,11 @@
+import type { LookupResolver } from '@weir/pdl';
 import type { Collection } from '../store/config-store.ts';
 import { latestPipeline, latestRule, latestTopology } from './earlier-forms.ts';
 import { latestTask } from '../tasks/task-definitions.ts';
 import { validateRulePdl } from './rule-pdl.ts';
 import { checkSchemaValidTask, type TaskSpec } from '../tasks/index.ts';
-import { pipelineSchema, ruleSchema, stringIdRule, taskSchema, topologySchema } from './schemas.ts';
+import { integerIdRule, stringIdRule } from './ids.ts';
+import { pipelineSchema, ruleSchema, taskSchema, topologySchema } from './schemas.ts';
 
 /** What a configuration record always has; the rest depends on the kind. */
 export interface ConfigRecord {
@@ -14,8 +16,8 @@ export interface ConfigRecord {
 
 /** What a kind-specific check may consult (the store, for references such as lookup ids). */
 export interface CheckContext {
-  /** The rows of a lookup, or undefined when there is no lookup with that id. */
-  lookupRows(id: string): readonly Record<string, unknown>[] | undefined;
+  /** The stored lookups, as PDL and the tasks resolve them (undefined for an id no lookup has). */
+  readonly lookups: LookupResolver;
 }
 
 /**
@@ -38,13 +40,11 @@ export interface ResourceKind {
   check?(record: ConfigRecord, ctx: CheckContext): string[];
 }
 
-const integerIdRule = `an integer from 0 to ${Number.MAX_SAFE_INTEGER}`;
-
 export const resourceKinds: readonly ResourceKind[] = [
   {
     path: 'tasks', collection: 'tasks', names: { one: 'task', many: 'tasks' }, idType: 'integer', idRule: integerIdRule, schema: taskSchema, latest: latestTask,
     // What the schema cannot see: regexes, PDL (with its lookups) and time formats must compile.
-    check: (record, ctx) => checkSchemaValidTask(record as unknown as TaskSpec, { lookups: { get: (id) => { const rows = ctx.lookupRows(id); return rows && { rows }; } } }),
+    check: (record, ctx) => checkSchemaValidTask(record as unknown as TaskSpec, { lookups: ctx.lookups }),
   },
   { path: 'pipelines', collection: 'pipelines', names: { one: 'pipeline', many: 'pipelines' }, idType: 'integer', idRule: integerIdRule, schema: pipelineSchema, latest: latestPipeline },
   { path: 'topologies', collection: 'topologies', names: { one: 'topology', many: 'topologies' }, idType: 'integer', idRule: integerIdRule, schema: topologySchema, latest: latestTopology },

@@ -1,22 +1,19 @@
 import { serdeConfiguration } from '../kafka/serdes.ts';
+import { topicNameSchema } from '../kafka/topic-names.ts';
+import { integerId, stringId } from './ids.ts';
 import { taskFunctionNames, taskFunctions } from '../tasks/task-definitions.ts';
 
 /**
  * JSON Schemas of the four configuration resources in their latest form (spec: Resources and their
  * fields). Earlier forms are turned into the latest one before validation (earlier-forms.ts).
  */
-export const integerId = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
-/** String ids appear in URL paths: no whitespace, `/`, `?`, `#`, `%` or `\`. */
-export const stringId = { type: 'string', minLength: 1, maxLength: 256, pattern: '^[^\\s/?#%\\\\]+$' } as const;
-export const stringIdRule = 'a non-empty text of at most 256 characters without whitespace, /, ?, #, % or \\';
 
 const name = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const description = { type: 'string', maxLength: 16384 } as const;
-const topicName = { type: 'string', pattern: '^[A-Za-z0-9._-]{1,249}$' } as const;
 const serde = { type: 'string', enum: serdeConfiguration.serde } as const;
 const topicEndpoint = {
   type: 'object',
-  properties: { name: topicName, keySerde: serde, valueSerde: serde },
+  properties: { name: topicNameSchema, keySerde: serde, valueSerde: serde },
   required: ['name', 'keySerde', 'valueSerde'],
   additionalProperties: false,
 } as const;

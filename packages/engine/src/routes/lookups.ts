@@ -4,8 +4,8 @@ import { access } from '../auth/roles.ts';
 import { apiError, isApiError } from '../errors.ts';
 import { describeError } from '../kafka/weir-topic-setup.ts';
 import { LookupFormatError, parseLookupFile, type LookupRow } from '../resources/lookup-table.ts';
-import { stringIdRule } from '../resources/schemas.ts';
-import { WriteQueue } from '../resources/write-queue.ts';
+import { isStringId, stringIdRule } from '../resources/ids.ts';
+import { SerialQueue } from '../serial-queue.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import type { RouteModule } from './route-module.ts';
 
@@ -18,7 +18,6 @@ export interface Lookup {
 type ById = { Params: { id: string } };
 const lookupNames = { one: 'lookup', many: 'lookups' } as const;
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
-const validId = /^[^\s/?#%\\]{1,256}$/;
 
 interface Upload {
   readonly id?: string;
@@ -60,7 +59,7 @@ function parsed(upload: Upload): LookupRow[] {
 }
 
 function checkedId(raw: string): string {
-  if (!validId.test(raw)) throw apiError('RESOURCE_ID_INVALID', lookupNames, raw, stringIdRule);
+  if (!isStringId(raw)) throw apiError('RESOURCE_ID_INVALID', lookupNames, raw, stringIdRule);
   return raw;
 }
 
@@ -79,7 +78,7 @@ async function save(store: ConfigStore, lookup: Lookup, maxBytes: number): Promi
  */
 export const lookupRoutes: RouteModule = async (app, ctx) => {
   const maxBytes = ctx.settings.get('weir.lookup.max-bytes');
-  const writes = new WriteQueue();
+  const writes = new SerialQueue();
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxBytes } });
 

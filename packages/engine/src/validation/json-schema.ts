@@ -41,6 +41,11 @@ export function describeViolations(errors: readonly ErrorObject[]): string[] {
       case 'const':
         text = `${fieldPath(e.instancePath) || '(record)'}: must be ${JSON.stringify(params.allowedValue)}`;
         break;
+      case 'not': {
+        const excluded = ((e.parentSchema as { not?: { enum?: unknown[] } } | undefined)?.not?.enum ?? []).map((v) => JSON.stringify(v));
+        text = `${fieldPath(e.instancePath) || '(record)'}: ${excluded.length ? `must not be ${excluded.join(' or ')}` : 'is not accepted'}`;
+        break;
+      }
       case 'pattern':
         text = `${fieldPath(e.instancePath) || '(record)'}: ${JSON.stringify(e.data)} does not match ${String(params.pattern)}`;
         break;
