@@ -5,6 +5,7 @@ import { registerBodyParsers } from './http/body-parsers.ts';
 import type { NodeContext } from './node-context.ts';
 import { apiError, isApiError, withDetails, type ApiError } from './errors.ts';
 import { fixedHeaders, hstsHeader } from './http/fixed-headers.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { routeModules } from './routes/index.ts';
 import { compiledSchema } from './validation/json-schema.ts';
 import { describeRequestViolations } from './validation/violations.ts';
@@ -40,6 +41,7 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
     return reply.code(404).type('application/json').send(err.body);
   });
 
+  await registerOpenApi(app);
   for (const register of routeModules) await register(app, ctx);
   return app;
 }
