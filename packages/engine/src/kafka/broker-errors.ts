@@ -48,6 +48,12 @@ export function isTopicAlreadyExists(error: unknown): boolean {
   return brokerErrorId(error) === 'TOPIC_ALREADY_EXISTS';
 }
 
+/** The broker refused a record (or batch) over the topic's `max.message.bytes`. */
+export function isRecordTooLarge(error: unknown): boolean {
+  const id = brokerErrorId(error);
+  return id === 'MESSAGE_TOO_LARGE' || id === 'RECORD_LIST_TOO_LARGE';
+}
+
 export function isUnknownTopic(error: unknown): boolean {
   for (const e of walk(error)) {
     if (e.apiId === 'UNKNOWN_TOPIC_OR_PARTITION' || e.apiId === 'UNKNOWN_TOPIC_ID') return true;

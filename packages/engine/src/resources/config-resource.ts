@@ -1,7 +1,7 @@
 import { isObject } from '@weir/pdl';
 import { apiError, withDetails } from '../errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
-import type { CheckContext, ConfigRecord, ResourceKind } from './kinds.ts';
+import type { CheckContext, ConfigRecord, ResourceKind } from './resource-kind.ts';
 import { compileValidator, type Validator } from '../validation/json-schema.ts';
 import { integerIdKey } from './ids.ts';
 import { SerialQueue } from '../serial-queue.ts';

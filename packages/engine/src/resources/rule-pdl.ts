@@ -1,5 +1,5 @@
 import { check } from '@weir/pdl';
-import type { CheckContext } from './kinds.ts';
+import type { CheckContext } from './resource-kind.ts';
 
 /**
  * The one hook where a rule's PDL is checked when the rule is saved (create, update, bulk): it

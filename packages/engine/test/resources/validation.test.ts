@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { latestRule, latestTopology } from '../../src/resources/earlier-forms.ts';
-import { pipelineSchema, ruleSchema, taskSchema, topologySchema } from '../../src/resources/schemas.ts';
+import { pipelineSchema } from '../../src/resources/pipeline.ts';
+import { latestRule, ruleSchema } from '../../src/resources/rule.ts';
+import { taskSchema } from '../../src/resources/task.ts';
+import { latestTopology, topologySchema } from '../../src/resources/topology.ts';
 import { latestTask, taskFunctionNames } from '../../src/tasks/task-definitions.ts';
 import { compileValidator, fieldPath } from '../../src/validation/json-schema.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pipelineSchema } from '../../src/resources/schemas.ts';
+import { pipelineSchema } from '../../src/resources/pipeline.ts';
 import { ajv, compileValidator } from '../../src/validation/json-schema.ts';
 import { describeRequestViolations, maxListedViolations } from '../../src/validation/violations.ts';
 
