@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseProperties } from './properties.ts';
+import { WeirError } from '../errors.ts';
 
 /** Raised for a bad setting; the message names the key, where it was set and what is accepted. */
-export class SettingsError extends Error {
+export class SettingsError extends WeirError {
   override name = 'SettingsError';
+  readonly code = 'SETTINGS_INVALID';
 }
 
 interface SettingDef<T> {

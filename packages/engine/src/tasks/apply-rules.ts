@@ -32,7 +32,7 @@ const indexable = (entry: RuleEntry | undefined): RuleMatcher | null => (entry !
  * APPLY_RULES (tasks.md): event → one alert per matching enabled rule, in the listed order (only
  * the first when `matchAll` is false). Rules are resolved through the RuleSource, so rule changes
  * apply at once: on every record, or only when `RuleSource.version` changed; disabled and missing
- * rules are skipped and counted. The rules are indexed by their required equalities (RuleIndex):
+ * rules are skipped and counted. The rules are indexed by RuleIndex (one required condition each):
  * an event only meets the rules it may match; correlation rules, and disabled and missing ones
  * (to be counted), are met by every event. No match: nothing goes further.
  */

@@ -1,4 +1,4 @@
-import type { TaskFunction } from '../resources/task-definitions.ts';
+import type { TaskFunction } from './task-definitions.ts';
 
 /**
  * The documented defaults of every definition key (tasks.md). The stored task keeps what was

@@ -1,4 +1,4 @@
-export { compileTask, checkTask } from './compile-task.ts';
+export { compileTask, checkTask, checkSchemaValidTask } from './compile-task.ts';
 export { resumePipeline, runPipeline } from './pipeline.ts';
 export type { PipelineFailure, PipelineResult, PipelineRoute } from './pipeline.ts';
 export { taskFactories } from './registry.ts';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import type { NodeView as NodeRecord } from '../../src/nodes/node-registry.ts';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { type TestNode, startTestNode, useTestNode } from '../helpers/test-node.ts';
 import { uniqueTopicPrefix } from '../helpers/unique.ts';
 
 const notFound = { status: 'NOT_FOUND', message: 'Resource not found', debugMessage: 'Requested node does not exist' };
@@ -23,15 +23,12 @@ async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean,
 
 for (const mode of storeModes) {
   describe(`node registry (${mode} store)`, () => {
-    let t: TestNode;
     let admin: string;
     let user: string;
-    before(async () => {
-      t = await startTestNode({ ...storeSettings(mode), 'weir.node.heartbeat-seconds': '1', 'weir.group': 'edge', 'weir.engine.autostart': 'false' });
+    const t = useTestNode({ ...storeSettings(mode), 'weir.node.heartbeat-seconds': '1', 'weir.group': 'edge', 'weir.engine.autostart': 'false' }, async () => {
       admin = await t.initAdmin();
       user = await t.createUser(admin, 'uma');
     });
-    after(() => t.stop());
 
     test('the node registers itself at start and heartbeats', async () => {
       const uuid = t.node.context.uuid;

@@ -1,7 +1,8 @@
+import { isObject } from '@weir/pdl';
 /**
  * The definition schema of every task function (../shared/spec/tasks.md). Unknown keys are
  * rejected; `delimeter`, a misspelling the original's own examples use, is accepted for
- * `delimiter` (normaliseTask renames it before validation). Defaults are applied by the runtime,
+ * `delimiter` (latestTask renames it before validation). Defaults are applied by the runtime,
  * not stored, so a stored task is what was submitted.
  */
 const str = { type: 'string' } as const;
@@ -41,3 +42,12 @@ export const taskFunctions = {
 
 export type TaskFunction = keyof typeof taskFunctions;
 export const taskFunctionNames = Object.keys(taskFunctions) as TaskFunction[];
+
+type Json = Record<string, unknown>;
+/** Task: a missing definition is `{}`; `delimeter` (the original's examples) becomes `delimiter` unless both are given. */
+export function latestTask(record: Json): Json {
+  const definition = record.definition ?? {};
+  if (!isObject(definition) || !('delimeter' in definition) || 'delimiter' in definition) return { ...record, definition };
+  const { delimeter, ...rest } = definition;
+  return { ...record, definition: { ...rest, delimiter: delimeter } };
+}
