@@ -16,7 +16,7 @@
  * LogAppendTime, read with kcat) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
- * (`throughput,latency,memory`), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
+ * (`throughput,latency,memory`; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
  * `node_modules/.bin/node bench/engine.ts 50000`.
  */
 import { spawnSync } from 'node:child_process';
@@ -222,7 +222,10 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   const group = `bench-lat-${who}`;
   await createTopics([input, output, `lat-alerts-${who}`], [{ name: 'message.timestamp.type', value: 'LogAppendTime' }]);
   const runner = who === 'weir' ? weir('reference', group, input, output, `lat-alerts-${who}`) : peer('reference', group, input, output, `lat-alerts-${who}`, 100);
-  // the first seconds at the same rate warm the JIT and settle the group (keys W…); then measured (keys L…)
+  // started: the group has committed a first few records; then the first seconds at the same rate
+  // warm the JIT and settle the group (keys W…); then measured (keys L…)
+  await load(input, 0, 100, (i) => `S${i}`);
+  while ((await committed(group, input)) < 100) await sleep(100);
   const warmupSeconds = 5;
   const producer = new Producer({ clientId: 'bench-rate', bootstrapBrokers: [bootstrap] });
   const started = performance.now();
@@ -249,7 +252,7 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   const measured = sent - measuredFrom;
   const achieved = measured / ((performance.now() - measureStart) / 1000);
   await producer.close();
-  while ((await committed(group, input)) < sent) await sleep(100);
+  while ((await committed(group, input)) < 100 + sent) await sleep(100);
   await runner.stop();
   const appended = new Map(kcat(input).filter(([k]) => k.startsWith('L')));
   const latencies: number[] = [];
@@ -293,6 +296,12 @@ async function main(): Promise<void> {
       await latency('kafka-streams', rate);
     }
     if (parts.has('memory')) await memory(input);
+    if (parts.has('profile')) {
+      // WEIR_BENCH_CPU_PROF=<dir> makes the runner's worker threads write .cpuprofile files there
+      await createTopics(['out-prof']);
+      const m = await measure(weir('passthrough', 'bench-prof', input, 'out-prof', 'alerts-prof'), 'bench-prof', input, 'out-prof');
+      console.log(`profile run, Weir passthrough: ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M, commit every ${m.cadenceMs?.toFixed(1)} ms per thread`);
+    }
     console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
     await admin.close();
