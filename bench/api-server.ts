@@ -1,6 +1,6 @@
 /**
- * A server process of bench/api.ts. `node` starts a real Weir node (local store, HTTPS with its
- * self-signed key store, the engine not started) on the given broker and home; `ceiling` serves one
+ * A server process of bench/api.ts and bench/node-memory.ts. `node` starts a real Weir node (local
+ * store, HTTPS with its self-signed key store; the engine only with `streamThreads`) on the given broker and home; `ceiling` serves one
  * file's bytes over plain Node HTTPS with the node's key store: the most any Node HTTPS server can
  * do for that response on this machine. Sends `{ url }` to the parent when listening.
  */
@@ -11,12 +11,14 @@ import { loadSettings } from '../packages/engine/src/config/settings.ts';
 import { WeirNode } from '../packages/engine/src/node.ts';
 
 const [mode, arg] = process.argv.slice(2) as [string, string];
-const options = JSON.parse(arg) as { bootstrap: string; home: string; body?: string };
+const options = JSON.parse(arg) as { bootstrap: string; home: string; body?: string; streamThreads?: number };
 
 if (mode === 'node') {
   const settings = loadSettings(undefined, {}).with({
     'weir.home': options.home, 'bootstrap.servers': options.bootstrap, 'weir.broker.embedded': 'false', 'server.port': '0',
-    'server.address': '127.0.0.1', 'weir.log.level': 'silent', 'weir.metrics.port': '0', 'weir.engine.autostart': 'false',
+    'server.address': '127.0.0.1', 'weir.log.level': 'silent', 'weir.metrics.port': '0',
+    // bench/node-memory.ts runs the engine; bench/api.ts measures the API alone
+    ...(options.streamThreads ? { 'num.stream.threads': String(options.streamThreads) } : { 'weir.engine.autostart': 'false' }),
   });
   const node = await WeirNode.start(settings);
   process.send!({ url: node.url });

@@ -7,58 +7,18 @@
  * p99 and max latency, the CPU-seconds of the server process, and Weir / ceiling.
  * Run: `node_modules/.bin/node bench/api.ts [seconds] [rules]` (10, 1000).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { call, startServer, stopServer, type Server } from './api-node.ts';
 import { cpuSeconds } from './engine-procs.ts';
 import { benchRules, pdlRules } from './engine-workload.ts';
 
 const seconds = Number(process.argv[2] ?? 10);
 const ruleCount = Number(process.argv[3] ?? 1000);
 const connections = 100;
-
-interface Server {
-  readonly child: ChildProcess;
-  readonly url: string;
-}
-
-function startServer(mode: 'node' | 'ceiling', options: object): Promise<Server> {
-  const child = fork(new URL('./api-server.ts', import.meta.url), [mode, JSON.stringify(options)], {
-    execArgv: ['--disable-warning=ExperimentalWarning'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (m: { url: string }) => resolve({ child, url: m.url }));
-    child.once('exit', (code) => reject(new Error(`${mode} server exited with ${code}`)));
-  });
-}
-
-async function stopServer(server: Server): Promise<void> {
-  const exited = new Promise((r) => server.child.once('exit', r));
-  server.child.send('stop');
-  await exited;
-}
-
-const agent = new https.Agent({ rejectUnauthorized: false });
-
-function call(url: string, method: string, body?: unknown, token?: string): Promise<{ status: number; text: string; etag?: string }> {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = https.request(url, { method, agent, headers: {
-      ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), etag: res.headers.etag }));
-    });
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 interface Load {
   readonly rate: number;
