@@ -90,7 +90,7 @@ export function buildPeer(): void {
 export function startPeer(mode: 'raw' | 'passthrough' | 'reference', args: Record<string, string | number>, onLog: (line: string) => void): Runner {
   const classpath = `${path.join(peerDir, 'target', 'classes')}:${path.join(peerDir, 'target', 'lib', '*')}`;
   const child = spawn('java', ['-cp', classpath, 'dev.weir.bench.Main', mode, ...Object.entries(args).map(([k, v]) => `${k}=${v}`)],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
+    { stdio: ['pipe', 'pipe', 'pipe'] });
   const forward = (data: Buffer) => {
     for (const line of data.toString('utf8').split('\n')) if (line.trim() && !line.startsWith('STARTED')) onLog(line);
   };

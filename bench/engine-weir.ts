@@ -31,7 +31,9 @@ export type WeirRunnerMessage =
   | { readonly type: 'stopped' };
 
 const options = JSON.parse(process.argv[2]!) as WeirRunnerOptions;
-const send = (message: WeirRunnerMessage) => process.send!(message);
+const send = (message: WeirRunnerMessage) => {
+  if (process.connected) process.send!(message);
+};
 
 function lookupRows(count: number): { id: string; content: Record<string, unknown>[] }[] {
   const content: Record<string, unknown>[] = [];
@@ -80,8 +82,16 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
 });
 
 const timer = setInterval(() => send({ type: 'stats', batches, records }), 250);
+// the bench went away without a stop: stop anyway, so no runner outlives it
+process.on('disconnect', () => stop());
 process.on('message', (message: { type: string }) => {
-  if (message.type !== 'stop') return;
+  if (message.type === 'stop') stop();
+});
+
+let stopping = false;
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
   for (const w of workers) w.post({ type: 'stop' });
   void Promise.all(workers.map((w) => w.stopped)).then(async () => {
     // the last stats report comes with 'stopped'
@@ -89,6 +99,6 @@ process.on('message', (message: { type: string }) => {
     clearInterval(timer);
     await Promise.all(workers.map((w) => w.thread.terminate()));
     send({ type: 'stopped' });
-    process.disconnect();
+    if (process.connected) process.disconnect();
   });
-});
+}

@@ -222,24 +222,37 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   const group = `bench-lat-${who}`;
   await createTopics([input, output, `lat-alerts-${who}`], [{ name: 'message.timestamp.type', value: 'LogAppendTime' }]);
   const runner = who === 'weir' ? weir('reference', group, input, output, `lat-alerts-${who}`) : peer('reference', group, input, output, `lat-alerts-${who}`, 100);
-  // started: the group has committed a first few records; then the first seconds at the same rate
-  // warm the JIT and settle the group (keys W…); then measured (keys L…)
+  // started: the group has committed a first few records; then at least 5 s at the same rate warm
+  // the JIT and settle the group (keys W…), until it has caught up (less than half a second of input
+  // not committed; at most 90 s); then `latencySeconds` measured (keys L…)
   await load(input, 0, 100, (i) => `S${i}`);
   while ((await committed(group, input)) < 100) await sleep(100);
-  const warmupSeconds = 5;
   const producer = new Producer({ clientId: 'bench-rate', bootstrapBrokers: [bootstrap] });
   const started = performance.now();
   let sent = 0;
   let measuredFrom = -1;
   let measureStart = 0;
+  let lag = Infinity;
+  let lagCheck: Promise<void> | null = null;
   for (;;) {
     const elapsed = (performance.now() - started) / 1000;
-    if (elapsed >= warmupSeconds + latencySeconds) break;
-    if (measuredFrom < 0 && elapsed >= warmupSeconds) {
-      measuredFrom = sent;
-      measureStart = performance.now();
+    if (measuredFrom < 0) {
+      if (lagCheck === null) {
+        const at = sent;
+        lagCheck = committed(group, input).then((c) => {
+          lag = at - (c - 100);
+          lagCheck = null;
+        });
+      }
+      if ((elapsed >= 5 && lag < rate / 2) || elapsed >= 90) {
+        measuredFrom = sent;
+        measureStart = performance.now();
+      }
+    } else if ((performance.now() - measureStart) / 1000 >= latencySeconds) {
+      break;
     }
-    const due = Math.floor(rate * elapsed);
+    // at most 2,000 records a request (a request must stay under the broker's message size when this process lags)
+    const due = Math.min(Math.floor(rate * elapsed), sent + 2000);
     if (due <= sent) {
       await sleep(2);
       continue;
@@ -249,6 +262,8 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
     await producer.send({ messages, acks: ProduceAcks.LEADER });
     sent = due;
   }
+  const warmupSeconds = (measureStart - started) / 1000;
+  await lagCheck;
   const measured = sent - measuredFrom;
   const achieved = measured / ((performance.now() - measureStart) / 1000);
   await producer.close();
@@ -261,7 +276,7 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
     if (start !== undefined) latencies.push(ts - start);
   }
   latencies.sort((x, y) => x - y);
-  console.log(`latency ${who.padEnd(13)} at ${fmtRate(achieved)} events/s for ${latencySeconds} s after ${warmupSeconds} s of warm-up (${measured.toLocaleString('en-US')} events, ` +
+  console.log(`latency ${who.padEnd(13)} at ${fmtRate(achieved)} events/s for ${latencySeconds} s after ${warmupSeconds.toFixed(1)} s of warm-up (${measured.toLocaleString('en-US')} events, ` +
     `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`);
 }
 

@@ -17,12 +17,25 @@ import org.apache.kafka.streams.kstream.Produced;
 /**
  * The Kafka Streams peer of bench/engine.ts. {@code Main <raw|passthrough|reference> key=value...}
  * with bootstrap, group (the application id), input, output, alerts, threads, commitIntervalMs,
- * rules (the JSON file), stateDir. Runs until SIGTERM.
+ * rules (the JSON file), stateDir. Runs until SIGTERM or the end of its standard input.
  */
 public final class Main {
   private Main() {}
 
   public static void main(String[] args) throws IOException, InterruptedException {
+    // stdin is the bench's pipe: when the bench goes away, so does the peer (the shutdown hooks run)
+    Thread watchdog = new Thread(() -> {
+      try {
+        while (System.in.read() >= 0) {
+          // nothing is sent
+        }
+      } catch (IOException ignored) {
+        // closed
+      }
+      System.exit(0);
+    });
+    watchdog.setDaemon(true);
+    watchdog.start();
     String mode = args[0];
     Map<String, String> o = new HashMap<>();
     for (int i = 1; i < args.length; i++) {
