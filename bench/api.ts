@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     const bulk = await call(`${node.url}/api/bulk/rules`, 'POST', rules, token);
     if (bulk.status !== 200) throw new Error(`bulk: ${bulk.status} ${bulk.text.slice(0, 500)}`);
     const listed = await call(`${node.url}/api/rules`, 'GET', undefined, token);
-    if (listed.status !== 200 || !listed.etag) throw new Error(`list: ${listed.status}`);
+    if (listed.status !== 200) throw new Error(`list: ${listed.status}`);
     const bodyFile = path.join(dir, 'rules.json');
     writeFileSync(bodyFile, listed.text);
     ceiling = await startServer('ceiling', { bootstrap, home, body: bodyFile });
@@ -67,10 +67,13 @@ async function main(): Promise<void> {
     show('ceiling: plain Node HTTPS, the same bytes', top);
     const full = await load(`${node.url}/api/rules`, node.child.pid!, auth);
     show('Weir: GET /api/rules → 200', full);
-    const cached = await load(`${node.url}/api/rules`, node.child.pid!, { ...auth, 'if-none-match': listed.etag });
-    show('Weir: GET /api/rules, If-None-Match → 304', cached);
     console.log(`Weir / ceiling (200 with the body): ${(full.rate / top.rate).toFixed(2)}; p99 ${full.p99} ms (ceiling ${top.p99} ms)`);
-    console.log(`Weir with If-None-Match / ceiling: ${(cached.rate / top.rate).toFixed(2)}; p99 ${cached.p99} ms`);
+    // an API without ETags (an earlier Weir) is measured without this scenario
+    if (listed.etag) {
+      const cached = await load(`${node.url}/api/rules`, node.child.pid!, { ...auth, 'if-none-match': listed.etag });
+      show('Weir: GET /api/rules, If-None-Match → 304', cached);
+      console.log(`Weir with If-None-Match / ceiling: ${(cached.rate / top.rate).toFixed(2)}; p99 ${cached.p99} ms`);
+    }
   } finally {
     if (ceiling) await stopServer(ceiling);
     if (node) await stopServer(node);
