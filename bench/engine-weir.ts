@@ -4,7 +4,7 @@
  * (packages/engine/src/stream/worker-thread.ts, one consumer group), configured with the bench's
  * snapshot. Forked by bench/engine.ts with a JSON argument; reports the batches the workers wrote
  * (each a produce + a commit) and stops on `{ type: 'stop' }`.
- * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`).
+ * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation.
  */
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
@@ -52,6 +52,8 @@ function benchSnapshot() {
 }
 
 const profile = process.env.WEIR_BENCH_CPU_PROF;
+/** WEIR_BENCH_WORKER_HEAP_MB: each worker thread's old-generation limit (Worker `resourceLimits`), to see what bounds the resident memory. */
+const heapMb = Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0);
 const execArgv = ['--disable-warning=ExperimentalWarning', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
 const config = benchSnapshot();
 let batches = 0;
@@ -61,7 +63,8 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
     index, bootstrapServers: options.bootstrap, kafkaClient: {}, clientId: `${options.group}-StreamThread-${index + 1}`,
     groupId: options.group, group: 'default', guarantee: 'at_least_once', transactionalId: `${options.group}-${index}`, alertsTopic: options.alertsTopic,
   };
-  const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url), { workerData: init, execArgv });
+  const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url),
+    { workerData: init, execArgv, ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });
   const stopped = new Promise<void>((resolve) => {
     thread.on('message', (message: FromWorker) => {
       if (message.type === 'stats') {

@@ -16,7 +16,8 @@
  * LogAppendTime, read with kcat) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
- * (`throughput,latency,memory`; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
+ * (`throughput,latency,memory`; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
+ * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
  * `node_modules/.bin/node bench/engine.ts 50000`.
  */
 import { spawnSync } from 'node:child_process';
@@ -311,6 +312,13 @@ async function main(): Promise<void> {
       await latency('kafka-streams', rate);
     }
     if (parts.has('memory')) await memory(input);
+    if (parts.has('rss')) {
+      // Weir's reference pipeline alone, for its resident memory (with WEIR_BENCH_WORKER_HEAP_MB to bound the worker heaps)
+      await createTopics(['out-rss', 'alerts-rss']);
+      const m = await measure(weir('reference', 'bench-rss', input, 'out-rss', 'alerts-rss'), 'bench-rss', input, 'out-rss');
+      console.log(`rss run, Weir reference (worker old generation limit ${process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 'default'} MB): resident at first output / half / end ` +
+        `${m.rssSteps.map(Math.round).join(' / ')} MiB, max ${Math.round(m.rssMaxMiB)} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`);
+    }
     if (parts.has('profile')) {
       // WEIR_BENCH_CPU_PROF=<dir> makes the runner's worker threads write .cpuprofile files there
       await createTopics(['out-prof']);
