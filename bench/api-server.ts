@@ -22,7 +22,10 @@ if (mode === 'node') {
   });
   const node = await WeirNode.start(settings);
   process.send!({ url: node.url });
-  process.on('message', () => void node.stop().then(() => process.exit(0)));
+  const stop = () => void node.stop().then(() => process.exit(0));
+  process.on('message', stop);
+  // the bench went away: so does this server
+  process.on('disconnect', stop);
 } else {
   const tls = path.join(options.home, 'var', 'tls', 'weir.p12');
   const body = readFileSync(options.body!);
@@ -36,4 +39,5 @@ if (mode === 'node') {
     process.send!({ url: `https://localhost:${typeof address === 'object' && address ? address.port : 0}` });
   });
   process.on('message', () => server.close(() => process.exit(0)));
+  process.on('disconnect', () => process.exit(0));
 }

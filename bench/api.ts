@@ -44,6 +44,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-api-'));
   const broker = new EmbeddedBroker({ dir: path.join(dir, 'broker'), internalPartitions: 1 });
   const bootstrap = await broker.start();
+  // interrupted: the broker (a JVM of its own) must not outlive the bench
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
   const home = path.join(dir, 'home');
   let node: Server | undefined;
   let ceiling: Server | undefined;

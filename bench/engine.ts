@@ -297,6 +297,8 @@ async function main(): Promise<void> {
   buildPeer();
   const broker = new EmbeddedBroker({ dir, internalPartitions: 1 });
   bootstrap = await broker.start();
+  // interrupted: the broker (a JVM of its own) must not outlive the bench
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
   admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: [bootstrap] });
   try {
     const input = 'bench-in';

@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-memory-'));
   const broker = new EmbeddedBroker({ dir: path.join(dir, 'broker'), internalPartitions: 1 });
   const bootstrap = await broker.start();
+  // interrupted: the broker (a JVM of its own) must not outlive the bench
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
   const admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: [bootstrap] });
   let node: Server | undefined;
   try {
