@@ -318,7 +318,7 @@ async function main(): Promise<void> {
       // Weir's reference pipeline alone, for its resident memory (with WEIR_BENCH_WORKER_HEAP_MB to bound the worker heaps)
       await createTopics(['out-rss', 'alerts-rss']);
       const m = await measure(weir('reference', 'bench-rss', input, 'out-rss', 'alerts-rss'), 'bench-rss', input, 'out-rss');
-      console.log(`rss run, Weir reference (worker old generation limit ${process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 'default'} MB): resident at first output / half / end ` +
+      console.log(`rss run, Weir reference (worker old generation limit: ${Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0) > 0 ? `${process.env.WEIR_BENCH_WORKER_HEAP_MB} MB` : 'default'}): resident at first output / half / end ` +
         `${m.rssSteps.map(Math.round).join(' / ')} MiB, max ${Math.round(m.rssMaxMiB)} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`);
     }
     if (parts.has('profile')) {
