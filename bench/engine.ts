@@ -120,7 +120,16 @@ async function rawLoop(input: string, output: string, group: string): Promise<()
       let m;
       while (batch.length < 2000 && (m = stream.read()) !== null) batch.push(m as Message<Buffer, Buffer, Buffer, Buffer>);
       if (batch.length === 0) {
-        await Promise.race([new Promise((r) => (stream as NodeJS.EventEmitter).once('readable', r)), sleep(200)]);
+        // wait for records or 200 ms, leaving no listener behind
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            stream.off('readable', done);
+            resolve();
+          };
+          const timer = setTimeout(done, 200);
+          stream.once('readable', done);
+        });
         continue;
       }
       await producer.send({ messages: batch.map((b) => ({ topic: output, key: b.key, value: b.value, timestamp: b.timestamp })) });
