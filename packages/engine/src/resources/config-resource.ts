@@ -1,5 +1,6 @@
 import { isObject } from '@weir/pdl';
 import { apiError, withDetails } from '../errors.ts';
+import { etagOf } from '../etag.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import type { CheckContext, ConfigRecord, ResourceKind } from './resource-kind.ts';
 import { compileValidator, type Validator } from '../validation/json-schema.ts';
@@ -11,6 +12,12 @@ export interface ElementViolations {
   readonly index: number;
   readonly id?: unknown;
   readonly errors: readonly string[];
+}
+
+/** A collection as the list route sends it: the JSON bytes and their entity tag. */
+export interface SerialisedList {
+  readonly body: Buffer;
+  readonly etag: string;
 }
 
 type Prepared = { readonly record: ConfigRecord; readonly errors?: undefined } | { readonly record?: undefined; readonly errors: string[] };
@@ -27,12 +34,29 @@ export class ConfigResource {
   readonly #validate: Validator;
   readonly #checks: CheckContext;
   readonly #writes = new SerialQueue();
+  /** The serialised collection, kept until the store reports a change of it (this node's writes and, in kafka mode, other nodes'). */
+  #serialised: SerialisedList | undefined;
 
   constructor(kind: ResourceKind, store: ConfigStore) {
     this.kind = kind;
     this.#store = store;
     this.#validate = compileValidator(kind.schema);
     this.#checks = { lookups: { get: (id) => { const rows = store.get<{ content: Record<string, unknown>[] }>('lookups', id)?.content; return rows && { rows }; } } };
+    store.onChange((collection) => {
+      if (collection === kind.collection) this.#serialised = undefined;
+    });
+  }
+
+  /**
+   * `list()` as JSON bytes with its entity tag, serialised once per change of the collection: a UI
+   * polling a collection of 1,000 rules costs a hash lookup, not a read, parse and stringify of each.
+   */
+  serialisedList(): SerialisedList {
+    if (this.#serialised === undefined) {
+      const body = Buffer.from(JSON.stringify(this.list()), 'utf8');
+      this.#serialised = { body, etag: etagOf(body) };
+    }
+    return this.#serialised;
   }
 
   /** All records; integer ids in ascending order, string ids in creation order. */
