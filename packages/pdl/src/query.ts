@@ -80,10 +80,37 @@ const queryCompilers: QueryCompilers = {
 
 // ---- `=` typing (pdl.md, "Typing") ----------------------------------------------------------
 
+/**
+ * The lower-case form of a string, remembered for the last string asked: the tests of one field
+ * against many case-insensitive literals (an IN list, an OR of Sigma values) lower it once.
+ */
+let lastText = '';
+let lastLower = '';
+export function lowerCase(text: string): string {
+  if (text !== lastText) {
+    lastText = text;
+    lastLower = text.toLowerCase();
+  }
+  return lastLower;
+}
+
+const isCaseless = (literal: Literal): boolean => literal.kind === 'String' && literal.caseInsensitive === true;
+
+/** `=` against a case-insensitive literal `i"..."`: strings only, both sides lower-cased. */
+function caselessTest(literal: ScalarLiteral & { kind: 'String' }): ValueTest {
+  const pattern = literal.value.toLowerCase();
+  if (hasWildcard(literal.value, literal.literalStars)) {
+    const matches = compileWildcard(pattern, literal.literalStars);
+    return (value) => typeof value === 'string' && matches(lowerCase(value));
+  }
+  return (value) => typeof value === 'string' && lowerCase(value) === pattern;
+}
+
 /** `=` against one literal: strings (with wildcards) match strings only; numbers also match canonical numerals. */
 export function literalTest(literal: ScalarLiteral): ValueTest {
   switch (literal.kind) {
     case 'String': {
+      if (literal.caseInsensitive === true) return caselessTest(literal);
       if (hasWildcard(literal.value, literal.literalStars)) {
         const matches = compileWildcard(literal.value, literal.literalStars);
         return (value) => typeof value === 'string' && matches(value);
@@ -150,7 +177,7 @@ function equalsLiteral(path: readonly string[], literal: Literal): Predicate {
       return value === a || value === b || (Array.isArray(value) && anyElement(value, test));
     };
   }
-  if (literal.kind === 'String' && path.length === 1) {
+  if (literal.kind === 'String' && path.length === 1 && !isCaseless(literal)) {
     // a wildcard pattern: only strings match (ownership checked on a match, as above)
     const matches = compileWildcard(literal.value, literal.literalStars);
     const key = path[0] as string;
@@ -175,7 +202,7 @@ function equalsLiteral(path: readonly string[], literal: Literal): Predicate {
 function plainScalar(literal: ScalarLiteral): readonly [string | number | boolean, string | number | boolean] | undefined {
   switch (literal.kind) {
     case 'String':
-      return hasWildcard(literal.value, literal.literalStars) ? undefined : [literal.value, literal.value];
+      return hasWildcard(literal.value, literal.literalStars) || literal.caseInsensitive === true ? undefined : [literal.value, literal.value];
     case 'Number': {
       const numeral = String(literal.value);
       return [literal.value, isCanonicalNumeral(numeral) ? numeral : literal.value];
@@ -310,6 +337,14 @@ function compileComparison(node: ComparisonQuery): Predicate {
 function containsLiteral(path: readonly string[], literal: Literal): Predicate {
   if (literal.kind === 'Array' || literal.kind === 'Null') return () => false;
   const elementTest = literalTest(literal);
+  if (literal.kind === 'String' && literal.caseInsensitive === true) {
+    const substring = compileWildcard(literal.value.toLowerCase(), literal.literalStars, true);
+    return (event) => {
+      const value = getPath(event, path);
+      if (typeof value === 'string') return substring(lowerCase(value));
+      return Array.isArray(value) && anyElement(value, elementTest);
+    };
+  }
   if (literal.kind === 'String' && !hasWildcard(literal.value, literal.literalStars)) {
     const needle = literal.value;
     if (path.length === 1) {

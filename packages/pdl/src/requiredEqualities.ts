@@ -30,7 +30,7 @@ type Value = string | number | boolean;
 function literalValue(node: ScalarLiteral): Value | undefined {
   switch (node.kind) {
     case 'String':
-      return hasWildcard(node.value, node.literalStars) ? undefined : node.value;
+      return hasWildcard(node.value, node.literalStars) || node.caseInsensitive === true ? undefined : node.value;
     case 'Number':
     case 'Boolean':
       return node.value;

@@ -1,4 +1,5 @@
 import type { Pipeline, Query, ScalarLiteral } from './ast.ts';
+import { lowerCase } from './query.ts';
 import { getPath, isCanonicalNumeral, isObject } from './values.ts';
 import { hasWildcard, wildcardParts } from './wildcard.ts';
 
@@ -25,6 +26,8 @@ interface Key {
   readonly kind: 'equals' | 'prefix' | 'suffix' | 'contains';
   readonly path: readonly string[];
   readonly value: string | number | boolean;
+  /** A key of a case-insensitive literal (`i"..."`): `value` is lower case, met by the lower-cased string. */
+  readonly caseless: boolean;
   /** Identifies the key (kind, path, value and its type). */
   readonly id: string;
 }
@@ -74,6 +77,8 @@ interface AffixIndex {
  */
 interface FieldIndex {
   readonly path: readonly string[];
+  /** Holds the keys of case-insensitive literals: event strings are lower-cased before the look-up. */
+  readonly caseless: boolean;
   /** The key of a one-level path (read directly), else undefined. */
   readonly key: string | undefined;
   readonly strings: Map<string, number[]>;
@@ -156,11 +161,12 @@ export class RuleIndex {
         continue;
       }
       for (const key of choice.keys) {
-        const id = fieldId(key.path);
+        const id = (key.caseless ? 'i\u0000' : '') + fieldId(key.path);
         let field = byField.get(id);
         if (field === undefined) {
           field = {
             path: key.path,
+            caseless: key.caseless,
             key: key.path.length === 1 ? key.path[0] : undefined,
             strings: new Map(),
             numbers: new Map(),
@@ -215,6 +221,12 @@ export class RuleIndex {
         let list: Positions | undefined;
         switch (typeof element) {
           case 'string':
+            if (field.caseless) {
+              const lower = lowerCase(element);
+              if (field.hasText) count = addText(field, lower, found, count, marks, epoch);
+              list = field.strings.get(lower);
+              break;
+            }
             if (field.numbers.size !== 0 && isCanonicalNumeral(element)) {
               const numbered = field.numbers.get(Number(element));
               if (numbered !== undefined) count = add(numbered, found, count, marks, epoch);
@@ -267,9 +279,9 @@ export class RuleIndex {
 
 const fieldId = (path: readonly string[]): string => path.join('\u0000');
 
-function makeKey(kind: Key['kind'], path: readonly string[], value: string | number | boolean): Need {
-  const type = typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';
-  return { kind: 'key', key: { kind, path, value, id: `${kind}\u0000${type}:${String(value)}\u0000${fieldId(path)}` } };
+function makeKey(kind: Key['kind'], path: readonly string[], value: string | number | boolean, caseless = false): Need {
+  const type = caseless ? 'i' : typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';
+  return { kind: 'key', key: { kind, path, value, caseless, id: `${kind}\u0000${type}:${String(value)}\u0000${fieldId(path)}` } };
 }
 
 const all = (parts: Need[]): Need | undefined => (parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { kind: 'all', parts });
@@ -310,8 +322,9 @@ function queryNeed(query: Query): Need | undefined {
       if (query.operator === '?=' && value.kind === 'String') {
         // a string holds the pattern's text as a substring; an array element equals the pattern
         // (`=`, which holds its text too): each non-empty piece between wildcards is a substring
-        const pieces = wildcardParts(value.value, value.literalStars).filter((p) => p !== '');
-        return all(pieces.map((p) => makeKey('contains', query.field.path, p)));
+        const caseless = value.caseInsensitive === true;
+        const pieces = wildcardParts(caseless ? value.value.toLowerCase() : value.value, value.literalStars).filter((p) => p !== '');
+        return all(pieces.map((p) => makeKey('contains', query.field.path, p, caseless)));
       }
       return undefined;
     }
@@ -324,13 +337,15 @@ function queryNeed(query: Query): Need | undefined {
 function equalsNeed(path: readonly string[], literal: ScalarLiteral): Need | undefined {
   switch (literal.kind) {
     case 'String': {
-      if (!hasWildcard(literal.value, literal.literalStars)) return makeKey('equals', path, literal.value);
+      const caseless = literal.caseInsensitive === true;
+      const text = caseless ? literal.value.toLowerCase() : literal.value;
+      if (!hasWildcard(literal.value, literal.literalStars)) return makeKey('equals', path, text, caseless);
       // only strings match a pattern: its first piece is a prefix, its last a suffix, the others substrings
-      const pieces = wildcardParts(literal.value, literal.literalStars);
+      const pieces = wildcardParts(text, literal.literalStars);
       const parts: Need[] = [];
       pieces.forEach((piece, i) => {
         if (piece === '') return;
-        parts.push(makeKey(i === 0 ? 'prefix' : i === pieces.length - 1 ? 'suffix' : 'contains', path, piece));
+        parts.push(makeKey(i === 0 ? 'prefix' : i === pieces.length - 1 ? 'suffix' : 'contains', path, piece, caseless));
       });
       return all(parts);
     }

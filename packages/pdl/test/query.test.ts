@@ -255,3 +255,26 @@ describe('wrong types never throw', () => {
     assert.equal(holds('user != "bob"', inherited), true);
   });
 });
+
+describe('case-insensitive literals i"..."', () => {
+  table([
+    ['user = i"BOB"', true],
+    ['user = i"B*"', true],
+    ['user != i"Bob"', false],
+    ['proc.path = i"c:\\\\tools\\\\*"', true],
+    ['proc.path ?= i"TOOLS"', true],
+    ['proc.path ?= i"TOOLS*NC"', true],
+    ['tags ?= i"VPN"', true],
+    ['tags = i"EXT"', true],
+    ['user IN [i"ALICE", i"BO*"]', true],
+    ['port = i"443"', true],
+    ['n = i"443"', false], // strings only
+    ['missing = i"x"', false],
+    ['missing != i"x"', true],
+  ]);
+  test('only after =, !=, ?= and in IN lists', () => {
+    for (const q of ['user ~= i"b"', 'user > i"a"', 'eval x = i"a"', 'rex user i"(?<a>b)"']) {
+      assert.throws(() => holds(q, event), /case-insensitive string \(i"..."\) is only allowed/, q);
+    }
+  });
+});
