@@ -81,17 +81,20 @@ const queryCompilers: QueryCompilers = {
 // ---- `=` typing (pdl.md, "Typing") ----------------------------------------------------------
 
 /**
- * The lower-case form of a string, remembered for the last string asked: the tests of one field
- * against many case-insensitive literals (an IN list, an OR of Sigma values) lower it once.
+ * The lower-case form of a string, remembered for the last four strings asked: the tests of one
+ * event's fields against many case-insensitive literals (an IN list, an OR of Sigma values, the
+ * rule index and then the rules) lower each field once.
  */
-let lastText = '';
-let lastLower = '';
+const lowerIn: string[] = ['', '', '', ''];
+const lowerOut: string[] = ['', '', '', ''];
+let lowerNext = 0;
 export function lowerCase(text: string): string {
-  if (text !== lastText) {
-    lastText = text;
-    lastLower = text.toLowerCase();
-  }
-  return lastLower;
+  for (let i = 0; i < 4; i++) if (lowerIn[i] === text) return lowerOut[i] as string;
+  const lower = text.toLowerCase();
+  lowerIn[lowerNext] = text;
+  lowerOut[lowerNext] = lower;
+  lowerNext = (lowerNext + 1) & 3;
+  return lower;
 }
 
 const isCaseless = (literal: Literal): boolean => literal.kind === 'String' && literal.caseInsensitive === true;

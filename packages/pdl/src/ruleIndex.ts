@@ -57,6 +57,14 @@ interface ContainsGroup {
  */
 const HEAD_LENGTH = 3;
 
+/** Above this many substring groups on a field, the text is scanned once instead of searched per group. */
+const SCAN_GROUPS = 12;
+
+/** A hash of the HEAD_LENGTH characters of `text` at `at` (the caller ensures they exist). */
+function headHash(text: string, at: number): number {
+  return (Math.imul(Math.imul(text.charCodeAt(at), 31) + text.charCodeAt(at + 1), 31) + text.charCodeAt(at + 2)) | 0;
+}
+
 /**
  * Rules keyed by affixes of one kind: found by a hash of the event string's first (or last) L
  * characters, for each distinct affix length L, then checked with startsWith (endsWith). The
@@ -89,6 +97,13 @@ interface FieldIndex {
   prefixes: AffixIndex | undefined;
   suffixes: AffixIndex | undefined;
   contains: ContainsGroup[] | undefined;
+  /**
+   * With many substring groups: the groups with a full head, by a hash of it. The text is then
+   * scanned once, position by position (a hash of the 3 characters there), instead of one search
+   * per group; `shortContains` holds the groups with shorter heads (searched as before).
+   */
+  containsByHead: Map<number, ContainsGroup[]> | undefined;
+  shortContains: ContainsGroup[] | undefined;
   /** Whether prefixes, suffixes or contains is set (strings need more than a Map lookup). */
   hasText: boolean;
 }
@@ -175,12 +190,30 @@ export class RuleIndex {
             prefixes: undefined,
             suffixes: undefined,
             contains: undefined,
+            containsByHead: undefined,
+            shortContains: undefined,
             hasText: false,
           };
           byField.set(id, field);
           this.#fields.push(field);
         }
         addPosition(field, key, position);
+      }
+    }
+    for (const field of this.#fields) {
+      const groups = field.contains;
+      if (groups === undefined || groups.length <= SCAN_GROUPS) continue;
+      field.containsByHead = new Map();
+      field.shortContains = [];
+      for (const group of groups) {
+        if (group.head.length < HEAD_LENGTH) {
+          field.shortContains.push(group);
+          continue;
+        }
+        const hash = headHash(group.head, 0);
+        const bucket = field.containsByHead.get(hash);
+        if (bucket === undefined) field.containsByHead.set(hash, [group]);
+        else bucket.push(group);
       }
     }
     this.indexedCount = rules.length - always.length;
@@ -456,7 +489,23 @@ function add(list: Positions, into: Int32Array, count: number, marks: Uint32Arra
 function addText(field: FieldIndex, text: string, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
   if (field.prefixes !== undefined) count = addAffixes(field.prefixes, text, false, into, count, marks, epoch);
   if (field.suffixes !== undefined) count = addAffixes(field.suffixes, text, true, into, count, marks, epoch);
-  const groups = field.contains;
+  const byHead = field.containsByHead;
+  if (byHead !== undefined) {
+    for (let at = 0, last = text.length - HEAD_LENGTH; at <= last; at++) {
+      const bucket = byHead.get(headHash(text, at));
+      if (bucket === undefined) continue;
+      for (let b = 0; b < bucket.length; b++) {
+        const group = bucket[b] as ContainsGroup;
+        if (!text.startsWith(group.head, at)) continue;
+        const affixes = group.affixes;
+        for (let a = 0; a < affixes.length; a++) {
+          const affix = affixes[a] as Affix;
+          if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
+        }
+      }
+    }
+  }
+  const groups = byHead === undefined ? field.contains : field.shortContains;
   if (groups === undefined) return count;
   for (let g = 0; g < groups.length; g++) {
     const affixes = (groups[g] as ContainsGroup).affixes;

@@ -269,3 +269,22 @@ describe('RuleIndex, case-insensitive literals (i"...")', () => {
     );
   });
 });
+
+describe('RuleIndex, many substring keys on one field (one scan of the text)', () => {
+  const unit = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'A');
+  const needle = fc.string({ unit, minLength: 1, maxLength: 5 });
+  const rule = fc.tuple(needle, fc.boolean()).map(([n, ci]) => `f ?= ${ci ? 'i' : ''}${JSON.stringify(n)}`);
+  const value = fc.oneof(fc.string({ unit, maxLength: 30 }), fc.array(fc.string({ unit, maxLength: 12 }), { maxLength: 3 }));
+  test('the candidates keep every match', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 13, maxLength: 60 }), fc.array(fc.record({ f: value }), { minLength: 1, maxLength: 8 }), (rules, events) => {
+        const { index, compiled } = indexOf(...rules);
+        for (const e of events) {
+          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+          assert.deepEqual(index.candidates(e).filter((i) => compiled[i]?.run(e) !== null), all, JSON.stringify(e));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
