@@ -138,12 +138,22 @@ export class RuleIndex {
   readonly #found: Int32Array;
   readonly #marks: Uint32Array;
   #epoch = 0;
+  // guards: per rule, up to two more required `field = value` checked after the look-up (-1: none)
+  readonly #guards: GuardField[] = [];
+  readonly #guardField: Int32Array;
+  readonly #guardValue: Int32Array;
+  readonly #guardField2: Int32Array;
+  readonly #guardValue2: Int32Array;
 
   constructor(rules: readonly (IndexableRule | null | undefined)[]) {
     this.size = rules.length;
     this.selected = new Int32Array(rules.length);
     this.#found = new Int32Array(rules.length);
     this.#marks = new Uint32Array(rules.length);
+    this.#guardField = new Int32Array(rules.length).fill(-1);
+    this.#guardValue = new Int32Array(rules.length);
+    this.#guardField2 = new Int32Array(rules.length).fill(-1);
+    this.#guardValue2 = new Int32Array(rules.length);
     const needs = rules.map((rule) => (rule?.ast === undefined || rule.hasCorrelation === true ? undefined : pipelineNeed(rule.ast)));
 
     // how many rules name each key, and how many distinct values each field is required to hold
@@ -175,6 +185,16 @@ export class RuleIndex {
         always.push(position);
         continue;
       }
+      guardsOf(need as Need, choice.keys, frequency).forEach((guard, n) => {
+        const gid = (guard.caseless ? 'i\u0000' : '') + fieldId(guard.path);
+        let g = this.#guards.findIndex((x) => x.id === gid);
+        if (g === -1) {
+          g = this.#guards.length;
+          this.#guards.push({ id: gid, path: guard.path, key: guard.path.length === 1 ? guard.path[0] : undefined, caseless: guard.caseless, strings: new Map(), numbers: new Map(), booleans: new Map() });
+        }
+        (n === 0 ? this.#guardField : this.#guardField2)[position] = g;
+        (n === 0 ? this.#guardValue : this.#guardValue2)[position] = guardValueId(this.#guards[g] as GuardField, guard.value);
+      });
       for (const key of choice.keys) {
         const id = (key.caseless ? 'i\u0000' : '') + fieldId(key.path);
         let field = byField.get(id);
@@ -279,6 +299,7 @@ export class RuleIndex {
         if (list !== undefined) count = add(list, found, count, marks, epoch);
       }
     }
+    if (this.#guards.length > 0) count = this.#applyGuards(event, found, count);
     // positions arrive per list in order, the lists in any order: sort (they are short)
     sortPrefix(found, count);
     if (found === selected) return count;
@@ -302,10 +323,120 @@ export class RuleIndex {
     return n;
   }
 
+  /** Drops the found rules whose guard (a required `field = value`) the event does not meet. */
+  #applyGuards(event: Record<string, unknown>, found: Int32Array, count: number): number {
+    const guards = this.#guards;
+    const metA = this.#metA;
+    const metB = this.#metB;
+    for (let g = 0; g < guards.length; g++) {
+      const guard = guards[g] as GuardField;
+      const value = guard.key === undefined ? getPath(event, guard.path) : event[guard.key];
+      metA[g] = -1;
+      metB[g] = -1;
+      switch (typeof value) {
+        case 'string': {
+          const text = guard.caseless ? lowerCase(value) : value;
+          metA[g] = guard.strings.get(text) ?? -1;
+          if (!guard.caseless && guard.numbers.size !== 0 && isCanonicalNumeral(value)) metB[g] = guard.numbers.get(Number(value)) ?? -1;
+          break;
+        }
+        case 'number':
+          metA[g] = guard.numbers.get(value) ?? -1;
+          break;
+        case 'boolean':
+          metA[g] = guard.booleans.get(value) ?? -1;
+          break;
+        default:
+          // an array (any element may meet it) or an object: the guard cannot decide, keep the rules
+          if (value !== undefined && value !== null && typeof value === 'object') metA[g] = metB[g] = ANY_GUARD;
+      }
+    }
+    const field = this.#guardField;
+    const wanted = this.#guardValue;
+    const field2 = this.#guardField2;
+    const wanted2 = this.#guardValue2;
+    let kept = 0;
+    for (let c = 0; c < count; c++) {
+      const position = found[c] as number;
+      const g = field[position] as number;
+      if (g !== -1) {
+        const a = metA[g] as number;
+        if (a !== ANY_GUARD && a !== wanted[position] && metB[g] !== wanted[position]) continue;
+        const g2 = field2[position] as number;
+        if (g2 !== -1) {
+          const a2 = metA[g2] as number;
+          if (a2 !== ANY_GUARD && a2 !== wanted2[position] && metB[g2] !== wanted2[position]) continue;
+        }
+      }
+      found[kept++] = position;
+    }
+    return kept;
+  }
+
+  get #metA(): Int32Array {
+    return (this.#metScratchA ??= new Int32Array(this.#guards.length));
+  }
+
+  get #metB(): Int32Array {
+    return (this.#metScratchB ??= new Int32Array(this.#guards.length));
+  }
+
+  #metScratchA: Int32Array | undefined;
+  #metScratchB: Int32Array | undefined;
+
   /** The positions `select` finds, as a new array (for tests and tools; hot paths use `select`). */
   candidates(event: unknown): number[] {
     return Array.from(this.selected.subarray(0, this.select(event)));
   }
+}
+
+// ---- guards ---------------------------------------------------------------------------------
+
+/**
+ * A field some rules require to equal a value besides their indexed key (a log-source condition
+ * such as `EventID = 1` when the rule is indexed by its image): the values, numbered per field.
+ */
+interface GuardField {
+  readonly id: string;
+  readonly path: readonly string[];
+  readonly key: string | undefined;
+  readonly caseless: boolean;
+  readonly strings: Map<string, number>;
+  readonly numbers: Map<number, number>;
+  readonly booleans: Map<boolean, number>;
+}
+
+/** The event's value meets every guard of the field (an array: any element could). */
+const ANY_GUARD = -2;
+
+function guardValueId(guard: GuardField, value: string | number | boolean): number {
+  const map = (typeof value === 'string' ? guard.strings : typeof value === 'number' ? guard.numbers : guard.booleans) as Map<typeof value, number>;
+  let id = map.get(value);
+  if (id === undefined) map.set(value, (id = guard.strings.size + guard.numbers.size + guard.booleans.size));
+  return id;
+}
+
+/**
+ * A rule's guards: of the exact `field = value` keys it requires at its top level (under AND) on
+ * other fields than its indexed keys, the two fewest rules share (one per field). Sound: the rule
+ * cannot match an event whose field (not an array) does not equal the value.
+ */
+function guardsOf(need: Need, chosen: readonly Key[], frequency: ReadonlyMap<string, number>): Key[] {
+  const fields = new Set(chosen.map((k) => (k.caseless ? 'i\u0000' : '') + fieldId(k.path)));
+  const keys: Key[] = [];
+  const visit = (n: Need): void => {
+    if (n.kind === 'all') {
+      for (const part of n.parts) visit(part);
+      return;
+    }
+    if (n.kind !== 'key' || n.key.kind !== 'equals') return;
+    const field = (n.key.caseless ? 'i\u0000' : '') + fieldId(n.key.path);
+    if (fields.has(field)) return;
+    fields.add(field);
+    keys.push(n.key);
+  };
+  visit(need);
+  return keys.sort((a, b) => (frequency.get(a.id) ?? 0) - (frequency.get(b.id) ?? 0)).slice(0, 2);
 }
 
 // ---- what a rule needs ----------------------------------------------------------------------

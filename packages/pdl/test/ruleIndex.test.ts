@@ -288,3 +288,18 @@ describe('RuleIndex, many substring keys on one field (one scan of the text)', (
     );
   });
 });
+
+describe('RuleIndex guards (a second required equality, such as a log source)', () => {
+  test('a rule indexed by its image is not met by an event of another log source', () => {
+    const rules = Array.from({ length: 6 }, (_, i) => `Channel = "Sysmon" AND EventID = 1 AND Image = i"*\\\\tool${i}.exe"`);
+    rules.push('Channel = "Sysmon" AND EventID = 7 AND Image = i"*\\\\tool0.exe"', 'EventID = 1 AND flag = true AND Image = "x"');
+    const { index } = indexOf(...rules);
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: 1, Image: 'C:\\TOOL0.exe' }), [0]);
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: 7, Image: 'C:\\tool0.exe' }), [6]);
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: '1', Image: 'C:\\tool0.exe' }), [0]); // a numeral meets 1
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: [7, 1], Image: 'C:\\tool0.exe' }), [0, 6]); // an array: kept
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', Image: 'C:\\tool0.exe' }), []);
+    assert.deepEqual(candidates(index, { EventID: 1, flag: true, Image: 'x' }), [7]);
+    assert.deepEqual(candidates(index, { EventID: 1, flag: 'true', Image: 'x' }), []);
+  });
+});
