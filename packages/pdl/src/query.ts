@@ -25,8 +25,46 @@ function cheapFirst(operands: readonly Query[]): Predicate[] {
   return [...operands.filter((q) => !costly(q)), ...operands.filter(costly)].map(compileQuery);
 }
 
+/**
+ * `f ?= "a" OR f ?= "b" OR f = "*c" ...`: several string tests of one field (Sigma's value lists,
+ * often dozens) read the field once and lower-case it once; a value that is not a string goes
+ * through the operands one by one.
+ */
+function sameFieldStrings(operands: readonly Query[]): Predicate | undefined {
+  if (operands.length < 3) return undefined;
+  const first = operands[0];
+  if (first?.kind !== 'Comparison') return undefined;
+  const path = first.field.path;
+  const key = path.join('\u0000');
+  const tests: { caseless: boolean; test: (text: string) => boolean }[] = [];
+  for (const q of operands) {
+    if (q.kind !== 'Comparison' || (q.operator !== '?=' && q.operator !== '=') || q.value.kind !== 'String' || q.field.path.join('\u0000') !== key) return undefined;
+    const caseless = q.value.caseInsensitive === true;
+    const text = caseless ? q.value.value.toLowerCase() : q.value.value;
+    tests.push({ caseless, test: compileWildcard(text, q.value.literalStars, q.operator === '?=') });
+  }
+  const generic = operands.map(compileQuery);
+  const anyCaseless = tests.some((t) => t.caseless);
+  return (event) => {
+    const value = getPath(event, path);
+    if (typeof value !== 'string') {
+      if (value === undefined) return false;
+      for (let i = 0; i < generic.length; i++) if ((generic[i] as Predicate)(event)) return true;
+      return false;
+    }
+    const lower = anyCaseless ? lowerCase(value) : value;
+    for (let i = 0; i < tests.length; i++) {
+      const t = tests[i] as { caseless: boolean; test: (text: string) => boolean };
+      if (t.test(t.caseless ? lower : value)) return true;
+    }
+    return false;
+  };
+}
+
 const queryCompilers: QueryCompilers = {
   Or: (node) => {
+    const grouped = sameFieldStrings(node.operands);
+    if (grouped !== undefined) return grouped;
     const parts = cheapFirst(node.operands);
     switch (parts.length) {
       case 1:
