@@ -123,19 +123,15 @@ export function parseMapping(text: string): Mapping {
 }
 
 /**
- * The entry for a rule's logsource: every key the rule gives (product, category, service) is
- * matched by the entry, and the entry asks nothing the rule does not give. Of several, the one
- * naming the most keys; undefined when none.
+ * The entry for a rule's logsource: the entry names exactly the keys the rule gives (product,
+ * category, service), with the same values (case-insensitive); the first such entry, or undefined.
  */
 export function findLogsource(mapping: Mapping, logsource: Readonly<Record<string, string>>): LogsourceEntry | undefined {
   const given = Object.entries(logsource).filter(([k]) => LOGSOURCE_KEYS.has(k));
-  let best: LogsourceEntry | undefined;
   for (const entry of mapping.logsources) {
     const keys = Object.entries(entry.match);
     if (keys.length !== given.length) continue;
-    if (keys.every(([k, v]) => logsource[k]?.toLowerCase() === v.toLowerCase())) {
-      if (best === undefined) best = entry;
-    }
+    if (keys.every(([k, v]) => logsource[k]?.toLowerCase() === v.toLowerCase())) return entry;
   }
-  return best;
+  return undefined;
 }
