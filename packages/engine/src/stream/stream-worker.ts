@@ -524,8 +524,9 @@ export class StreamWorker {
       return;
     }
     this.#stateStore.select(message.topic, message.partition);
-    const source: SourceRecord = { topic: topology.input, partition: message.partition, offset: message.offset, key: decoded.sourceKey,
-      value: Buffer.from(JSON.stringify(decoded.routed.event)), timestamp: message.timestamp };
+    // a dead letter of a task after the stage goes to the input's DLQ, its value the repartition record (the event inside)
+    const source: SourceRecord = { topic: message.topic, partition: message.partition, offset: message.offset, key: decoded.sourceKey,
+      value: message.value, timestamp: message.timestamp, deadLetterTo: deadLetterTopic(topology.input) };
     continueRouted(source, decoded.sourceKey, topology, stage.taskIndex, task.resume(decoded.routed), this.#options.alertsTopic, this.stats, out, this.#router);
   }
 
