@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < events; i += 5_000) {
       const messages = [];
       for (let j = i; j < Math.min(events, i + 5_000); j++) messages.push({ topic: input, partition: j % partitions, value: Buffer.from(`e${j}`) });
-      await producer.send({ messages, acks: ProduceAcks.LEADER });
+      await producer.send({ messages, acks: ProduceAcks.ALL });
     }
     await producer.close();
     const loaded = kcatCount(bootstrap, input);
