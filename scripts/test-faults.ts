@@ -6,7 +6,7 @@
  * real node processes and measures failover, which a concurrent file would disturb. Arguments select
  * files. The exit code is node's test runner's.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,11 @@ const selected = process.argv.slice(2);
 const files = readdirSync(faultsDir).filter((f) => f.endsWith('.test.ts')).sort()
   .map((f) => path.join(faultsDir, f))
   .filter((f) => selected.length === 0 || selected.some((s) => f.includes(s)));
+
+if (spawnSync('kcat', ['-V']).error) {
+  console.error('kcat is not on the PATH: the fault tests count records with it (Debian: apt-get install kcat)');
+  process.exit(2);
+}
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-fault-cluster-'));
 const cluster = await KafkaCluster.create(dir, 3, (l) => console.log(`# ${l}`));

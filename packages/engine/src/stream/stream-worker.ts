@@ -47,6 +47,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 /** A commit refused because the group is rebalancing or moved on: the records stay processed, the offsets are committed with a later batch or re-read by the partition's next owner. */
+/** How long a worker waits before it restores and reads partitions it gained in a rebalance (see #settleGained). */
+const gainedSettleMs = 1500;
+
 const rebalanceErrors = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
 const keepFetching = (): void => {};
 
@@ -84,6 +87,7 @@ export class StreamWorker {
   #assigned: Set<string> | null = null;
   /** Set between the group's rebalance notice and the new assignment: no batch starts meanwhile. */
   #rebalancing = false;
+  #rebalancingSince = 0;
   /** Offsets whose commit a rebalance refused, committed with the next batch while still assigned. */
   #uncommitted = new Map<string, BufferMessage>();
   /** Partition count of each stage's repartition topic. */
@@ -224,10 +228,12 @@ export class StreamWorker {
     // The group is rebalancing: no new batch starts until the new assignment is known, so records of
     // partitions that move away are not processed here after their next owner started on them.
     this.#consumer.on('consumer:group:rebalance', () => {
+      if (!this.#rebalancing) this.#rebalancingSince = Date.now();
       this.#rebalancing = true;
     });
     this.#consumer.on('consumer:group:join', () => {
       this.#rebalancing = false;
+      void this.#commitDeferred();
       this.#wake?.();
     });
     this.#stream = await this.#consumer.consume({ topics: inputs, mode: 'committed', fallbackMode: 'earliest', autocommit: false, highWaterMark: 4096 });
@@ -289,12 +295,12 @@ export class StreamWorker {
     for (const { topic, partitions } of assignments) for (const p of partitions) assigned.add(tpKey(topic, p));
     const previous = this.#assigned;
     if (previous && previous.size === assigned.size && [...assigned].every((k) => previous.has(k))) return;
+    const gained = [...assigned].filter((k) => !previous?.has(k));
     this.#assigned = assigned;
     this.#options.onLog('info', `stream worker ${this.#options.index}: assigned ${[...assigned].map((k) => k.replace('\u0000', '/')).sort().join(', ') || 'nothing'}`);
     const dropped = this.#queues.retainOnly(assigned);
     if (dropped > 0) this.#options.onLog('info', `stream worker ${this.#options.index}: ${dropped} fetched record(s) of partitions moved to another worker are left to it`);
     for (const key of [...this.#positions.keys()]) if (!assigned.has(key)) this.#positions.delete(key);
-    for (const key of [...this.#uncommitted.keys()]) if (!assigned.has(key)) this.#uncommitted.delete(key);
     for (const [topic, partition] of [...this.#stateStore.partitions()]) {
       if (!assigned.has(tpKey(topic, partition))) {
         this.#stateStore.drop(topic, partition);
@@ -302,6 +308,7 @@ export class StreamWorker {
       }
     }
     const readCommitted = this.#options.guarantee === 'exactly_once_v2';
+    if (gained.length > 0) await this.#settleGained(gained);
     for (const { topic, partitions } of assignments) {
       const stage = this.#plan.stages.get(topic);
       if (!stage) continue;
@@ -324,6 +331,50 @@ export class StreamWorker {
     }
   }
 
+  /**
+   * Partitions that just came to this worker may still be written by their previous owner: the
+   * batch it had in flight when the group rebalanced (its outputs, its changelog records, then its
+   * offsets, committed right after its own re-join). Waiting briefly before restoring and reading
+   * lets that batch land; under at_least_once, records below the offsets committed by then are
+   * skipped, so the batch is neither repeated nor counted twice in the state.
+   */
+  async #settleGained(gained: readonly string[]): Promise<void> {
+    await sleep(gainedSettleMs);
+    if (this.#options.guarantee !== 'at_least_once' || !this.#consumer) return;
+    const byTopic = new Map<string, number[]>();
+    for (const key of gained) {
+      const at = key.lastIndexOf('\u0000');
+      const list = byTopic.get(key.slice(0, at)) ?? [];
+      list.push(Number(key.slice(at + 1)));
+      byTopic.set(key.slice(0, at), list);
+    }
+    try {
+      const committed = await this.#consumer.listCommittedOffsets({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
+      for (const [topic, offsets] of committed) {
+        offsets.forEach((offset, partition) => {
+          const key = tpKey(topic, partition);
+          if (offset !== undefined && offset > 0n && offset > (this.#positions.get(key) ?? -1n)) this.#positions.set(key, offset);
+        });
+      }
+    } catch (err) {
+      this.#options.onLog('info', `stream worker ${this.#options.index}: committed offsets not read after a rebalance (${describeFailure(err)})`);
+    }
+  }
+
+  /** Commits, with the group's new generation, the offsets a rebalance refused (also of partitions that moved: their records are processed). */
+  async #commitDeferred(): Promise<void> {
+    const deferred = this.#uncommitted;
+    const consumer = this.#consumer;
+    if (deferred.size === 0 || !consumer) return;
+    this.#uncommitted = new Map();
+    try {
+      await consumer.commit({ offsets: [...deferred.values()].map((m) => ({ topic: m.topic, partition: m.partition, offset: m.offset + 1n, leaderEpoch: -1 })) });
+    } catch (err) {
+      for (const [key, m] of deferred) if (!this.#uncommitted.has(key)) this.#uncommitted.set(key, m);
+      this.#options.onLog('info', `stream worker ${this.#options.index}: deferred commit failed again (${describeFailure(err)})`);
+    }
+  }
+
   #ensureRestorer(): Consumer<Buffer, Buffer, Buffer, Buffer> {
     const o = this.#options;
     this.#restorer ??= new Consumer({ ...o.connection, clientId: `${o.clientId}-restore`, groupId: `${o.groupId}-restore-unused` });
@@ -342,6 +393,8 @@ export class StreamWorker {
         return;
       }
       if (this.#rebalancing) {
+        if (this.#connectionLost !== undefined) throw new Error(this.#connectionLost);
+        if (Date.now() - this.#rebalancingSince > 60_000) throw new Error('the consumer group rebalance did not complete within 60 s');
         await this.#sleepOrWake(100);
         continue;
       }
@@ -420,7 +473,7 @@ export class StreamWorker {
     const plan = this.#plan;
     const alertsTopic = this.#options.alertsTopic;
     const assigned = this.#assigned;
-    const last = new Map<string, BufferMessage>(this.#uncommitted);
+    const last = new Map<string, BufferMessage>([...this.#uncommitted].filter(([k]) => !assigned || assigned.has(k)));
     const now = Date.now();
     for (const message of batch) {
       const key = tpKey(message.topic, message.partition);
@@ -471,8 +524,9 @@ export class StreamWorker {
       return;
     }
     this.#stateStore.select(message.topic, message.partition);
-    const source: SourceRecord = { topic: topology.input, partition: message.partition, offset: message.offset, key: decoded.sourceKey,
-      value: Buffer.from(JSON.stringify(decoded.routed.event)), timestamp: message.timestamp };
+    // a dead letter of a task after the stage goes to the input's DLQ, its value the repartition record (the event inside)
+    const source: SourceRecord = { topic: message.topic, partition: message.partition, offset: message.offset, key: decoded.sourceKey,
+      value: message.value, timestamp: message.timestamp, deadLetterTo: deadLetterTopic(topology.input) };
     continueRouted(source, decoded.sourceKey, topology, stage.taskIndex, task.resume(decoded.routed), this.#options.alertsTopic, this.stats, out, this.#router);
   }
 

@@ -146,3 +146,35 @@ describe('correlations at scale: repartitioned by group, stream time, durable st
     }
   });
 });
+
+describe('idle close (weir.stream.idle-close-seconds)', () => {
+  let n: TestNode;
+  let token: string;
+  const input = uniqueTopic('idle-in');
+  const output = uniqueTopic('idle-out');
+
+  before(async () => {
+    n = await startTestNode({ ...isolatedEngine('idle'), 'weir.stream.idle-close-seconds': '2' });
+    token = await n.initAdmin();
+    await createTopics([input, output], 2);
+    await post(n, token, '/api/tasks', { id: 1, name: 'few', description: '', function: 'PDL_EXPRESSION',
+      definition: { pdl: 'event_count timespan=10s group_by user emit=close where _aggregation.value < 3' } });
+    await post(n, token, '/api/pipelines', { id: 1, name: 'p', description: '', tasks: [1] });
+    await post(n, token, '/api/topologies', { id: 1, name: 'idle', description: '', pipelines: [1], enabled: true, group: 'default',
+      input: { name: input }, output: [{ name: output }] });
+    await waitForRunning(n, token);
+  });
+  after(() => n.stop());
+
+  test('the last emit=close window of a quiet stream closes once its partition is idle, with no later event', async () => {
+    // event time well in the past: only the idle close (wall-clock time passing) can close the window
+    await produce(input, [JSON.stringify({ user: 'quiet', _time: Date.UTC(2023, 0, 1) })]);
+    const outputs = await waitFor('the closed window', async () => {
+      const v = await kcat(output);
+      return v.length > 0 ? v : undefined;
+    }, 120_000);
+    const out = JSON.parse(outputs[0]!) as { user: string; _aggregation: { value: number } };
+    assert.equal(out.user, 'quiet');
+    assert.equal(out._aggregation.value, 1);
+  });
+});
