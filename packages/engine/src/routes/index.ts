@@ -9,6 +9,7 @@ import { topicRoutes } from './topics.ts';
 import { userRoutes } from './users.ts';
 import { engineRoutes } from './engine.ts';
 import { testRoutes } from './tests.ts';
+import { liveRoutes } from './live.ts';
 
 /** Every route module of the API, in registration order. */
-export const routeModules: readonly RouteModule[] = [initRoutes, authRoutes, userRoutes, serdeRoutes, topicRoutes, nodeRoutes, configResourceRoutes, lookupRoutes, engineRoutes, testRoutes];
+export const routeModules: readonly RouteModule[] = [initRoutes, authRoutes, userRoutes, serdeRoutes, topicRoutes, nodeRoutes, configResourceRoutes, lookupRoutes, engineRoutes, testRoutes, liveRoutes];
