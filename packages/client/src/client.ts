@@ -1,6 +1,6 @@
 import { SessionExpiredError, WeirApiError } from './errors.ts';
 import type {
-  BrokerTopic, ConsumeRead, ConsumeRequest, EngineState, ErrorBody, Lookup, MetricsSummary, Node, Pipeline, ProduceRequest,
+  BrokerTopic, ConsumedMessage, ConsumeRead, ConsumeRequest, EngineState, ErrorBody, Lookup, MetricsSummary, Node, Pipeline, ProduceRequest,
   Rule, SerdeConfiguration, Task, Tokens, TopicResult, Topology, User, UserInput,
 } from './types.ts';
 import { isRefreshFailure, readEngineState, readRule, readTestResult, readTopology, type TestOutcome } from './versioning.ts';
@@ -182,6 +182,39 @@ export class WeirClient {
   }
   consumeRead(name: string, index = 0): Promise<ConsumeRead> { return this.#json('GET', `/api/topics/${enc(name)}/consume?index=${index}`); }
 
+  /**
+   * Live tail of a topic (or of the alerts with `name` undefined) over server-sent events, read
+   * with fetch so that the access token goes in a header. Reconnects with a refreshed token when
+   * the engine ends the stream at the token's expiry; resolves when `signal` aborts or the stream
+   * ends for another reason (the reason is returned).
+   */
+  async tail(name: string | undefined, query: TailQuery, onMessage: (m: ConsumedMessage) => void, signal: AbortSignal): Promise<string> {
+    const path = name === undefined ? '/api/alerts/tail' : `/api/topics/${enc(name)}/tail`;
+    let q = { ...query };
+    for (;;) {
+      const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+      const url = `${path}${params.size ? `?${params}` : ''}`;
+      let res: Response;
+      try {
+        res = await this.#call('GET', url);
+      } catch (err) {
+        if (signal.aborted) return 'closed';
+        throw err;
+      }
+      let last: ConsumedMessage | undefined;
+      const reason = await readEvents(res, signal, (event, data) => {
+        if (event === 'message') {
+          last = data as ConsumedMessage;
+          onMessage(last);
+        }
+      });
+      if (signal.aborted || reason !== 'session expired') return reason;
+      await this.refresh();
+      // Continue after what was seen (one partition per position is enough for a live view).
+      q = last?.timestamp !== undefined ? { ...query, offset: undefined, startOffset: undefined, startTimestamp: last.timestamp + 1 } : { ...query, offset: 'latest' };
+    }
+  }
+
   // Users and nodes
   users(): Promise<User[]> { return this.#json('GET', '/api/users'); }
   user(username: string): Promise<User> { return this.#json('GET', `/api/users/${enc(username)}`); }
@@ -245,6 +278,52 @@ export class WeirClient {
       'POST', '/api/test/pdl/syntax', { text: JSON.stringify({ pdl }) });
     if (body.result) return { ok: true };
     return { ok: false, message: body.error?.message ?? 'invalid PDL', line: body.error?.line, column: body.error?.column };
+  }
+}
+
+export interface TailQuery {
+  offset?: 'earliest' | 'latest';
+  startOffset?: number;
+  startTimestamp?: number;
+  partition?: number;
+  keyDeserializer?: string;
+  valueDeserializer?: string;
+  maxSeconds?: number;
+}
+
+/** Reads `event:`/`data:` blocks until the stream ends; returns the `end` event's reason. */
+async function readEvents(res: Response, signal: AbortSignal, on: (event: string, data: unknown) => void): Promise<string> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const onAbort = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  let buffer = '';
+  let reason = 'closed';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return reason;
+      buffer += value;
+      let i;
+      while ((i = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        let event = 'message';
+        let data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) event = line.slice(7);
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        if (!data) continue;
+        const parsed = JSON.parse(data) as unknown;
+        if (event === 'end') reason = (parsed as { reason: string }).reason;
+        on(event, parsed);
+      }
+    }
+  } catch (err) {
+    if (signal.aborted) return 'closed';
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
