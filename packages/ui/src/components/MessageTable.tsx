@@ -19,14 +19,15 @@ export function MessageTable({ messages, onSelect, label }: { messages: readonly
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: messages.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 20 });
   return (
-    <Box role="table" aria-label={label} aria-rowcount={messages.length + 1} style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}>
-      <Box role="rowgroup">
-        <Box role="row" aria-rowindex={1} style={{ display: 'grid', gridTemplateColumns: columns, fontWeight: 600, padding: '4px 8px', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-          <span role="columnheader">Partition</span><span role="columnheader">Offset</span><span role="columnheader">Timestamp</span>
-          <span role="columnheader">Key</span><span role="columnheader">Value</span>
-        </Box>
-      </Box>
-      <div ref={parent} style={{ height: 480, overflow: 'auto' }} data-testid="message-scroller" tabIndex={0} aria-label={`${label}, scrollable`} role="region">
+    <Box>
+      <div role="table" aria-label={label} aria-rowcount={messages.length + 1} ref={parent} tabIndex={0} data-testid="message-scroller"
+        style={{ height: 480, overflow: 'auto', border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}>
+        <div role="rowgroup" style={{ position: 'sticky', top: 0, zIndex: 1, background: 'var(--mantine-color-body)' }}>
+          <div role="row" aria-rowindex={1} style={{ display: 'grid', gridTemplateColumns: columns, fontWeight: 600, padding: '4px 8px', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+            <span role="columnheader">Partition</span><span role="columnheader">Offset</span><span role="columnheader">Timestamp</span>
+            <span role="columnheader">Key</span><span role="columnheader">Value</span>
+          </div>
+        </div>
         <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const m = messages[item.index]!;

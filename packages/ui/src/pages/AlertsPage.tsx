@@ -60,7 +60,7 @@ export default function AlertsPage() {
         {selected && facts && (
           <Stack>
             <Text>Rule: {facts.rule ?? 'unknown'}</Text>
-            <Group gap={4}>{facts.annotations.map((a) => <Badge key={a} variant="light">{a} {techniqueName(a) ?? ''}</Badge>)}</Group>
+            <Group gap={4}>{facts.annotations.map((a) => <Badge key={a} variant="outline">{a} {techniqueName(a) ?? ''}</Badge>)}</Group>
             <JsonView value={selected.value} label="Alert event" />
           </Stack>
         )}

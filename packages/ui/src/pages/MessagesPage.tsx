@@ -135,7 +135,7 @@ export default function MessagesPage() {
         <Group>
           <TextInput aria-label="Filter messages" placeholder="Filter by text in key or value" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} w={320} />
           <Text size="sm" data-testid="message-count">{shown.length} of {buffer.messages.length} messages</Text>
-          {status && <Badge variant="light" data-testid="consume-status">{status}</Badge>}
+          {status && <Badge variant="outline" data-testid="consume-status">{status}</Badge>}
         </Group>
         <Group>
           <Button variant="default" size="xs" disabled={shown.length === 0} onClick={() => download(`${topic}.json`, JSON.stringify(shown, null, 2))}>Export JSON</Button>

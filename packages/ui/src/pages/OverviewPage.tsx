@@ -55,12 +55,12 @@ export default function OverviewPage() {
         <Group justify="space-between">
           <Group>
             <Title order={2} size="h4">Engine (this node)</Title>
-            {states.map((s, i) => <Badge key={i} color={s === 'RUNNING' ? 'green' : s === 'NOT_RUNNING' ? 'gray' : 'yellow'}>worker {i}: {s}</Badge>)}
+            {states.map((s, i) => <Badge key={i} variant="dot" color={s === 'RUNNING' ? 'green' : s === 'NOT_RUNNING' ? 'gray' : 'yellow'}>worker {i}: {s}</Badge>)}
           </Group>
           {isAdmin && (
             <Group>
               <Button size="xs" disabled={!stopped} onClick={() => void engineAction('start')}>Start engine</Button>
-              <Button size="xs" color="red" variant="light" disabled={stopped} onClick={() => void engineAction('stop')}>Stop engine</Button>
+              <Button size="xs" variant="default" disabled={stopped} onClick={() => void engineAction('stop')}>Stop engine</Button>
             </Group>
           )}
         </Group>
@@ -94,7 +94,7 @@ function Stat({ label, total, rates, unit = '/s', testId }: { label: string; tot
   const now = rates.at(-1) ?? 0;
   return (
     <Card withBorder>
-      <Text size="sm" c="dimmed">{label}</Text>
+      <Text size="sm">{label}</Text>
       <Text size="xl" fw={700} data-testid={testId}>{total ?? '—'}</Text>
       <Text size="xs">{now.toFixed(1)} {unit}</Text>
       <Sparkline values={rates.slice(-60)} label={`${label} ${unit}`} />

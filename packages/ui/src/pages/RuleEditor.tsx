@@ -14,6 +14,12 @@ const empty: Rule = { id: '', name: '', description: '', pdl: '', annotations: [
 
 interface Outcome { index: number; event: unknown; matched: boolean; output: Record<string, unknown> | null; error?: string }
 
+/** "Line L, column C: what" (the parser's message may already start with its position). */
+function positioned(s: { message?: string; line?: number; column?: number }): string {
+  const what = (s.message ?? '').replace(/^line \d+, column \d+:\s*/i, '');
+  return s.line === undefined ? what : `Line ${s.line}, column ${s.column}: ${what}`;
+}
+
 /** Parses pasted events: a JSON array, or one JSON object per line. */
 export function parseEvents(text: string): Record<string, unknown>[] {
   const t = text.trim();
@@ -130,8 +136,8 @@ export function RuleEditor({ id }: { id: string | undefined }) {
         <PdlEditor value={rule.pdl} onChange={(pdl) => setRule((r) => ({ ...r, pdl }))} helpers={helpers} label="PDL query" readOnly={!isAdmin} />
         <div aria-live="polite" data-testid="pdl-status">
           {syntax === undefined ? null : syntax.ok
-            ? <Badge color="green" variant="light">Valid PDL</Badge>
-            : <Text size="sm" c="red" role="alert">Line {syntax.line}, column {syntax.column}: {syntax.message}</Text>}
+            ? <Badge color="green" variant="dot">Valid PDL</Badge>
+            : <Text size="sm" c="var(--mantine-color-error)" role="alert">{positioned(syntax)}</Text>}
         </div>
       </Stack>
       <Group grow align="end">
@@ -157,7 +163,7 @@ export function RuleEditor({ id }: { id: string | undefined }) {
               <Text size="sm">{matched} of {outcomes.length} events matched</Text>
               {outcomes.map((o) => (
                 <Group key={o.index} align="start" wrap="nowrap">
-                  <Badge color={o.error ? 'red' : o.matched ? 'green' : 'gray'}>{o.error ? 'error' : o.matched ? 'match' : 'no match'}</Badge>
+                  <Badge variant="dot" color={o.error ? 'red' : o.matched ? 'green' : 'gray'}>{o.error ? 'error' : o.matched ? 'match' : 'no match'}</Badge>
                   <Code block style={{ flex: 1 }}>{o.error ?? JSON.stringify(o.output ?? o.event)}</Code>
                 </Group>
               ))}

@@ -78,7 +78,7 @@ function RulesTable() {
             {pending.map((r) => {
               const old = existing.get(r.id);
               const state = !old ? 'new' : JSON.stringify(old) === JSON.stringify({ ...old, ...r }) ? 'unchanged' : 'changed';
-              return <Text size="sm" key={r.id}><Badge size="xs" color={state === 'new' ? 'green' : state === 'changed' ? 'yellow' : 'gray'}>{state}</Badge> {r.id}{state === 'changed' && old?.pdl !== r.pdl ? ` — PDL: ${old?.pdl} → ${r.pdl}` : ''}</Text>;
+              return <Text size="sm" key={r.id}><Badge size="xs" variant="dot" color={state === 'new' ? 'green' : state === 'changed' ? 'yellow' : 'gray'}>{state}</Badge> {r.id}{state === 'changed' && old?.pdl !== r.pdl ? ` — PDL: ${old?.pdl} → ${r.pdl}` : ''}</Text>;
             })}
             <Group><Button size="xs" onClick={() => void apply()}>Apply {pending.length} rules</Button><Button size="xs" variant="default" onClick={() => setPending(undefined)}>Cancel</Button></Group>
           </Stack>
@@ -95,7 +95,7 @@ function RulesTable() {
               <Table.Td>{r.name}</Table.Td>
               <Table.Td>
                 <Group gap={4}>{(r.annotations ?? []).map((a) => (
-                  <Tooltip key={a} label={techniqueName(a) ?? 'not in the shipped ATT&CK table'}><Badge variant="light" size="sm">{a}{techniqueName(a) ? ` ${techniqueName(a)}` : ''}</Badge></Tooltip>
+                  <Tooltip key={a} label={techniqueName(a) ?? 'not in the shipped ATT&CK table'}><Badge variant="outline" size="sm">{a}{techniqueName(a) ? ` ${techniqueName(a)}` : ''}</Badge></Tooltip>
                 ))}</Group>
               </Table.Td>
               <Table.Td><Text size="sm" ff="monospace" lineClamp={1}>{r.pdl}</Text></Table.Td>

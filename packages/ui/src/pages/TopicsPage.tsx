@@ -41,9 +41,9 @@ export default function TopicsPage() {
               <Table.Td>{name}</Table.Td>
               <Table.Td>
                 <Group gap="xs">
-                  <Button size="compact-xs" variant="light" onClick={() => void describe(name)} aria-label={`Describe ${name}`}>Describe</Button>
-                  <Button size="compact-xs" variant="light" onClick={() => navigate(`/messages?topic=${encodeURIComponent(name)}`)} aria-label={`Messages of ${name}`}>Messages</Button>
-                  {isAdmin && <Button size="compact-xs" color="red" variant="light" onClick={() => setDeleting(name)} aria-label={`Delete ${name}`}>Delete</Button>}
+                  <Button size="compact-xs" variant="outline" onClick={() => void describe(name)} aria-label={`Describe ${name}`}>Describe</Button>
+                  <Button size="compact-xs" variant="outline" onClick={() => navigate(`/messages?topic=${encodeURIComponent(name)}`)} aria-label={`Messages of ${name}`}>Messages</Button>
+                  {isAdmin && <Button size="compact-xs" variant="default" onClick={() => setDeleting(name)} aria-label={`Delete ${name}`}>Delete</Button>}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -124,7 +124,7 @@ function DeleteTopic({ name, onClose, onDeleted }: { name: string | undefined; o
         {error && <Alert color="red" role="alert">{error}</Alert>}
         <Text size="sm">This deletes the topic and all its messages. Type its name to confirm.</Text>
         <TextInput label="Topic name" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
-        <Button color="red" disabled={typed !== name} onClick={() => void submit()}>Delete</Button>
+        <Button color="red.9" disabled={typed !== name} onClick={() => void submit()}>Delete</Button>
       </Stack>
     </Modal>
   );

@@ -58,13 +58,13 @@ const highlighter = ViewPlugin.fromClass(class {
 const theme = EditorView.theme({
   '&': { border: '1px solid var(--mantine-color-default-border)', borderRadius: '4px', fontSize: '14px', backgroundColor: 'var(--mantine-color-body)', color: 'var(--mantine-color-text)' },
   '.cm-content': { fontFamily: 'var(--mantine-font-family-monospace)', minHeight: '120px', caretColor: 'var(--mantine-color-text)' },
-  '.cm-gutters': { backgroundColor: 'var(--mantine-color-body)', color: 'var(--mantine-color-dimmed)', border: 'none' },
-  '.pdl-keyword': { color: 'var(--mantine-color-violet-text)', fontWeight: '600' },
-  '.pdl-command': { color: 'var(--mantine-color-blue-text)', fontWeight: '600' },
-  '.pdl-function': { color: 'var(--mantine-color-teal-text)' },
-  '.pdl-string': { color: 'var(--mantine-color-green-text)' },
-  '.pdl-number': { color: 'var(--mantine-color-orange-text)' },
-  '.pdl-operator': { color: 'var(--mantine-color-red-text)' },
+  '.cm-gutters': { backgroundColor: 'var(--mantine-color-body)', color: 'var(--weir-muted-text)', border: 'none' },
+  '.pdl-keyword': { color: 'var(--weir-pdl-keyword)', fontWeight: '600' },
+  '.pdl-command': { color: 'var(--weir-pdl-command)', fontWeight: '600' },
+  '.pdl-function': { color: 'var(--weir-pdl-function)' },
+  '.pdl-string': { color: 'var(--weir-pdl-string)' },
+  '.pdl-number': { color: 'var(--weir-pdl-number)' },
+  '.pdl-operator': { color: 'var(--weir-pdl-operator)' },
   '.pdl-field': { color: 'var(--mantine-color-text)' },
   '.cm-tooltip': { backgroundColor: 'var(--mantine-color-body)', color: 'var(--mantine-color-text)' },
 });
@@ -115,9 +115,11 @@ function validation(helpers: PdlHelpers): Extension {
     helpers.onChecked?.(result.ok ? { ok: true } : result);
     if (result.ok) return [];
     const doc = view.state.doc;
-    const from = result.line ? lineColumnToPos(doc, result.line, result.column ?? 1) : 0;
-    const to = Math.min(doc.length, Math.max(from + 1, doc.lineAt(from).to));
-    const d: Diagnostic = { from, to: to > from ? to : from, severity: 'error', message: result.message };
+    let from = result.line ? lineColumnToPos(doc, result.line, result.column ?? 1) : 0;
+    let to = Math.min(doc.length, Math.max(from + 1, doc.lineAt(from).to));
+    // At the end of a line or of the input (e.g. "a value is missing"): mark the character before.
+    if (to <= from && from > doc.lineAt(from).from) [from, to] = [from - 1, from];
+    const d: Diagnostic = { from, to, severity: 'error', message: result.message };
     return [d];
   }, { delay: 250 });
 }
