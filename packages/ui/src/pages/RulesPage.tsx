@@ -10,19 +10,13 @@ import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
 import { RuleEditor } from './RuleEditor.tsx';
+import { filterRules } from './rule-filter.ts';
 
 /** `/rules`: the table; `/rules/new` and `/rules/{id}`: the editor. */
 export default function RulesPage() {
   const { path } = useRouter();
   const id = path.startsWith('/rules/') ? decodeURIComponent(path.slice('/rules/'.length)) : undefined;
   return id === undefined ? <RulesTable /> : <RuleEditor key={id} id={id === 'new' ? undefined : id} />;
-}
-
-export function filterRules(rules: readonly Rule[], search: string): Rule[] {
-  const q = search.trim().toLowerCase();
-  if (!q) return rules as Rule[];
-  return rules.filter((r) => r.id.toLowerCase().includes(q) || r.name.toLowerCase().includes(q) || r.pdl.toLowerCase().includes(q)
-    || (r.annotations ?? []).some((a) => a.toLowerCase().includes(q)));
 }
 
 function RulesTable() {
