@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, FileButton, Group, Stack, Switch, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, FileButton, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Rule } from '@weir/client';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { api } from '../api.ts';
 import { techniqueName } from '../attack.ts';
 import { download } from '../download.ts';
@@ -25,7 +26,9 @@ function RulesTable() {
   const rules = usePoll(() => api.rules.list(), 0);
   const [search, setSearch] = useState('');
   const [pending, setPending] = useState<Rule[]>();
-  const shown = useMemo(() => filterRules(rules.data ?? [], search), [rules.data, search]);
+  // The list filters on a deferred copy of the search, so typing never waits for the table.
+  const deferred = useDeferredValue(search);
+  const shown = useMemo(() => filterRules(rules.data ?? [], deferred), [rules.data, deferred]);
   const toggle = async (rule: Rule, enabled: boolean) => {
     try {
       await api.rules.update(rule.id, { ...rule, enabled });
@@ -79,25 +82,46 @@ function RulesTable() {
         </Alert>
       )}
       <TextInput label="Search rules" placeholder="id, name, PDL or technique" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
-      <Table striped highlightOnHover>
-        <Table.Thead><Table.Tr><Table.Th>Enabled</Table.Th><Table.Th>Id</Table.Th><Table.Th>Name</Table.Th><Table.Th>ATT&CK</Table.Th><Table.Th>PDL</Table.Th></Table.Tr></Table.Thead>
-        <Table.Tbody>
-          {shown.slice(0, 500).map((r) => (
-            <Table.Tr key={r.id}>
-              <Table.Td><Switch aria-label={`Rule ${r.id} enabled`} checked={r.enabled} disabled={!isAdmin} onChange={(e) => void toggle(r, e.currentTarget.checked)} /></Table.Td>
-              <Table.Td><a href={`/rules/${encodeURIComponent(r.id)}`} onClick={(e) => { e.preventDefault(); navigate(`/rules/${encodeURIComponent(r.id)}`); }}>{r.id}</a></Table.Td>
-              <Table.Td>{r.name}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>{(r.annotations ?? []).map((a) => (
-                  <Tooltip key={a} label={techniqueName(a) ?? 'not in the shipped ATT&CK table'}><Badge variant="outline" size="sm">{a}{techniqueName(a) ? ` ${techniqueName(a)}` : ''}</Badge></Tooltip>
-                ))}</Group>
-              </Table.Td>
-              <Table.Td><Text size="sm" ff="monospace" lineClamp={1}>{r.pdl}</Text></Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text size="sm" data-testid="rule-count">{shown.length} of {rules.data?.length ?? 0} rules{shown.length > 500 ? ' (first 500 shown: refine the search)' : ''}</Text>
+      <RuleRows rules={shown} isAdmin={isAdmin} onToggle={(r, on) => void toggle(r, on)} onOpen={(r) => navigate(`/rules/${encodeURIComponent(r.id)}`)} />
+      <Text size="sm" data-testid="rule-count">{shown.length} of {rules.data?.length ?? 0} rules</Text>
     </Stack>
+  );
+}
+
+const rowHeight = 40;
+const columns = '90px 220px 260px 320px 1fr';
+
+/** The rules as a virtualised ARIA table: only the visible rows are rendered (10,000 rules stay fast). */
+function RuleRows({ rules, isAdmin, onToggle, onOpen }: { rules: readonly Rule[]; isAdmin: boolean; onToggle: (r: Rule, on: boolean) => void; onOpen: (r: Rule) => void }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rules.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 10 });
+  const cell = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+  return (
+    <div role="table" aria-label="Rules" aria-rowcount={rules.length + 1} ref={parent} tabIndex={0}
+      style={{ height: 520, overflow: 'auto', border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}>
+      <div role="rowgroup" style={{ position: 'sticky', top: 0, zIndex: 1, background: 'var(--mantine-color-body)' }}>
+        <div role="row" aria-rowindex={1} style={{ display: 'grid', gridTemplateColumns: columns, gap: 8, fontWeight: 600, padding: '6px 8px', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+          <span role="columnheader">Enabled</span><span role="columnheader">Id</span><span role="columnheader">Name</span>
+          <span role="columnheader">ATT&CK</span><span role="columnheader">PDL</span>
+        </div>
+      </div>
+      <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const r = rules[item.index]!;
+          return (
+            <div key={r.id} role="row" aria-rowindex={item.index + 2} data-testid="rule-row"
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${item.start}px)`, display: 'grid', gridTemplateColumns: columns, gap: 8, alignItems: 'center', padding: '0 8px' }}>
+              <span role="cell"><Switch aria-label={`Rule ${r.id} enabled`} checked={r.enabled} disabled={!isAdmin} onChange={(e) => onToggle(r, e.currentTarget.checked)} /></span>
+              <span role="cell" style={cell}><a href={`/rules/${encodeURIComponent(r.id)}`} onClick={(e) => { e.preventDefault(); onOpen(r); }}>{r.id}</a></span>
+              <span role="cell" style={cell}>{r.name}</span>
+              <span role="cell" style={cell}>{(r.annotations ?? []).map((a) => (
+                <Badge key={a} variant="outline" size="sm" mr={4} title={techniqueName(a) ?? 'not in the shipped ATT&CK table'}>{a}{techniqueName(a) ? ` ${techniqueName(a)}` : ''}</Badge>
+              ))}</span>
+              <span role="cell" style={{ ...cell, fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 }}>{r.pdl}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
   );
 }
