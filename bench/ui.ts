@@ -51,7 +51,7 @@ try {
   await page.getByRole('textbox', { name: /^Username/ }).fill('bench');
   await page.locator('input[type=password]').fill('bench-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview' }).waitFor();
+  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
   await page.waitForTimeout(500);
   let raw = 0;
   let gz = 0;
@@ -78,7 +78,7 @@ try {
   }
   const sdkMs = performance.now() - t;
   await page.goto('/messages?topic=bench-messages');
-  await page.getByRole('heading', { name: 'Messages' }).waitFor();
+  await page.getByRole('heading', { name: 'Messages', exact: true }).waitFor();
   await page.getByLabel('Max messages').fill(String(messages));
   t = performance.now();
   await page.getByRole('button', { name: 'Read' }).click();
