@@ -58,6 +58,7 @@ export const errorCatalog = {
   TOPIC_REFUSED: [400, (name: string, reason: string) => `Unable to create Kafka topic ${name}: ${reason}`],
   MESSAGE_INVALID: [400, (details: string) => `Unable to produce the messages, error(s) in serializing -- [${details}]`],
   CONSUMER_LIMIT: [400, (max: number) => `Unable to create a consumer: you already have ${max} running consumer sessions (setting weir.topics.consume.max-sessions-per-user); wait until one completes or expires.`],
+  TAIL_LIMIT: [400, (max: number) => `Unable to open a live tail: you already have ${max} open (setting weir.topics.tail.max-per-user); close one first.`],
   CONSUMER_MISSING: [404, (topic: string) => `No consumer session of yours for topic ${topic}; create one with POST /api/topics/${topic}/consume (sessions expire when not read for a while).`],
   RESOURCE_EXISTS: [409, (k: Kind) => `${cap(k.one)} already exists, can not create a new one. Please use update (PUT) endpoint.`],
   RESOURCE_MISSING: [404, (k: Kind) => `Requested ${k.one} does not exist`],

@@ -7,6 +7,7 @@ import type { ConfigStore } from './store/config-store.ts';
 import type { NodeRegistry } from './nodes/node-registry.ts';
 import type { TopicClients } from './kafka/topic-clients.ts';
 import type { StreamEngine } from './stream/stream-engine.ts';
+import type { EngineMetrics } from './stream/engine-metrics.ts';
 
 /** What the API routes of one node work with; built by the node and passed to every route module. */
 export interface NodeContext {
@@ -22,6 +23,8 @@ export interface NodeContext {
   readonly topics: TopicClients;
   /** The stream engine of this node (spec: Engine). */
   readonly engine: StreamEngine;
+  /** This node's metrics (`/metrics`, and its JSON summary on the API). */
+  readonly metrics: EngineMetrics;
 }
 
 declare module 'fastify' {

@@ -55,6 +55,7 @@ export class WeirNode {
         loginLimiter: new LoginLimiter(settings.get('weir.auth.login-max-failures'), settings.get('weir.auth.login-window-seconds')),
         topics: new TopicClients(settings),
         nodes: new NodeRegistry(store, uuid, settings.get('weir.node.heartbeat-seconds'), settings.get('weir.node.dead-after-seconds'), (err) => warn(err)),
+        metrics,
         engine: new StreamEngine(settings, store, uuid, metrics, { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) }),
       };
       context.nodes.attachEngine({ state: () => context.engine.state(), stop: async () => void (await context.engine.stop()) });

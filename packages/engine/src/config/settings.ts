@@ -71,6 +71,7 @@ export const settingDefinitions = {
   'weir.topics.consume.max-timeout-seconds': integer(3600, 1, 86400, 'Largest `maxTimeoutSeconds` a topic consumer session may ask for; a larger value gets 400.'),
   'weir.topics.consume.max-bytes': integer(64 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Bytes (keys + values) one consumer session keeps; it completes when it reaches them.'),
   'weir.topics.consume.max-sessions-per-user': integer(5, 1, 1000, 'Consumer sessions one user may hold at once (one per topic); another one gets 400 while all are running.'),
+  'weir.topics.tail.max-per-user': integer(4, 1, 1000, 'Live tails (server-sent events of a topic or of the alerts) one user may hold open at once; another one gets 400.'),
   'weir.topics.consume.idle-seconds': integer(300, 1, 86400, 'A consumer session not read for this long is closed and forgotten.'),
   'weir.auth.access-token-seconds': integer(900, 10, 31 * 24 * 3600, 'Lifetime of access tokens.'),
   'weir.auth.refresh-token-seconds': integer(86400, 60, 365 * 24 * 3600, 'Lifetime of refresh tokens.'),

@@ -6,9 +6,10 @@ import { apiRoutes, registerAccessControl } from '../../src/http/access-control.
 import type { NodeContext } from '../../src/node-context.ts';
 import { useTestNode } from '../helpers/test-node.ts';
 
-/** Fills path parameters: the caller's own username, a numeric id, a uuid, or a missing name. */
+/** Fills path parameters: the caller's own username, a numeric id, a uuid, or a missing name. Live tails end after 1 s. */
 function concrete(url: string, username: string): string {
-  return url
+  const bounded = url.endsWith('/tail') ? `${url}?maxSeconds=1` : url;
+  return bounded
     .replace(':username', username)
     .replace(/:id\b/, url.startsWith('/api/nodes') ? randomUUID() : '424242')
     .replace(/:(\w+)/g, 'no-such-$1');

@@ -11,7 +11,7 @@ const sessions = new ConsumeSessions({ clientId: 'weir-test-sessions', bootstrap
   { maxSessionsPerUser: 2, idleSeconds: 60, maxBytes: 64 });
 after(() => sessions.close());
 
-const request = { keyType: 'String', valueType: 'String', maxEvents: 3, maxTimeoutSeconds: 30, offset: 'earliest' } as const;
+const request = { keyType: 'String', valueType: 'String', maxEvents: 3, maxTimeoutSeconds: 30, start: { kind: 'earliest' } } as const;
 
 async function readUntilDone(username: string, topic: string) {
   for (let i = 0; i < 600; i++) {
@@ -39,12 +39,12 @@ test('consume sessions: maxEvents, the bytes limit, one session per user and top
   assert.ok(readB.messages.length < 3, 'completes once the session holds maxBytes of keys and values');
 
   // A third topic: a finished session gives way; a new one of the same topic replaces the old one.
-  await sessions.open('uma', c, { ...request, offset: 'latest' });
+  await sessions.open('uma', c, { ...request, start: { kind: 'latest' } } as const);
   assert.equal(sessions.size, 2);
   assert.equal(sessions.read('uma', a, 0), undefined, 'the oldest finished session gave way');
-  await sessions.open('uma', c, { ...request, offset: 'latest' });
+  await sessions.open('uma', c, { ...request, start: { kind: 'latest' } } as const);
   assert.equal(sessions.size, 2, 'replaced, not added');
-  await sessions.open('uma', b, { ...request, offset: 'latest' });
+  await sessions.open('uma', b, { ...request, start: { kind: 'latest' } } as const);
   await assert.rejects(sessions.open('uma', a, request), (e: unknown) => isApiError(e) && e.code === 'CONSUMER_LIMIT');
   assert.equal(sessions.read('ida', c, 0), undefined, 'sessions are per user');
 });
