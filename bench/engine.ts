@@ -1,84 +1,115 @@
 /**
- * bench/engine: 1M events on the embedded Kafka broker through
- *   (a) the raw client loop (consume → produce the same bytes → commit; no processing),
- *   (b) a passthrough topology on Weir's stream worker,
- *   (c) the reference pipeline PARSE_KV → TIMESTAMP → PDL_EXPRESSION → APPLY_RULES with 100 rules,
- * in one run on one broker, each with its own consumer group and output topic. Two rounds of
- * a, b, c; each scenario's best round counts (the first round also warms the JIT). A run ends when
- * the group's committed offsets reach the input's end.
- * Run: `node_modules/.bin/node bench/engine.ts [events]` (default 1,000,000).
+ * bench/engine: Weir against Kafka Streams on one embedded Kafka broker, the same input, in one run.
+ * Input: N events (default 1,000,000, ~230 bytes of `key=value` text) on a 2-partition topic.
+ * Scenarios, each with its own consumer group and output topic, `rounds` rounds (default 2):
+ *   (a) raw client loop, Node (@platformatic/kafka: consume → produce the same bytes → commit), in this process;
+ *   (j) raw client loop, Java (KafkaConsumer → idempotent KafkaProducer → flush → commitSync per poll), 1 thread;
+ *   (b) Weir passthrough topology, 2 stream worker threads (bench/engine-weir.ts, a process of its own);
+ *   (k) Kafka Streams passthrough, 2 threads (bench/peers/kafka-streams);
+ *   (c) Weir reference pipeline PARSE_KV → TIMESTAMP → PDL_EXPRESSION → APPLY_RULES (100 rules), 2 threads;
+ *   (l) Kafka Streams reference pipeline in plain Java (the same rules one by one, the same alert JSON), 2 threads.
+ * events/s: from the first output record to the group's committed offsets at the input's end;
+ * CPU-s per 1M events: user + system time of the processing process (/proc/<pid>/stat) over the same window.
+ * Kafka Streams runs with commit.interval.ms = Weir's measured commit cadence in the same round
+ * (Weir commits after every batch it writes: the mean time between two commits of one worker thread).
+ * Then latency (reference pipeline at half of Weir's best rate: input append → output append, both
+ * LogAppendTime, read with kcat) and memory (Weir's process under the reference load, and with
+ * 10,000 rules and a 1,000,000-row lookup table).
+ * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
+ * (`throughput,latency,memory`; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
+ * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
+ * `node_modules/.bin/node bench/engine.ts 50000`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Admin, Consumer, ProduceAcks, Producer, type Message } from '@platformatic/kafka';
 import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
-import type { ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
-import { StreamWorker } from '../packages/engine/src/stream/stream-worker.ts';
+import { buildPeer, cpuSeconds, residentMiB, startPeer, startWeir, type Runner } from './engine-procs.ts';
+import { benchRules, line } from './engine-workload.ts';
 
 const events = Number(process.argv[2] ?? 1_000_000);
+const rounds = Number(process.env.WEIR_BENCH_ROUNDS ?? 2);
+const parts = new Set((process.env.WEIR_BENCH_PARTS ?? 'throughput,latency,memory').split(','));
+const latencySeconds = Number(process.env.WEIR_BENCH_LATENCY_SECONDS ?? (events >= 1_000_000 ? 20 : 5));
 const partitions = 2;
-const string = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
-const users = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'root', 'svc-backup'];
+const threads = 2;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (name: string) => (message: string) => console.error(`[${name}] ${message}`);
 
-function line(i: number): string {
-  const user = users[i % users.length];
-  const status = i % 10 === 0 ? 'failed' : 'ok';
-  return `ts=2026-11-21T10:${String(Math.floor(i / 60000) % 60).padStart(2, '0')}:${String(Math.floor(i / 1000) % 60).padStart(2, '0')}.${String(i % 1000).padStart(3, '0')}Z ` +
-    `user=${user} src=10.0.${i % 256}.${(i * 7) % 256} dst=10.1.0.${i % 50} action=login status=${status} EventID=${4624 + (i % 3)} bytes=${(i * 37) % 100000} process="C:\\Windows\\System32\\svc${i % 40}.exe"`;
+let admin: Admin;
+let bootstrap: string;
+let dir: string;
+let rulesFile: string;
+
+async function createTopics(names: string[], configs: { name: string; value: string }[] = []): Promise<void> {
+  await admin.createTopics({ topics: names, partitions, replicas: 1, configs });
 }
 
-/**
- * 100 Sigma-style rules: equality, wildcards, IN lists, contains, and one in ten with a regex.
- * Selective like real detections, though less: about 9 % of the events raise an alert.
- */
-function rules(): ConfigSnapshot['rules'] {
-  const out = [];
-  for (let r = 0; r < 100; r++) {
-    const kind = r % 10;
-    const user = users[r % users.length];
-    const pdl =
-      kind === 0 ? `EventID=4625 AND user="${user}" AND process ~= "svc${r % 40}\\.exe$" AND status="failed"` :
-      kind < 4 ? `EventID=${4624 + (r % 3)} AND user="${user}" AND status="failed" AND dst="10.1.0.${r % 50}"` :
-      kind < 6 ? `user IN ["${user}", "nobody-${r}"] AND dst="10.1.0.${r % 50}" AND src="10.0.${r}.*"` :
-      kind < 8 ? `process="*\\\\svc${r % 40}.exe" AND action="login" AND user="${user}" AND bytes > ${r * 900} AND status="failed"` :
-      `src ?= "10.0.${r}." AND status="failed" AND user="${user}" AND EventID=4626`;
-    out.push({ id: `r${r}`, name: `rule ${r}`, pdl, annotations: [`T${1000 + r}`], enabled: true });
-  }
-  return out;
-}
-
-function snapshot(kind: 'passthrough' | 'reference', input: string, output: string): ConfigSnapshot {
-  const topology = { id: 1, name: kind, pipelines: kind === 'passthrough' ? [] : [1], enabled: true, group: 'default',
-    input: { name: input, keySerde: string, valueSerde: string }, output: [{ name: output, keySerde: string, valueSerde: string }] };
-  return {
-    version: 1,
-    topologies: [topology],
-    pipelines: [{ id: 1, name: 'reference', tasks: [1, 2, 3, 4] }],
-    tasks: [
-      { id: 1, name: 'parse', function: 'PARSE_KV', definition: {} },
-      { id: 2, name: 'time', function: 'TIMESTAMP', definition: { field: 'ts' } },
-      { id: 3, name: 'enrich', function: 'PDL_EXPRESSION', definition: { pdl: 'eval severity=if(status="failed", "high", "low"), who=lower(user)' } },
-      { id: 4, name: 'detect', function: 'APPLY_RULES', definition: { rules: rules().map((r) => r.id) } },
-    ],
-    rules: rules(),
-    lookups: [],
-  };
-}
-
-async function committed(admin: Admin, group: string, topic: string): Promise<number> {
+async function committed(group: string, topic: string): Promise<number> {
   const [result] = await admin.listConsumerGroupOffsets({ groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [...Array(partitions).keys()] }] }] as never });
   let sum = 0;
   for (const t of result?.topics ?? []) for (const p of t.partitions) if (p.committedOffset > 0n) sum += Number(p.committedOffset);
   return sum;
 }
 
-async function waitCommitted(admin: Admin, group: string, topic: string): Promise<void> {
-  while ((await committed(admin, group, topic)) < events) await new Promise((r) => setTimeout(r, 100));
+/** Records on a topic (the sum of its partitions' end offsets). */
+async function endOffset(topic: string): Promise<number> {
+  const [t] = await admin.listOffsets({ topics: [{ name: topic, partitions: [...Array(partitions).keys()].map((partitionIndex) => ({ partitionIndex, timestamp: -1n })) }] });
+  return (t?.partitions ?? []).reduce((sum, p) => sum + Number(p.offset), 0);
 }
 
-/** (a) The raw loop with the same client, batch size and commit rule as the stream worker. */
-async function rawLoop(bootstrap: string, input: string, output: string, group: string): Promise<() => Promise<void>> {
+interface Measured {
+  readonly rate: number;
+  readonly cpuPerMillion: number;
+  /** Weir: the mean time between two commits of one worker thread. */
+  readonly cadenceMs?: number;
+  readonly rssMaxMiB: number;
+  /** Resident memory at the first output, at half of the input and at its end. */
+  readonly rssSteps: number[];
+  readonly outputs: number;
+}
+
+/** Runs until the group committed the whole input: events/s and CPU from the first output on. */
+async function measure(runner: Runner | null, group: string, input: string, output: string, total = events): Promise<Measured> {
+  const cpu = () => (runner ? cpuSeconds(runner.pid) : (process.cpuUsage().user + process.cpuUsage().system) / 1e6);
+  const rss = () => (runner ? residentMiB(runner.pid) : process.memoryUsage().rss / 2 ** 20);
+  const deadline = Date.now() + 15 * 60_000;
+  const check = () => {
+    if (Date.now() > deadline) throw new Error(`${group}: no end after 15 minutes`);
+  };
+  let rssMax = 0;
+  while ((await endOffset(output)) === 0) {
+    rssMax = Math.max(rssMax, rss());
+    check();
+    await sleep(20);
+  }
+  const t0 = performance.now();
+  const cpu0 = cpu();
+  const steps = [rss()];
+  for (;;) {
+    const done = await committed(group, input);
+    if (done >= total) break;
+    rssMax = Math.max(rssMax, rss());
+    if (steps.length === 1 && done >= total / 2) steps.push(rss());
+    check();
+    await sleep(50);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu1 = cpu();
+  steps.push(rss());
+  rssMax = Math.max(rssMax, rss());
+  if (runner) await runner.stop();
+  const batches = runner?.batches() ?? 0;
+  return {
+    rate: total / seconds, cpuPerMillion: ((cpu1 - cpu0) / total) * 1e6, rssMaxMiB: rssMax, rssSteps: steps,
+    outputs: await endOffset(output), ...(batches > 0 ? { cadenceMs: (seconds * 1000 * threads) / batches } : {}),
+  };
+}
+
+/** (a) The raw loop with the same client, batch size and commit rule as the stream worker, in this process. */
+async function rawLoop(input: string, output: string, group: string): Promise<() => Promise<void>> {
   const consumer = new Consumer({ clientId: 'bench-raw', groupId: group, bootstrapBrokers: [bootstrap], maxWaitTime: 200, maxBytes: 16 * 1024 * 1024 });
   const producer = new Producer({ clientId: 'bench-raw', bootstrapBrokers: [bootstrap], idempotent: true, acks: ProduceAcks.ALL });
   const stream = await consumer.consume({ topics: [input], mode: 'committed', fallbackMode: 'earliest', autocommit: false, highWaterMark: 4096 });
@@ -89,7 +120,16 @@ async function rawLoop(bootstrap: string, input: string, output: string, group: 
       let m;
       while (batch.length < 2000 && (m = stream.read()) !== null) batch.push(m as Message<Buffer, Buffer, Buffer, Buffer>);
       if (batch.length === 0) {
-        await Promise.race([new Promise((r) => (stream as NodeJS.EventEmitter).once('readable', r)), new Promise((r) => setTimeout(r, 200))]);
+        // wait for records or 200 ms, leaving no listener behind
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            stream.off('readable', done);
+            resolve();
+          };
+          const timer = setTimeout(done, 200);
+          stream.once('readable', done);
+        });
         continue;
       }
       await producer.send({ messages: batch.map((b) => ({ topic: output, key: b.key, value: b.value, timestamp: b.timestamp })) });
@@ -108,57 +148,195 @@ async function rawLoop(bootstrap: string, input: string, output: string, group: 
   };
 }
 
+function weir(scenario: 'passthrough' | 'reference', group: string, input: string, output: string, alertsTopic: string,
+  extra: { rules?: number; lookupRows?: number } = {}): Runner {
+  return startWeir({ bootstrap, group, scenario, input, output, alertsTopic, threads, ...extra }, log(group));
+}
+
+function peer(mode: 'raw' | 'passthrough' | 'reference', group: string, input: string, output: string, alerts: string, commitIntervalMs: number): Runner {
+  return startPeer(mode, { bootstrap, group, input, output, alerts, threads, commitIntervalMs, rules: rulesFile, stateDir: path.join(dir, `ks-${group}`) }, log(group));
+}
+
+async function load(topic: string, from: number, to: number, key: (i: number) => string): Promise<void> {
+  const producer = new Producer({ clientId: 'bench-load', bootstrapBrokers: [bootstrap] });
+  for (let i = from; i < to; i += 10_000) {
+    const messages = [];
+    for (let j = i; j < Math.min(to, i + 10_000); j++) messages.push({ topic, key: Buffer.from(key(j)), value: Buffer.from(line(j)) });
+    await producer.send({ messages, acks: ProduceAcks.LEADER });
+  }
+  await producer.close();
+}
+
+const fmtRate = (n: number) => `${Math.round(n).toLocaleString('en-US')}`;
+const fmtCpu = (n: number) => n.toFixed(2);
+
+async function throughput(input: string): Promise<number> {
+  const results = new Map<string, Measured[]>();
+  const add = (k: string, m: Measured) => results.set(k, [...(results.get(k) ?? []), m]);
+  for (let round = 1; round <= rounds; round++) {
+    const topic = (s: string) => `out-${s}${round}`;
+    await createTopics(['a', 'j', 'b', 'k', 'c', 'l'].map(topic).concat([`alerts-c${round}`, `alerts-l${round}`]));
+    const stopRaw = await rawLoop(input, topic('a'), `bench-a${round}`);
+    add('a', await measure(null, `bench-a${round}`, input, topic('a')));
+    await stopRaw();
+    add('j', await measure(peer('raw', `bench-j${round}`, input, topic('j'), '', 0), `bench-j${round}`, input, topic('j')));
+    const b = await measure(weir('passthrough', `bench-b${round}`, input, topic('b'), `alerts-b${round}`), `bench-b${round}`, input, topic('b'));
+    add('b', b);
+    const c = await measure(weir('reference', `bench-c${round}`, input, topic('c'), `alerts-c${round}`), `bench-c${round}`, input, topic('c'));
+    add('c', c);
+    const commitB = Math.max(1, Math.round(b.cadenceMs ?? 100));
+    const commitC = Math.max(1, Math.round(c.cadenceMs ?? 100));
+    add('k', await measure(peer('passthrough', `bench-k${round}`, input, topic('k'), '', commitB), `bench-k${round}`, input, topic('k')));
+    add('l', await measure(peer('reference', `bench-l${round}`, input, topic('l'), `alerts-l${round}`, commitC), `bench-l${round}`, input, topic('l')));
+    console.log(`round ${round}: Weir commit cadence per thread: passthrough ${b.cadenceMs?.toFixed(1)} ms, reference ${c.cadenceMs?.toFixed(1)} ms ` +
+      `→ Kafka Streams commit.interval.ms ${commitB} / ${commitC}; reference outputs: Weir ${c.outputs}, Kafka Streams ${results.get('l')!.at(-1)!.outputs}`);
+  }
+  const best = (k: string) => Math.max(...results.get(k)!.map((m) => m.rate));
+  const leastCpu = (k: string) => Math.min(...results.get(k)!.map((m) => m.cpuPerMillion));
+  const rows: [string, string][] = [
+    ['a', '(a) Node raw loop, @platformatic/kafka (bench process)'], ['j', '(j) Java raw loop, 1 thread'],
+    ['b', '(b) Weir passthrough, 2 threads'], ['k', '(k) Kafka Streams passthrough, 2 threads'],
+    ['c', '(c) Weir reference pipeline, 2 threads'], ['l', '(l) Kafka Streams reference pipeline, 2 threads'],
+  ];
+  console.log(`\n${events.toLocaleString('en-US')} events, ${rounds} round(s); events/s best (rounds) | CPU-s per 1M events least (rounds) | RSS max MiB`);
+  for (const [k, label] of rows) {
+    const ms = results.get(k)!;
+    console.log(`${label.padEnd(50)} ${fmtRate(best(k)).padStart(8)} (${ms.map((m) => fmtRate(m.rate)).join(' / ')})  | ` +
+      `${fmtCpu(leastCpu(k)).padStart(6)} (${ms.map((m) => fmtCpu(m.cpuPerMillion)).join(' / ')})  | ${Math.round(Math.max(...ms.map((m) => m.rssMaxMiB)))}`);
+  }
+  const ratio = (x: string, y: string) => `events/s ${(best(x) / best(y)).toFixed(2)}, CPU-s per 1M ${(leastCpu(x) / leastCpu(y)).toFixed(2)}`;
+  console.log(`Weir / Kafka Streams, passthrough (b/k): ${ratio('b', 'k')}`);
+  console.log(`Weir / Kafka Streams, reference   (c/l): ${ratio('c', 'l')}`);
+  console.log(`Weir passthrough / Node raw loop (b/a): events/s ${(best('b') / best('a')).toFixed(2)}; Java raw / Node raw (j/a): ${(best('j') / best('a')).toFixed(2)}`);
+  const c = results.get('c')!;
+  console.log(`Weir reference, resident MiB at first output / half / end: ${c.map((m) => m.rssSteps.map(Math.round).join(' / ')).join('; ')}`);
+  return best('c');
+}
+
+/** (key, timestamp) of every record of a topic, read with kcat (librdkafka reports LogAppendTime). */
+function kcat(topic: string): [string, number][] {
+  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%k %T\n'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean).map((l) => {
+    const space = l.lastIndexOf(' ');
+    return [l.slice(0, space), Number(l.slice(space + 1))];
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** End-to-end latency of the reference pipeline at a fixed rate: input append time → output append time. */
+async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<void> {
+  const input = `lat-in-${who}`;
+  const output = `lat-out-${who}`;
+  const group = `bench-lat-${who}`;
+  await createTopics([input, output, `lat-alerts-${who}`], [{ name: 'message.timestamp.type', value: 'LogAppendTime' }]);
+  const runner = who === 'weir' ? weir('reference', group, input, output, `lat-alerts-${who}`) : peer('reference', group, input, output, `lat-alerts-${who}`, 100);
+  // started: the group has committed a first few records; then at least 5 s at the same rate warm
+  // the JIT and settle the group (keys W…), until it has caught up (less than half a second of input
+  // not committed; at most 90 s); then `latencySeconds` measured (keys L…)
+  await load(input, 0, 100, (i) => `S${i}`);
+  while ((await committed(group, input)) < 100) await sleep(100);
+  const producer = new Producer({ clientId: 'bench-rate', bootstrapBrokers: [bootstrap] });
+  const started = performance.now();
+  let sent = 0;
+  let measuredFrom = -1;
+  let measureStart = 0;
+  let lag = Infinity;
+  let lagCheck: Promise<void> | null = null;
+  for (;;) {
+    const elapsed = (performance.now() - started) / 1000;
+    if (measuredFrom < 0) {
+      if (lagCheck === null) {
+        const at = sent;
+        lagCheck = committed(group, input).then((c) => {
+          lag = at - (c - 100);
+          lagCheck = null;
+        });
+      }
+      if ((elapsed >= 5 && lag < rate / 2) || elapsed >= 90) {
+        measuredFrom = sent;
+        measureStart = performance.now();
+      }
+    } else if ((performance.now() - measureStart) / 1000 >= latencySeconds) {
+      break;
+    }
+    // at most 2,000 records a request (a request must stay under the broker's message size when this process lags)
+    const due = Math.min(Math.floor(rate * elapsed), sent + 2000);
+    if (due <= sent) {
+      await sleep(2);
+      continue;
+    }
+    const messages = [];
+    for (let i = sent; i < due; i++) messages.push({ topic: input, key: Buffer.from(`${measuredFrom < 0 ? 'W' : 'L'}${i}`), value: Buffer.from(line(i)) });
+    await producer.send({ messages, acks: ProduceAcks.LEADER });
+    sent = due;
+  }
+  const warmupSeconds = (measureStart - started) / 1000;
+  await lagCheck;
+  const measured = sent - measuredFrom;
+  const achieved = measured / ((performance.now() - measureStart) / 1000);
+  await producer.close();
+  while ((await committed(group, input)) < 100 + sent) await sleep(100);
+  await runner.stop();
+  const appended = new Map(kcat(input).filter(([k]) => k.startsWith('L')));
+  const latencies: number[] = [];
+  for (const [key, ts] of kcat(output)) {
+    const start = appended.get(key);
+    if (start !== undefined) latencies.push(ts - start);
+  }
+  latencies.sort((x, y) => x - y);
+  console.log(`latency ${who.padEnd(13)} at ${fmtRate(achieved)} events/s for ${latencySeconds} s after ${warmupSeconds.toFixed(1)} s of warm-up (${measured.toLocaleString('en-US')} events, ` +
+    `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`);
+}
+
+/** Weir's process with 10,000 rules (all listed by APPLY_RULES) and a 1,000,000-row lookup table the enrich task uses. */
+async function memory(input: string): Promise<void> {
+  await createTopics(['out-mem', 'alerts-mem']);
+  const runner = weir('reference', 'bench-mem', input, 'out-mem', 'alerts-mem', { rules: 10_000, lookupRows: 1_000_000 });
+  const m = await measure(runner, 'bench-mem', input, 'out-mem');
+  console.log(`memory: Weir reference with 10,000 rules and a 1,000,000-row lookup: resident max ${Math.round(m.rssMaxMiB)} MiB; ` +
+    `at first output / half / end ${m.rssSteps.map(Math.round).join(' / ')} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`);
+}
+
 async function main(): Promise<void> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-engine-'));
+  dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-engine-'));
+  rulesFile = path.join(dir, 'rules.json');
+  writeFileSync(rulesFile, JSON.stringify(benchRules()));
+  buildPeer();
   const broker = new EmbeddedBroker({ dir, internalPartitions: 1 });
-  const bootstrap = await broker.start();
-  const admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: [bootstrap] });
+  bootstrap = await broker.start();
+  // interrupted: the broker (a JVM of its own) must not outlive the bench
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
+  admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: [bootstrap] });
   try {
     const input = 'bench-in';
-    await admin.createTopics({ topics: [input, 'out-a1', 'out-b1', 'out-c1', 'out-a2', 'out-b2', 'out-c2'], partitions, replicas: 1 });
-    const producer = new Producer({ clientId: 'bench-load', bootstrapBrokers: [bootstrap] });
-    let t = performance.now();
-    for (let i = 0; i < events; i += 10_000) {
-      const messages = [];
-      for (let j = i; j < Math.min(events, i + 10_000); j++) messages.push({ topic: input, key: Buffer.from(`k${j % 1000}`), value: Buffer.from(line(j)) });
-      await producer.send({ messages, acks: ProduceAcks.LEADER });
+    await createTopics([input]);
+    const t = performance.now();
+    await load(input, 0, events, (j) => `k${j % 1000}`);
+    console.log(`loaded ${events.toLocaleString('en-US')} events in ${((performance.now() - t) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    let bestReference = Number(process.env.WEIR_BENCH_LATENCY_RATE ?? 0) * 2;
+    if (parts.has('throughput')) bestReference = await throughput(input);
+    if (parts.has('latency')) {
+      const rate = Math.round((bestReference || 20_000) / 2);
+      await latency('weir', rate);
+      await latency('kafka-streams', rate);
     }
-    await producer.close();
-    console.log(`loaded ${events} events in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-
-    const results: Record<string, number> = {};
-    const timeRaw = async (name: string, output: string) => {
-      t = performance.now();
-      const stop = await rawLoop(bootstrap, input, output, `bench-${name}`);
-      await waitCommitted(admin, `bench-${name}`, input);
-      results[name] = events / ((performance.now() - t) / 1000);
-      await stop();
-    };
-    const timeWorker = async (name: string, kind: 'passthrough' | 'reference', output: string) => {
-      const worker = new StreamWorker({
-        index: 0, connection: { bootstrapBrokers: [bootstrap] }, clientId: `bench-${name}`, groupId: `bench-${name}`, group: 'default',
-        guarantee: 'at_least_once', transactionalId: `bench-${name}`, alertsTopic: 'bench-alerts', onState: () => {},
-        onLog: (level, message) => { if (level !== 'info') console.error(`[${name}] ${message}`); },
-      });
-      worker.configure(snapshot(kind, input, output));
-      t = performance.now();
-      worker.start();
-      await waitCommitted(admin, `bench-${name}`, input);
-      results[name] = events / ((performance.now() - t) / 1000);
-      await worker.stop();
-    };
-    for (const round of [1, 2]) {
-      await timeRaw(`a${round}`, `out-a${round}`);
-      await timeWorker(`b${round}`, 'passthrough', `out-b${round}`);
-      await timeWorker(`c${round}`, 'reference', `out-c${round}`);
+    if (parts.has('memory')) await memory(input);
+    if (parts.has('rss')) {
+      // Weir's reference pipeline alone, for its resident memory (with WEIR_BENCH_WORKER_HEAP_MB to bound the worker heaps)
+      await createTopics(['out-rss', 'alerts-rss']);
+      const m = await measure(weir('reference', 'bench-rss', input, 'out-rss', 'alerts-rss'), 'bench-rss', input, 'out-rss');
+      console.log(`rss run, Weir reference (worker old generation limit: ${Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0) > 0 ? `${process.env.WEIR_BENCH_WORKER_HEAP_MB} MB` : 'default'}): resident at first output / half / end ` +
+        `${m.rssSteps.map(Math.round).join(' / ')} MiB, max ${Math.round(m.rssMaxMiB)} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`);
     }
-    const best = (k: string) => Math.max(results[`${k}1`]!, results[`${k}2`]!);
-    const [a, b, c] = [best('a'), best('b'), best('c')];
-    const f = (n: number) => `${Math.round(n).toLocaleString('en-US')} events/s`;
-    const rounds = (k: string) => `${f(results[`${k}1`]!)} / ${f(results[`${k}2`]!)}`;
-    console.log(`(a) raw client loop:        best ${f(a)}   (rounds: ${rounds('a')})`);
-    console.log(`(b) passthrough topology:   best ${f(b)}   (rounds: ${rounds('b')})  b/a = ${(b / a).toFixed(2)}`);
-    console.log(`(c) reference pipeline:     best ${f(c)}   (rounds: ${rounds('c')})  c/a = ${(c / a).toFixed(2)}`);
+    if (parts.has('profile')) {
+      // WEIR_BENCH_CPU_PROF=<dir> makes the runner's worker threads write .cpuprofile files there
+      await createTopics(['out-prof']);
+      const m = await measure(weir('passthrough', 'bench-prof', input, 'out-prof', 'alerts-prof'), 'bench-prof', input, 'out-prof');
+      console.log(`profile run, Weir passthrough: ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M, commit every ${m.cadenceMs?.toFixed(1)} ms per thread`);
+    }
+    console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
     await admin.close();
     await broker.stop();

@@ -49,6 +49,11 @@ export interface StringLiteral {
   readonly value: string;
   /** Offsets in `value` of asterisks written `\*`. */
   readonly literalStars: readonly number[];
+  /**
+   * Written `i"..."`: compares case-insensitively (both sides lower-cased). Only a value of `=`,
+   * `!=`, `?=` and `IN` may be one.
+   */
+  readonly caseInsensitive?: boolean;
   readonly span: Span;
 }
 
@@ -277,12 +282,12 @@ export interface CorrelationOptions {
   readonly where: Query | null;
 }
 
-export type AggregationFunction = 'event_count' | 'value_count' | 'value_sum' | 'value_avg';
+export type AggregationFunction = 'event_count' | 'value_count' | 'value_sum' | 'value_avg' | 'value_percentile';
 
 export interface AggregationStage {
   readonly kind: 'AggregationStage';
   readonly function: AggregationFunction;
-  /** value_count: one or more fields; value_sum/value_avg: exactly one; event_count: none. */
+  /** value_count: one or more fields; value_sum/value_avg/value_percentile: exactly one; event_count: none. */
   readonly fields: readonly FieldRef[];
   readonly options: CorrelationOptions;
   readonly span: Span;

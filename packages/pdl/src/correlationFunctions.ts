@@ -59,6 +59,8 @@ interface AggregationSummary {
   values: Record<string, number>;
   distinct: number;
   sum: number;
+  /** value_percentile: the value (its text) of the event added last */
+  last?: string;
 }
 
 function valueText(value: unknown): string {
@@ -75,6 +77,10 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
     switch (fn) {
       case 'event_count':
         return null;
+      case 'value_percentile': {
+        const value = getPath(event, first);
+        return value === undefined || value === null ? undefined : valueText(value);
+      }
       case 'value_count': {
         if (paths.length === 1) {
           const value = getPath(event, first);
@@ -95,7 +101,7 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
 
   const forget = (s: AggregationSummary, entry: Entry): void => {
     s.count--;
-    if (fn === 'value_count') {
+    if (fn === 'value_count' || fn === 'value_percentile') {
       const key = entry[1] as string;
       const n = (s.values[key] ?? 1) - 1;
       if (n === 0) {
@@ -110,11 +116,17 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
   return {
     outputKey: '_aggregation',
     extract,
-    emptySummary: () => ({ entries: [], count: 0, values: {}, distinct: 0, sum: 0 }),
+    // only what the function reads: open groups are many, so every field counts (bench/correlation-state.ts)
+    emptySummary: fn === 'event_count'
+      ? (sliding ? () => ({ entries: [], count: 0 }) : () => ({ count: 0 }))
+      : fn === 'value_count'
+        ? (sliding ? () => ({ entries: [], count: 0, values: {}, distinct: 0 }) : () => ({ count: 0, values: {}, distinct: 0 }))
+        : (sliding ? () => ({ entries: [], count: 0, sum: 0 }) : () => ({ count: 0, sum: 0 })),
     add(summary, time, value) {
       const s = summary as unknown as AggregationSummary;
       let evicted = 0;
-      if (fn === 'value_count') {
+      if (fn === 'value_percentile') s.last = value as string;
+      if (fn === 'value_count' || fn === 'value_percentile') {
         const key = value as string;
         const seen = Object.hasOwn(s.values, key);
         if (!seen && !sliding && s.distinct >= limit) {
@@ -128,7 +140,7 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
         }
       }
       s.count++;
-      if (typeof value === 'number') s.sum += value;
+      if (typeof value === 'number' && fn !== 'event_count' && fn !== 'value_count') s.sum += value;
       if (sliding) {
         insertSorted(s.entries, [time, value]);
         while (s.entries.length > limit) {
@@ -159,6 +171,13 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
             groupBy,
             window: win,
           };
+        case 'value_percentile': {
+          // the share, in percent, of the window's events that hold the last event's value
+          const last = s.last;
+          const n = last !== undefined && Object.hasOwn(s.values, last) ? (s.values[last] as number) : 0;
+          const value = s.count === 0 || last === undefined ? null : (100 * n) / s.count;
+          return { function: fn, field: names[0] as string, value, lastValue: last ?? null, valueEventCount: n, eventCount: s.count, groupBy, window: win };
+        }
         default: {
           // Sliding sums are recomputed from the entries so that removals leave no rounding drift.
           let sum = s.sum;

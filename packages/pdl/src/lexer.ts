@@ -19,7 +19,7 @@ export function lex(source: string, maxTokens: number): Token[] {
         line: token.line,
         column: token.column,
         source,
-      });
+      }, 'LIMIT');
     }
   }
 }
@@ -101,10 +101,14 @@ class Lexer {
         return simple(TokenKind.Slash, 1);
       case 34: // "
         return this.readString(start, line, column);
+      case 105: // i"...": a case-insensitive string literal
+        if (nextChar === 34) return this.readString(start, line, column, true);
+        break;
       default:
         if (isDigit(c)) return this.readNumber(start, line, column);
         if (isNameStart(c) || c === BACKQUOTE) return this.readName(start, line, column);
     }
+    if (isNameStart(c)) return this.readName(start, line, column);
     const ch = String.fromCodePoint(src.codePointAt(start) ?? c);
     const hint = c === 33 ? " (did you mean '!='?)" : c === 63 ? " (did you mean '?='?)" : c === 126 ? " (did you mean '~='?)" : '';
     throw this.error(`unexpected character '${ch}'${hint}`, start, line, column);
@@ -131,11 +135,11 @@ class Lexer {
   }
 
   /** String: `"..."` with `\"`, `\\` and `\*` escapes; any other backslash sequence is kept. */
-  private readString(start: number, line: number, column: number): Token {
+  private readString(start: number, line: number, column: number, caseless = false): Token {
     const src = this.source;
     let value = '';
     const literalStars: number[] = [];
-    let i = start + 1;
+    let i = start + (caseless ? 2 : 1);
     for (;;) {
       if (i >= src.length) throw this.error(`unterminated string, expected a closing '"'`, start, line, column);
       const c = src.charCodeAt(i);
@@ -162,7 +166,7 @@ class Lexer {
       i++;
     }
     this.pos = i + 1;
-    return { kind: TokenKind.String, start, end: this.pos, line, column, text: src.slice(start, this.pos), value, literalStars };
+    return { kind: TokenKind.String, start, end: this.pos, line, column, text: src.slice(start, this.pos), value, literalStars, ...(caseless ? { caseless } : {}) };
   }
 
   /** Number: digits [. digits] [e [+-] digits]; directly followed by a unit letter it is a Duration. */

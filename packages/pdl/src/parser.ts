@@ -29,7 +29,7 @@ import type {
   TemporalQuery,
   TemporalStage,
 } from './ast.ts';
-import { PdlSyntaxError } from './errors.ts';
+import { PdlCompileError, PdlSyntaxError } from './errors.ts';
 import { functions, isFunctionName } from './functions.ts';
 import { lex } from './lexer.ts';
 import type { PdlLimits } from './limits.ts';
@@ -52,7 +52,7 @@ export function parse(source: string, options?: ParseOptions): Pipeline {
       offset: 0,
       line: 1,
       column: 1,
-    });
+    }, 'LIMIT');
   }
   return new Parser(source, lex(source, limits.maxTokens), limits.maxDepth).parsePipeline();
 }
@@ -73,6 +73,7 @@ export const COMMANDS: ReadonlySet<string> = new Set([
   'value_count',
   'value_sum',
   'value_avg',
+  'value_percentile',
   'temporal',
 ]);
 
@@ -156,16 +157,10 @@ class Parser {
     return this.errorAt(token, `expected ${expected}, found ${describe(token)}`, expected);
   }
 
-  private errorAt(token: { start: number; line: number; column: number }, detail: string, expected?: string): PdlSyntaxError {
+  private errorAt(token: { start: number; line: number; column: number }, detail: string, expected?: string, code?: 'INVALID_REGEX' | 'LIMIT'): PdlSyntaxError {
     const found = 'kind' in token ? describe(token as Token) : null;
-    return new PdlSyntaxError(detail, {
-      offset: token.start,
-      line: token.line,
-      column: token.column,
-      expected: expected ?? null,
-      found,
-      source: this.source,
-    });
+    const at = { offset: token.start, line: token.line, column: token.column, expected: expected ?? null, found, source: this.source };
+    return code === 'INVALID_REGEX' ? new PdlCompileError(detail, at, code) : new PdlSyntaxError(detail, at, code);
   }
 
   /** The span from `first` to the last consumed token. */
@@ -176,7 +171,7 @@ class Parser {
 
   private enter(token: Token): void {
     if (++this.depth > this.maxDepth) {
-      throw this.errorAt(token, `nesting is deeper than the limit of ${this.maxDepth} levels`);
+      throw this.errorAt(token, `nesting is deeper than the limit of ${this.maxDepth} levels`, undefined, 'LIMIT');
     }
   }
 
@@ -279,6 +274,9 @@ class Parser {
     switch (token.kind) {
       case TokenKind.String:
         this.advance();
+        if (token.caseless === true) {
+          return { kind: 'String', value: token.value ?? '', literalStars: token.literalStars ?? [], caseInsensitive: true, span: this.span(token) };
+        }
         return { kind: 'String', value: token.value ?? '', literalStars: token.literalStars ?? [], span: this.span(token) };
       case TokenKind.Number:
         this.advance();
@@ -323,8 +321,17 @@ class Parser {
     return { kind: 'Array', elements, span: this.span(open) };
   }
 
+  /** A case-insensitive literal (`i"..."`) is only a value of `=`, `!=`, `?=` and `IN`. */
+  private rejectCaseless(node: Token | ScalarLiteral | null): void {
+    if (node === null) return;
+    const where: Token | Span | null =
+      'caseless' in node && node.caseless === true ? (node as Token) : node.kind === 'String' && 'span' in node && node.caseInsensitive === true ? node.span : null;
+    if (where !== null) throw this.errorAt(where, `a case-insensitive string (i"...") is only allowed after =, !=, ?= and in an IN list`);
+  }
+
   private parseRegexString(expected: string): string {
     const token = this.expect(TokenKind.String, expected);
+    this.rejectCaseless(token);
     const pattern = token.value ?? '';
     this.validateRegex(token, pattern);
     return pattern;
@@ -334,13 +341,15 @@ class Parser {
     try {
       return [...compileUserRegex(pattern).groupNames];
     } catch (error) {
-      if (error instanceof UserRegexError) throw this.errorAt(token, `invalid regular expression: ${error.reason}`);
+      if (error instanceof UserRegexError) throw this.errorAt(token, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
       throw error;
     }
   }
 
   private parseString(expected: string): string {
-    return this.expect(TokenKind.String, expected).value ?? '';
+    const token = this.expect(TokenKind.String, expected);
+    this.rejectCaseless(token);
+    return token.value ?? '';
   }
 
   // ---- query --------------------------------------------------------------------------------
@@ -429,6 +438,7 @@ class Parser {
       default: {
         const expected = `a number, string or field after '${operator}'`;
         const scalar = this.tryParseScalar();
+        this.rejectCaseless(scalar);
         if (scalar !== null && scalar.kind !== 'Number' && scalar.kind !== 'String') {
           throw this.errorAt(scalar.span, `expected ${expected}, found '${scalar.kind === 'Null' ? 'null' : String(scalar.value)}'`, expected);
         }
@@ -492,8 +502,13 @@ class Parser {
       this.expect(TokenKind.RParen, "')' or an operator (+ - * /)");
       return inner;
     }
-    if (first.kind === TokenKind.LBracket) return this.parseArray(expected);
+    if (first.kind === TokenKind.LBracket) {
+      const array = this.parseArray(expected);
+      for (const element of array.elements) this.rejectCaseless(element);
+      return array;
+    }
     const scalar = this.tryParseScalar();
+    this.rejectCaseless(scalar);
     if (scalar !== null) return scalar;
     if (first.kind === TokenKind.Name && first.bare === true && this.peek(1).kind === TokenKind.LParen && !KEYWORDS.has(first.text)) {
       return first.text === 'if' ? this.parseIf() : this.parseCall();
@@ -680,7 +695,7 @@ class Parser {
   /**
    * event_count := 'event_count' options
    * value_count := 'value_count' '(' field (',' field)* ')' options
-   * value_sum   := 'value_sum' '(' field ')' options;  value_avg likewise
+   * value_sum   := 'value_sum' '(' field ')' options;  value_avg and value_percentile likewise
    */
   private parseAggregation(name: AggregationFunction): AggregationStage {
     const first = this.advance();

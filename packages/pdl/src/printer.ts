@@ -29,7 +29,7 @@ export function printQuery(query: Query): string {
 const RESERVED = new Set([
   'AND', 'OR', 'NOT', 'IN', 'AS', 'OUTPUT', 'true', 'false', 'null',
   'eval', 'fields', 'keep', 'remove', 'rename', 'flatten', 'lookup', 'rex', 'parse_csv', 'parse_kv',
-  'event_count', 'value_count', 'value_sum', 'value_avg', 'temporal', 'timespan', 'group_by', 'emit',
+  'event_count', 'value_count', 'value_sum', 'value_avg', 'value_percentile', 'temporal', 'timespan', 'group_by', 'emit',
   'reset', 'suppress', 'ordered', 'where', 'if', 'header', 'delimiter',
 ]);
 
@@ -108,7 +108,7 @@ const printers: Printers = {
   Pipeline: (node: Pipeline) => node.stages.map((stage: Stage) => print(stage)).join(' | '),
   // values
   Field: printField,
-  String: (node: StringLiteral) => printString(node.value, node.literalStars),
+  String: (node: StringLiteral) => (node.caseInsensitive === true ? 'i' : '') + printString(node.value, node.literalStars),
   Number: (node) => printNumber(node.value),
   Boolean: (node) => (node.value ? 'true' : 'false'),
   Null: () => 'null',

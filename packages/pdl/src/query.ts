@@ -25,8 +25,46 @@ function cheapFirst(operands: readonly Query[]): Predicate[] {
   return [...operands.filter((q) => !costly(q)), ...operands.filter(costly)].map(compileQuery);
 }
 
+/**
+ * `f ?= "a" OR f ?= "b" OR f = "*c" ...`: several string tests of one field (Sigma's value lists,
+ * often dozens) read the field once and lower-case it once; a value that is not a string goes
+ * through the operands one by one.
+ */
+function sameFieldStrings(operands: readonly Query[]): Predicate | undefined {
+  if (operands.length < 3) return undefined;
+  const first = operands[0];
+  if (first?.kind !== 'Comparison') return undefined;
+  const path = first.field.path;
+  const key = path.join('\u0000');
+  const tests: { caseless: boolean; test: (text: string) => boolean }[] = [];
+  for (const q of operands) {
+    if (q.kind !== 'Comparison' || (q.operator !== '?=' && q.operator !== '=') || q.value.kind !== 'String' || q.field.path.join('\u0000') !== key) return undefined;
+    const caseless = q.value.caseInsensitive === true;
+    const text = caseless ? q.value.value.toLowerCase() : q.value.value;
+    tests.push({ caseless, test: compileWildcard(text, q.value.literalStars, q.operator === '?=') });
+  }
+  const generic = operands.map(compileQuery);
+  const anyCaseless = tests.some((t) => t.caseless);
+  return (event) => {
+    const value = getPath(event, path);
+    if (typeof value !== 'string') {
+      if (value === undefined) return false;
+      for (let i = 0; i < generic.length; i++) if ((generic[i] as Predicate)(event)) return true;
+      return false;
+    }
+    const lower = anyCaseless ? lowerCase(value) : value;
+    for (let i = 0; i < tests.length; i++) {
+      const t = tests[i] as { caseless: boolean; test: (text: string) => boolean };
+      if (t.test(t.caseless ? lower : value)) return true;
+    }
+    return false;
+  };
+}
+
 const queryCompilers: QueryCompilers = {
   Or: (node) => {
+    const grouped = sameFieldStrings(node.operands);
+    if (grouped !== undefined) return grouped;
     const parts = cheapFirst(node.operands);
     switch (parts.length) {
       case 1:
@@ -80,10 +118,40 @@ const queryCompilers: QueryCompilers = {
 
 // ---- `=` typing (pdl.md, "Typing") ----------------------------------------------------------
 
+/**
+ * The lower-case form of a string, remembered for the last four strings asked: the tests of one
+ * event's fields against many case-insensitive literals (an IN list, an OR of Sigma values, the
+ * rule index and then the rules) lower each field once.
+ */
+const lowerIn: string[] = ['', '', '', ''];
+const lowerOut: string[] = ['', '', '', ''];
+let lowerNext = 0;
+export function lowerCase(text: string): string {
+  for (let i = 0; i < 4; i++) if (lowerIn[i] === text) return lowerOut[i] as string;
+  const lower = text.toLowerCase();
+  lowerIn[lowerNext] = text;
+  lowerOut[lowerNext] = lower;
+  lowerNext = (lowerNext + 1) & 3;
+  return lower;
+}
+
+const isCaseless = (literal: Literal): boolean => literal.kind === 'String' && literal.caseInsensitive === true;
+
+/** `=` against a case-insensitive literal `i"..."`: strings only, both sides lower-cased. */
+function caselessTest(literal: ScalarLiteral & { kind: 'String' }): ValueTest {
+  const pattern = literal.value.toLowerCase();
+  if (hasWildcard(literal.value, literal.literalStars)) {
+    const matches = compileWildcard(pattern, literal.literalStars);
+    return (value) => typeof value === 'string' && matches(lowerCase(value));
+  }
+  return (value) => typeof value === 'string' && lowerCase(value) === pattern;
+}
+
 /** `=` against one literal: strings (with wildcards) match strings only; numbers also match canonical numerals. */
 export function literalTest(literal: ScalarLiteral): ValueTest {
   switch (literal.kind) {
     case 'String': {
+      if (literal.caseInsensitive === true) return caselessTest(literal);
       if (hasWildcard(literal.value, literal.literalStars)) {
         const matches = compileWildcard(literal.value, literal.literalStars);
         return (value) => typeof value === 'string' && matches(value);
@@ -150,7 +218,7 @@ function equalsLiteral(path: readonly string[], literal: Literal): Predicate {
       return value === a || value === b || (Array.isArray(value) && anyElement(value, test));
     };
   }
-  if (literal.kind === 'String' && path.length === 1) {
+  if (literal.kind === 'String' && path.length === 1 && !isCaseless(literal)) {
     // a wildcard pattern: only strings match (ownership checked on a match, as above)
     const matches = compileWildcard(literal.value, literal.literalStars);
     const key = path[0] as string;
@@ -175,7 +243,7 @@ function equalsLiteral(path: readonly string[], literal: Literal): Predicate {
 function plainScalar(literal: ScalarLiteral): readonly [string | number | boolean, string | number | boolean] | undefined {
   switch (literal.kind) {
     case 'String':
-      return hasWildcard(literal.value, literal.literalStars) ? undefined : [literal.value, literal.value];
+      return hasWildcard(literal.value, literal.literalStars) || literal.caseInsensitive === true ? undefined : [literal.value, literal.value];
     case 'Number': {
       const numeral = String(literal.value);
       return [literal.value, isCanonicalNumeral(numeral) ? numeral : literal.value];
@@ -310,6 +378,14 @@ function compileComparison(node: ComparisonQuery): Predicate {
 function containsLiteral(path: readonly string[], literal: Literal): Predicate {
   if (literal.kind === 'Array' || literal.kind === 'Null') return () => false;
   const elementTest = literalTest(literal);
+  if (literal.kind === 'String' && literal.caseInsensitive === true) {
+    const substring = compileWildcard(literal.value.toLowerCase(), literal.literalStars, true);
+    return (event) => {
+      const value = getPath(event, path);
+      if (typeof value === 'string') return substring(lowerCase(value));
+      return Array.isArray(value) && anyElement(value, elementTest);
+    };
+  }
   if (literal.kind === 'String' && !hasWildcard(literal.value, literal.literalStars)) {
     const needle = literal.value;
     if (path.length === 1) {

@@ -1,4 +1,5 @@
 import type { Pipeline, Query, ScalarLiteral } from './ast.ts';
+import { lowerCase } from './query.ts';
 import { getPath, isCanonicalNumeral, isObject } from './values.ts';
 import { hasWildcard, wildcardParts } from './wildcard.ts';
 
@@ -25,6 +26,8 @@ interface Key {
   readonly kind: 'equals' | 'prefix' | 'suffix' | 'contains';
   readonly path: readonly string[];
   readonly value: string | number | boolean;
+  /** A key of a case-insensitive literal (`i"..."`): `value` is lower case, met by the lower-cased string. */
+  readonly caseless: boolean;
   /** Identifies the key (kind, path, value and its type). */
   readonly id: string;
 }
@@ -54,6 +57,14 @@ interface ContainsGroup {
  */
 const HEAD_LENGTH = 3;
 
+/** Above this many substring groups on a field, the text is scanned once instead of searched per group. */
+const SCAN_GROUPS = 12;
+
+/** A hash of the HEAD_LENGTH characters of `text` at `at` (the caller ensures they exist). */
+function headHash(text: string, at: number): number {
+  return (Math.imul(Math.imul(text.charCodeAt(at), 31) + text.charCodeAt(at + 1), 31) + text.charCodeAt(at + 2)) | 0;
+}
+
 /**
  * Rules keyed by affixes of one kind: found by a hash of the event string's first (or last) L
  * characters, for each distinct affix length L, then checked with startsWith (endsWith). The
@@ -74,6 +85,8 @@ interface AffixIndex {
  */
 interface FieldIndex {
   readonly path: readonly string[];
+  /** Holds the keys of case-insensitive literals: event strings are lower-cased before the look-up. */
+  readonly caseless: boolean;
   /** The key of a one-level path (read directly), else undefined. */
   readonly key: string | undefined;
   readonly strings: Map<string, number[]>;
@@ -84,6 +97,13 @@ interface FieldIndex {
   prefixes: AffixIndex | undefined;
   suffixes: AffixIndex | undefined;
   contains: ContainsGroup[] | undefined;
+  /**
+   * With many substring groups: the groups with a full head, by a hash of it. The text is then
+   * scanned once, position by position (a hash of the 3 characters there), instead of one search
+   * per group; `shortContains` holds the groups with shorter heads (searched as before).
+   */
+  containsByHead: Map<number, ContainsGroup[]> | undefined;
+  shortContains: ContainsGroup[] | undefined;
   /** Whether prefixes, suffixes or contains is set (strings need more than a Map lookup). */
   hasText: boolean;
 }
@@ -118,12 +138,22 @@ export class RuleIndex {
   readonly #found: Int32Array;
   readonly #marks: Uint32Array;
   #epoch = 0;
+  // guards: per rule, up to two more required `field = value` checked after the look-up (-1: none)
+  readonly #guards: GuardField[] = [];
+  readonly #guardField: Int32Array;
+  readonly #guardValue: Int32Array;
+  readonly #guardField2: Int32Array;
+  readonly #guardValue2: Int32Array;
 
   constructor(rules: readonly (IndexableRule | null | undefined)[]) {
     this.size = rules.length;
     this.selected = new Int32Array(rules.length);
     this.#found = new Int32Array(rules.length);
     this.#marks = new Uint32Array(rules.length);
+    this.#guardField = new Int32Array(rules.length).fill(-1);
+    this.#guardValue = new Int32Array(rules.length);
+    this.#guardField2 = new Int32Array(rules.length).fill(-1);
+    this.#guardValue2 = new Int32Array(rules.length);
     const needs = rules.map((rule) => (rule?.ast === undefined || rule.hasCorrelation === true ? undefined : pipelineNeed(rule.ast)));
 
     // how many rules name each key, and how many distinct values each field is required to hold
@@ -155,12 +185,23 @@ export class RuleIndex {
         always.push(position);
         continue;
       }
+      guardsOf(need as Need, choice.keys, frequency).forEach((guard, n) => {
+        const gid = (guard.caseless ? 'i\u0000' : '') + fieldId(guard.path);
+        let g = this.#guards.findIndex((x) => x.id === gid);
+        if (g === -1) {
+          g = this.#guards.length;
+          this.#guards.push({ id: gid, path: guard.path, key: guard.path.length === 1 ? guard.path[0] : undefined, caseless: guard.caseless, strings: new Map(), numbers: new Map(), booleans: new Map() });
+        }
+        (n === 0 ? this.#guardField : this.#guardField2)[position] = g;
+        (n === 0 ? this.#guardValue : this.#guardValue2)[position] = guardValueId(this.#guards[g] as GuardField, guard.value);
+      });
       for (const key of choice.keys) {
-        const id = fieldId(key.path);
+        const id = (key.caseless ? 'i\u0000' : '') + fieldId(key.path);
         let field = byField.get(id);
         if (field === undefined) {
           field = {
             path: key.path,
+            caseless: key.caseless,
             key: key.path.length === 1 ? key.path[0] : undefined,
             strings: new Map(),
             numbers: new Map(),
@@ -169,12 +210,30 @@ export class RuleIndex {
             prefixes: undefined,
             suffixes: undefined,
             contains: undefined,
+            containsByHead: undefined,
+            shortContains: undefined,
             hasText: false,
           };
           byField.set(id, field);
           this.#fields.push(field);
         }
         addPosition(field, key, position);
+      }
+    }
+    for (const field of this.#fields) {
+      const groups = field.contains;
+      if (groups === undefined || groups.length <= SCAN_GROUPS) continue;
+      field.containsByHead = new Map();
+      field.shortContains = [];
+      for (const group of groups) {
+        if (group.head.length < HEAD_LENGTH) {
+          field.shortContains.push(group);
+          continue;
+        }
+        const hash = headHash(group.head, 0);
+        const bucket = field.containsByHead.get(hash);
+        if (bucket === undefined) field.containsByHead.set(hash, [group]);
+        else bucket.push(group);
       }
     }
     this.indexedCount = rules.length - always.length;
@@ -215,6 +274,12 @@ export class RuleIndex {
         let list: Positions | undefined;
         switch (typeof element) {
           case 'string':
+            if (field.caseless) {
+              const lower = lowerCase(element);
+              if (field.hasText) count = addText(field, lower, found, count, marks, epoch);
+              list = field.strings.get(lower);
+              break;
+            }
             if (field.numbers.size !== 0 && isCanonicalNumeral(element)) {
               const numbered = field.numbers.get(Number(element));
               if (numbered !== undefined) count = add(numbered, found, count, marks, epoch);
@@ -234,6 +299,7 @@ export class RuleIndex {
         if (list !== undefined) count = add(list, found, count, marks, epoch);
       }
     }
+    if (this.#guards.length > 0) count = this.#applyGuards(event, found, count);
     // positions arrive per list in order, the lists in any order: sort (they are short)
     sortPrefix(found, count);
     if (found === selected) return count;
@@ -257,19 +323,129 @@ export class RuleIndex {
     return n;
   }
 
+  /** Drops the found rules whose guard (a required `field = value`) the event does not meet. */
+  #applyGuards(event: Record<string, unknown>, found: Int32Array, count: number): number {
+    const guards = this.#guards;
+    const metA = this.#metA;
+    const metB = this.#metB;
+    for (let g = 0; g < guards.length; g++) {
+      const guard = guards[g] as GuardField;
+      const value = guard.key === undefined ? getPath(event, guard.path) : event[guard.key];
+      metA[g] = -1;
+      metB[g] = -1;
+      switch (typeof value) {
+        case 'string': {
+          const text = guard.caseless ? lowerCase(value) : value;
+          metA[g] = guard.strings.get(text) ?? -1;
+          if (!guard.caseless && guard.numbers.size !== 0 && isCanonicalNumeral(value)) metB[g] = guard.numbers.get(Number(value)) ?? -1;
+          break;
+        }
+        case 'number':
+          metA[g] = guard.numbers.get(value) ?? -1;
+          break;
+        case 'boolean':
+          metA[g] = guard.booleans.get(value) ?? -1;
+          break;
+        default:
+          // an array (any element may meet it) or an object: the guard cannot decide, keep the rules
+          if (value !== undefined && value !== null && typeof value === 'object') metA[g] = metB[g] = ANY_GUARD;
+      }
+    }
+    const field = this.#guardField;
+    const wanted = this.#guardValue;
+    const field2 = this.#guardField2;
+    const wanted2 = this.#guardValue2;
+    let kept = 0;
+    for (let c = 0; c < count; c++) {
+      const position = found[c] as number;
+      const g = field[position] as number;
+      if (g !== -1) {
+        const a = metA[g] as number;
+        if (a !== ANY_GUARD && a !== wanted[position] && metB[g] !== wanted[position]) continue;
+        const g2 = field2[position] as number;
+        if (g2 !== -1) {
+          const a2 = metA[g2] as number;
+          if (a2 !== ANY_GUARD && a2 !== wanted2[position] && metB[g2] !== wanted2[position]) continue;
+        }
+      }
+      found[kept++] = position;
+    }
+    return kept;
+  }
+
+  get #metA(): Int32Array {
+    return (this.#metScratchA ??= new Int32Array(this.#guards.length));
+  }
+
+  get #metB(): Int32Array {
+    return (this.#metScratchB ??= new Int32Array(this.#guards.length));
+  }
+
+  #metScratchA: Int32Array | undefined;
+  #metScratchB: Int32Array | undefined;
+
   /** The positions `select` finds, as a new array (for tests and tools; hot paths use `select`). */
   candidates(event: unknown): number[] {
     return Array.from(this.selected.subarray(0, this.select(event)));
   }
 }
 
+// ---- guards ---------------------------------------------------------------------------------
+
+/**
+ * A field some rules require to equal a value besides their indexed key (a log-source condition
+ * such as `EventID = 1` when the rule is indexed by its image): the values, numbered per field.
+ */
+interface GuardField {
+  readonly id: string;
+  readonly path: readonly string[];
+  readonly key: string | undefined;
+  readonly caseless: boolean;
+  readonly strings: Map<string, number>;
+  readonly numbers: Map<number, number>;
+  readonly booleans: Map<boolean, number>;
+}
+
+/** The event's value meets every guard of the field (an array: any element could). */
+const ANY_GUARD = -2;
+
+function guardValueId(guard: GuardField, value: string | number | boolean): number {
+  const map = (typeof value === 'string' ? guard.strings : typeof value === 'number' ? guard.numbers : guard.booleans) as Map<typeof value, number>;
+  let id = map.get(value);
+  if (id === undefined) map.set(value, (id = guard.strings.size + guard.numbers.size + guard.booleans.size));
+  return id;
+}
+
+/**
+ * A rule's guards: of the exact `field = value` keys it requires at its top level (under AND) on
+ * other fields than its indexed keys, the two fewest rules share (one per field). Sound: the rule
+ * cannot match an event whose field (not an array) does not equal the value.
+ */
+function guardsOf(need: Need, chosen: readonly Key[], frequency: ReadonlyMap<string, number>): Key[] {
+  const fields = new Set(chosen.map((k) => (k.caseless ? 'i\u0000' : '') + fieldId(k.path)));
+  const keys: Key[] = [];
+  const visit = (n: Need): void => {
+    if (n.kind === 'all') {
+      for (const part of n.parts) visit(part);
+      return;
+    }
+    if (n.kind !== 'key' || n.key.kind !== 'equals') return;
+    const field = (n.key.caseless ? 'i\u0000' : '') + fieldId(n.key.path);
+    if (fields.has(field)) return;
+    fields.add(field);
+    keys.push(n.key);
+  };
+  visit(need);
+  return keys.sort((a, b) => (frequency.get(a.id) ?? 0) - (frequency.get(b.id) ?? 0)).slice(0, 2);
+}
+
 // ---- what a rule needs ----------------------------------------------------------------------
 
 const fieldId = (path: readonly string[]): string => path.join('\u0000');
 
-function makeKey(kind: Key['kind'], path: readonly string[], value: string | number | boolean): Need {
-  const type = typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';
-  return { kind: 'key', key: { kind, path, value, id: `${kind}\u0000${type}:${String(value)}\u0000${fieldId(path)}` } };
+function makeKey(kind: Key['kind'], path: readonly string[], value: string | number | boolean, caseless = false): Need {
+  const type = caseless ? 'i' : typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';
+  return { kind: 'key', key: { kind, path, value, caseless, id: `${kind}\u0000${type}:${String(value)}\u0000${fieldId(path)}` } };
 }
 
 const all = (parts: Need[]): Need | undefined => (parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { kind: 'all', parts });
@@ -310,8 +486,9 @@ function queryNeed(query: Query): Need | undefined {
       if (query.operator === '?=' && value.kind === 'String') {
         // a string holds the pattern's text as a substring; an array element equals the pattern
         // (`=`, which holds its text too): each non-empty piece between wildcards is a substring
-        const pieces = wildcardParts(value.value, value.literalStars).filter((p) => p !== '');
-        return all(pieces.map((p) => makeKey('contains', query.field.path, p)));
+        const caseless = value.caseInsensitive === true;
+        const pieces = wildcardParts(caseless ? value.value.toLowerCase() : value.value, value.literalStars).filter((p) => p !== '');
+        return all(pieces.map((p) => makeKey('contains', query.field.path, p, caseless)));
       }
       return undefined;
     }
@@ -324,13 +501,15 @@ function queryNeed(query: Query): Need | undefined {
 function equalsNeed(path: readonly string[], literal: ScalarLiteral): Need | undefined {
   switch (literal.kind) {
     case 'String': {
-      if (!hasWildcard(literal.value, literal.literalStars)) return makeKey('equals', path, literal.value);
+      const caseless = literal.caseInsensitive === true;
+      const text = caseless ? literal.value.toLowerCase() : literal.value;
+      if (!hasWildcard(literal.value, literal.literalStars)) return makeKey('equals', path, text, caseless);
       // only strings match a pattern: its first piece is a prefix, its last a suffix, the others substrings
-      const pieces = wildcardParts(literal.value, literal.literalStars);
+      const pieces = wildcardParts(text, literal.literalStars);
       const parts: Need[] = [];
       pieces.forEach((piece, i) => {
         if (piece === '') return;
-        parts.push(makeKey(i === 0 ? 'prefix' : i === pieces.length - 1 ? 'suffix' : 'contains', path, piece));
+        parts.push(makeKey(i === 0 ? 'prefix' : i === pieces.length - 1 ? 'suffix' : 'contains', path, piece, caseless));
       });
       return all(parts);
     }
@@ -441,7 +620,23 @@ function add(list: Positions, into: Int32Array, count: number, marks: Uint32Arra
 function addText(field: FieldIndex, text: string, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
   if (field.prefixes !== undefined) count = addAffixes(field.prefixes, text, false, into, count, marks, epoch);
   if (field.suffixes !== undefined) count = addAffixes(field.suffixes, text, true, into, count, marks, epoch);
-  const groups = field.contains;
+  const byHead = field.containsByHead;
+  if (byHead !== undefined) {
+    for (let at = 0, last = text.length - HEAD_LENGTH; at <= last; at++) {
+      const bucket = byHead.get(headHash(text, at));
+      if (bucket === undefined) continue;
+      for (let b = 0; b < bucket.length; b++) {
+        const group = bucket[b] as ContainsGroup;
+        if (!text.startsWith(group.head, at)) continue;
+        const affixes = group.affixes;
+        for (let a = 0; a < affixes.length; a++) {
+          const affix = affixes[a] as Affix;
+          if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
+        }
+      }
+    }
+  }
+  const groups = byHead === undefined ? field.contains : field.shortContains;
   if (groups === undefined) return count;
   for (let g = 0; g < groups.length; g++) {
     const affixes = (groups[g] as ContainsGroup).affixes;

@@ -47,6 +47,8 @@ export interface Token {
   /** String: the text after escapes, and the offsets in it of asterisks written `\*`. */
   readonly value?: string;
   readonly literalStars?: readonly number[];
+  /** String: written `i"..."`, a case-insensitive literal. */
+  readonly caseless?: boolean;
   /** Number and Duration: the numeric value; Duration also its unit letter. */
   readonly number?: number;
   readonly unit?: string;

@@ -12,12 +12,16 @@ export function getPath(event: JsonObject, path: readonly string[]): unknown {
     const key = path[0] as string;
     return typeof event === 'object' && event !== null && !Array.isArray(event) && Object.hasOwn(event, key) ? event[key] : undefined;
   }
+  // Deeper paths read first and test ownership only where an inherited value could be found: on
+  // a plain object every inherited property is a function, except `__proto__` (Object.prototype).
   let current: unknown = event;
   for (let i = 0; i < path.length; i++) {
     if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
     const key = path[i] as string;
-    if (!Object.hasOwn(current, key)) return undefined;
-    current = (current as JsonObject)[key];
+    const next = (current as JsonObject)[key];
+    if (next === undefined) return undefined;
+    if ((typeof next === 'function' || key === '__proto__' || Object.getPrototypeOf(current) !== Object.prototype) && !Object.hasOwn(current, key)) return undefined;
+    current = next;
   }
   return current;
 }
@@ -103,7 +107,7 @@ export function fromText(text: string): string | number {
 /**
  * A key such that two scalars are `=`-equal (ignoring wildcards) only if their keys are equal:
  * numbers and canonical numerals share `n:<number>`. Objects and arrays have no key. Used to
- * index lookup tables and, by the engine, rules (see requiredEqualities).
+ * index lookup tables and rules (RuleIndex).
  */
 export function valueKey(value: unknown): string | undefined {
   switch (typeof value) {

@@ -255,3 +255,39 @@ describe('wrong types never throw', () => {
     assert.equal(holds('user != "bob"', inherited), true);
   });
 });
+
+describe('case-insensitive literals i"..."', () => {
+  table([
+    ['user = i"BOB"', true],
+    ['user = i"B*"', true],
+    ['user != i"Bob"', false],
+    ['proc.path = i"c:\\\\tools\\\\*"', true],
+    ['proc.path ?= i"TOOLS"', true],
+    ['proc.path ?= i"TOOLS*NC"', true],
+    ['tags ?= i"VPN"', true],
+    ['tags = i"EXT"', true],
+    ['user IN [i"ALICE", i"BO*"]', true],
+    ['port = i"443"', true],
+    ['n = i"443"', false], // strings only
+    ['missing = i"x"', false],
+    ['missing != i"x"', true],
+  ]);
+  test('only after =, !=, ?= and in IN lists', () => {
+    for (const q of ['user ~= i"b"', 'user > i"a"', 'eval x = i"a"', 'rex user i"(?<a>b)"']) {
+      assert.throws(() => holds(q, event), /case-insensitive string \(i"..."\) is only allowed/, q);
+    }
+  });
+});
+
+describe('OR of string tests on one field (read once)', () => {
+  table([
+    ['proc.path ?= "x" OR proc.path ?= i"TOOLS" OR proc.path = "*.dll"', true],
+    ['proc.path ?= "q" OR proc.path ?= "TOOLS" OR proc.path = "*.dll"', false],
+    ['proc.path = "x" OR proc.path = "y" OR proc.path = i"c:\\\\tools\\\\NC.EXE"', true],
+    ['tags ?= "x" OR tags ?= "y" OR tags ?= "ext"', true],
+    ['tags ?= "x" OR tags ?= "y" OR tags ?= "ex"', false],
+    ['missing ?= "x" OR missing ?= "y" OR missing = "*"', false],
+    ['n = "1" OR n ?= "4" OR n = "443"', false],
+    ['user ?= "z" OR user ?= i"O" OR user = "q*"', true],
+  ]);
+});

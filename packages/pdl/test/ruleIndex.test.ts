@@ -221,3 +221,85 @@ describe('RuleIndex property, wildcard and substring keys', () => {
     );
   });
 });
+
+describe('RuleIndex, case-insensitive literals (i"...")', () => {
+  test('keys are met by the lower-cased string, whatever its case', () => {
+    const { index } = indexOf('Image = i"*\\\\CMD.exe"', 'User IN [i"Bob", "eve"]', 'Cmd ?= i"WhoAmI"', 'Image = "*\\\\cmd.exe"');
+    assert.equal(index.indexedCount, 4);
+    assert.deepEqual(candidates(index, { Image: 'C:\\Windows\\Cmd.EXE' }), [0]);
+    assert.deepEqual(candidates(index, { Image: 'C:\\Windows\\cmd.exe' }), [0, 3]);
+    assert.deepEqual(candidates(index, { User: 'BOB', Cmd: 'x WHOAMI /all' }), [1, 2]);
+    assert.deepEqual(candidates(index, { User: 'EVE' }), []);
+  });
+
+  const text = (maxLength: number): Arbitrary<string> => fc.string({ unit: fc.constantFrom('a', 'A', 'b', 'B', 'c'), maxLength });
+  const patternText = fc.string({ unit: fc.constantFrom('a', 'B', 'b', 'A', '*'), minLength: 1, maxLength: 7 });
+  const ciRule = fc
+    .tuple(fc.constantFrom('f', 'g'), fc.constantFrom('=', '?=', 'IN', '!='), patternText, patternText, fc.boolean(), fc.boolean())
+    .map(([f, op, p, q, ci1, ci2]) => {
+      const s = (v: string, ci: boolean): string => (ci ? 'i' : '') + JSON.stringify(v);
+      if (op === 'IN') return `${f} IN [${s(p, ci1)}, ${s(q, ci2)}]`;
+      if (op === '!=') return `${f} = ${s(p, ci1)} AND g != ${s(q, ci2)}`;
+      return `${f} ${op} ${s(p, ci1)} OR g ?= ${s(q, ci2)}`;
+    });
+  const ciValue = fc.oneof(text(9), fc.array(text(9), { maxLength: 3 }), fc.integer());
+  const ciEvent = fc.record({ f: ciValue, g: ciValue }, { requiredKeys: [] });
+
+  test('the candidates keep every match, and a match is the match of the lower-cased texts', () => {
+    fc.assert(
+      fc.property(fc.array(ciRule, { minLength: 1, maxLength: 12 }), fc.array(ciEvent, { minLength: 1, maxLength: 8 }), (rules, events) => {
+        const { index, compiled } = indexOf(...rules);
+        const lowered = rules.map((r) => compile(r.replace(/i"([^"]*)"/g, (_m, t: string) => JSON.stringify(t.toLowerCase()))));
+        const lower = (v: unknown): unknown => (typeof v === 'string' ? v.toLowerCase() : Array.isArray(v) ? v.map(lower) : v);
+        for (const e of events) {
+          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+          assert.deepEqual(
+            index.candidates(e).filter((i) => compiled[i]?.run(e) !== null),
+            all,
+            JSON.stringify(e),
+          );
+          // with every literal caseless, matching equals matching the lower-cased event
+          const le = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, lower(v)]));
+          rules.forEach((r, i) => {
+            if ((r.match(/"[^"]*"/g) ?? []).length === (r.match(/i"[^"]*"/g) ?? []).length) assert.equal(compiled[i]?.run(e) !== null, lowered[i]?.run(le) !== null, `${r} ${JSON.stringify(e)}`);
+          });
+        }
+      }),
+      { numRuns: 800 },
+    );
+  });
+});
+
+describe('RuleIndex, many substring keys on one field (one scan of the text)', () => {
+  const unit = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'A');
+  const needle = fc.string({ unit, minLength: 1, maxLength: 5 });
+  const rule = fc.tuple(needle, fc.boolean()).map(([n, ci]) => `f ?= ${ci ? 'i' : ''}${JSON.stringify(n)}`);
+  const value = fc.oneof(fc.string({ unit, maxLength: 30 }), fc.array(fc.string({ unit, maxLength: 12 }), { maxLength: 3 }));
+  test('the candidates keep every match', () => {
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 13, maxLength: 60 }), fc.array(fc.record({ f: value }), { minLength: 1, maxLength: 8 }), (rules, events) => {
+        const { index, compiled } = indexOf(...rules);
+        for (const e of events) {
+          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+          assert.deepEqual(index.candidates(e).filter((i) => compiled[i]?.run(e) !== null), all, JSON.stringify(e));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('RuleIndex guards (a second required equality, such as a log source)', () => {
+  test('a rule indexed by its image is not met by an event of another log source', () => {
+    const rules = Array.from({ length: 6 }, (_, i) => `Channel = "Sysmon" AND EventID = 1 AND Image = i"*\\\\tool${i}.exe"`);
+    rules.push('Channel = "Sysmon" AND EventID = 7 AND Image = i"*\\\\tool0.exe"', 'EventID = 1 AND flag = true AND Image = "x"');
+    const { index } = indexOf(...rules);
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: 1, Image: 'C:\\TOOL0.exe' }), [0]);
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: 7, Image: 'C:\\tool0.exe' }), [6]);
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: '1', Image: 'C:\\tool0.exe' }), [0]); // a numeral meets 1
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: [7, 1], Image: 'C:\\tool0.exe' }), [0, 6]); // an array: kept
+    assert.deepEqual(candidates(index, { Channel: 'Sysmon', Image: 'C:\\tool0.exe' }), []);
+    assert.deepEqual(candidates(index, { EventID: 1, flag: true, Image: 'x' }), [7]);
+    assert.deepEqual(candidates(index, { EventID: 1, flag: 'true', Image: 'x' }), []);
+  });
+});

@@ -1,4 +1,4 @@
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
 import type { AuditEntry, AuditPage, AuditQuery, ChangeListener, Collection, ConfigStore } from '../store/config-store.ts';
 import { currentActor, type Actor } from './audit-context.ts';
 

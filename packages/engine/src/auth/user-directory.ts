@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { apiError } from '../http/errors.ts';
+import { SerialQueue } from '../serial-queue.ts';
+import { apiError } from '../errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { passwordProblem } from './password-policy.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
@@ -50,7 +51,7 @@ export class UserDirectory {
   readonly #store: ConfigStore;
   readonly #passwordMinLength: number;
 
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #writes = new SerialQueue();
 
   constructor(store: ConfigStore, passwordMinLength: number) {
     this.#store = store;
@@ -88,9 +89,7 @@ export class UserDirectory {
    * concurrent inits (or creates of one username) would otherwise both pass their check.
    */
   #serially<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(fn, fn);
-    this.#queue = next.catch(() => {});
-    return next;
+    return this.#writes.run(fn);
   }
 
   init(input: UserInput): Promise<User> {

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseProperties } from './properties.ts';
+import { WeirError } from '../errors.ts';
 
 /** Raised for a bad setting; the message names the key, where it was set and what is accepted. */
-export class SettingsError extends Error {
+export class SettingsError extends WeirError {
   override name = 'SettingsError';
+  readonly code = 'SETTINGS_INVALID';
 }
 
 interface SettingDef<T> {
@@ -45,11 +47,13 @@ export const settingDefinitions = {
   'weir.config.location': text('${weir.home}/var/config', 'Folder of the local store.'),
   'weir.topic.prefix': text('weir', 'Prefix of the topics Weir owns (`<prefix>_nodes`, `<prefix>_rules`, … `<prefix>_alerts`). Keep `weir` in production; tests use it to keep their data apart.'),
   'weir.node.heartbeat-seconds': integer(10, 1, 3600, 'Interval at which a node refreshes its entry (`lastSeen`, `state`) in the node registry.'),
+  'weir.node.dead-after-seconds': integer(30, 2, 86400, 'A node whose `lastSeen` is older than this is shown with `alive: false` in `GET /api/nodes`, and any admin may remove its record. At least twice `weir.node.heartbeat-seconds`.'),
   'weir.broker.embedded': oneOf(['auto', 'true', 'false'] as const, 'auto', '`auto`: start the embedded Kafka broker when `bootstrap.servers` is unreachable; `true`: always start it (and use it); `false`: never.'),
   'weir.broker.dir': text('${weir.home}/var/kafka', 'Data, logs and ports of the embedded broker.'),
   'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0 picks a free port on first start and keeps it.'),
   'num.stream.threads': integer(10, 1, 256, 'Stream worker threads of this node.'),
   'processing.guarantee': oneOf(['at_least_once', 'exactly_once_v2'] as const, 'at_least_once', 'Delivery guarantee of the stream runtime.'),
+  'weir.stream.idle-close-seconds': integer(0, 0, 86400, 'Idle close of correlation windows. 0 (default): windows advance and close only by the event times the stage has seen (stream time), so a replay gives the same alerts as the live stream, but an `emit=close` window stays open until a later event reaches its partition. N: after N seconds without records on a partition of a correlation stage, its stream time moves on with the wall clock, closing `emit=close` windows of an idle stream; alerts then depend on when events arrive, not only on their times.'),
   'weir.engine.autostart': bool(true, 'Start the stream engine with the node.'),
   'weir.metrics.enabled': bool(true, 'Serve Prometheus metrics at `/metrics` on a separate plain-HTTP port (no token; bind it to a trusted address).'),
   'weir.metrics.address': text('127.0.0.1', 'Address of the metrics port; the default keeps it on this machine.'),
@@ -67,6 +71,7 @@ export const settingDefinitions = {
   'weir.topics.consume.max-timeout-seconds': integer(3600, 1, 86400, 'Largest `maxTimeoutSeconds` a topic consumer session may ask for; a larger value gets 400.'),
   'weir.topics.consume.max-bytes': integer(64 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Bytes (keys + values) one consumer session keeps; it completes when it reaches them.'),
   'weir.topics.consume.max-sessions-per-user': integer(5, 1, 1000, 'Consumer sessions one user may hold at once (one per topic); another one gets 400 while all are running.'),
+  'weir.topics.tail.max-per-user': integer(4, 1, 1000, 'Live tails (server-sent events of a topic or of the alerts) one user may hold open at once; another one gets 400.'),
   'weir.topics.consume.idle-seconds': integer(300, 1, 86400, 'A consumer session not read for this long is closed and forgotten.'),
   'weir.auth.access-token-seconds': integer(900, 10, 31 * 24 * 3600, 'Lifetime of access tokens.'),
   'weir.auth.refresh-token-seconds': integer(86400, 60, 365 * 24 * 3600, 'Lifetime of refresh tokens.'),

@@ -1,14 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { NodeContext } from './context.ts';
+import type { HealthState, NodeContext } from '../node-context.ts';
 
 /** How long one broker probe result is reused, and the longest a probe may take. */
 const probeCacheMs = 5000;
 const probeTimeoutMs = 2000;
 
-export interface HealthState {
-  /** Set when the node begins to stop: readiness answers 503 from then on. */
-  stopping: boolean;
-}
+export type { HealthState } from '../node-context.ts';
 
 /**
  * `GET /health/live` and `GET /health/ready` (docs/operations.md, "Health checks"): no token, no

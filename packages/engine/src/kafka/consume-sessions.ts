@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Consumer, ListOffsetTimestamps, MessagesStreamModes, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
-import { apiError } from '../http/errors.ts';
+import { Consumer, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import { apiError } from '../errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import { deserialize } from './serde-codecs.ts';
 import type { SerdeType } from './serdes.ts';
+import { headerText, inPartition, startOptions, type StartPosition } from './start-position.ts';
 
 type ConsumerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
 
 /** Spec: States and transitions → Consumer. Any other status is the text of the error that ended it. */
-function endOffsets(topic: string, offsets: Map<string, bigint[]>): { topic: string; partition: number; offset: bigint }[] {
-  return (offsets.get(topic) ?? []).map((offset, partition) => ({ topic, partition, offset }));
-}
-
 export const consumerStatus = { CREATED: 'CREATED', RUNNING: 'RUNNING', COMPLETED: 'COMPLETED' } as const;
 
 export interface ConsumeRequest {
@@ -19,7 +16,8 @@ export interface ConsumeRequest {
   readonly valueType: SerdeType;
   readonly maxEvents: number;
   readonly maxTimeoutSeconds: number;
-  readonly offset: 'earliest' | 'latest';
+  /** Where to start (spec: `offset` earliest/latest; docs/api.md: an offset, a time, one partition). */
+  readonly start: StartPosition;
 }
 
 export interface ConsumedMessage {
@@ -28,6 +26,7 @@ export interface ConsumedMessage {
   readonly partition: number;
   readonly offset: number;
   readonly timestamp: number;
+  readonly headers?: Record<string, string>;
 }
 
 export interface ConsumeLimits {
@@ -69,9 +68,7 @@ class ConsumeSession {
     this.#timeout = setTimeout(() => void this.close(consumerStatus.COMPLETED), this.#request.maxTimeoutSeconds * 1000).unref();
     // `latest` means "what is produced after the 201": the end offsets are fixed here, before the
     // answer, not when the stream first fetches (which a produce right after the 201 could beat).
-    const start = this.#request.offset === 'earliest'
-      ? { mode: MessagesStreamModes.EARLIEST }
-      : { mode: MessagesStreamModes.MANUAL, offsets: endOffsets(topic, await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.LATEST })) };
+    const start = await startOptions(consumer, topic, this.#request.start);
     const stream = await consumer.consume({ topics: [topic], ...start, autocommit: false });
     this.#stream = stream;
     if (!this.running) {
@@ -84,7 +81,7 @@ class ConsumeSession {
   }
 
   #take(message: Message): void {
-    if (!this.running) return;
+    if (!this.running || !inPartition(this.#request.start, message)) return;
     let key: unknown;
     let value: unknown;
     try {
@@ -94,7 +91,10 @@ class ConsumeSession {
       void this.close(`${(err as Error).message} (partition ${message.partition}, offset ${message.offset})`);
       return;
     }
-    this.messages.push({ key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp) });
+    const headers = headerText(message);
+    this.messages.push(headers
+      ? { key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp), headers }
+      : { key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp) });
     this.#bytes += (message.key?.length ?? 0) + (message.value?.length ?? 0);
     if (this.messages.length >= this.#request.maxEvents || this.#bytes >= this.#limits.maxBytes) void this.close(consumerStatus.COMPLETED);
   }

@@ -3,12 +3,14 @@ import { kafkaConnection } from './client-options.ts';
 import { ConsumeSessions } from './consume-sessions.ts';
 import { TopicAdmin } from './topic-admin.ts';
 import { TopicProducer } from './topic-producer.ts';
+import { TopicTails } from './topic-tails.ts';
 
 /** The Kafka clients behind the topic endpoints of one node; each connects on first use. */
 export class TopicClients {
   readonly admin: TopicAdmin;
   readonly producer: TopicProducer;
   readonly consumers: ConsumeSessions;
+  readonly tails: TopicTails;
   readonly bootstrap: string;
 
   constructor(settings: Settings) {
@@ -21,9 +23,10 @@ export class TopicClients {
       idleSeconds: settings.get('weir.topics.consume.idle-seconds'),
       maxBytes: settings.get('weir.topics.consume.max-bytes'),
     });
+    this.tails = new TopicTails(kafkaConnection(settings, `${appId}-topics-tail`), appId, settings.get('weir.topics.tail.max-per-user'));
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.consumers.close(), this.producer.close(), this.admin.close()]);
+    await Promise.allSettled([this.tails.close(), this.consumers.close(), this.producer.close(), this.admin.close()]);
   }
 }

@@ -5,6 +5,7 @@ type ProducerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
 export interface RecordToProduce {
   readonly key: Buffer | null;
   readonly value: Buffer | null;
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -32,7 +33,7 @@ export class TopicProducer {
   /** Sends every record to the topic, in order; rejects with the broker's error on a refusal. */
   async send(topic: string, records: readonly RecordToProduce[]): Promise<void> {
     const producer = this.#client();
-    let chunk: { topic: string; key?: Buffer; value?: Buffer }[] = [];
+    let chunk: { topic: string; key?: Buffer; value?: Buffer; headers?: Map<Buffer, Buffer> }[] = [];
     let bytes = 0;
     const flush = async () => {
       if (chunk.length === 0) return;
@@ -44,7 +45,9 @@ export class TopicProducer {
     for (const record of records) {
       const size = (record.key?.length ?? 0) + (record.value?.length ?? 0) + 64;
       if (chunk.length > 0 && (bytes + size > chunkBytes || chunk.length >= chunkRecords)) await flush();
-      chunk.push({ topic, key: record.key ?? undefined, value: record.value ?? undefined });
+      const message: (typeof chunk)[number] = { topic, key: record.key ?? undefined, value: record.value ?? undefined };
+      if (record.headers) message.headers = new Map(Object.entries(record.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]));
+      chunk.push(message);
       bytes += size;
     }
     await flush();

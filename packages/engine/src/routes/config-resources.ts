@@ -1,4 +1,5 @@
 import { access } from '../auth/roles.ts';
+import { ifNoneMatchHolds } from '../etag.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
@@ -18,7 +19,13 @@ export const configResourceRoutes: RouteModule = (app, ctx) => {
     const read = { config: { access: access.member } };
     const write = { config: { access: access.admin } };
 
-    app.get(collection, read, async () => resource.list());
+    // The collection is serialised once per change; `If-None-Match` with its ETag → 304 (docs/api.md).
+    app.get(collection, read, async (request, reply) => {
+      const { body, etag } = resource.serialisedList();
+      reply.header('etag', etag);
+      if (ifNoneMatchHolds(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(body);
+    });
 
     app.get<ById>(`${collection}/:id`, { ...read, schema: { params: idParams } }, async (request) => resource.get(request.params.id));
 

@@ -9,7 +9,9 @@ import { topicRoutes } from './topics.ts';
 import { userRoutes } from './users.ts';
 import { engineRoutes } from './engine.ts';
 import { testRoutes } from './tests.ts';
+import { sigmaImportRoutes } from './sigma-import.ts';
+import { liveRoutes } from './live.ts';
 import { auditRoutes } from './audit.ts';
 
 /** Every route module of the API, in registration order. */
-export const routeModules: readonly RouteModule[] = [initRoutes, authRoutes, userRoutes, serdeRoutes, topicRoutes, nodeRoutes, configResourceRoutes, lookupRoutes, engineRoutes, testRoutes, auditRoutes];
+export const routeModules: readonly RouteModule[] = [initRoutes, authRoutes, userRoutes, serdeRoutes, topicRoutes, nodeRoutes, configResourceRoutes, lookupRoutes, engineRoutes, testRoutes, sigmaImportRoutes, liveRoutes, auditRoutes];

@@ -1,6 +1,6 @@
 import { access } from '../auth/roles.ts';
-import type { NodeContext } from '../http/context.ts';
-import { apiError, withDetails } from '../http/errors.ts';
+import type { NodeContext } from '../node-context.ts';
+import { apiError, withDetails } from '../errors.ts';
 import { brokerErrorId, brokerReason, isUnreachable, unavailableOr } from '../kafka/broker-errors.ts';
 import { SerdeError, serialize } from '../kafka/serde-codecs.ts';
 import { defaultDeserializer, defaultSerializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
@@ -8,20 +8,19 @@ import { validateTopic, validateTopics, type TopicSpec } from '../kafka/topic-sp
 import type { RecordToProduce } from '../kafka/topic-producer.ts';
 import { requiredTopics, weirTopicNames } from '../kafka/weir-topics.ts';
 import type { RouteModule } from './route-module.ts';
-import { consumeBody, consumeDefaults, produceBody, topicParams } from './topic-schemas.ts';
+import { consumeBody, consumeDefaults, consumeQuery, produceBody, startPosition, topicParams, type StartFields } from './topic-schemas.ts';
 
 type ByName = { Params: { name: string } };
 interface ProduceBody {
   readonly keySerializer?: string;
   readonly valueSerializer?: string;
-  readonly messages: readonly { readonly key?: unknown; readonly value: unknown }[];
+  readonly messages: readonly { readonly key?: unknown; readonly value: unknown; readonly headers?: Readonly<Record<string, string>> }[];
 }
-interface ConsumeBody {
+interface ConsumeBody extends StartFields {
   readonly keyDeserializer?: string;
   readonly valueDeserializer?: string;
   readonly maxEvents?: number;
   readonly maxTimeoutSeconds?: number;
-  readonly offset?: 'earliest' | 'latest';
 }
 type TopicResult = { name?: string; result: 'success' | 'failure'; message?: string };
 
@@ -39,6 +38,7 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     try {
       return await work();
     } catch (err) {
+      if (err instanceof RangeError) throw apiError('VALIDATION', err.message);
       throw unavailableOr(err, kafka.bootstrap);
     }
   };
@@ -108,19 +108,21 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     async (request, reply) => {
       const { name } = request.params;
       const body = (request.body ?? {}) as ConsumeBody;
+      const start = startPosition(body, consumeDefaults.offset);
+      if (typeof start === 'string') throw apiError('VALIDATION', `body: ${start}`);
       if (!(await withKafka(() => kafka.admin.exists(name)))) throw apiError('TOPIC_WRITE_MISSING');
       await withKafka(() => kafka.consumers.open(request.principal.username, name, {
         keyType: serdeTypeOf(body.keyDeserializer ?? defaultDeserializer) as SerdeType,
         valueType: serdeTypeOf(body.valueDeserializer ?? defaultDeserializer) as SerdeType,
         maxEvents: body.maxEvents ?? Math.min(consumeDefaults.maxEvents, ctx.settings.get('weir.topics.consume.max-events')),
         maxTimeoutSeconds: body.maxTimeoutSeconds ?? Math.min(consumeDefaults.maxTimeoutSeconds, ctx.settings.get('weir.topics.consume.max-timeout-seconds')),
-        offset: body.offset ?? consumeDefaults.offset,
+        start,
       }));
       return reply.code(201).header('location', `/api/topics/${encodeURIComponent(name)}/consume`).send({ status: 'CREATED' });
     });
 
   app.get<ByName & { Querystring: { index?: string } }>('/api/topics/:name/consume',
-    { config: { access: access.member }, schema: { params: topicParams } }, async (request) => {
+    { config: { access: access.member }, schema: { params: topicParams, querystring: consumeQuery } }, async (request) => {
       const raw = request.query.index;
       if (raw !== undefined && !/^\d{1,9}$/.test(raw)) {
         throw apiError('VALIDATION', `querystring.index must be an integer >= 0 (the first message to return), found '${raw}'`);
@@ -193,7 +195,7 @@ function serializeMessages(body: ProduceBody): RecordToProduce[] {
       if (!(err instanceof SerdeError)) throw err;
       errors.push(`messages[${i}].value: ${err.message}`);
     }
-    records.push({ key, value });
+    records.push(message.headers ? { key, value, headers: message.headers } : { key, value });
   });
   if (errors.length > 0) {
     const listed = errors.length > maxListedErrors ? [...errors.slice(0, maxListedErrors), `… and ${errors.length - maxListedErrors} more`] : errors;

@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings.ts';
 import { kafkaConnection } from '../kafka/client-options.ts';
 import { describeError, ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
 import { auditTopicName, weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
-import { WriteQueue } from '../resources/write-queue.ts';
+import { SerialQueue } from '../serial-queue.ts';
 import { auditMatches, type AuditEntry, type AuditPage, type AuditQuery, type AuditRecord, type ChangeListener, type Collection, type ConfigStore } from './config-store.ts';
 
 /** Where each collection lives. Users and the token secret share `<prefix>_users` (see recordKey). */
@@ -68,7 +68,7 @@ export class KafkaConfigStore implements ConfigStore {
   readonly #audit: AuditRecord[] = [];
   readonly #auditRetentionMs: number;
   /** A transactional producer runs one transaction at a time. */
-  readonly #writes = new WriteQueue();
+  readonly #writes = new SerialQueue();
   /** Whether the last metadata showed the audit topic (a send to a missing topic would never end). */
   #auditTopicPresent = true;
   #closed = false;

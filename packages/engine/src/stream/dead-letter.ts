@@ -19,6 +19,8 @@ export interface SourceRecord {
   readonly key: Buffer | undefined;
   readonly value: Buffer | undefined;
   readonly timestamp: bigint;
+  /** Where its dead letters go when not `<topic>-dlq` (a repartition record: its topology input's DLQ). */
+  readonly deadLetterTo?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export function deadLetterRecord(source: SourceRecord, cause: DeadLetterCause): 
     [Buffer.from('weir.source'), Buffer.from(`${source.topic}/${source.partition}/${source.offset}`)],
   ]);
   return {
-    topic: deadLetterTopic(source.topic),
+    topic: source.deadLetterTo ?? deadLetterTopic(source.topic),
     key: source.key,
     value: source.value ?? Buffer.alloc(0),
     headers,

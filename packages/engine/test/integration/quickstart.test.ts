@@ -45,7 +45,10 @@ async function processes(home: string, config: string): Promise<{ java: number[]
 
 /** `npm start` as a user runs it, in its own process group so that a failing test can kill it all. */
 function npmStart(config: string): { child: ChildProcess; output: () => string; exited: Promise<unknown> } {
-  const child = spawn('npm', ['start', '--', '--config', config], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // The UI server on a free port (port 0), its state beside the node's.
+  const uiConfig = path.join(path.dirname(config), 'ui.json');
+  writeFileSync(uiConfig, JSON.stringify({ server: { host: '127.0.0.1', port: 0 }, weir: { home: 'state' } }));
+  const child = spawn('npm', ['start', '--', '--config', config], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, WEIR_UI_CONFIG: uiConfig } });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -86,6 +89,13 @@ test('npm start runs an embedded broker and the API; SIGTERM stops both', { time
     const res = await answers(port);
     assert.deepEqual(res.body, { initialized: false });
     assert.equal(res.headers['strict-transport-security'], 'max-age=31536000 ; includeSubDomains');
+    // The web UI is served too, and its /api reaches this node.
+    const uiUrl = await waitFor('the UI URL', async () => /Weir Console on (https:\/\/localhost:\d+)/.exec(run.output())?.[1], 60_000);
+    const page = await request(uiUrl, 'GET', '/');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<div id="root"><\/div>/);
+    assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
+    assert.deepEqual((await request(uiUrl, 'GET', '/api/init')).body, { initialized: false });
     assert.match(run.output(), /starting Apache Kafka on 127\.0\.0\.1:\d+/);
     const kafkaPort = Number(/starting Apache Kafka on 127\.0\.0\.1:(\d+)/.exec(run.output())![1]);
     const brokerState = JSON.parse(readFileSync(path.join(home, 'state', 'var', 'kafka', 'broker.json'), 'utf8'));

@@ -1,28 +1,26 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { apiRoutes, registerAccessControl } from '../../src/http/access-control.ts';
-import type { NodeContext } from '../../src/http/context.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import type { NodeContext } from '../../src/node-context.ts';
+import { useTestNode } from '../helpers/test-node.ts';
 
-/** Fills path parameters: the caller's own username, a numeric id, a uuid, or a missing name. */
+/** Fills path parameters: the caller's own username, a numeric id, a uuid, or a missing name. Live tails end after 1 s. */
 function concrete(url: string, username: string): string {
-  return url
+  const bounded = url.endsWith('/tail') ? `${url}?maxSeconds=1` : url;
+  return bounded
     .replace(':username', username)
     .replace(/:id\b/, url.startsWith('/api/nodes') ? randomUUID() : '424242')
     .replace(/:(\w+)/g, 'no-such-$1');
 }
 
 describe('role matrix: every /api route, with no token and with a user token', () => {
-  let t: TestNode;
   let userToken: string;
-  before(async () => {
-    t = await startTestNode();
+  const t = useTestNode({}, async () => {
     const admin = await t.initAdmin();
     userToken = await t.createUser(admin, 'uma');
   });
-  after(() => t.stop());
 
   test('routes are declared', () => {
     const routes = apiRoutes(t.node.api);

@@ -1,0 +1,107 @@
+/**
+ * Weir's side of bench/engine.ts, in a process of its own (so its CPU time and resident memory can
+ * be read from /proc/<pid>): `threads` stream worker threads, started as the engine starts them
+ * (packages/engine/src/stream/worker-thread.ts, one consumer group), configured with the bench's
+ * snapshot. Forked by bench/engine.ts with a JSON argument; reports the batches the workers wrote
+ * (each a produce + a commit) and stops on `{ type: 'stop' }`.
+ * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation.
+ */
+import { Worker } from 'node:worker_threads';
+import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
+import { benchRules, snapshot, type Scenario } from './engine-workload.ts';
+
+export interface WeirRunnerOptions {
+  readonly bootstrap: string;
+  readonly group: string;
+  readonly scenario: Scenario;
+  readonly input: string;
+  readonly output: string;
+  readonly alertsTopic: string;
+  readonly threads: number;
+  /** Rules listed by APPLY_RULES (100 in the reference pipeline). */
+  readonly rules?: number;
+  /** Rows of a lookup table the enrich task also looks the source address up in (memory figures). */
+  readonly lookupRows?: number;
+}
+
+/** What the runner tells its parent. */
+export type WeirRunnerMessage =
+  | { readonly type: 'stats'; readonly batches: number; readonly records: number }
+  | { readonly type: 'log'; readonly message: string }
+  | { readonly type: 'stopped' };
+
+const options = JSON.parse(process.argv[2]!) as WeirRunnerOptions;
+const send = (message: WeirRunnerMessage) => {
+  if (process.connected) process.send!(message);
+};
+
+function lookupRows(count: number): { id: string; content: Record<string, unknown>[] }[] {
+  const content: Record<string, unknown>[] = [];
+  for (let i = 0; i < count; i++) content.push({ ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, owner: `team-${i % 100}`, site: `site-${i % 7}` });
+  return [{ id: 'assets', content }];
+}
+
+function benchSnapshot() {
+  const rules = benchRules(options.rules ?? 100);
+  const rows = options.lookupRows ?? 0;
+  const base = snapshot(options.scenario, options.input, options.output, rules, rows > 0 ? lookupRows(rows) : []);
+  if (rows === 0) return base;
+  const tasks = base.tasks.map((t) => t.name === 'enrich'
+    ? { ...t, definition: { pdl: `${(t.definition as { pdl: string }).pdl} | lookup assets ip AS src OUTPUT owner` } } : t);
+  return { ...base, tasks };
+}
+
+const profile = process.env.WEIR_BENCH_CPU_PROF;
+/** WEIR_BENCH_WORKER_HEAP_MB: each worker thread's old-generation limit (Worker `resourceLimits`), to see what bounds the resident memory. */
+const heapMb = Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0);
+const execArgv = ['--disable-warning=ExperimentalWarning', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
+const config = benchSnapshot();
+let batches = 0;
+let records = 0;
+const workers = Array.from({ length: options.threads }, (_, index) => {
+  const init: WorkerInit = {
+    index, bootstrapServers: options.bootstrap, kafkaClient: {}, clientId: `${options.group}-StreamThread-${index + 1}`,
+    groupId: options.group, group: 'default', guarantee: 'at_least_once', transactionalId: `${options.group}-${index}`, alertsTopic: options.alertsTopic,
+  };
+  const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url),
+    { workerData: init, execArgv, ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });
+  const stopped = new Promise<void>((resolve) => {
+    thread.on('message', (message: FromWorker) => {
+      if (message.type === 'stats') {
+        batches += message.report.latencies.length;
+        for (const [name, , delta] of message.report.counters) if (name === 'weir_records_in_total') records += delta;
+      } else if (message.type === 'log' && message.level !== 'info') {
+        send({ type: 'log', message: `[stream-${index + 1}] ${message.message}` });
+      } else if (message.type === 'stopped') {
+        resolve();
+      }
+    });
+    thread.on('exit', () => resolve());
+  });
+  const post = (message: ToWorker) => thread.postMessage(message);
+  post({ type: 'configure', snapshot: config });
+  post({ type: 'start' });
+  return { thread, stopped, post };
+});
+
+const timer = setInterval(() => send({ type: 'stats', batches, records }), 250);
+// the bench went away without a stop: stop anyway, so no runner outlives it
+process.on('disconnect', () => stop());
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'stop') stop();
+});
+
+let stopping = false;
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
+  for (const w of workers) w.post({ type: 'stop' });
+  void Promise.all(workers.map((w) => w.stopped)).then(async () => {
+    // the last stats report comes with 'stopped'
+    send({ type: 'stats', batches, records });
+    clearInterval(timer);
+    await Promise.all(workers.map((w) => w.thread.terminate()));
+    send({ type: 'stopped' });
+    if (process.connected) process.disconnect();
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * bench/ui: the Weir Console in Chromium (Debian's, through playwright-core) against a real engine,
+ * broker and UI server, one run:
+ *   1. JavaScript of the first screen (login → overview): the files the browser loaded, gzip -9.
+ *   2. Message browser with 100,000 messages: time from "Read" to the first rows, to all 100,000
+ *      held, and to the last row after a scroll to the bottom; baseline: the same read through the
+ *      SDK alone (no browser) in the same run.
+ *   3. Rules table with 10,000 rules: time per keystroke of the search (input → the count updates);
+ *      baseline: the same filter function run in node on the same rules.
+ * Run: `node_modules/.bin/node bench/ui.ts` (needs the UI built: `npm run build:ui`).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { WeirClient, type Rule } from '../packages/client/src/index.ts';
+import { loadUiSettings } from '../packages/ui/server/ui-settings.ts';
+import { startUiServer } from '../packages/ui/server/ui-server.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'packages/ui/dist');
+const messages = 100_000;
+const ruleCount = 10_000;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-ui-'));
+const broker = new EmbeddedBroker({ dir, internalPartitions: 1 });
+process.env.WEIR_TEST_BOOTSTRAP = await broker.start();
+const { startTestNode } = await import('../packages/engine/test/helpers/test-node.ts');
+const node = await startTestNode();
+const api = new URL(node.url);
+const ui = await startUiServer(loadUiSettings(undefined, { 'server.host': '127.0.0.1', 'server.port': 0, 'api.port': Number(api.port), 'api.host': '127.0.0.1', 'weir.home': node.home }), dist);
+const browser = await chromium.launch({ executablePath: process.env.WEIR_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+
+// The SDK over node's fetch, straight to the engine (the self-signed certificate accepted for this run).
+process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+const sdk = new WeirClient({ baseUrl: node.url });
+await sdk.init({ name: 'Bench', username: 'bench', email: 'b@example.com', password: 'bench-password', roles: [{ name: 'admin' }] });
+await sdk.login('bench', 'bench-password');
+
+try {
+  const ctx = await browser.newContext({ ignoreHTTPSErrors: true, baseURL: ui.url, viewport: { width: 1400, height: 900 } });
+  ctx.setDefaultTimeout(120_000);
+  const page = await ctx.newPage();
+
+  // 1. First screen.
+  const scripts = new Set<string>();
+  page.on('response', (r) => { if (r.url().endsWith('.js')) scripts.add(new URL(r.url()).pathname); });
+  await page.goto('/');
+  await page.getByRole('textbox', { name: /^Username/ }).fill('bench');
+  await page.locator('input[type=password]').fill('bench-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
+  await page.waitForTimeout(500);
+  let raw = 0;
+  let gz = 0;
+  for (const s of scripts) {
+    const body = readFileSync(path.join(dist, s));
+    raw += body.length;
+    gz += gzipSync(body, { level: 9 }).length;
+  }
+  console.log(`first screen (login → overview): ${scripts.size} JS files, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (budget 350 KB gzip)`);
+
+  // 2. Message browser.
+  await sdk.createTopic({ name: 'bench-messages', numberOfPartitions: 3, replicationFactor: 1 });
+  for (let i = 0; i < messages; i += 10_000) {
+    await sdk.produce('bench-messages', { messages: Array.from({ length: 10_000 }, (_, j) => ({ key: `k${i + j}`, value: JSON.stringify({ n: i + j, user: `user${(i + j) % 100}`, action: 'login', status: (i + j) % 10 ? 'ok' : 'failed' }) })) });
+  }
+  let t = performance.now();
+  await sdk.consume('bench-messages', { offset: 'earliest', maxEvents: messages, maxTimeoutSeconds: 120 });
+  let got = 0;
+  for (;;) {
+    const r = await sdk.consumeRead('bench-messages', got);
+    got += r.messages.length;
+    if (r.status !== 'RUNNING') break;
+    await new Promise((res) => setTimeout(res, 300));
+  }
+  const sdkMs = performance.now() - t;
+  await page.goto('/messages?topic=bench-messages');
+  await page.getByRole('heading', { name: 'Messages', exact: true }).waitFor();
+  await page.getByLabel('Max messages').fill(String(messages));
+  t = performance.now();
+  await page.getByRole('button', { name: 'Read' }).click();
+  await page.getByTestId('message-row').first().waitFor();
+  const firstRows = performance.now() - t;
+  await page.getByTestId('message-count').filter({ hasText: `${messages} of ${messages} messages` }).waitFor();
+  const allRows = performance.now() - t;
+  t = performance.now();
+  await page.getByTestId('message-scroller').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await page.locator(`[aria-rowindex="${messages + 1}"]`).waitFor();
+  const scrolled = performance.now() - t;
+  const rowsInPage = await page.getByTestId('message-row').count();
+  console.log(`message browser, ${got} messages via the SDK alone (baseline): ${sdkMs.toFixed(0)} ms`);
+  console.log(`message browser in Chromium: first rows after ${firstRows.toFixed(0)} ms, all ${messages} after ${allRows.toFixed(0)} ms (ratio to baseline ${(allRows / sdkMs).toFixed(2)}), scroll to the last row ${scrolled.toFixed(0)} ms, ${rowsInPage} rows in the page`);
+
+  // 3. Rules table.
+  const rules: Rule[] = Array.from({ length: ruleCount }, (_, i) => ({ id: `rule-${i}`, name: `Rule ${i} ${i % 7 ? 'login' : 'process'}`, description: '', pdl: `user="user${i % 100}" AND action="login"`, annotations: [`T${1000 + (i % 600)}`], enabled: true }));
+  for (let i = 0; i < ruleCount; i += 2000) await sdk.rules.bulk(rules.slice(i, i + 2000));
+  const { filterRules } = await import('../packages/ui/src/pages/rule-filter.ts');
+  const query = 'user42';
+  t = performance.now();
+  for (let k = 1; k <= query.length; k++) filterRules(rules, query.slice(0, k));
+  const nodeFilter = (performance.now() - t) / query.length;
+  await page.goto('/rules');
+  await page.getByTestId('rule-count').filter({ hasText: `${ruleCount} of ${ruleCount} rules` }).waitFor();
+  const search = page.getByRole('textbox', { name: 'Search rules' });
+  await search.click();
+  const times: number[] = [];
+  for (let k = 1; k <= query.length; k++) {
+    const expected = filterRules(rules, query.slice(0, k)).length;
+    t = performance.now();
+    await page.keyboard.type(query[k - 1]!);
+    await page.getByTestId('rule-count').filter({ hasText: new RegExp(`^${expected} of ${ruleCount} rules`) }).waitFor();
+    times.push(performance.now() - t);
+  }
+  const avg = times.reduce((a, b) => a + b, 0) / times.length;
+  console.log(`rules table, ${ruleCount} rules: filter in node (baseline) ${nodeFilter.toFixed(2)} ms per keystroke`);
+  console.log(`rules table in Chromium: ${times.map((x) => x.toFixed(0)).join(', ')} ms per keystroke (mean ${avg.toFixed(0)} ms, includes Playwright's round trips; ratio to baseline ${(avg / nodeFilter).toFixed(1)})`);
+} finally {
+  await browser.close();
+  await ui.close();
+  await node.stop();
+  await broker.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,359 @@
+import { SessionExpiredError, WeirApiError } from './errors.ts';
+import type {
+  BrokerTopic, ConsumedMessage, ConsumeRead, ConsumeRequest, EngineState, ErrorBody, Lookup, MetricsSummary, Node, Pipeline, ProduceRequest,
+  Rule, SerdeConfiguration, Task, Tokens, TopicResult, Topology, User, UserInput,
+} from './types.ts';
+import { isRefreshFailure, readEngineState, readRule, readTestResult, readTopology, type TestOutcome } from './versioning.ts';
+
+export interface ClientOptions {
+  /** Where the API is: `https://host:8999`, or '' for the page's own origin (the UI server). */
+  readonly baseUrl: string;
+  readonly fetch?: typeof fetch;
+  readonly tokens?: Tokens;
+  /** Called with each new token pair (login, refresh) and with undefined on logout/expiry. */
+  readonly onTokens?: (tokens: Tokens | undefined) => void;
+  /**
+   * Refresh without a refresh token in memory, relying on the UI server's httpOnly cookie (after a
+   * page reload). Only meaningful in a browser talking to the UI server.
+   */
+  readonly cookieRefresh?: boolean;
+}
+
+type Body = { json: unknown } | { text: string } | { form: FormData } | undefined;
+
+/** One resource kind with the spec's six routes (tasks, pipelines, topologies, rules). */
+export interface ResourceApi<T, Id extends string | number> {
+  list(): Promise<T[]>;
+  get(id: Id): Promise<T>;
+  create(record: T): Promise<T>;
+  update(id: Id, record: T): Promise<T>;
+  delete(id: Id): Promise<void>;
+  bulk(records: T[]): Promise<T[]>;
+}
+
+/**
+ * The typed SDK of the management API: one method per endpoint, latest-form results whatever form
+ * the server speaks (versioning.ts), and a silent token refresh when an access token has expired.
+ */
+export class WeirClient {
+  readonly #base: string;
+  readonly #fetch: typeof fetch;
+  readonly #onTokens: ((tokens: Tokens | undefined) => void) | undefined;
+  readonly #cookieRefresh: boolean;
+  #tokens: Tokens | undefined;
+  #refreshing: Promise<void> | undefined;
+
+  constructor(options: ClientOptions) {
+    this.#base = options.baseUrl.replace(/\/$/, '');
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#tokens = options.tokens;
+    this.#onTokens = options.onTokens;
+    this.#cookieRefresh = options.cookieRefresh ?? false;
+  }
+
+  get tokens(): Tokens | undefined {
+    return this.#tokens;
+  }
+
+  #setTokens(tokens: Tokens | undefined): void {
+    this.#tokens = tokens;
+    this.#onTokens?.(tokens);
+  }
+
+  async #send(method: string, path: string, body: Body, auth: 'access' | 'none' | string): Promise<Response> {
+    const headers: Record<string, string> = {};
+    let payload: string | FormData | undefined;
+    if (body && 'json' in body) {
+      headers['content-type'] = 'application/json;charset=UTF-8';
+      payload = JSON.stringify(body.json);
+    } else if (body && 'text' in body) {
+      headers['content-type'] = 'text/plain;charset=UTF-8';
+      payload = body.text;
+    } else if (body) {
+      payload = body.form;
+    }
+    const token = auth === 'access' ? this.#tokens?.access_token : auth === 'none' ? undefined : auth;
+    if (token) headers.authorization = `Bearer ${token}`;
+    return this.#fetch(`${this.#base}${path}`, { method, headers, body: payload ?? null, credentials: 'same-origin' });
+  }
+
+  /** A call with the access token; on 401/403 refreshes once and repeats it. */
+  async #call(method: string, path: string, body?: Body): Promise<Response> {
+    let res = await this.#send(method, path, body, 'access');
+    if ((res.status === 401 || res.status === 403) && (this.#tokens?.refresh_token || this.#cookieRefresh)) {
+      const before = this.#tokens?.access_token;
+      await this.#refreshOnce(before);
+      res = await this.#send(method, path, body, 'access');
+    }
+    if (!res.ok) throw await apiError(method, path, res);
+    return res;
+  }
+
+  /** Concurrent calls that all met an expired token share one refresh. */
+  async #refreshOnce(staleAccess: string | undefined): Promise<void> {
+    if (this.#tokens && this.#tokens.access_token !== staleAccess) return;
+    this.#refreshing ??= this.refresh().then(() => undefined).finally(() => { this.#refreshing = undefined; });
+    await this.#refreshing;
+  }
+
+  async #json<T>(method: string, path: string, body?: Body): Promise<T> {
+    const res = await this.#call(method, path, body);
+    return (await readJson(res)) as T;
+  }
+
+  // Init and authentication
+  async initStatus(): Promise<{ initialized: boolean }> {
+    const res = await this.#send('GET', '/api/init', undefined, 'none');
+    if (!res.ok) throw await apiError('GET', '/api/init', res);
+    return (await readJson(res)) as { initialized: boolean };
+  }
+
+  async init(user: UserInput): Promise<User> {
+    const res = await this.#send('POST', '/api/init', { json: user }, 'none');
+    if (!res.ok) throw await apiError('POST', '/api/init', res);
+    return (await readJson(res)) as User;
+  }
+
+  async login(username: string, password: string): Promise<Tokens> {
+    const res = await this.#send('POST', '/api/login', { json: { username, password } }, 'none');
+    if (!res.ok) throw await apiError('POST', '/api/login', res);
+    const tokens = (await readJson(res)) as Tokens;
+    this.#setTokens(tokens);
+    return tokens;
+  }
+
+  /** `GET /api/token/refresh` with the refresh token (or the UI server's cookie); 403 or 401 ends the session. */
+  async refresh(): Promise<Tokens> {
+    const refresh = this.#tokens?.refresh_token;
+    if (!refresh && !this.#cookieRefresh) throw new SessionExpiredError(401);
+    const res = await this.#send('GET', '/api/token/refresh', undefined, refresh ?? 'none');
+    if (isRefreshFailure(res.status)) {
+      this.#setTokens(undefined);
+      throw new SessionExpiredError(res.status);
+    }
+    if (!res.ok) throw await apiError('GET', '/api/token/refresh', res);
+    const tokens = (await readJson(res)) as Tokens;
+    this.#setTokens(tokens);
+    return tokens;
+  }
+
+  /** Forgets the tokens; through the UI server also clears its refresh cookie. */
+  async logout(): Promise<void> {
+    this.#setTokens(undefined);
+    if (this.#cookieRefresh) await this.#fetch(`${this.#base}/ui/session/logout`, { method: 'POST', credentials: 'same-origin' });
+  }
+
+  /** The signed-in user (roles included): what the UI shows; the API stays the authority. */
+  async me(): Promise<User> {
+    const username = this.username();
+    if (!username) throw new SessionExpiredError(401);
+    return this.user(username);
+  }
+
+  /** The username in the access token. */
+  username(): string | undefined {
+    const token = this.#tokens?.access_token;
+    if (!token) return undefined;
+    try {
+      return (JSON.parse(base64UrlDecode(token.split('.')[1] ?? '')) as { sub?: string }).sub;
+    } catch {
+      return undefined;
+    }
+  }
+
+  // The service and the engine
+  serdes(): Promise<SerdeConfiguration> { return this.#json('GET', '/api/config/serde'); }
+  async engineState(): Promise<EngineState> { return readEngineState(await this.#json('GET', '/api/engine/state')); }
+  async engineStart(): Promise<EngineState> { return readEngineState(await this.#json('POST', '/api/engine/start')); }
+  async engineStop(): Promise<EngineState> { return readEngineState(await this.#json('POST', '/api/engine/stop')); }
+  metricsSummary(): Promise<MetricsSummary> { return this.#json('GET', '/api/metrics/summary'); }
+
+  // Topics
+  topics(): Promise<string[]> { return this.#json('GET', '/api/topics'); }
+  topic(name: string): Promise<BrokerTopic> { return this.#json('GET', `/api/topics/${enc(name)}`); }
+  createTopic(topic: BrokerTopic): Promise<BrokerTopic> { return this.#json('POST', '/api/topics', { json: topic }); }
+  async deleteTopic(name: string): Promise<void> { await this.#call('DELETE', `/api/topics/${enc(name)}`); }
+  bulkCreateTopics(topics: BrokerTopic[]): Promise<TopicResult[]> { return this.#json('POST', '/api/bulk/topics', { json: topics }); }
+  produce(name: string, request: ProduceRequest): Promise<{ result: 'success' | 'failure'; message?: string }> {
+    return this.#json('POST', `/api/topics/${enc(name)}/produce`, { json: request });
+  }
+  consume(name: string, request: ConsumeRequest = {}): Promise<{ status: string }> {
+    return this.#json('POST', `/api/topics/${enc(name)}/consume`, { json: request });
+  }
+  consumeRead(name: string, index = 0): Promise<ConsumeRead> { return this.#json('GET', `/api/topics/${enc(name)}/consume?index=${index}`); }
+
+  /**
+   * Live tail of a topic (or of the alerts with `name` undefined) over server-sent events, read
+   * with fetch so that the access token goes in a header. Reconnects with a refreshed token when
+   * the engine ends the stream at the token's expiry; resolves when `signal` aborts or the stream
+   * ends for another reason (the reason is returned).
+   */
+  async tail(name: string | undefined, query: TailQuery, onMessage: (m: ConsumedMessage) => void, signal: AbortSignal): Promise<string> {
+    const path = name === undefined ? '/api/alerts/tail' : `/api/topics/${enc(name)}/tail`;
+    let q = { ...query };
+    for (;;) {
+      const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+      const url = `${path}${params.size ? `?${params}` : ''}`;
+      let res: Response;
+      try {
+        res = await this.#call('GET', url);
+      } catch (err) {
+        if (signal.aborted) return 'closed';
+        throw err;
+      }
+      let last: ConsumedMessage | undefined;
+      const reason = await readEvents(res, signal, (event, data) => {
+        if (event === 'message') {
+          last = data as ConsumedMessage;
+          onMessage(last);
+        }
+      });
+      if (signal.aborted || reason !== 'session expired') return reason;
+      await this.refresh();
+      // Continue after what was seen (one partition per position is enough for a live view).
+      q = last?.timestamp !== undefined ? { ...query, offset: undefined, startOffset: undefined, startTimestamp: last.timestamp + 1 } : { ...query, offset: 'latest' };
+    }
+  }
+
+  // Users and nodes
+  users(): Promise<User[]> { return this.#json('GET', '/api/users'); }
+  user(username: string): Promise<User> { return this.#json('GET', `/api/users/${enc(username)}`); }
+  createUser(user: UserInput): Promise<User> { return this.#json('POST', '/api/users', { json: user }); }
+  updateUser(username: string, user: UserInput): Promise<User> { return this.#json('PUT', `/api/users/${enc(username)}`, { json: user }); }
+  async deleteUser(username: string): Promise<void> { await this.#call('DELETE', `/api/users/${enc(username)}`); }
+  nodes(): Promise<Node[]> { return this.#json('GET', '/api/nodes'); }
+  node(uuid: string): Promise<Node> { return this.#json('GET', `/api/nodes/${enc(uuid)}`); }
+  async deleteNode(uuid: string): Promise<void> { await this.#call('DELETE', `/api/nodes/${enc(uuid)}`); }
+
+  // Tasks, pipelines, topologies, rules
+  readonly tasks: ResourceApi<Task, number> = this.#resource<Task, number>('tasks', (x) => x as Task);
+  readonly pipelines: ResourceApi<Pipeline, number> = this.#resource<Pipeline, number>('pipelines', (x) => x as Pipeline);
+  readonly topologies: ResourceApi<Topology, number> = this.#resource<Topology, number>('topologies', readTopology);
+  readonly rules: ResourceApi<Rule, string> = this.#resource<Rule, string>('rules', readRule);
+
+  #resource<T, Id extends string | number>(kind: string, read: (x: unknown) => T): ResourceApi<T, Id> {
+    const base = `/api/${kind}`;
+    return {
+      list: async () => ((await this.#json<unknown[]>('GET', base)).map(read)),
+      get: async (id) => read(await this.#json('GET', `${base}/${enc(String(id))}`)),
+      create: async (record) => read(await this.#json('POST', base, { json: record })),
+      update: async (id, record) => read(await this.#json('PUT', `${base}/${enc(String(id))}`, { json: record })),
+      delete: async (id) => { await this.#call('DELETE', `${base}/${enc(String(id))}`); },
+      bulk: async (records) => ((await this.#json<unknown[]>('POST', `/api/bulk/${kind}`, { json: records })).map(read)),
+    };
+  }
+
+  // Lookups
+  lookups(): Promise<Lookup[]> { return this.#json('GET', '/api/lookups'); }
+  lookup(id: string): Promise<Lookup> { return this.#json('GET', `/api/lookups/${enc(id)}`); }
+  createLookup(id: string, file: Blob, fileName: string): Promise<{ id: string }> {
+    const form = new FormData();
+    form.append('id', id);
+    form.append('file', file, fileName);
+    return this.#json('POST', '/api/lookups', { form });
+  }
+  replaceLookup(id: string, file: Blob, fileName: string): Promise<{ id: string }> {
+    const form = new FormData();
+    form.append('file', file, fileName);
+    return this.#json('POST', `/api/lookups/${enc(id)}`, { form });
+  }
+  async deleteLookup(id: string): Promise<void> { await this.#call('DELETE', `/api/lookups/${enc(id)}`); }
+
+  // Tests
+  async testRule(id: string, event: Record<string, unknown>): Promise<TestOutcome> {
+    return readTestResult(await this.#json('POST', `/api/test/rules/${enc(id)}`, { json: event }));
+  }
+  async testTask(id: number, event: string): Promise<Record<string, unknown>> {
+    return (await this.#json<{ result: Record<string, unknown> }>('POST', `/api/test/tasks/${id}`, { text: event })).result;
+  }
+  async testPipeline(id: number, raw: string): Promise<Record<string, unknown>> {
+    return (await this.#json<{ result: Record<string, unknown> }>('POST', `/api/test/pipelines/${id}`, { text: raw })).result;
+  }
+  async testPdl(pdl: string, event: Record<string, unknown>): Promise<TestOutcome> {
+    return readTestResult(await this.#json('POST', '/api/test/pdl', { text: JSON.stringify({ pdl, data: JSON.stringify(event) }) }));
+  }
+  /** `{ok: true}` or the parser's error with its line and column. */
+  async pdlSyntax(pdl: string): Promise<PdlSyntax> {
+    const body = await this.#json<{ result: boolean; error?: { message: string; line: number; column: number } }>(
+      'POST', '/api/test/pdl/syntax', { text: JSON.stringify({ pdl }) });
+    if (body.result) return { ok: true };
+    return { ok: false, message: body.error?.message ?? 'invalid PDL', line: body.error?.line, column: body.error?.column };
+  }
+}
+
+export interface TailQuery {
+  offset?: 'earliest' | 'latest';
+  startOffset?: number;
+  startTimestamp?: number;
+  partition?: number;
+  keyDeserializer?: string;
+  valueDeserializer?: string;
+  maxSeconds?: number;
+}
+
+/** Reads `event:`/`data:` blocks until the stream ends; returns the `end` event's reason. */
+async function readEvents(res: Response, signal: AbortSignal, on: (event: string, data: unknown) => void): Promise<string> {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const onAbort = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', onAbort, { once: true });
+  let buffer = '';
+  let reason = 'closed';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return reason;
+      buffer += value;
+      let i;
+      while ((i = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        let event = 'message';
+        let data = '';
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event: ')) event = line.slice(7);
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        if (!data) continue;
+        const parsed = JSON.parse(data) as unknown;
+        if (event === 'end') reason = (parsed as { reason: string }).reason;
+        on(event, parsed);
+      }
+    }
+  } catch (err) {
+    if (signal.aborted) return 'closed';
+    throw err;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export type PdlSyntax = { ok: true } | { ok: false; message: string; line?: number; column?: number };
+
+function enc(s: string): string {
+  return encodeURIComponent(s);
+}
+
+function base64UrlDecode(s: string): string {
+  const b64 = s.replaceAll('-', '+').replaceAll('_', '/');
+  return decodeURIComponent(Array.from(atob(b64), (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''));
+}
+
+/** Some JSON bodies are labelled text/plain (spec: Conventions): parse by content, not by label. */
+async function readJson(res: Response): Promise<unknown> {
+  const text = await res.text();
+  return text === '' ? undefined : JSON.parse(text);
+}
+
+async function apiError(method: string, path: string, res: Response): Promise<WeirApiError> {
+  let body: ErrorBody | undefined;
+  try {
+    const parsed = await readJson(res);
+    if (parsed && typeof parsed === 'object' && 'message' in parsed) body = parsed as ErrorBody;
+    else if (parsed && typeof parsed === 'object' && 'error_message' in parsed) {
+      body = { status: String(res.status), message: String((parsed as { error_message: unknown }).error_message), debugMessage: '' };
+    }
+  } catch {
+    // no JSON body (401, 403)
+  }
+  return new WeirApiError(method, path, res.status, body);
+}

@@ -1,0 +1,5 @@
+export { WeirClient, type ClientOptions, type TailQuery, type PdlSyntax, type ResourceApi } from './client.ts';
+export { SessionExpiredError, WeirApiError } from './errors.ts';
+export type { FromSchema } from './schema-types.ts';
+export * from './types.ts';
+export { readEngineState, readRule, readTestResult, readTopology, isRefreshFailure, type TestOutcome } from './versioning.ts';

@@ -1,0 +1,89 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { TlsMaterial } from './http/tls.ts';
+import { registerAccessControl, isForbidden } from './http/access-control.ts';
+import { registerBodyParsers } from './http/body-parsers.ts';
+import type { NodeContext } from './node-context.ts';
+import { apiError, isApiError, withDetails, type ApiError } from './errors.ts';
+import { fixedHeaders, hstsHeader } from './http/fixed-headers.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerHealth } from './http/health.ts';
+import { routeModules } from './routes/index.ts';
+import { compiledSchema } from './validation/json-schema.ts';
+import { describeRequestViolations } from './validation/violations.ts';
+import type { ErrorObject } from 'ajv';
+
+/** The management API of one node: Fastify with the spec's headers, errors and access control. */
+export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined): Promise<FastifyInstance> {
+  const bodyLimit = ctx.settings.get('weir.http.body-limit');
+  const options: FastifyServerOptions & { https?: { pfx: Buffer; passphrase: string } } = {
+    logger: { level: ctx.settings.get('weir.log.level') },
+    bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+  // Slow clients: headers and the whole request must arrive in time (checked every second), else 408.
+  const headersTimeout = ctx.settings.get('weir.http.headers-timeout-seconds') * 1000;
+  const requestTimeout = ctx.settings.get('weir.http.request-timeout-seconds') * 1000;
+  options.requestTimeout = requestTimeout;
+  const serverLimits = { headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 };
+  if (tls) options.https = { pfx: tls.pfx, passphrase: tls.passphrase, ...serverLimits } as typeof options.https;
+  const app = Fastify(options) as unknown as FastifyInstance;
+  app.server.headersTimeout = headersTimeout;
+  app.server.requestTimeout = requestTimeout;
+  app.server.maxConnections = ctx.settings.get('weir.http.max-connections');
+  const headers = tls ? { ...fixedHeaders, ...hstsHeader } : fixedHeaders;
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
+  });
+  // One validator for the whole node: route schemas compile with the resource schemas' Ajv.
+  app.setValidatorCompiler(({ schema }) => compiledSchema(schema));
+  registerBodyParsers(app);
+  registerAccessControl(app, ctx);
+  // Per-user request rate (before login: per address), counted after authentication; probes are free.
+  const perMinute = ctx.settings.get('weir.http.rate-limit-per-minute');
+  await app.register(rateLimit, {
+    global: true, max: perMinute, timeWindow: 60_000, hook: 'preHandler',
+    keyGenerator: (request: FastifyRequest) => (request.principal ? `user:${request.principal.username}` : `address:${request.ip}`),
+    allowList: (request: FastifyRequest) => request.routeOptions.config.health === true,
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => apiError('API_RATE_LIMITED', perMinute, Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (isForbidden(error)) return reply.code(403).send();
+    const apiErr = toApiError(error, bodyLimit, String(request.id));
+    if (apiErr.httpStatus >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
+    return reply.code(apiErr.httpStatus).type('application/json').send(apiErr.body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const err = apiError('ROUTE_MISSING', request.method, request.url.split('?')[0]!);
+    return reply.code(404).type('application/json').send(err.body);
+  });
+
+  await registerOpenApi(app);
+  registerHealth(app, ctx, ctx.lifecycle);
+  for (const register of routeModules) await register(app, ctx);
+  return app;
+}
+
+function toApiError(error: FastifyError | ApiError, bodyLimit: number, requestId: string): ApiError {
+  if (isApiError(error)) return error;
+  const e = error as FastifyError;
+  if (e.validation) {
+    const details = describeRequestViolations(e.validation as ErrorObject[], e.validationContext ?? 'body');
+    return withDetails(apiError('VALIDATION', details.join('; ')), details);
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return apiError('BODY_TOO_LARGE', bodyLimit);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return apiError('MEDIA_TYPE', e.message.replace(/^Unsupported Media Type:?\s*/, ''));
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return apiError('MALFORMED_JSON', 'the body is empty');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return apiError('VALIDATION', 'Content-Length does not match the body');
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return apiError('VALIDATION', e.message);
+  }
+  return apiError('INTERNAL', requestId);
+}

@@ -1,0 +1,50 @@
+import type { Settings } from './config/settings.ts';
+import type { LoginLimiter } from './auth/login-limiter.ts';
+import type { TokenService } from './auth/tokens.ts';
+import type { User, UserDirectory } from './auth/user-directory.ts';
+import type { RouteAccess } from './auth/roles.ts';
+import type { AuditingStore } from './audit/auditing-store.ts';
+import type { NodeRegistry } from './nodes/node-registry.ts';
+import type { TopicClients } from './kafka/topic-clients.ts';
+import type { StreamEngine } from './stream/stream-engine.ts';
+import type { EngineMetrics } from './stream/engine-metrics.ts';
+
+/** The node's lifecycle as the health routes see it (http/health.ts). */
+export interface HealthState {
+  /** Set when the node begins to stop: readiness answers 503 from then on. */
+  stopping: boolean;
+}
+
+/** What the API routes of one node work with; built by the node and passed to every route module. */
+export interface NodeContext {
+  readonly settings: Settings;
+  readonly uuid: string;
+  /** The config store; writes made while handling a request are audited (audit/auditing-store.ts). */
+  readonly store: AuditingStore;
+  readonly tokens: TokenService;
+  readonly users: UserDirectory;
+  readonly loginLimiter: LoginLimiter;
+  /** This node's entry in the node registry, and everyone else's. */
+  readonly nodes: NodeRegistry;
+  /** Kafka admin, producer and consumer sessions of the topic endpoints. */
+  readonly topics: TopicClients;
+  /** The stream engine of this node (spec: Engine). */
+  readonly engine: StreamEngine;
+  /** This node's metrics (`/metrics`, and its JSON summary on the API). */
+  readonly metrics: EngineMetrics;
+  /** Whether the node is stopping (readiness answers 503 from then on). */
+  readonly lifecycle: HealthState;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route (architecture: Security model); every /api route must say. */
+    access?: RouteAccess;
+    /** A health probe: no token, no rate limit (http/health.ts). */
+    health?: boolean;
+  }
+  interface FastifyRequest {
+    /** The authenticated caller; set on every route that is not public. */
+    principal: User;
+  }
+}

@@ -1,0 +1,142 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { access } from '../auth/roles.ts';
+import { apiError } from '../errors.ts';
+import type { NodeContext } from '../node-context.ts';
+import { unavailableOr } from '../kafka/broker-errors.ts';
+import { defaultDeserializer, serdeConfiguration, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
+import { weirTopicNames } from '../kafka/weir-topics.ts';
+import { streamMetrics } from '../stream/record-processor.ts';
+import type { RouteModule } from './route-module.ts';
+import { startPosition, topicParams, type StartFields } from './topic-schemas.ts';
+
+type TailQuery = Record<string, string | undefined>;
+
+/**
+ * What the web UI needs live (docs/api.md → Live data): a JSON summary of this node's metrics, and
+ * server-sent events that tail a topic or the alerts. Open to every user, like reading topics.
+ */
+export const liveRoutes: RouteModule = (app, ctx) => {
+  app.get('/api/metrics/summary', { config: { access: access.member } }, async () => metricsSummary(ctx));
+
+  app.get<{ Params: { name: string }; Querystring: TailQuery }>('/api/topics/:name/tail',
+    { config: { access: access.member }, schema: { params: topicParams } },
+    (request, reply) => tail(ctx, request, reply, request.params.name, 'latest'));
+
+  app.get<{ Querystring: TailQuery }>('/api/alerts/tail', { config: { access: access.member } },
+    (request, reply) => tail(ctx, request, reply, weirTopicNames(ctx.settings.get('weir.topic.prefix')).alerts, 'latest'));
+};
+
+async function metricsSummary(ctx: NodeContext) {
+  const all = await ctx.metrics.registry.getMetricsAsJSON();
+  const values = (name: string) => all.find((m) => m.name === name)?.values ?? [];
+  const rows = <K extends string>(name: string, keys: readonly K[]) =>
+    values(name).map((v) => ({ ...Object.fromEntries(keys.map((k) => [k, String(v.labels[k] ?? '')])), value: v.value }) as Record<K, string> & { value: number });
+  return {
+    node: ctx.uuid,
+    time: Date.now(),
+    workers: values('weir_worker_state').filter((v) => v.value === 1).map((v) => ({ worker: String(v.labels.worker), state: String(v.labels.state) })),
+    recordsIn: rows(streamMetrics.recordsIn, ['topology']),
+    recordsOut: rows(streamMetrics.recordsOut, ['topology', 'topic']),
+    deadLettered: rows(streamMetrics.deadLettered, ['topology', 'task']),
+    alerts: rows(streamMetrics.alerts, ['topology']),
+    ruleMatches: rows(streamMetrics.ruleMatches, ['rule']),
+    lag: rows('weir_consumer_lag', ['topic', 'partition']),
+  };
+}
+
+function integerParam(query: TailQuery, name: string): number | undefined {
+  const raw = query[name];
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(raw)) throw apiError('VALIDATION', `querystring.${name} must be an integer >= 0, found '${raw}'`);
+  return Number(raw);
+}
+
+function deserializerParam(query: TailQuery, name: string): SerdeType {
+  const raw = query[name] ?? defaultDeserializer;
+  if (!(serdeConfiguration.deserializer as readonly string[]).includes(raw)) {
+    throw apiError('VALIDATION', `querystring.${name} must be one of ${serdeConfiguration.deserializer.join(', ')}, found '${raw}'`);
+  }
+  return serdeTypeOf(raw) as SerdeType;
+}
+
+/** Seconds since the epoch at which the request's access token expires. */
+function tokenExpiry(request: FastifyRequest): number | undefined {
+  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  try {
+    const exp = (JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: unknown }).exp;
+    return typeof exp === 'number' ? exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const heartbeatMs = 15_000;
+
+async function tail(ctx: NodeContext, request: FastifyRequest<{ Querystring: TailQuery }>, reply: FastifyReply, topic: string, fallback: 'latest' | 'earliest') {
+  const q = request.query;
+  if (q.offset !== undefined && q.offset !== 'earliest' && q.offset !== 'latest') {
+    throw apiError('VALIDATION', `querystring.offset must be earliest or latest, found '${q.offset}'`);
+  }
+  const fields: StartFields = {
+    offset: q.offset as StartFields['offset'],
+    startOffset: integerParam(q, 'startOffset'),
+    startTimestamp: integerParam(q, 'startTimestamp'),
+    partition: integerParam(q, 'partition'),
+  };
+  const start = startPosition(fields, fallback);
+  if (typeof start === 'string') throw apiError('VALIDATION', `querystring: ${start}`);
+  const maxSeconds = integerParam(q, 'maxSeconds');
+  const keyType = deserializerParam(q, 'keyDeserializer');
+  const valueType = deserializerParam(q, 'valueDeserializer');
+  const kafka = ctx.topics;
+  let exists: boolean;
+  try {
+    exists = await kafka.admin.exists(topic);
+  } catch (err) {
+    throw unavailableOr(err, kafka.bootstrap);
+  }
+  if (!exists) throw apiError('TOPIC_WRITE_MISSING');
+
+  const raw = reply.raw;
+  let open = true;
+  const write = (chunk: string): boolean => (open ? raw.write(chunk) : true);
+  const sink = {
+    message: (m: unknown) => write(`event: message\ndata: ${JSON.stringify(m)}\n\n`),
+    end: (reason: string) => {
+      write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+      open = false;
+      raw.end();
+    },
+  };
+  let t;
+  try {
+    t = await kafka.tails.open(request.principal.username, topic, { keyType, valueType, start }, sink);
+  } catch (err) {
+    if (err instanceof RangeError) throw apiError('VALIDATION', err.message);
+    if (typeof err === 'object' && err !== null && 'httpStatus' in err) throw err;
+    throw unavailableOr(err, kafka.bootstrap);
+  }
+  const tailOf = t;
+  reply.hijack();
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'content-type': 'text/event-stream; charset=utf-8',
+    'x-accel-buffering': 'no',
+  });
+  raw.flushHeaders();
+  write(`event: open\ndata: ${JSON.stringify({ topic, start })}\n\n`);
+  raw.on('drain', () => tailOf.resume());
+  const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs).unref();
+  const exp = tokenExpiry(request);
+  // The tail lives as long as the access token that opened it: the client reconnects with a fresh one.
+  const expiry = exp === undefined ? undefined : setTimeout(() => void tailOf.close('session expired'), Math.max(0, exp * 1000 - Date.now())).unref();
+  // An optional bound chosen by the caller (a command-line tail of N seconds).
+  const bound = maxSeconds === undefined ? undefined : setTimeout(() => void tailOf.close('maxSeconds reached'), maxSeconds * 1000).unref();
+  raw.on('close', () => {
+    clearInterval(heartbeat);
+    clearTimeout(expiry);
+    clearTimeout(bound);
+    open = false;
+    void tailOf.close('closed');
+  });
+}

@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtInMappingsUrl, convertSigma, MappingError, parseMapping } from '@weir/sigma';
+import type { DocumentResult, Mapping, WeirRule } from '@weir/sigma';
+import { access } from '../auth/roles.ts';
+import { parseJson } from '../http/body-parsers.ts';
+import { apiError } from '../errors.ts';
+import { ConfigResource } from '../resources/config-resource.ts';
+import { resourceKinds } from '../resources/kinds.ts';
+import type { RouteModule } from './route-module.ts';
+
+type Query = { Querystring: { mapping?: string; dryRun?: string; license?: string } };
+
+/** The mappings shipped in packages/sigma/mappings, by name (read once). */
+function loadBuiltInMappings(): Map<string, Mapping> {
+  const out = new Map<string, Mapping>();
+  for (const file of readdirSync(builtInMappingsUrl).filter((f) => f.endsWith('.yml')).sort()) {
+    const mapping = parseMapping(readFileSync(new URL(file, builtInMappingsUrl), 'utf8'));
+    out.set(mapping.name, mapping);
+  }
+  return out;
+}
+
+interface ImportRequest {
+  readonly yaml: string;
+  readonly mapping: Mapping;
+  readonly dryRun: boolean;
+  readonly license: string | null;
+}
+
+function readRequest(body: unknown, query: Query['Querystring'], mappings: ReadonlyMap<string, Mapping>): ImportRequest {
+  // text/plain: the YAML itself, options in the query; JSON: {yaml, mapping | mappingYaml, dryRun, license}
+  const value: unknown = typeof body === 'string' && body.trimStart().startsWith('{') ? parseJson(body) : body;
+  let options: Record<string, unknown>;
+  let yaml: unknown;
+  if (typeof value === 'string') {
+    yaml = value;
+    options = { mapping: query.mapping, dryRun: query.dryRun === undefined ? undefined : query.dryRun === 'true', license: query.license };
+    if (query.dryRun !== undefined && query.dryRun !== 'true' && query.dryRun !== 'false') throw apiError('VALIDATION', `dryRun must be true or false, found '${query.dryRun}'.`);
+  } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    options = value as Record<string, unknown>;
+    yaml = options.yaml;
+    for (const key of Object.keys(options)) {
+      if (!['yaml', 'mapping', 'mappingYaml', 'dryRun', 'license'].includes(key)) throw apiError('VALIDATION', `Unknown property '${key}'; expected yaml, mapping, mappingYaml, dryRun, license.`);
+    }
+  } else {
+    throw apiError('VALIDATION', 'Send the Sigma YAML as text/plain, or JSON {"yaml": "...", "mapping": "evtx-json", "dryRun": true}.');
+  }
+  if (typeof yaml !== 'string' || yaml.trim() === '') throw apiError('VALIDATION', 'yaml must be a non-empty string holding one or more Sigma YAML documents.');
+  if (options.dryRun !== undefined && typeof options.dryRun !== 'boolean') throw apiError('VALIDATION', 'dryRun must be true or false.');
+  if (options.license !== undefined && options.license !== null && typeof options.license !== 'string') throw apiError('VALIDATION', 'license must be a string.');
+  let mapping: Mapping;
+  if (options.mappingYaml !== undefined) {
+    if (options.mapping !== undefined) throw apiError('VALIDATION', 'Give either mapping (a built-in mapping name) or mappingYaml (a mapping file), not both.');
+    if (typeof options.mappingYaml !== 'string') throw apiError('VALIDATION', 'mappingYaml must be a string holding a mapping file.');
+    try {
+      mapping = parseMapping(options.mappingYaml);
+    } catch (err) {
+      if (err instanceof MappingError) throw apiError('VALIDATION', `mappingYaml: ${err.message}`);
+      throw err;
+    }
+  } else {
+    const name = options.mapping ?? 'evtx-json';
+    const found = typeof name === 'string' ? mappings.get(name) : undefined;
+    if (found === undefined) throw apiError('VALIDATION', `Unknown mapping '${String(name)}'; built in: ${[...mappings.keys()].join(', ')} (or send your own as mappingYaml).`);
+    mapping = found;
+  }
+  return { yaml, mapping, dryRun: options.dryRun === true, license: (options.license as string | undefined) ?? null };
+}
+
+/** Names are unique in Weir: a title that another rule already has gets the rule id appended. */
+function uniqueNames(rules: WeirRule[], stored: readonly { id: unknown; name: unknown }[]): WeirRule[] {
+  const owner = new Map<string, string>();
+  for (const r of stored) if (typeof r.name === 'string') owner.set(r.name, String(r.id));
+  const importing = new Set(rules.map((r) => r.id));
+  for (const [name, id] of owner) if (importing.has(id)) owner.delete(name); // replaced by this import
+  return rules.map((rule) => {
+    const taken = owner.get(rule.name);
+    const named = taken === undefined || taken === rule.id ? rule : { ...rule, name: `${rule.name} (${rule.id})` };
+    owner.set(named.name, rule.id);
+    return named;
+  });
+}
+
+function answer(result: DocumentResult, stored: ReadonlyMap<string, WeirRule>, dryRun: boolean): Record<string, unknown> {
+  if (result.status === 'error') {
+    return { document: result.document, status: 'error', sigmaId: result.sigma.id, title: result.sigma.title, path: result.path, reason: result.reason };
+  }
+  if (result.status === 'filter') {
+    return { document: result.document, status: 'filter', sigmaId: result.sigma.id, title: result.sigma.title, appliedTo: result.appliedTo, warnings: result.warnings };
+  }
+  const rule = stored.get(result.rule.id) ?? result.rule;
+  return {
+    document: result.document,
+    status: 'converted',
+    kind: result.kind,
+    sigmaId: result.sigma.id,
+    title: result.sigma.title,
+    id: rule.id,
+    stored: result.store && !dryRun,
+    ...(result.store ? {} : { usedBy: result.usedBy }),
+    rule,
+    filters: result.filters,
+    warnings: result.warnings,
+  };
+}
+
+/**
+ * POST /api/import/sigma (docs/api.md, "Sigma import"): converts Sigma rules, correlation rules and
+ * filters and stores the converted rules as POST /api/bulk/rules would (all or none); per document,
+ * the rule it became or why it could not be converted. Admin only, like every write.
+ */
+export const sigmaImportRoutes: RouteModule = (app, ctx) => {
+  const mappings = loadBuiltInMappings();
+  const rules = new ConfigResource(resourceKinds.find((k) => k.path === 'rules')!, ctx.store);
+  app.post<Query>('/api/import/sigma', { config: { access: access.admin } }, async (request) => {
+    const req = readRequest(request.body, request.query, mappings);
+    const results = convertSigma(req.yaml, { mapping: req.mapping, license: req.license });
+    const toStore = results.flatMap((r) => (r.status === 'converted' && r.store ? [r.rule] : []));
+    const named = uniqueNames(toStore, rules.list() as unknown as { id: unknown; name: unknown }[]);
+    if (!req.dryRun && named.length > 0) await rules.bulk(named);
+    const byId = new Map(named.map((r) => [r.id, r]));
+    return {
+      dryRun: req.dryRun,
+      mapping: req.mapping.name,
+      converted: results.filter((r) => r.status === 'converted').length,
+      failed: results.filter((r) => r.status === 'error').length,
+      stored: req.dryRun ? 0 : named.length,
+      results: results.map((r) => answer(r, byId, req.dryRun)),
+    };
+  });
+};

@@ -1,0 +1,306 @@
+import { compile, isPdlSyntaxError } from '@weir/pdl';
+import { parseAllDocuments } from 'yaml';
+import { convertCondition } from './condition.ts';
+import { convertCorrelation } from './correlation.ts';
+import type { DetectionContext } from './detection.ts';
+import { convertSelection } from './detection.ts';
+import { childPath, fail, SigmaConversionError } from './errors.ts';
+import type { Mapping } from './mapping.ts';
+import { findLogsource } from './mapping.ts';
+import type { SigmaMetadata } from './metadata.ts';
+import { annotations, describe, readMetadata } from './metadata.ts';
+import { and, group } from './pdlText.ts';
+
+export interface ConvertOptions {
+  readonly mapping: Mapping;
+  /** The license of rules that name none (SigmaHQ's rules are under DRL 1.1 without saying so). */
+  readonly license?: string | null;
+}
+
+/** A Weir rule, as POST /api/rules takes it. */
+export interface WeirRule {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly pdl: string;
+  readonly annotations: string[];
+  readonly enabled: boolean;
+}
+
+export interface ConvertedDocument {
+  readonly status: 'converted';
+  readonly kind: 'rule' | 'correlation';
+  /** 0-based position of the YAML document in the text. */
+  readonly document: number;
+  readonly sigma: SigmaMetadata;
+  readonly rule: WeirRule;
+  /**
+   * False for a rule that only a correlation uses (Sigma's `generate: false`, the default): its
+   * query is part of the correlation's PDL and it is not stored on its own.
+   */
+  readonly store: boolean;
+  readonly usedBy: string[];
+  readonly filters: string[];
+  readonly warnings: string[];
+}
+
+export interface FilterDocument {
+  readonly status: 'filter';
+  readonly document: number;
+  readonly sigma: SigmaMetadata;
+  readonly appliedTo: string[];
+  readonly warnings: string[];
+}
+
+export interface FailedDocument {
+  readonly status: 'error';
+  readonly document: number;
+  readonly sigma: { readonly id: string | null; readonly title: string | null };
+  /** Where in the YAML document (`detection.selection.Image|re`); empty for the whole document. */
+  readonly path: string;
+  readonly reason: string;
+}
+
+export type DocumentResult = ConvertedDocument | FilterDocument | FailedDocument;
+
+/** Weir's id for an imported Sigma rule (docs/sigma.md, "Rule ids"). */
+export function weirRuleId(sigmaId: string | null, name: string | null, title: string): string {
+  if (sigmaId !== null && sigmaId !== '') return `sigma-${sigmaId}`;
+  if (name !== null && name !== '') return `sigma-${name}`;
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+  return `sigma-${slug === '' ? 'untitled' : slug}`;
+}
+
+/** What a base rule is made of before filters and correlations use it. */
+export interface BaseRule {
+  readonly index: number;
+  readonly doc: Record<string, unknown>;
+  readonly meta: SigmaMetadata;
+  readonly weirId: string;
+  readonly logsource: Record<string, string>;
+  readonly logsourceCondition: string | null;
+  readonly ctx: DetectionContext;
+  readonly detection: string;
+  filters: { id: string; query: string }[];
+  warnings: string[];
+  usedBy: string[];
+  generate: boolean;
+}
+
+/** The rule's whole query: log source, detection, filters. */
+export function baseQuery(rule: BaseRule): string {
+  const parts = [rule.logsourceCondition, rule.detection, ...rule.filters.map((f) => f.query)].filter((p): p is string => p !== null);
+  return parts.length === 1 ? (parts[0] as string) : and(parts.map(group));
+}
+
+function logsourceOf(doc: Record<string, unknown>, path: string): Record<string, string> {
+  const raw = doc.logsource;
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) return fail(path, 'logsource must be a map');
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/** The detection context of a log source: its condition and field overrides, or the reason it has none. */
+function resolveLogsource(mapping: Mapping, logsource: Record<string, string>, warnings: string[]): { condition: string | null; ctx: DetectionContext } {
+  const entry = findLogsource(mapping, logsource);
+  if (entry === undefined) {
+    const described = ['product', 'category', 'service'].filter((k) => logsource[k] !== undefined).map((k) => `${k}: ${logsource[k] as string}`).join(', ');
+    const what = described === '' ? 'an empty logsource' : described;
+    if (mapping.unmappedLogsource === 'error') fail('logsource', `the mapping '${mapping.name}' has no log source for ${what}`);
+    warnings.push(`the mapping '${mapping.name}' has no log source for ${what}: the rule has no log-source condition and may match events of other sources`);
+    return { condition: null, ctx: { mapping, fields: {} } };
+  }
+  return { condition: entry.condition, ctx: { mapping, fields: entry.fields } };
+}
+
+/** A detection section (search identifiers and condition) as one PDL query. */
+export function convertDetection(detection: unknown, path: string, ctx: DetectionContext, conditionKey = 'condition'): string {
+  if (detection === null || typeof detection !== 'object' || Array.isArray(detection)) return fail(path, 'must be a map of search identifiers and a condition');
+  const d = detection as Record<string, unknown>;
+  const selections = new Map<string, string>();
+  for (const [name, value] of Object.entries(d)) {
+    if (name === conditionKey || name === 'timeframe' || (conditionKey === 'condition' && name === 'rules' && path === 'filter')) continue;
+    selections.set(name, convertSelection(value, childPath(path, name), ctx));
+  }
+  if (d.timeframe !== undefined) fail(childPath(path, 'timeframe'), "'timeframe' belongs to the deprecated aggregation conditions; write a correlation rule instead");
+  const condition = d[conditionKey];
+  const conditionPath = childPath(path, conditionKey);
+  if (condition === undefined) return fail(conditionPath, 'the condition is missing');
+  const conditions = Array.isArray(condition) ? condition : [condition];
+  if (conditions.length === 0 || conditions.some((c) => typeof c !== 'string')) return fail(conditionPath, 'the condition must be a string or a list of strings');
+  const queries = conditions.map((c, i) => convertCondition(c as string, selections, Array.isArray(condition) ? childPath(conditionPath, i) : conditionPath));
+  return queries.length === 1 ? (queries[0] as string) : queries.map(group).join(' OR ');
+}
+
+const failure = (index: number, doc: Record<string, unknown> | null, error: SigmaConversionError): FailedDocument => ({
+  status: 'error',
+  document: index,
+  sigma: { id: typeof doc?.id === 'string' ? doc.id : null, title: typeof doc?.title === 'string' ? doc.title : null },
+  path: error.path,
+  reason: error.message,
+});
+
+/** Checks generated PDL with Weir's own compiler; a failure here is a converter defect, reported as such. */
+export function checkPdl(pdl: string, path: string): void {
+  try {
+    compile(pdl);
+  } catch (error) {
+    if (isPdlSyntaxError(error)) fail(path, `the generated PDL does not compile (${error.message}); please report this rule`);
+    throw error;
+  }
+}
+
+/**
+ * Converts a YAML text (one or several documents: rules, correlation rules, filters) to Weir
+ * rules. Every document gets a result in order; one that cannot be converted gets the reason and
+ * its YAML path, and nothing is converted with a changed meaning.
+ */
+export function convertSigma(text: string, options: ConvertOptions): DocumentResult[] {
+  const mapping = options.mapping;
+  const license = options.license ?? null;
+  const docs = parseAllDocuments(text, { uniqueKeys: true });
+  const results: (DocumentResult | undefined)[] = [];
+  const bases: BaseRule[] = [];
+  const filters: { index: number; doc: Record<string, unknown> }[] = [];
+  const correlations: { index: number; doc: Record<string, unknown> }[] = [];
+
+  (Array.isArray(docs) ? docs : [docs]).forEach((yamlDoc, index) => {
+    if (yamlDoc.errors.length > 0) {
+      const e = yamlDoc.errors[0];
+      const where = e?.linePos?.[0] === undefined ? '' : ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})`;
+      results[index] = failure(index, null, new SigmaConversionError('', `not valid YAML${where}: ${(e?.message ?? '').split('\n')[0] as string}`));
+      return;
+    }
+    const value: unknown = yamlDoc.toJS({ maxAliasCount: 100 });
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      results[index] = failure(index, null, new SigmaConversionError('', 'a Sigma document must be a YAML map'));
+      return;
+    }
+    const doc = value as Record<string, unknown>;
+    try {
+      if (doc.action !== undefined) fail('action', `'action: ${String(doc.action)}' is a Sigma v1 collection; write each rule as a document of its own`);
+      if (typeof doc.title !== 'string' || doc.title.trim() === '') fail('title', 'the title is missing');
+      if (doc.correlation !== undefined) correlations.push({ index, doc });
+      else if (doc.filter !== undefined) filters.push({ index, doc });
+      else if (doc.detection !== undefined) bases.push(convertBase(index, doc, mapping, license));
+      else fail('', 'neither a rule (detection), a correlation rule (correlation) nor a filter (filter)');
+    } catch (error) {
+      if (!(error instanceof SigmaConversionError)) throw error;
+      results[index] = failure(index, doc, error);
+    }
+  });
+
+  const byRef = new Map<string, BaseRule>();
+  for (const b of bases) {
+    if (b.meta.id !== null) byRef.set(b.meta.id, b);
+    if (b.meta.name !== null) byRef.set(b.meta.name, b);
+  }
+
+  for (const { index, doc } of filters) {
+    try {
+      results[index] = applyFilter(index, doc, byRef, mapping, license);
+    } catch (error) {
+      if (!(error instanceof SigmaConversionError)) throw error;
+      results[index] = failure(index, doc, error);
+    }
+  }
+
+  const correlationRefs = new Map<string, { id: string; index: number }>();
+  for (const { index, doc } of correlations) {
+    const meta = readMetadata(doc, license);
+    const id = weirRuleId(meta.id, meta.name, meta.title);
+    if (meta.id !== null) correlationRefs.set(meta.id, { id, index });
+    if (meta.name !== null) correlationRefs.set(meta.name, { id, index });
+  }
+  const referencedCorrelations = new Set<number>();
+  const convertedCorrelations: { index: number; result: ConvertedDocument }[] = [];
+  for (const { index, doc } of correlations) {
+    try {
+      const result = convertCorrelation(index, doc, { mapping, license, bases: byRef, correlations: correlationRefs });
+      for (const ref of result.referencedCorrelations) referencedCorrelations.add(ref);
+      convertedCorrelations.push({ index, result: result.document });
+    } catch (error) {
+      if (!(error instanceof SigmaConversionError)) throw error;
+      results[index] = failure(index, doc, error);
+    }
+  }
+  for (const { index, result } of convertedCorrelations) results[index] = result;
+  void referencedCorrelations;
+
+  for (const b of bases) {
+    try {
+      const pdl = baseQuery(b);
+      checkPdl(pdl, 'detection');
+      results[b.index] = {
+        status: 'converted',
+        kind: 'rule',
+        document: b.index,
+        sigma: b.meta,
+        rule: { id: b.weirId, name: b.meta.title, description: describe(b.meta), pdl, annotations: annotations(b.meta), enabled: true },
+        store: b.usedBy.length === 0 || b.generate,
+        usedBy: b.usedBy,
+        filters: b.filters.map((f) => f.id),
+        warnings: b.warnings,
+      };
+    } catch (error) {
+      if (!(error instanceof SigmaConversionError)) throw error;
+      results[b.index] = failure(b.index, b.doc, error);
+    }
+  }
+  return results.map((r, i) => r ?? failure(i, null, new SigmaConversionError('', 'the document was not converted')));
+}
+
+function convertBase(index: number, doc: Record<string, unknown>, mapping: Mapping, license: string | null): BaseRule {
+  const meta = readMetadata(doc, license);
+  const warnings: string[] = [];
+  if (typeof doc.taxonomy === 'string' && doc.taxonomy !== 'sigma') {
+    warnings.push(`taxonomy '${doc.taxonomy}': field names are mapped by the mapping '${mapping.name}' as they are written`);
+  }
+  const logsource = logsourceOf(doc, 'logsource');
+  const { condition, ctx } = resolveLogsource(mapping, logsource, warnings);
+  const detection = convertDetection(doc.detection, 'detection', ctx);
+  return {
+    index,
+    doc,
+    meta,
+    weirId: weirRuleId(meta.id, meta.name, meta.title),
+    logsource,
+    logsourceCondition: condition,
+    ctx,
+    detection,
+    filters: [],
+    warnings,
+    usedBy: [],
+    generate: false,
+  };
+}
+
+function applyFilter(index: number, doc: Record<string, unknown>, byRef: ReadonlyMap<string, BaseRule>, mapping: Mapping, license: string | null): FilterDocument {
+  const meta = readMetadata(doc, license);
+  const filter = doc.filter;
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) return fail('filter', 'must be a map with rules, selections and a condition');
+  const f = filter as Record<string, unknown>;
+  const refs = Array.isArray(f.rules) ? f.rules : f.rules === undefined ? [] : [f.rules];
+  if (refs.length === 0) fail('filter.rules', 'the filter names no rule');
+  const logsource = logsourceOf(doc, 'logsource');
+  const warnings: string[] = [];
+  const { ctx } = resolveLogsource(mapping, logsource, warnings);
+  const query = convertDetection(f, 'filter', ctx);
+  const targets: BaseRule[] = refs.map((ref, i) => {
+    const rule = typeof ref === 'string' ? byRef.get(ref) : undefined;
+    if (rule === undefined) {
+      return fail(childPath('filter.rules', i), `the rule '${String(ref)}' is not among the rules of this import; import a filter together with the rules it applies to`);
+    }
+    for (const key of ['product', 'category', 'service']) {
+      if ((logsource[key] ?? '').toLowerCase() !== (rule.logsource[key] ?? '').toLowerCase()) {
+        fail('logsource', `the filter's logsource differs from that of the rule '${String(ref)}' in ${key} ('${logsource[key] ?? ''}' vs '${rule.logsource[key] ?? ''}')`);
+      }
+    }
+    return rule;
+  });
+  const id = weirRuleId(meta.id, meta.name, meta.title);
+  for (const rule of targets) rule.filters.push({ id, query });
+  return { status: 'filter', document: index, sigma: meta, appliedTo: targets.map((t) => t.weirId), warnings };
+}

@@ -1,0 +1,51 @@
+import { ActionIcon, AppShell, Burger, Group, Loader, NavLink, SegmentedControl, Text, Title, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Spotlight, spotlight, type SpotlightActionData } from '@mantine/spotlight';
+import { Suspense } from 'react';
+import { pageFor, pages } from './pages.ts';
+import { useRouter } from './router.tsx';
+import { useSession } from './session.tsx';
+
+/** The frame of every page: navigation, theme, user, Ctrl+K palette. */
+export function Shell() {
+  const { path, navigate } = useRouter();
+  const session = useSession();
+  const [opened, { toggle }] = useDisclosure();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const page = pageFor(path);
+  const actions: SpotlightActionData[] = pages.map((p) => ({ id: p.path, label: p.label, description: `Go to ${p.label}`, onClick: () => navigate(p.path) }));
+  const Page = page?.component;
+  return (
+    <AppShell header={{ height: 52 }} navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Title order={2} size="h4">Weir Console</Title>
+          </Group>
+          <Group>
+            <ActionIcon variant="default" onClick={() => spotlight.open()} aria-label="Command palette (Ctrl+K)" w="auto" px="xs">
+              <Text size="xs">Ctrl+K</Text>
+            </ActionIcon>
+            <SegmentedControl size="xs" aria-label="Theme" value={colorScheme} onChange={(v) => setColorScheme(v as MantineColorScheme)}
+              data={[{ label: 'Light', value: 'light' }, { label: 'Dark', value: 'dark' }, { label: 'System', value: 'auto' }]} />
+            <Text size="sm" data-testid="whoami">{session.user?.username} ({session.isAdmin ? 'admin' : 'user'})</Text>
+            <ActionIcon variant="default" w="auto" px="xs" onClick={() => void session.logout()} aria-label="Sign out"><Text size="xs">Sign out</Text></ActionIcon>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" component="nav" aria-label="Pages">
+        {pages.map((p) => (
+          <NavLink key={p.path} href={p.path} label={p.label} active={page?.path === p.path}
+            onClick={(e) => { e.preventDefault(); navigate(p.path); }} />
+        ))}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<Loader aria-label="Loading page" />}>
+          {Page ? <Page /> : <Text role="alert">No page at {path}.</Text>}
+        </Suspense>
+      </AppShell.Main>
+      <Spotlight actions={actions} shortcut={['mod + K']} nothingFound="Nothing found" searchProps={{ placeholder: 'Go to…', 'aria-label': 'Command palette search' }} />
+    </AppShell>
+  );
+}

@@ -1,0 +1,21 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export interface PageDef {
+  readonly path: string;
+  readonly label: string;
+  readonly component: LazyExoticComponent<ComponentType>;
+}
+
+/** Every page of the console, each its own lazily loaded chunk (the first screen stays small). */
+export const pages: readonly PageDef[] = [
+  { path: '/', label: 'Overview', component: lazy(() => import('./pages/OverviewPage.tsx')) },
+  { path: '/topics', label: 'Topics', component: lazy(() => import('./pages/TopicsPage.tsx')) },
+  { path: '/messages', label: 'Messages', component: lazy(() => import('./pages/MessagesPage.tsx')) },
+  { path: '/rules', label: 'Rules', component: lazy(() => import('./pages/RulesPage.tsx')) },
+  { path: '/alerts', label: 'Alerts', component: lazy(() => import('./pages/AlertsPage.tsx')) },
+];
+
+/** The page for a path: exact, else the longest prefix (`/rules/r1` → Rules). */
+export function pageFor(path: string): PageDef | undefined {
+  return pages.find((p) => p.path === path) ?? [...pages].filter((p) => p.path !== '/' && path.startsWith(`${p.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+}

@@ -1,0 +1,176 @@
+import { Alert, Badge, Button, Card, Code, Group, NumberInput, Select, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { Rule } from '@weir/client';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { api } from '../api.ts';
+import { errorText } from '../errors.ts';
+import { PdlEditor } from '../pdl/PdlEditor.tsx';
+import type { PdlHelpers } from '../pdl/pdlLanguage.ts';
+import { useRouter } from '../router.tsx';
+import { useSession } from '../session.tsx';
+import { usePoll } from '../usePoll.ts';
+
+const empty: Rule = { id: '', name: '', description: '', pdl: '', annotations: [], enabled: true };
+
+interface Outcome { index: number; event: unknown; matched: boolean; output: Record<string, unknown> | null; error?: string }
+
+/** "Line L, column C: what" (the parser's message may already start with its position). */
+function positioned(s: { message?: string; line?: number; column?: number }): string {
+  const what = (s.message ?? '').replace(/^line \d+, column \d+:\s*/i, '');
+  return s.line === undefined ? what : `Line ${s.line}, column ${s.column}: ${what}`;
+}
+
+/** Parses pasted events: a JSON array, or one JSON object per line. */
+export function parseEvents(text: string): Record<string, unknown>[] {
+  const t = text.trim();
+  if (!t) return [];
+  if (t.startsWith('[')) return JSON.parse(t) as Record<string, unknown>[];
+  return t.split('\n').filter((l) => l.trim()).map((l, i) => {
+    try {
+      return JSON.parse(l) as Record<string, unknown>;
+    } catch (err) {
+      throw new Error(`line ${i + 1}: ${(err as Error).message}`, { cause: err });
+    }
+  });
+}
+
+/** The rule editor: PDL with highlighting, completion and live validation; a test panel. */
+export function RuleEditor({ id }: { id: string | undefined }) {
+  const { isAdmin } = useSession();
+  const { navigate } = useRouter();
+  const [rule, setRule] = useState<Rule>(empty);
+  const [loadError, setLoadError] = useState<string>();
+  const [saveError, setSaveError] = useState<string>();
+  const [syntax, setSyntax] = useState<{ ok: boolean; message?: string; line?: number; column?: number }>();
+  const [sample, setSample] = useState('');
+  const [outcomes, setOutcomes] = useState<Outcome[]>();
+  const [testError, setTestError] = useState<string>();
+  const [sampleTopic, setSampleTopic] = useState<string | null>(null);
+  const [sampleCount, setSampleCount] = useState<number | string>(20);
+  const lookups = usePoll(() => api.lookups().then((l) => l.map((x) => x.id)), 0);
+  const topics = usePoll(() => api.topics(), 0);
+  const fields = useMemo(() => {
+    try {
+      return [...new Set(parseEvents(sample).flatMap((e) => Object.keys(e)))];
+    } catch {
+      return [];
+    }
+  }, [sample]);
+  const fieldsRef = useRef(fields);
+  fieldsRef.current = fields;
+  const lookupsRef = useRef<string[]>([]);
+  lookupsRef.current = lookups.data ?? [];
+  const helpers = useMemo<PdlHelpers>(() => ({
+    fields: () => fieldsRef.current,
+    lookups: () => lookupsRef.current,
+    check: (text) => api.pdlSyntax(text),
+    onChecked: setSyntax,
+  }), []);
+
+  useEffect(() => {
+    if (id === undefined) return;
+    api.rules.get(id).then(setRule, (err: unknown) => setLoadError(errorText(err)));
+  }, [id]);
+
+  const save = async () => {
+    try {
+      const saved = id === undefined ? await api.rules.create(rule) : await api.rules.update(id, rule);
+      setSaveError(undefined);
+      notifications.show({ color: 'green', message: `Rule ${saved.id} saved` });
+      if (id === undefined) navigate(`/rules/${encodeURIComponent(saved.id)}`);
+    } catch (err) {
+      setSaveError(errorText(err));
+    }
+  };
+
+  const runTest = async () => {
+    setTestError(undefined);
+    try {
+      const events = parseEvents(sample);
+      const results: Outcome[] = [];
+      for (const [index, event] of events.entries()) {
+        try {
+          const r = await api.testPdl(rule.pdl, event);
+          results.push({ index, event, matched: r.matched, output: r.event });
+        } catch (err) {
+          results.push({ index, event, matched: false, output: null, error: errorText(err) });
+        }
+      }
+      setOutcomes(results);
+    } catch (err) {
+      setTestError(errorText(err));
+    }
+  };
+
+  const takeFromTopic = async () => {
+    if (!sampleTopic) return;
+    try {
+      await api.consume(sampleTopic, { offset: 'earliest', maxEvents: Number(sampleCount), maxTimeoutSeconds: 3 });
+      let read;
+      do {
+        await new Promise((r) => setTimeout(r, 300));
+        read = await api.consumeRead(sampleTopic, 0);
+      } while (read.status === 'RUNNING');
+      const values = read.messages.map((m) => (typeof m.value === 'string' ? m.value : JSON.stringify(m.value)));
+      setSample(values.join('\n'));
+    } catch (err) {
+      setTestError(errorText(err));
+    }
+  };
+
+  const matched = outcomes?.filter((o) => o.matched).length ?? 0;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>{id === undefined ? 'New rule' : `Rule ${id}`}</Title>
+        <Button variant="default" onClick={() => navigate('/rules')}>Back to rules</Button>
+      </Group>
+      {loadError && <Alert color="red" role="alert">{loadError}</Alert>}
+      <Group grow align="start">
+        <TextInput label="Id" required readOnly={id !== undefined || !isAdmin} value={rule.id} onChange={(e) => setRule({ ...rule, id: e.currentTarget.value })} />
+        <TextInput label="Name" required readOnly={!isAdmin} value={rule.name} onChange={(e) => setRule({ ...rule, name: e.currentTarget.value })} />
+      </Group>
+      <TextInput label="Description" readOnly={!isAdmin} value={rule.description ?? ''} onChange={(e) => setRule({ ...rule, description: e.currentTarget.value })} />
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="pdl-label">PDL</Text>
+        <PdlEditor value={rule.pdl} onChange={(pdl) => setRule((r) => ({ ...r, pdl }))} helpers={helpers} label="PDL query" readOnly={!isAdmin} />
+        <div aria-live="polite" data-testid="pdl-status">
+          {syntax === undefined ? null : syntax.ok
+            ? <Badge color="green" variant="dot">Valid PDL</Badge>
+            : <Text size="sm" c="var(--mantine-color-error)" role="alert">{positioned(syntax)}</Text>}
+        </div>
+      </Stack>
+      <Group grow align="end">
+        <TextInput label="ATT&CK annotations (comma separated)" readOnly={!isAdmin} value={(rule.annotations ?? []).join(', ')}
+          onChange={(e) => setRule({ ...rule, annotations: e.currentTarget.value.split(',').map((s) => s.trim()).filter(Boolean) })} />
+        <Switch label="Enabled" disabled={!isAdmin} checked={rule.enabled} onChange={(e) => setRule({ ...rule, enabled: e.currentTarget.checked })} />
+      </Group>
+      {saveError && <Alert color="red" role="alert">{saveError}</Alert>}
+      {isAdmin && <Group><Button onClick={() => void save()}>Save rule</Button></Group>}
+      <Card withBorder>
+        <Title order={2} size="h4" mb="xs">Test</Title>
+        <Stack>
+          <Group align="end">
+            <Select label="Take events from topic" searchable data={topics.data ?? []} value={sampleTopic} onChange={setSampleTopic} w={240} />
+            <NumberInput label="How many (from the start)" min={1} max={1000} value={sampleCount} onChange={setSampleCount} w={200} />
+            <Button variant="default" disabled={!sampleTopic} onClick={() => void takeFromTopic()}>Load events</Button>
+          </Group>
+          <Textarea label="Events (a JSON array, or one JSON object per line)" autosize minRows={4} ff="monospace" value={sample} onChange={(e) => setSample(e.currentTarget.value)} />
+          <Group><Button onClick={() => void runTest()} disabled={!rule.pdl || !sample.trim()}>Run test</Button></Group>
+          {testError && <Alert color="red" role="alert">{testError}</Alert>}
+          {outcomes && (
+            <Stack gap="xs" data-testid="test-results">
+              <Text size="sm">{matched} of {outcomes.length} events matched</Text>
+              {outcomes.map((o) => (
+                <Group key={o.index} align="start" wrap="nowrap">
+                  <Badge variant="dot" color={o.error ? 'red' : o.matched ? 'green' : 'gray'}>{o.error ? 'error' : o.matched ? 'match' : 'no match'}</Badge>
+                  <Code block style={{ flex: 1 }}>{o.error ?? JSON.stringify(o.output ?? o.event)}</Code>
+                </Group>
+              ))}
+            </Stack>
+          )}
+        </Stack>
+      </Card>
+    </Stack>
+  );
+}

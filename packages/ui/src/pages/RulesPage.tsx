@@ -1,0 +1,127 @@
+import { Alert, Badge, Button, FileButton, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { Rule } from '@weir/client';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { api } from '../api.ts';
+import { techniqueName } from '../attack.ts';
+import { download } from '../download.ts';
+import { errorText } from '../errors.ts';
+import { useRouter } from '../router.tsx';
+import { useSession } from '../session.tsx';
+import { usePoll } from '../usePoll.ts';
+import { RuleEditor } from './RuleEditor.tsx';
+import { filterRules } from './rule-filter.ts';
+
+/** `/rules`: the table; `/rules/new` and `/rules/{id}`: the editor. */
+export default function RulesPage() {
+  const { path } = useRouter();
+  const id = path.startsWith('/rules/') ? decodeURIComponent(path.slice('/rules/'.length)) : undefined;
+  return id === undefined ? <RulesTable /> : <RuleEditor key={id} id={id === 'new' ? undefined : id} />;
+}
+
+function RulesTable() {
+  const { isAdmin } = useSession();
+  const { navigate } = useRouter();
+  const rules = usePoll(() => api.rules.list(), 0);
+  const [search, setSearch] = useState('');
+  const [pending, setPending] = useState<Rule[]>();
+  // The list filters on a deferred copy of the search, so typing never waits for the table.
+  const deferred = useDeferredValue(search);
+  const shown = useMemo(() => filterRules(rules.data ?? [], deferred), [rules.data, deferred]);
+  const toggle = async (rule: Rule, enabled: boolean) => {
+    try {
+      await api.rules.update(rule.id, { ...rule, enabled });
+      rules.reload();
+    } catch (err) {
+      notifications.show({ color: 'red', title: `Cannot update ${rule.id}`, message: errorText(err) });
+    }
+  };
+  const pick = async (file: File | null) => {
+    if (!file) return;
+    try {
+      const parsed = JSON.parse(await file.text()) as unknown;
+      if (!Array.isArray(parsed)) throw new Error('the file must hold a JSON array of rules');
+      setPending(parsed as Rule[]);
+    } catch (err) {
+      notifications.show({ color: 'red', title: `Cannot read ${file.name}`, message: errorText(err) });
+    }
+  };
+  const apply = async () => {
+    try {
+      await api.rules.bulk(pending!);
+      notifications.show({ color: 'green', message: `${pending!.length} rules imported` });
+      setPending(undefined);
+      rules.reload();
+    } catch (err) {
+      notifications.show({ color: 'red', title: 'Import refused', message: errorText(err) });
+    }
+  };
+  const existing = new Map((rules.data ?? []).map((r) => [r.id, r]));
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>Rules</Title>
+        <Group>
+          <Button variant="default" onClick={() => download('rules.json', JSON.stringify(rules.data ?? [], null, 2))}>Export JSON</Button>
+          {isAdmin && <FileButton onChange={(f) => void pick(f)} accept="application/json">{(props) => <Button variant="default" {...props}>Import JSON</Button>}</FileButton>}
+          {isAdmin && <Button onClick={() => navigate('/rules/new')}>New rule</Button>}
+        </Group>
+      </Group>
+      {rules.error && <Alert color="red" role="alert">{rules.error}</Alert>}
+      {pending && (
+        <Alert color="blue" title="Import: review the changes" role="status">
+          <Stack gap="xs">
+            {pending.map((r) => {
+              const old = existing.get(r.id);
+              const state = !old ? 'new' : JSON.stringify(old) === JSON.stringify({ ...old, ...r }) ? 'unchanged' : 'changed';
+              return <Text size="sm" key={r.id}><Badge size="xs" variant="dot" color={state === 'new' ? 'green' : state === 'changed' ? 'yellow' : 'gray'}>{state}</Badge> {r.id}{state === 'changed' && old?.pdl !== r.pdl ? ` — PDL: ${old?.pdl} → ${r.pdl}` : ''}</Text>;
+            })}
+            <Group><Button size="xs" onClick={() => void apply()}>Apply {pending.length} rules</Button><Button size="xs" variant="default" onClick={() => setPending(undefined)}>Cancel</Button></Group>
+          </Stack>
+        </Alert>
+      )}
+      <TextInput label="Search rules" placeholder="id, name, PDL or technique" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+      <RuleRows rules={shown} isAdmin={isAdmin} onToggle={(r, on) => void toggle(r, on)} onOpen={(r) => navigate(`/rules/${encodeURIComponent(r.id)}`)} />
+      <Text size="sm" data-testid="rule-count">{shown.length} of {rules.data?.length ?? 0} rules</Text>
+    </Stack>
+  );
+}
+
+const rowHeight = 40;
+const columns = '90px 220px 260px 320px 1fr';
+
+/** The rules as a virtualised ARIA table: only the visible rows are rendered (10,000 rules stay fast). */
+function RuleRows({ rules, isAdmin, onToggle, onOpen }: { rules: readonly Rule[]; isAdmin: boolean; onToggle: (r: Rule, on: boolean) => void; onOpen: (r: Rule) => void }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rules.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 10 });
+  const cell = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+  return (
+    <div role="table" aria-label="Rules" aria-rowcount={rules.length + 1} ref={parent} tabIndex={0}
+      style={{ height: 520, overflow: 'auto', border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}>
+      <div role="rowgroup" style={{ position: 'sticky', top: 0, zIndex: 1, background: 'var(--mantine-color-body)' }}>
+        <div role="row" aria-rowindex={1} style={{ display: 'grid', gridTemplateColumns: columns, gap: 8, fontWeight: 600, padding: '6px 8px', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+          <span role="columnheader">Enabled</span><span role="columnheader">Id</span><span role="columnheader">Name</span>
+          <span role="columnheader">ATT&CK</span><span role="columnheader">PDL</span>
+        </div>
+      </div>
+      <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const r = rules[item.index]!;
+          return (
+            <div key={r.id} role="row" aria-rowindex={item.index + 2} data-testid="rule-row"
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${item.start}px)`, display: 'grid', gridTemplateColumns: columns, gap: 8, alignItems: 'center', padding: '0 8px' }}>
+              <span role="cell"><Switch aria-label={`Rule ${r.id} enabled`} checked={r.enabled} disabled={!isAdmin} onChange={(e) => onToggle(r, e.currentTarget.checked)} /></span>
+              <span role="cell" style={cell}><a href={`/rules/${encodeURIComponent(r.id)}`} onClick={(e) => { e.preventDefault(); onOpen(r); }}>{r.id}</a></span>
+              <span role="cell" style={cell}>{r.name}</span>
+              <span role="cell" style={cell}>{(r.annotations ?? []).map((a) => (
+                <Badge key={a} variant="outline" size="sm" mr={4} title={techniqueName(a) ?? 'not in the shipped ATT&CK table'}>{a}{techniqueName(a) ? ` ${techniqueName(a)}` : ''}</Badge>
+              ))}</span>
+              <span role="cell" style={{ ...cell, fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 }}>{r.pdl}</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

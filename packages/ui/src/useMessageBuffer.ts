@@ -1,0 +1,32 @@
+import type { ConsumedMessage } from '@weir/client';
+import { useCallback, useRef, useState } from 'react';
+
+/**
+ * A bounded buffer of messages that grows without copying: appends land in an array kept in a
+ * ref, and the page re-renders once per animation frame, however many arrived (live tail at
+ * thousands per second stays responsive).
+ */
+export function useMessageBuffer(limit = 200_000) {
+  const store = useRef<ConsumedMessage[]>([]);
+  const [version, setVersion] = useState(0);
+  const scheduled = useRef(false);
+  const flush = useCallback(() => {
+    if (scheduled.current) return;
+    scheduled.current = true;
+    requestAnimationFrame(() => {
+      scheduled.current = false;
+      setVersion((v) => v + 1);
+    });
+  }, []);
+  const append = useCallback((items: readonly ConsumedMessage[]) => {
+    const s = store.current;
+    for (const m of items) s.push(m);
+    if (s.length > limit) s.splice(0, s.length - limit);
+    flush();
+  }, [flush, limit]);
+  const clear = useCallback(() => {
+    store.current = [];
+    setVersion((v) => v + 1);
+  }, []);
+  return { messages: store.current, version, append, clear };
+}

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestNode, type TestNode } from '../../../engine/test/helpers/test-node.ts';
+import { buildUi, uiBuildStale } from '../../../../scripts/ui-build.ts';
+import { loadUiSettings } from '../../server/ui-settings.ts';
+import { startUiServer, type UiServer } from '../../server/ui-server.ts';
+
+const uiRoot = path.resolve(import.meta.dirname, '../..');
+/** Screenshots of every page, light and dark, for a reviewer (git-ignored). */
+export const screenshotDir = path.join(uiRoot, 'test-output', 'screenshots');
+export const chromiumPath = process.env.WEIR_CHROMIUM ?? '/usr/bin/chromium';
+
+export interface Console {
+  readonly node: TestNode;
+  readonly ui: UiServer;
+  readonly browser: Browser;
+  context(scheme: 'light' | 'dark'): Promise<BrowserContext>;
+  stop(): Promise<void>;
+}
+
+/** A real engine on the test broker, the real UI server in front of it, and Debian's chromium. */
+export async function startConsole(): Promise<Console> {
+  if (uiBuildStale()) buildUi(() => {});
+  const node = await startTestNode();
+  const api = new URL(node.url);
+  const settings = loadUiSettings(undefined, {
+    'server.host': '127.0.0.1', 'server.port': 0, 'api.host': '127.0.0.1', 'api.port': Number(api.port), 'weir.home': node.home,
+  });
+  const ui = await startUiServer(settings, path.join(uiRoot, 'dist'));
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  mkdirSync(screenshotDir, { recursive: true });
+  return {
+    node, ui, browser,
+    async context(scheme) {
+      const ctx = await browser.newContext({ ignoreHTTPSErrors: true, colorScheme: scheme, baseURL: ui.url, viewport: { width: 1400, height: 900 } });
+      ctx.setDefaultTimeout(20_000);
+      return ctx;
+    },
+    async stop() {
+      await browser.close().catch(() => {});
+      await ui.close();
+      await node.stop();
+    },
+  };
+}
+
+/** axe-core on the page: the serious and critical violations, described (empty when none). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+}
+
+export async function shoot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: false });
+}
