@@ -84,7 +84,7 @@ export const settingDefinitions = {
   'weir.http.request-timeout-seconds': integer(120, 1, 86400, 'A client must send the complete request (headers and body) within this time, else 408 and the connection is closed.'),
   'weir.http.rate-limit-per-minute': integer(1200, 1, 10_000_000, 'API requests one user (or, before login, one address) may make per minute on one node; more get 429 `API_RATE_LIMITED` with `Retry-After`. Health checks are not counted.'),
   'weir.lookup.max-total-bytes': integer(512 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, 'Total size of all lookups (their rows as JSON) a node stores; an upload that would exceed it gets 413 `LOOKUP_TOTAL_TOO_LARGE`.'),
-  'weir.rules.max-count': integer(10_000, 1, 1_000_000, 'Rules that may be stored; a create or bulk write beyond it gets 400 `RECORD_LIMIT`.'),
+  'weir.rules.max-count': integer(10_000, 1, 1_000_000, 'Rules that may be stored; a create, bulk write or Sigma import beyond it gets 400 `RECORD_LIMIT`.'),
   'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
   'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),
 } as const satisfies Record<string, SettingDef<unknown>>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { access } from '../auth/roles.ts';
 import type { HealthState, NodeContext } from '../node-context.ts';
 
 /** How long one broker probe result is reused, and the longest a probe may take. */
@@ -35,9 +36,9 @@ export function registerHealth(app: FastifyInstance, ctx: NodeContext, state: He
     return probing;
   };
 
-  app.get('/health/live', { config: { health: true } }, async () => ({ status: 'UP' }));
+  app.get('/health/live', { config: { health: true, access: access.public } }, async () => ({ status: 'UP' }));
 
-  app.get('/health/ready', { config: { health: true } }, async (_request, reply) => {
+  app.get('/health/ready', { config: { health: true, access: access.public } }, async (_request, reply) => {
     if (Date.now() - kafka.at > probeCacheMs) await probe();
     const engine = ctx.engine.state();
     const checks = {

@@ -62,11 +62,11 @@ export class ConfigResource {
     return this.#serialised;
   }
 
-  /** All records; integer ids in ascending order, string ids in creation order. */
   #checkLimit(count: number): void {
     if (this.#limit && count > this.#limit.max) throw apiError('RECORD_LIMIT', this.kind.names, this.#limit.max, this.#limit.setting);
   }
 
+  /** All records; integer ids in ascending order, string ids in creation order. */
   list(): ConfigRecord[] {
     const records = this.#store.list<ConfigRecord>(this.kind.collection);
     return this.kind.idType === 'integer' ? records.sort((a, b) => Number(a.id) - Number(b.id)) : records;

@@ -111,7 +111,9 @@ function answer(result: DocumentResult, stored: ReadonlyMap<string, WeirRule>, d
  */
 export const sigmaImportRoutes: RouteModule = (app, ctx) => {
   const mappings = loadBuiltInMappings();
-  const rules = new ConfigResource(resourceKinds.find((k) => k.path === 'rules')!, ctx.store);
+  // The rule count limit of POST /api/bulk/rules holds here too (weir.rules.max-count → RECORD_LIMIT).
+  const limit = { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' };
+  const rules = new ConfigResource(resourceKinds.find((k) => k.path === 'rules')!, ctx.store, limit);
   app.post<Query>('/api/import/sigma', { config: { access: access.admin } }, async (request) => {
     const req = readRequest(request.body, request.query, mappings);
     const results = convertSigma(req.yaml, { mapping: req.mapping, license: req.license });

@@ -32,7 +32,7 @@ describe('limits, each at its edge', () => {
   });
   after(() => t.stop());
 
-  test('number of rules: the limit is reached, one more is 400 naming the setting (single and bulk)', async () => {
+  test('number of rules: the limit is reached, one more is 400 naming the setting (single, bulk and Sigma import)', async () => {
     for (const id of ['a', 'b']) assert.equal((await t.call('POST', '/api/rules', { token: admin, body: { id, name: id, description: '', pdl: 'x=1', annotations: [], enabled: true } })).status, 201);
     const third = await t.call('POST', '/api/rules', { token: admin, body: { id: 'c', name: 'c', description: '', pdl: 'x=1', annotations: [], enabled: true } });
     assert.equal(third.status, 400);
@@ -43,6 +43,14 @@ describe('limits, each at its edge', () => {
     assert.equal((await t.call('GET', '/api/rules/d', { token: admin })).status, 404);
     const replace = await t.call('POST', '/api/bulk/rules', { token: admin, body: [{ id: 'a', name: 'a2', description: '', pdl: 'x=1', annotations: [], enabled: true }] });
     assert.equal(replace.status, 200, 'updating within the limit is fine');
+    // A Sigma import stores rules as a bulk write does, under the same limit.
+    const before = (await t.call('GET', '/api/rules', { token: admin })).body as unknown[];
+    const sigma = 'title: Rar use\nid: 6f3e2987-db24-4c78-a860-b4f4095a7095\nlogsource: {category: process_creation, product: windows}\n'
+      + "detection:\n  selection:\n    Image|endswith: '\\\\rar.exe'\n  condition: selection\n";
+    const imported = await t.call('POST', '/api/import/sigma', { token: admin, body: { yaml: sigma } });
+    assert.equal(imported.status, 400, imported.text);
+    assert.equal(debug(imported), 'Unable to store more than 2 rules (setting weir.rules.max-count); delete some first.');
+    assert.equal(((await t.call('GET', '/api/rules', { token: admin })).body as unknown[]).length, before.length, 'nothing imported');
   });
 
   test('total lookup size: an upload that would exceed it is 413 and stores nothing', async () => {

@@ -27,6 +27,15 @@ describe('OpenAPI document and reference', () => {
       assert.deepEqual(operation['x-weir-roles'], roles, `${route.method} ${route.url}`);
       assert.deepEqual(operation.security, route.access === 'public' ? [] : [{ bearer: [] }], `${route.method} ${route.url}`);
     }
+    // Routes of issue 13: the audit trail (admin), logout (checks the token it is given itself) and
+    // the health probes (no token).
+    assert.deepEqual(doc.paths['/api/audit']!.get!['x-weir-roles'], ['admin']);
+    assert.ok(doc.paths['/api/logout']!.post, 'POST /api/logout is in the document');
+    for (const probe of ['/health/live', '/health/ready']) {
+      const operation = doc.paths[probe]?.get;
+      assert.ok(operation, `GET ${probe} is not in the document`);
+      assert.deepEqual([operation['x-weir-roles'], operation.security], [[], []], probe);
+    }
     // Contents from the schemas: a body the resource validates, a path parameter, a produce body.
     assert.ok(doc.paths['/api/tasks']!.post!.requestBody, 'POST /api/tasks documents its body');
     assert.ok(doc.paths['/api/users/{username}']!.get!.parameters!.some((p) => p.in === 'path' && p.name === 'username'));
