@@ -26,7 +26,9 @@ export class NodeProcess {
   async configure(settings: Record<string, string>): Promise<void> {
     this.port = await freePort();
     const all = { 'weir.home': this.home, 'weir.uuid': this.uuid, 'bootstrap.servers': testBootstrap(), 'weir.broker.embedded': 'false',
-      'server.port': String(this.port), 'server.address': '127.0.0.1', 'weir.metrics.port': '0', 'num.stream.threads': '2', 'weir.log.level': 'warn', ...settings };
+      'server.port': String(this.port), 'server.address': '127.0.0.1', 'weir.metrics.port': '0', 'num.stream.threads': '2', 'weir.log.level': 'warn',
+      // 'admin-pw' predates the password policy; the fault tests poll faster than the default rate limit.
+      'weir.auth.password-min-length': '6', 'weir.http.rate-limit-per-minute': '1000000', ...settings };
     writeFileSync(this.config, Object.entries(all).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
   }
 
