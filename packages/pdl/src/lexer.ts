@@ -100,7 +100,11 @@ class Lexer {
       case 47:
         return simple(TokenKind.Slash, 1);
       case 34: // "
-        return this.readString(start, line, column);
+        return this.readString(start, line, column, false);
+      case 92: // \
+        // The original read `\"` outside a string as a quote (its rule files double-escape: `group_name=\"evil*\"`).
+        if (nextChar === 34) return this.readString(start, line, column, true);
+        break;
       default:
         if (isDigit(c)) return this.readNumber(start, line, column);
         if (isNameStart(c) || c === BACKQUOTE) return this.readName(start, line, column);
@@ -130,18 +134,25 @@ class Lexer {
     }
   }
 
-  /** String: `"..."` with `\"`, `\\` and `\*` escapes; any other backslash sequence is kept. */
-  private readString(start: number, line: number, column: number): Token {
+  /**
+   * String: `"..."` with `\"`, `\\` and `\*` escapes; any other backslash sequence is kept.
+   * Opened by `\"` (backslashQuoted), it is closed by the next `\"` and a bare `"` inside is a quote.
+   */
+  private readString(start: number, line: number, column: number, backslashQuoted: boolean): Token {
     const src = this.source;
     let value = '';
     const literalStars: number[] = [];
-    let i = start + 1;
+    let i = start + (backslashQuoted ? 2 : 1);
     for (;;) {
-      if (i >= src.length) throw this.error(`unterminated string, expected a closing '"'`, start, line, column);
+      if (i >= src.length) throw this.error(`unterminated string, expected a closing '${backslashQuoted ? '\\"' : '"'}'`, start, line, column);
       const c = src.charCodeAt(i);
-      if (c === 34) break;
+      if (c === 34 && !backslashQuoted) break;
       if (c === 92 && i + 1 < src.length) {
         const n = src.charCodeAt(i + 1);
+        if (n === 34 && backslashQuoted) {
+          i++;
+          break;
+        }
         if (n === 34 || n === 92) {
           value += src[i + 1];
           i += 2;
