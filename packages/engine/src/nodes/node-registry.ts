@@ -76,10 +76,10 @@ export class NodeRegistry {
     return node;
   }
 
-  /** DELETE /api/nodes/{id}: only the receiving node's own uuid (spec: Nodes). */
+  /** DELETE /api/nodes/{id}: only the receiving node's own uuid (spec: Nodes); any other id is 400, known or not. */
   async deregister(id: string): Promise<void> {
-    if (!this.#store.get('nodes', id)) throw apiError('NODE_MISSING');
     if (id !== this.uuid) throw apiError('NODE_MISMATCH');
+    if (!this.#store.get('nodes', id)) throw apiError('NODE_MISSING');
     this.stopHeartbeat();
     this.#self = undefined;
     await this.#inflight.catch(() => {});

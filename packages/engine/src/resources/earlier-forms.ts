@@ -26,17 +26,29 @@ export function latestTopology(record: Json): Json {
   };
 }
 
-/** Task: a missing definition is `{}`; `delimeter` (the original's examples) becomes `delimiter` unless both are given. */
+/** A non-negative integer id (the original's rule ids were numbers) as its decimal text; anything else as given. */
+const idText = (v: unknown): unknown => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v);
+
+/**
+ * Task: a missing definition is `{}`; `delimeter` (the original's examples) becomes `delimiter`
+ * unless both are given; integer rule ids in an APPLY_RULES `rules` list become their text.
+ */
 export function latestTask(record: Json): Json {
-  const definition = record.definition ?? {};
+  let definition = record.definition ?? {};
+  if (record.function === 'APPLY_RULES' && isObject(definition) && Array.isArray(definition.rules)) {
+    definition = { ...definition, rules: definition.rules.map(idText) };
+  }
   if (!isObject(definition) || !('delimeter' in definition) || 'delimiter' in definition) return { ...record, definition };
   const { delimeter, ...rest } = definition;
   return { ...record, definition: { ...rest, delimiter: delimeter } };
 }
 
-/** Rule: `enabled` defaults to true; `datamodel` (earlier form) is kept as given. */
+/**
+ * Rule: `enabled` defaults to true; `datamodel` (earlier form) is kept as given; an integer id (the
+ * original's sample rules) is stored and answered as its decimal text: `1` → `"1"`.
+ */
 export function latestRule(record: Json): Json {
-  return { ...record, enabled: record.enabled ?? true };
+  return { ...record, id: idText(record.id), enabled: record.enabled ?? true };
 }
 
 export function latestPipeline(record: Json): Json {
