@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     const file = configFile(process.argv.slice(2));
     settings = loadSettings(file);
     console.log(`[weir] settings from ${file ? path.resolve(file) : 'defaults'}; home ${settings.get('weir.home')}`);
+    for (const warning of settings.warnings) console.log(`[weir] warning: ${warning}`);
   } catch (err) {
     console.error(`[weir] ${(err as Error).message}`);
     process.exit(2);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseProperties } from './properties.ts';
+import { parseProperties, type PropertyEntry } from './properties.ts';
 
 /** Raised for a bad setting; the message names the key, where it was set and what is accepted. */
 export class SettingsError extends Error {
@@ -73,6 +73,8 @@ export const settingDefinitions = {
   'weir.auth.login-max-failures': integer(10, 1, 1_000_000, 'Failed logins allowed per user and address within the window before 429.'),
   'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
   'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),
+  'state.dir': text('${weir.home}/var/state', 'Folder of the state of correlation stages (the name the original used).'),
+  'schema.registry.url': text(undefined, 'Accepted for the original\'s properties files; not used yet (Weir has no Schema Registry serdes).'),
 } as const satisfies Record<string, SettingDef<unknown>>;
 
 export type SettingKey = keyof typeof settingDefinitions;
@@ -84,11 +86,13 @@ export const passthroughPrefixes = ['security.protocol', 'ssl.', 'sasl.'] as con
 export interface Settings {
   get<K extends SettingKey>(key: K): ValueOf<K>;
   /** Optional settings without a default. */
-  optional(key: 'server.ssl.key-store' | 'server.ssl.key-store-password'): string | undefined;
+  optional(key: 'server.ssl.key-store' | 'server.ssl.key-store-password' | 'schema.registry.url'): string | undefined;
   /** `security.protocol`, `ssl.*`, `sasl.*` as written. */
   readonly kafkaClient: Readonly<Record<string, string>>;
   /** Where the settings came from (a file or "defaults"). */
   readonly source: string;
+  /** Lines to print at start: keys read under their original (`padas.*`) names, values read as Weir's. */
+  readonly warnings: readonly string[];
   /** A copy with some values replaced (tests, CLI flags). */
   with(overrides: Partial<Record<SettingKey, string>>): Settings;
 }
@@ -100,6 +104,7 @@ export interface Settings {
 export function loadSettings(file?: string, env: NodeJS.ProcessEnv = process.env): Settings {
   const raw = new Map<string, { value: string; where: string }>();
   const kafkaClient: Record<string, string> = {};
+  const warnings: string[] = [];
   const baseDir = file ? path.dirname(path.resolve(file)) : process.cwd();
   if (file) {
     let content: string;
@@ -108,8 +113,9 @@ export function loadSettings(file?: string, env: NodeJS.ProcessEnv = process.env
     } catch (err) {
       throw new SettingsError(`cannot read the configuration file ${file}: ${(err as Error).message}`);
     }
-    for (const entry of parseProperties(content)) {
-      const where = `${file}:${entry.line}`;
+    for (const original of parseProperties(content)) {
+      const where = `${file}:${original.line}`;
+      const entry = originalSetting(original, where, warnings);
       if (passthroughPrefixes.some((p) => entry.key === p || (p.endsWith('.') && entry.key.startsWith(p)))) {
         kafkaClient[entry.key] = entry.value;
       } else if (entry.key in settingDefinitions) {
@@ -120,11 +126,33 @@ export function loadSettings(file?: string, env: NodeJS.ProcessEnv = process.env
     }
   }
   if (env.WEIR_HOME) raw.set('weir.home', { value: env.WEIR_HOME, where: 'WEIR_HOME' });
-  return buildSettings(raw, kafkaClient, baseDir, file ?? 'defaults');
+  return buildSettings(raw, kafkaClient, baseDir, file ?? 'defaults', warnings);
+}
+
+/**
+ * The original product's properties read as Weir's (docs/compatibility.md): `padas.<x>` is
+ * `weir.<x>` when that is a Weir setting; `padas.config.store=rocksdb` (its local store) is `local`;
+ * a `classpath:` key store (inside its jar) is no key store, so one is generated. Each is a warning.
+ */
+function originalSetting(entry: PropertyEntry, where: string, warnings: string[]): PropertyEntry {
+  let { key, value } = entry;
+  if (key.startsWith('padas.') && `weir.${key.slice(6)}` in settingDefinitions) {
+    key = `weir.${key.slice(6)}`;
+    warnings.push(`${where}: '${entry.key}' is the original's name of '${key}'; read as '${key}' (rename it)`);
+  }
+  if (key === 'weir.config.store' && value === 'rocksdb') {
+    value = 'local';
+    warnings.push(`${where}: '${entry.key}=rocksdb' (the original's local store) is read as '${key}=local' (SQLite)`);
+  }
+  if (key === 'server.ssl.key-store' && value.startsWith('classpath:')) {
+    warnings.push(`${where}: '${key}=${value}' names a key store inside the original's jar; ignored, a self-signed key store is generated`);
+    value = '';
+  }
+  return { ...entry, key, value };
 }
 
 function buildSettings(raw: Map<string, { value: string; where: string }>, kafkaClient: Record<string, string>,
-  baseDir: string, source: string): Settings {
+  baseDir: string, source: string, warnings: readonly string[] = []): Settings {
   const values = new Map<string, unknown>();
   const resolving = new Set<string>();
   const resolve = (key: SettingKey): unknown => {
@@ -133,7 +161,8 @@ function buildSettings(raw: Map<string, { value: string; where: string }>, kafka
     resolving.add(key);
     const def: SettingDef<unknown> = settingDefinitions[key];
     const given = raw.get(key);
-    const text = given?.value ?? def.default;
+    // An empty value of a setting without default is unset (the original's template has `padas.uuid=`).
+    const text = given?.value === '' && def.default === undefined ? undefined : given?.value ?? def.default;
     let value: unknown;
     if (text !== undefined) {
       const expanded = text.replace(/\$\{([\w.-]+)\}/g, (_, ref: string) => {
@@ -156,17 +185,18 @@ function buildSettings(raw: Map<string, { value: string; where: string }>, kafka
     optional: (key) => values.get(key) as string | undefined,
     kafkaClient,
     source,
+    warnings,
     with(overrides) {
       const next = new Map(raw);
       for (const [k, v] of Object.entries(overrides)) if (v !== undefined) next.set(k, { value: v, where: 'override' });
-      return buildSettings(next, kafkaClient, baseDir, source);
+      return buildSettings(next, kafkaClient, baseDir, source, warnings);
     },
   };
   return settings;
 }
 
 function isPathKey(key: string): boolean {
-  return key === 'weir.home' || key === 'weir.config.location' || key === 'weir.broker.dir' || key === 'server.ssl.key-store';
+  return key === 'weir.home' || key === 'weir.config.location' || key === 'weir.broker.dir' || key === 'server.ssl.key-store' || key === 'state.dir';
 }
 
 /** The node's uuid: `weir.uuid` when set, else the one kept under the home, generated on first start. */
