@@ -73,6 +73,7 @@ export const settingDefinitions = {
   'weir.auth.login-max-failures': integer(10, 1, 1_000_000, 'Failed logins allowed per user and address within the window before 429.'),
   'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
   'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),
+  'weir.output.names': oneOf(['weir', 'original'] as const, 'weir', 'Names of the fields the engine adds and of the alerts topic: `weir` (`_rule`, `_aggregation`, `_temporal`, `<prefix>_alerts`) or `original` (the original product\'s `padasRule`, `padasAggregation`, `padasTemporal`, `padas_alerts`); docs/compatibility.md.'),
   'state.dir': text('${weir.home}/var/state', 'Folder of the state of correlation stages (the name the original used).'),
   'schema.registry.url': text(undefined, 'Accepted for the original\'s properties files; not used yet (Weir has no Schema Registry serdes).'),
 } as const satisfies Record<string, SettingDef<unknown>>;

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Settings } from '../config/settings.ts';
 import { apiError } from '../http/errors.ts';
-import { weirTopicNames } from '../kafka/weir-topics.ts';
+import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';
 import type { EngineMetrics } from './engine-metrics.ts';
@@ -85,7 +85,8 @@ export class StreamEngine {
           group,
           guarantee: s.get('processing.guarantee'),
           transactionalId: `${consumerGroupId(applicationId, group)}-${this.#uuid}-${index}`,
-          alertsTopic: weirTopicNames(s.get('weir.topic.prefix')).alerts,
+          alertsTopic: alertsTopicName(s.get('weir.topic.prefix'), s.get('weir.output.names')),
+          outputNames: s.get('weir.output.names'),
         };
         return this.#spawn(index, init);
       });

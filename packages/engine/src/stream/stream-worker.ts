@@ -1,3 +1,4 @@
+import { withRule } from '../tasks/rule-alert.ts';
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
 import { brokerReason, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
@@ -349,7 +350,7 @@ export class StreamWorker {
       const emitted = rule.compiled.advanceTime(now);
       if (emitted.length === 0) continue;
       const alerts = emitted.map((event) => ({
-        value: { ...event, _rule: { id: rule.id, name: rule.name, annotations: rule.annotations } },
+        value: withRule(event, rule),
         timestamp: typeof event._time === 'number' ? event._time : now,
       }));
       for (const alert of alerts) {
