@@ -47,7 +47,7 @@ export const settingDefinitions = {
   'weir.node.heartbeat-seconds': integer(10, 1, 3600, 'Interval at which a node refreshes its entry (`lastSeen`, `state`) in the node registry.'),
   'weir.broker.embedded': oneOf(['auto', 'true', 'false'] as const, 'auto', '`auto`: start the embedded Kafka broker when `bootstrap.servers` is unreachable; `true`: always start it (and use it); `false`: never.'),
   'weir.broker.dir': text('${weir.home}/var/kafka', 'Data, logs and ports of the embedded broker.'),
-  'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0 picks a free port on first start and keeps it.'),
+  'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0: the port of `bootstrap.servers` when it names this machine and the port is free, else a port picked once and kept.'),
   'num.stream.threads': integer(10, 1, 256, 'Stream worker threads of this node.'),
   'processing.guarantee': oneOf(['at_least_once', 'exactly_once_v2'] as const, 'at_least_once', 'Delivery guarantee of the stream runtime.'),
   'weir.engine.autostart': bool(true, 'Start the stream engine with the node.'),
