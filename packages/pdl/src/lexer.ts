@@ -111,7 +111,9 @@ class Lexer {
     }
     const ch = String.fromCodePoint(src.codePointAt(start) ?? c);
     const hint = c === 33 ? " (did you mean '!='?)" : c === 63 ? " (did you mean '?='?)" : c === 126 ? " (did you mean '~='?)" : '';
-    throw this.error(`unexpected character '${ch}'${hint}`, start, line, column);
+    const code = ch.codePointAt(0) ?? c;
+    const named = code < 33 || code > 126 ? ` (U+${code.toString(16).toUpperCase().padStart(4, '0')})` : '';
+    throw this.error(`unexpected character '${ch}'${named}${hint}`, start, line, column);
   }
 
   private error(detail: string, offset: number, line: number, column: number): PdlSyntaxError {
@@ -126,7 +128,8 @@ class Lexer {
         this.pos++;
         this.line++;
         this.lineStart = this.pos;
-      } else if (c === 32 || c === 9 || c === 13) {
+      } else if (c === 32 || c === 9 || c === 13 || c === 160) {
+        // 160: a no-break space, as text copied from documentation has (the original's samples do)
         this.pos++;
       } else {
         return;
@@ -173,6 +176,11 @@ class Lexer {
       i++;
     }
     this.pos = i + 1;
+    if (!backslashQuoted && src.charCodeAt(this.pos) === 34) {
+      // `"a""b"`: no PDL has two strings in a row; a doubled quote meant as a quote is the likely cause.
+      const at = this.position(this.pos);
+      throw this.error(`a quote right after the string ${src.slice(start, this.pos)} closed it; write \\" for a quote inside a string`, this.pos, at.line, at.column);
+    }
     return { kind: TokenKind.String, start, end: this.pos, line, column, text: src.slice(start, this.pos), value, literalStars };
   }
 

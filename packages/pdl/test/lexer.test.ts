@@ -45,6 +45,12 @@ describe('lexer', () => {
     assert.throws(() => lex('a=\\x', 10), /unexpected character '\\'/);
   });
 
+  test('no-break spaces are whitespace; other unusual characters are named by code point; a doubled quote is named', () => {
+    assert.deepEqual(kinds('|\u00a0fields'), [TokenKind.Pipe, TokenKind.Name, TokenKind.EOF]);
+    assert.throws(() => lex('a\u2003= 1', 10), { message: "line 1, column 2: unexpected character '\u2003' (U+2003)" });
+    assert.throws(() => lex('p="x /y"" OR q=1', 10), { message: 'line 1, column 9: a quote right after the string "x /y" closed it; write \\" for a quote inside a string' });
+  });
+
   test('Windows path: "C:\\\\Windows\\\\*\\\\at.exe"', () => {
     const [s] = lex('"C:\\\\Windows\\\\*\\\\at.exe"', 10);
     assert.equal(s?.value, 'C:\\Windows\\*\\at.exe');
