@@ -1,11 +1,14 @@
 /**
  * `npm test`: every unit test, then the integration tests against one real Kafka broker started for
  * the whole run (free ports, a temporary folder) and shared by every test file through
- * WEIR_TEST_BOOTSTRAP. `npm test -- unit` runs the unit tests only; other arguments select files.
+ * WEIR_TEST_BOOTSTRAP. A test file needs the broker when it lives in an `integration/` folder or uses
+ * the broker helpers (`helpers/test-node.ts`, `helpers/kafka.ts`), so a unit's Kafka test can sit
+ * next to its other tests (`test/store/kafka-store.test.ts` mirrors `src/store/kafka-store.ts`). `npm test -- unit` runs the unit tests
+ * only; other arguments select files. The fault tests (test/faults/) are not part of it: `npm run test:faults` runs them.
  * The exit code is node's test runner's, so CI fails when a test fails.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
@@ -16,8 +19,9 @@ function testFiles(dir: string): string[] {
   let out: string[] = [];
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) out = out.concat(testFiles(full));
-    else if (name.endsWith('.test.ts')) out.push(full);
+    if (statSync(full).isDirectory()) {
+      if (name !== 'faults') out = out.concat(testFiles(full));
+    } else if (name.endsWith('.test.ts')) out.push(full);
   }
   return out;
 }
@@ -30,9 +34,11 @@ const all = readdirSync(path.join(root, 'packages'))
   .filter((d) => { try { return statSync(d).isDirectory(); } catch { return false; } })
   .flatMap(testFiles)
   .sort();
+const usesBroker = (file: string) => file.includes(`${path.sep}integration${path.sep}`) ||
+  /from '[./]*\/helpers\/(?:test-node|kafka)\.ts'/.test(readFileSync(file, 'utf8'));
 const files = (selected.length ? all.filter((f) => selected.some((s) => f.includes(s))) : all)
-  .filter((f) => !unitOnly || !f.includes(`${path.sep}integration${path.sep}`));
-const needsBroker = files.some((f) => f.includes(`${path.sep}integration${path.sep}`));
+  .filter((f) => !unitOnly || !usesBroker(f));
+const needsBroker = files.some(usesBroker);
 
 let broker: EmbeddedBroker | undefined;
 let brokerDir: string | undefined;

@@ -5,8 +5,8 @@ import { LoginLimiter } from './auth/login-limiter.ts';
 import { TokenService } from './auth/tokens.ts';
 import { UserDirectory } from './auth/user-directory.ts';
 import { nodeUuid, type Settings } from './config/settings.ts';
-import { createApi } from './http/app.ts';
-import type { NodeContext } from './http/context.ts';
+import { createApi } from './api.ts';
+import type { NodeContext } from './node-context.ts';
 import { TopicClients } from './kafka/topic-clients.ts';
 import { loadKeyStore } from './http/tls.ts';
 import { ensureWeirTopics } from './kafka/weir-topic-setup.ts';
@@ -56,7 +56,7 @@ export class WeirNode {
         users: new UserDirectory(store),
         loginLimiter: new LoginLimiter(settings.get('weir.auth.login-max-failures'), settings.get('weir.auth.login-window-seconds')),
         topics: new TopicClients(settings),
-        nodes: new NodeRegistry(store, uuid, settings.get('weir.node.heartbeat-seconds'), (err) => warn(err)),
+        nodes: new NodeRegistry(store, uuid, settings.get('weir.node.heartbeat-seconds'), settings.get('weir.node.dead-after-seconds'), (err) => warn(err)),
         engine: new StreamEngine(settings, store, uuid, metrics, { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) }),
       };
       context.nodes.attachEngine({ state: () => context.engine.state(), stop: async () => void (await context.engine.stop()) });

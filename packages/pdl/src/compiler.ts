@@ -52,9 +52,33 @@ export interface CompiledPdl {
   run(event: unknown, context?: EvaluationContext): JsonObject | null;
   /** Every output for the event (correlations may emit several, e.g. windows closed by its time). */
   feed(event: unknown, context?: EvaluationContext): JsonObject[];
-  /** Closes emit=close windows ended before `nowMs - allowedLatenessMs`, forgets idle groups. */
+  /**
+   * Advances every correlation stage's stream time to `nowMs` (never back): closes emit=close
+   * windows ended before `nowMs - allowedLatenessMs`, forgets idle groups. Without it, time moves
+   * only with the events' own times.
+   */
   advanceTime(nowMs: number): JsonObject[];
+  /** Advances every correlation stage's stream time by `elapsedMs` from where it is (idle close). */
+  advanceBy(elapsedMs: number): JsonObject[];
+  /**
+   * Where an event goes, for an engine that runs the first correlation stage where its group's
+   * state lives: the stages before it are run here, and the result is the event as it reaches the
+   * stage, its group key and its event time. null: the event stops before the stage (or there is none).
+   */
+  route(event: unknown, context?: EvaluationContext): RoutedEvent | null;
+  /** Continues a routed event from its stage (on the partition of its group): every output. */
+  resume(routed: Pick<RoutedEvent, 'stage' | 'event' | 'time'>): JsonObject[];
   readonly counters: Readonly<PdlCounters>;
+}
+
+export interface RoutedEvent {
+  /** Index of the correlation stage the event continues at. */
+  readonly stage: number;
+  /** JSON array of the stage's group_by values (`[]` without group_by: one group). */
+  readonly key: string;
+  readonly event: JsonObject;
+  /** Event time (its `_time`, else the record timestamp). */
+  readonly time: number;
 }
 
 interface TransformStage {
@@ -205,15 +229,58 @@ class CompiledPipeline implements CompiledPdl {
   }
 
   advanceTime(nowMs: number): JsonObject[] {
+    return this.#advance((runtime, emitted) => runtime.flush(nowMs, emitted));
+  }
+
+  advanceBy(elapsedMs: number): JsonObject[] {
+    return this.#advance((runtime, emitted) => runtime.advanceBy(elapsedMs, emitted));
+  }
+
+  #advance(step: (runtime: CorrelationRuntime, emitted: JsonObject[]) => void): JsonObject[] {
     const out: JsonObject[] = [];
     try {
       for (let i = 0; i < this.#stages.length; i++) {
         const stage = this.#stages[i] as RuntimeStage;
         if (stage.type !== 'correlation') continue;
         const emitted: JsonObject[] = [];
-        stage.runtime.flush(nowMs, emitted);
+        step(stage.runtime, emitted);
         for (const e of emitted) this.#runFrom(i + 1, e, true, undefined, out);
       }
+    } catch {
+      this.#counters.evaluationErrors++;
+    }
+    return out;
+  }
+
+  route(event: unknown, context?: EvaluationContext): RoutedEvent | null {
+    if (!isObject(event) || !this.hasCorrelation) return null;
+    try {
+      let current = event;
+      let owned = false;
+      for (let i = 0; i < this.#stages.length; i++) {
+        const stage = this.#stages[i] as RuntimeStage;
+        if (stage.type === 'correlation') {
+          return { stage: i, key: stage.runtime.keyOf(current), event: current, time: eventTime(current, context?.timestamp, this.#now) };
+        }
+        if (stage.mutates && !owned) {
+          current = cloneJson(current) as JsonObject;
+          owned = true;
+        }
+        const next = stage.apply(current);
+        if (next === null) return null;
+        current = next;
+      }
+    } catch {
+      this.#counters.evaluationErrors++;
+    }
+    return null;
+  }
+
+  resume(routed: Pick<RoutedEvent, 'stage' | 'event' | 'time'>): JsonObject[] {
+    const out: JsonObject[] = [];
+    if (this.#stages[routed.stage]?.type !== 'correlation') return out;
+    try {
+      this.#runFrom(routed.stage, routed.event, true, routed.time, out);
     } catch {
       this.#counters.evaluationErrors++;
     }

@@ -4,7 +4,7 @@ import type { PdlLimits } from './limits.ts';
 import { durationMs } from './parser.ts';
 import type { Predicate } from './query.ts';
 import { compileQuery } from './query.ts';
-import type { CorrelationGroupState, CorrelationStateStore } from './stateStore.ts';
+import type { CorrelationGroupState, CorrelationStateStore, StageClock } from './stateStore.ts';
 import type { OutputNames } from './outputNames.ts';
 import { originalAggregation, originalTemporal, outputKeys } from './outputNames.ts';
 import type { JsonObject } from './values.ts';
@@ -25,8 +25,10 @@ export interface PdlCounters {
 /**
  * The window logic shared by every correlation stage (pdl.md, "Window semantics").
  * emit=event: a sliding window per group ending at the group's newest event.
- * emit=close: a window [t0, t0 + timespan] per group, evaluated once when event time (or
- * advanceTime) passes its end.
+ * emit=close: a window [t0, t0 + timespan] per group, evaluated once when the stage's stream time
+ * (the newest event time it has seen, or advanceTime) minus the allowed lateness passes its end.
+ * Time never comes from the wall clock here: the same events give the same outputs whenever they
+ * are replayed. The stream time lives in the store (`clock`), so it is per partition in the engine.
  */
 export class CorrelationRuntime {
   readonly #fn: CorrelationFunction;
@@ -49,10 +51,6 @@ export class CorrelationRuntime {
   readonly #otherKey: string | null;
   /** The `where` names fields that are not in the output: it sees the completing event's fields too. */
   readonly #whereSeesEvent: boolean;
-  /** Newest event time (or advanceTime) seen by this stage. */
-  #watermark = -Infinity;
-  /** Earliest end of an open emit=close window; -Infinity forces a scan (e.g. state restored). */
-  #nextClose = -Infinity;
 
   constructor(
     options: CorrelationOptions,
@@ -89,8 +87,14 @@ export class CorrelationRuntime {
 
   /** Feeds one event at `time`; emitted events are appended to `out`. */
   process(event: JsonObject, time: number, out: JsonObject[]): void {
-    if (time > this.#watermark) this.#watermark = time;
-    if (this.#close && this.#watermark > this.#nextClose) this.#closeDue(this.#watermark, out);
+    const clock = this.#store.clock(this.#scope);
+    if (time > clock.time) {
+      if (clock.sweptAt === -Infinity) clock.sweptAt = time;
+      clock.time = time;
+    }
+    const closeLimit = clock.time - this.#limits.allowedLatenessMs;
+    if (this.#close && closeLimit > clock.nextClose) this.#closeDue(clock, closeLimit, out);
+    else if (!this.#close && clock.time - clock.sweptAt > this.#timespan) this.#sweep(clock, closeLimit);
     const value = this.#fn.extract(event);
     if (value === undefined) return;
     const groupValues: unknown[] = [];
@@ -107,12 +111,13 @@ export class CorrelationRuntime {
         return;
       }
     } else {
-      if (this.#close && time + span < this.#watermark) {
+      // a new window wholly behind stream time (minus the allowed lateness): a late event, as Kafka Streams drops it
+      if (time + span < closeLimit) {
         this.#counters.lateEvents++;
         return;
       }
       if (state === undefined) {
-        this.#makeRoom();
+        this.#makeRoom(clock);
         state = { open: false, start: 0, end: 0, maxTime: time, suppressedUntil: 0, summary: {} };
       }
       state.open = true;
@@ -120,7 +125,7 @@ export class CorrelationRuntime {
       state.end = time + span;
       state.maxTime = time;
       state.summary = this.#fn.emptySummary();
-      if (this.#close && state.end < this.#nextClose) this.#nextClose = state.end;
+      if (this.#close && state.end < clock.nextClose) clock.nextClose = state.end;
     }
     if (time > state.maxTime) state.maxTime = time;
     this.#counters.evictedEvents += this.#fn.add(state.summary, time, value);
@@ -134,14 +139,42 @@ export class CorrelationRuntime {
     this.#evaluate(key, state, groupValues, time, out, event);
   }
 
-  /** Closes emit=close windows that ended before `now - allowedLateness`; forgets idle groups. */
-  flush(now: number, out: JsonObject[]): void {
-    const limit = now - this.#limits.allowedLatenessMs;
-    if (limit > this.#watermark) this.#watermark = limit;
-    if (this.#close) {
-      this.#closeDue(limit, out);
-      return;
+  /** The group key of an event (JSON of its group_by values), as `process` computes it: where the engine routes it. */
+  keyOf(event: JsonObject): string {
+    const groupValues: unknown[] = [];
+    for (const path of this.#groupPaths) {
+      const v = getPath(event, path);
+      groupValues.push(v === undefined ? null : v);
     }
+    return JSON.stringify(groupValues);
+  }
+
+  /** Advances stream time to `now - allowedLateness` (never back): closes emit=close windows ended before it, forgets idle groups. */
+  flush(now: number, out: JsonObject[]): void {
+    this.#advanceTo(now - this.#limits.allowedLatenessMs, out);
+  }
+
+  /**
+   * Advances stream time by `elapsedMs` from where it is (an idle stream whose wall clock moved on,
+   * when the engine is asked to close idle windows). Nothing happens before the first event.
+   */
+  advanceBy(elapsedMs: number, out: JsonObject[]): void {
+    const clock = this.#store.clock(this.#scope);
+    if (clock.time === -Infinity) return;
+    clock.time += elapsedMs;
+    this.#advanceTo(clock.time - this.#limits.allowedLatenessMs, out);
+  }
+
+  #advanceTo(limit: number, out: JsonObject[]): void {
+    const clock = this.#store.clock(this.#scope);
+    if (limit + this.#limits.allowedLatenessMs > clock.time) clock.time = limit + this.#limits.allowedLatenessMs;
+    if (this.#close) this.#closeDue(clock, limit, out);
+    else this.#sweep(clock, limit);
+  }
+
+  /** Forgets emit=event groups whose window lies wholly before `limit` and that carry no running suppression. */
+  #sweep(clock: StageClock, limit: number): void {
+    clock.sweptAt = clock.time;
     const idle: string[] = [];
     for (const [key, state] of this.#store.entries(this.#scope)) {
       if ((!state.open || state.maxTime < limit - this.#timespan) && state.suppressedUntil <= limit) idle.push(key);
@@ -149,7 +182,7 @@ export class CorrelationRuntime {
     for (const key of idle) this.#store.delete(this.#scope, key);
   }
 
-  #closeDue(limit: number, out: JsonObject[]): void {
+  #closeDue(clock: StageClock, limit: number, out: JsonObject[]): void {
     const due: [string, CorrelationGroupState][] = [];
     const idle: string[] = [];
     let next = Infinity;
@@ -161,7 +194,7 @@ export class CorrelationRuntime {
         idle.push(key);
       }
     }
-    this.#nextClose = next;
+    clock.nextClose = next;
     for (const key of idle) this.#store.delete(this.#scope, key);
     due.sort((a, b) => a[1].end - b[1].end);
     for (const [key, state] of due) {
@@ -216,15 +249,15 @@ export class CorrelationRuntime {
   }
 
   /** Before adding a group: drop idle groups, then the least recently used ones, to stay under maxGroups. */
-  #makeRoom(): void {
+  #makeRoom(clock: StageClock): void {
     const max = this.#limits.maxGroups;
     if (this.#store.size(this.#scope) < max) return;
     const idle: string[] = [];
     const oldest: string[] = [];
     const excess = this.#store.size(this.#scope) - max + 1;
     for (const [key, state] of this.#store.entries(this.#scope)) {
-      const expired = this.#close ? false : state.maxTime < this.#watermark - this.#timespan;
-      if ((!state.open || expired) && state.suppressedUntil <= this.#watermark) idle.push(key);
+      const expired = this.#close ? false : state.maxTime < clock.time - this.#timespan;
+      if ((!state.open || expired) && state.suppressedUntil <= clock.time) idle.push(key);
       else if (oldest.length < excess) oldest.push(key);
     }
     for (const key of idle) this.#store.delete(this.#scope, key);

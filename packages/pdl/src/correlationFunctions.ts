@@ -110,7 +110,12 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
   return {
     outputKey: '_aggregation',
     extract,
-    emptySummary: () => ({ entries: [], count: 0, values: {}, distinct: 0, sum: 0 }),
+    // only what the function reads: open groups are many, so every field counts (bench/correlation-state.ts)
+    emptySummary: fn === 'event_count'
+      ? (sliding ? () => ({ entries: [], count: 0 }) : () => ({ count: 0 }))
+      : fn === 'value_count'
+        ? (sliding ? () => ({ entries: [], count: 0, values: {}, distinct: 0 }) : () => ({ count: 0, values: {}, distinct: 0 }))
+        : (sliding ? () => ({ entries: [], count: 0, sum: 0 }) : () => ({ count: 0, sum: 0 })),
     add(summary, time, value) {
       const s = summary as unknown as AggregationSummary;
       let evicted = 0;
@@ -128,7 +133,7 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
         }
       }
       s.count++;
-      if (typeof value === 'number') s.sum += value;
+      if (typeof value === 'number' && fn !== 'event_count' && fn !== 'value_count') s.sum += value;
       if (sliding) {
         insertSorted(s.entries, [time, value]);
         while (s.entries.length > limit) {

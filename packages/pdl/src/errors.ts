@@ -19,12 +19,30 @@ export interface PdlSyntaxErrorDetails extends SourcePosition {
   readonly source?: string;
 }
 
+/** The codes of PDL's errors; closed: a new kind of error adds its code here. */
+export const pdlErrorCodes = ['SYNTAX', 'LIMIT', 'UNKNOWN_LOOKUP', 'INVALID_REGEX', 'USER_REGEX'] as const;
+export type PdlErrorCode = (typeof pdlErrorCodes)[number];
+
+const kPdlError: unique symbol = Symbol.for('weir.pdl.error');
+
+/** The base of every error class of this package: a code from `pdlErrorCodes` and a brand. */
+export abstract class PdlError extends Error {
+  readonly [kPdlError] = true;
+  abstract readonly code: PdlErrorCode;
+}
+
+export function isPdlError(value: unknown): value is PdlError {
+  return typeof value === 'object' && value !== null && (value as { [kPdlError]?: unknown })[kPdlError] === true;
+}
+
 /**
- * Every error of PDL text: syntax, limits, unknown functions and lookups, invalid regular
- * expressions. `message` is `line L, column C: <detail>`.
+ * An error at a position of PDL text: syntax and limits (this class), and what compiling finds
+ * beyond the syntax (PdlCompileError: unknown lookups, invalid regular expressions). `message` is
+ * `line L, column C: <detail>`. `isPdlSyntaxError` recognises both, since both point into the text.
  */
-export class PdlSyntaxError extends Error {
+export class PdlSyntaxError extends PdlError {
   readonly [kPdlSyntaxError] = true;
+  readonly code: PdlErrorCode;
   readonly line: number;
   readonly column: number;
   readonly offset: number;
@@ -35,9 +53,10 @@ export class PdlSyntaxError extends Error {
   /** The offending source line with a caret under the column (empty when unknown). */
   readonly excerpt: string;
 
-  constructor(detail: string, details: PdlSyntaxErrorDetails) {
+  constructor(detail: string, details: PdlSyntaxErrorDetails, code: PdlErrorCode = 'SYNTAX') {
     super(`line ${details.line}, column ${details.column}: ${detail}`);
     this.name = 'PdlSyntaxError';
+    this.code = code;
     this.detail = detail;
     this.line = details.line;
     this.column = details.column;
@@ -48,22 +67,16 @@ export class PdlSyntaxError extends Error {
   }
 }
 
-export function isPdlSyntaxError(value: unknown): value is PdlSyntaxError {
-  return typeof value === 'object' && value !== null && (value as { [kPdlSyntaxError]?: unknown })[kPdlSyntaxError] === true;
+/** The PDL is well-formed but does not compile: it names a lookup that does not exist, or holds an invalid regular expression. */
+export class PdlCompileError extends PdlSyntaxError {
+  constructor(detail: string, details: PdlSyntaxErrorDetails, code: 'UNKNOWN_LOOKUP' | 'INVALID_REGEX') {
+    super(detail, details, code);
+    this.name = 'PdlCompileError';
+  }
 }
 
-/** 1-based line and column of an offset. */
-export function locate(source: string, offset: number): SourcePosition {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.min(offset, source.length);
-  for (let i = 0; i < end; i++) {
-    if (source.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { offset, line, column: offset - lineStart + 1 };
+export function isPdlSyntaxError(value: unknown): value is PdlSyntaxError {
+  return typeof value === 'object' && value !== null && (value as { [kPdlSyntaxError]?: unknown })[kPdlSyntaxError] === true;
 }
 
 function renderExcerpt(source: string, line: number, column: number): string {

@@ -114,7 +114,7 @@ function compileCall(node: CallExpression, env: ExpressionEnvironment): Evaluato
     try {
       args[i] = compileUserRegex(arg.value);
     } catch (error) {
-      if (error instanceof UserRegexError) throw syntaxErrorAt(arg.span, `invalid regular expression: ${error.reason}`);
+      if (error instanceof UserRegexError) throw syntaxErrorAt(arg.span, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
       throw error;
     }
     return null;

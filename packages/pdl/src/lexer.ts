@@ -19,7 +19,7 @@ export function lex(source: string, maxTokens: number): Token[] {
         line: token.line,
         column: token.column,
         source,
-      });
+      }, 'LIMIT');
     }
   }
 }

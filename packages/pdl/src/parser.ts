@@ -29,7 +29,7 @@ import type {
   TemporalQuery,
   TemporalStage,
 } from './ast.ts';
-import { PdlSyntaxError } from './errors.ts';
+import { PdlCompileError, PdlSyntaxError } from './errors.ts';
 import { functions, isFunctionName } from './functions.ts';
 import { lex } from './lexer.ts';
 import type { PdlLimits } from './limits.ts';
@@ -52,7 +52,7 @@ export function parse(source: string, options?: ParseOptions): Pipeline {
       offset: 0,
       line: 1,
       column: 1,
-    });
+    }, 'LIMIT');
   }
   return new Parser(source, lex(source, limits.maxTokens), limits.maxDepth).parsePipeline();
 }
@@ -156,16 +156,10 @@ class Parser {
     return this.errorAt(token, `expected ${expected}, found ${describe(token)}`, expected);
   }
 
-  private errorAt(token: { start: number; line: number; column: number }, detail: string, expected?: string): PdlSyntaxError {
+  private errorAt(token: { start: number; line: number; column: number }, detail: string, expected?: string, code?: 'INVALID_REGEX' | 'LIMIT'): PdlSyntaxError {
     const found = 'kind' in token ? describe(token as Token) : null;
-    return new PdlSyntaxError(detail, {
-      offset: token.start,
-      line: token.line,
-      column: token.column,
-      expected: expected ?? null,
-      found,
-      source: this.source,
-    });
+    const at = { offset: token.start, line: token.line, column: token.column, expected: expected ?? null, found, source: this.source };
+    return code === 'INVALID_REGEX' ? new PdlCompileError(detail, at, code) : new PdlSyntaxError(detail, at, code);
   }
 
   /** The span from `first` to the last consumed token. */
@@ -176,7 +170,7 @@ class Parser {
 
   private enter(token: Token): void {
     if (++this.depth > this.maxDepth) {
-      throw this.errorAt(token, `nesting is deeper than the limit of ${this.maxDepth} levels`);
+      throw this.errorAt(token, `nesting is deeper than the limit of ${this.maxDepth} levels`, undefined, 'LIMIT');
     }
   }
 
@@ -334,7 +328,7 @@ class Parser {
     try {
       return [...compileUserRegex(pattern).groupNames];
     } catch (error) {
-      if (error instanceof UserRegexError) throw this.errorAt(token, `invalid regular expression: ${error.reason}`);
+      if (error instanceof UserRegexError) throw this.errorAt(token, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
       throw error;
     }
   }

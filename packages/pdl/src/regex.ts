@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { PdlError } from './errors.ts';
 
 /**
  * A user-supplied regular expression, compiled once with RE2 semantics (linear time in the
@@ -17,7 +18,8 @@ export interface UserRegex {
   replaceAll(text: string, replacement: string): string;
 }
 
-export class UserRegexError extends Error {
+export class UserRegexError extends PdlError {
+  readonly code = 'USER_REGEX';
   /** The regex engine's explanation, e.g. `missing closing ): \`(a\``. */
   readonly reason: string;
   constructor(pattern: string, reason: string) {

@@ -91,7 +91,7 @@ export function compileFlatten(_node: FlattenStage): Transform {
 
 export function compileLookupStage(node: LookupStage, env: TransformEnvironment): Transform {
   if (env.lookups !== undefined && env.lookups.get(node.lookupId.value) === undefined) {
-    throw syntaxErrorAt(node.lookupId.span, `unknown lookup '${node.lookupId.value}'`, 'the id of an existing lookup');
+    throw syntaxErrorAt(node.lookupId.span, `unknown lookup '${node.lookupId.value}'`, 'the id of an existing lookup', 'UNKNOWN_LOOKUP');
   }
   return compileLookup(node, env.lookups);
 }
@@ -100,7 +100,7 @@ function regexAt(pattern: string, node: RexStage): UserRegex {
   try {
     return compileUserRegex(pattern);
   } catch (error) {
-    if (error instanceof UserRegexError) throw syntaxErrorAt(node.span, `invalid regular expression: ${error.reason}`);
+    if (error instanceof UserRegexError) throw syntaxErrorAt(node.span, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
     throw error;
   }
 }

@@ -103,7 +103,7 @@ export function fromText(text: string): string | number {
 /**
  * A key such that two scalars are `=`-equal (ignoring wildcards) only if their keys are equal:
  * numbers and canonical numerals share `n:<number>`. Objects and arrays have no key. Used to
- * index lookup tables and, by the engine, rules (see requiredEqualities).
+ * index lookup tables and rules (RuleIndex).
  */
 export function valueKey(value: unknown): string | undefined {
   switch (typeof value) {

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InMemoryCorrelationStateStore, compile } from '../src/index.ts';
-import type { CorrelationGroupState, CorrelationStateStore, JsonObject } from '../src/index.ts';
+import { newStageClock } from '../src/index.ts';
+import type { CorrelationGroupState, CorrelationStateStore, JsonObject, StageClock } from '../src/index.ts';
 
 const T0 = 1_700_000_000_000;
 const MIN = 60_000;
@@ -390,6 +391,12 @@ describe('CorrelationStateStore', () => {
   /** A store that keeps only JSON text, like a durable one would. */
   class JsonStore implements CorrelationStateStore {
     readonly data = new Map<string, string>();
+    readonly clocks = new Map<string, StageClock>();
+    clock(scope: string): StageClock {
+      let c = this.clocks.get(scope);
+      if (c === undefined) this.clocks.set(scope, (c = newStageClock()));
+      return c;
+    }
     get(scope: string, key: string): CorrelationGroupState | undefined {
       const text = this.data.get(`${scope}\u0000${key}`);
       return text === undefined ? undefined : (JSON.parse(text) as CorrelationGroupState);

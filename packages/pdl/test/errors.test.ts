@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PdlSyntaxError, check, compile, isPdlSyntaxError, kPdlSyntaxError, parse } from '../src/index.ts';
+import { PdlCompileError, PdlError, PdlSyntaxError, UserRegexError, check, compile, compileUserRegex, isPdlError, isPdlSyntaxError, kPdlSyntaxError, parse, pdlErrorCodes } from '../src/index.ts';
 import { assertSyntaxError } from './helpers.ts';
 
 const STAGE = 'a stage (a query, or a command such as eval, fields, rename, flatten, lookup, rex, event_count)';
@@ -136,5 +136,22 @@ describe('limits', () => {
       (e: unknown) => isPdlSyntaxError(e) && e.detail === 'too many tokens: the limit is 10000',
     );
     assert.doesNotThrow(() => parse(Array.from({ length: 2000 }, (_, i) => `f${i}=1`).join(' OR ')));
+  });
+});
+
+describe('error classes', () => {
+  test('what compiling finds beyond the syntax is a PdlCompileError with its code', () => {
+    const lookups = { get: () => undefined };
+    assert.throws(() => compile('a=1 | lookup nope ip OUTPUT city', { lookups }),
+      (e: unknown) => e instanceof PdlCompileError && e.code === 'UNKNOWN_LOOKUP' && isPdlError(e) && isPdlSyntaxError(e));
+    assert.throws(() => compile('a=1 | rex msg "(?<x>a"'),
+      (e: unknown) => e instanceof PdlCompileError && e.code === 'INVALID_REGEX' && e.detail.startsWith('invalid regular expression'));
+    assert.throws(() => compileUserRegex('(a'), (e: unknown) => e instanceof UserRegexError && e.code === 'USER_REGEX' && e instanceof PdlError);
+  });
+
+  test('syntax and limits are PdlSyntaxError, not PdlCompileError; every code is in the closed list', () => {
+    assert.throws(() => parse('a ='), (e: unknown) => e instanceof PdlSyntaxError && !(e instanceof PdlCompileError) && e.code === 'SYNTAX');
+    assert.throws(() => parse('a=1 AND b=2', { limits: { maxTextLength: 5 } }), (e: unknown) => isPdlSyntaxError(e) && e.code === 'LIMIT');
+    assert.deepEqual([...pdlErrorCodes], ['SYNTAX', 'LIMIT', 'UNKNOWN_LOOKUP', 'INVALID_REGEX', 'USER_REGEX']);
   });
 });

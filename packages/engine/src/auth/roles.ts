@@ -11,10 +11,6 @@ export interface Role {
   readonly name: RoleName;
 }
 
-export function isRoleName(name: unknown): name is RoleName {
-  return typeof name === 'string' && Object.hasOwn(roleIds, name);
-}
-
 export function role(name: RoleName): Role {
   return { id: roleIds[name], name };
 }

@@ -1,4 +1,5 @@
-import { apiError } from '../http/errors.ts';
+import { SerialQueue } from '../serial-queue.ts';
+import { apiError } from '../errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { role, type Role, type RoleName } from './roles.ts';
@@ -39,7 +40,7 @@ const isAdmin = (user: User) => user.roles.some((r) => r.name === 'admin');
 export class UserDirectory {
   readonly #store: ConfigStore;
 
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #writes = new SerialQueue();
 
   constructor(store: ConfigStore) {
     this.#store = store;
@@ -70,9 +71,7 @@ export class UserDirectory {
    * concurrent inits (or creates of one username) would otherwise both pass their check.
    */
   #serially<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(fn, fn);
-    this.#queue = next.catch(() => {});
-    return next;
+    return this.#writes.run(fn);
   }
 
   init(input: UserInput): Promise<User> {

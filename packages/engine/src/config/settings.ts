@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseProperties, type PropertyEntry } from './properties.ts';
+import { WeirError } from '../errors.ts';
 
 /** Raised for a bad setting; the message names the key, where it was set and what is accepted. */
-export class SettingsError extends Error {
+export class SettingsError extends WeirError {
   override name = 'SettingsError';
+  readonly code = 'SETTINGS_INVALID';
 }
 
 interface SettingDef<T> {
@@ -45,11 +47,13 @@ export const settingDefinitions = {
   'weir.config.location': text('${weir.home}/var/config', 'Folder of the local store.'),
   'weir.topic.prefix': text('weir', 'Prefix of the topics Weir owns (`<prefix>_nodes`, `<prefix>_rules`, … `<prefix>_alerts`). Keep `weir` in production; tests use it to keep their data apart.'),
   'weir.node.heartbeat-seconds': integer(10, 1, 3600, 'Interval at which a node refreshes its entry (`lastSeen`, `state`) in the node registry.'),
+  'weir.node.dead-after-seconds': integer(30, 2, 86400, 'A node whose `lastSeen` is older than this is shown with `alive: false` in `GET /api/nodes`, and any admin may remove its record. At least twice `weir.node.heartbeat-seconds`.'),
   'weir.broker.embedded': oneOf(['auto', 'true', 'false'] as const, 'auto', '`auto`: start the embedded Kafka broker when `bootstrap.servers` is unreachable; `true`: always start it (and use it); `false`: never.'),
   'weir.broker.dir': text('${weir.home}/var/kafka', 'Data, logs and ports of the embedded broker.'),
   'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0: the port of `bootstrap.servers` when it names this machine and the port is free, else a port picked once and kept.'),
   'num.stream.threads': integer(10, 1, 256, 'Stream worker threads of this node.'),
   'processing.guarantee': oneOf(['at_least_once', 'exactly_once_v2'] as const, 'at_least_once', 'Delivery guarantee of the stream runtime.'),
+  'weir.stream.idle-close-seconds': integer(0, 0, 86400, 'Idle close of correlation windows. 0 (default): windows advance and close only by the event times the stage has seen (stream time), so a replay gives the same alerts as the live stream, but an `emit=close` window stays open until a later event reaches its partition. N: after N seconds without records on a partition of a correlation stage, its stream time moves on with the wall clock, closing `emit=close` windows of an idle stream; alerts then depend on when events arrive, not only on their times.'),
   'weir.engine.autostart': bool(true, 'Start the stream engine with the node.'),
   'weir.metrics.enabled': bool(true, 'Serve Prometheus metrics at `/metrics` on a separate plain-HTTP port (no token; bind it to a trusted address).'),
   'weir.metrics.address': text('127.0.0.1', 'Address of the metrics port; the default keeps it on this machine.'),

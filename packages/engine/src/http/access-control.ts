@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { RouteAccess } from '../auth/roles.ts';
-import type { NodeContext } from './context.ts';
+import type { NodeContext } from '../node-context.ts';
+import { docsPrefix } from './openapi.ts';
 
 /**
  * Authentication and authorisation of every route (spec: Authentication):
@@ -26,6 +27,10 @@ export function registerAccessControl(app: FastifyInstance, ctx: NodeContext): v
   declaredRoutes.set(app, routes);
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.url.startsWith('/api')) return;
+    if (route.url.startsWith(docsPrefix) && route.config?.access === undefined) {
+      // The Swagger UI plugin's routes (page, assets): public, like the OpenAPI document.
+      route.config = { ...route.config, access: 'public' };
+    }
     const access = route.config?.access;
     if (access === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });

@@ -1,4 +1,4 @@
-import { apiError, type ApiError } from '../http/errors.ts';
+import { apiError, type ApiError } from '../errors.ts';
 
 /**
  * Reading @platformatic/kafka errors: a broker refusal arrives as a ProtocolError (with the broker's
@@ -46,6 +46,12 @@ export function brokerReason(error: unknown): string {
 /** The broker refused to create a topic because it exists (e.g. another node created it first). */
 export function isTopicAlreadyExists(error: unknown): boolean {
   return brokerErrorId(error) === 'TOPIC_ALREADY_EXISTS';
+}
+
+/** The broker refused a record (or batch) over the topic's `max.message.bytes`. */
+export function isRecordTooLarge(error: unknown): boolean {
+  const id = brokerErrorId(error);
+  return id === 'MESSAGE_TOO_LARGE' || id === 'RECORD_LIST_TOO_LARGE';
 }
 
 export function isUnknownTopic(error: unknown): boolean {

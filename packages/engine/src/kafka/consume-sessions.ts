@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Consumer, ListOffsetTimestamps, MessagesStreamModes, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import { deserialize } from './serde-codecs.ts';
 import type { SerdeType } from './serdes.ts';

@@ -1,4 +1,5 @@
 import type { SerdeType } from './serdes.ts';
+import { WeirError } from '../errors.ts';
 
 /**
  * The bytes of Kafka's Java serializers (org.apache.kafka.common.serialization), so that records
@@ -8,8 +9,9 @@ import type { SerdeType } from './serdes.ts';
  * ByteArray, Bytes, ByteBuffer → the bytes themselves, written in JSON as base64.
  * A JSON `null` is a null record key or value (a tombstone), as in Java.
  */
-export class SerdeError extends Error {
+export class SerdeError extends WeirError {
   override name = 'SerdeError';
+  readonly code = 'SERDE_MISMATCH';
 }
 
 const int32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };

@@ -16,10 +16,34 @@ export function lookupTopicMaxMessageBytes(lookupMaxBytes: number): number {
   return Math.min(Math.max(4 * lookupMaxBytes, 8 * 1024 * 1024), 100 * 1024 * 1024 - 64 * 1024);
 }
 
+/** Replication factor and `min.insync.replicas` of Weir's internal topics on a cluster of three or more brokers. */
+export const internalReplicas = 3;
+export const internalMinInsyncReplicas = 2;
+
+/** How to create one of Weir's internal topics on this cluster: `replicas` and extra topic configs. */
+export interface InternalReplication {
+  readonly replicas: number;
+  readonly configs: readonly { name: string; value: string }[];
+}
+
+/**
+ * Replication of Weir's internal topics (configuration, alerts, and the stream runtime's repartition
+ * and changelog topics): on a cluster with at least three live brokers, 3 replicas and
+ * `min.insync.replicas=2`, so that one broker can be lost without losing an acknowledged record
+ * (every producer of Weir uses `acks=all`) and without stopping writes; on a smaller cluster (the
+ * embedded single broker) the broker's defaults (-1).
+ */
+export async function internalReplication(admin: Admin): Promise<InternalReplication> {
+  const metadata = await admin.metadata({ topics: [] });
+  if (metadata.brokers.size < internalReplicas) return { replicas: -1, configs: [] };
+  return { replicas: internalReplicas, configs: [{ name: 'min.insync.replicas', value: String(internalMinInsyncReplicas) }] };
+}
+
 /**
  * Creates the topics Weir needs when they are missing: `<prefix>_alerts` always and, with
  * `withConfigTopics`, the seven compacted configuration topics (one partition each, so that a
- * multi-record write is one atomic record batch). Existing topics are left as they are.
+ * multi-record write is one atomic record batch), replicated as `internalReplication` says.
+ * Existing topics are left as they are.
  */
 export async function ensureWeirTopics(settings: Settings, clientId: string, withConfigTopics: boolean): Promise<void> {
   const names = { ...weirTopicNames(settings.get('weir.topic.prefix')), alerts: alertsTopicName(settings.get('weir.topic.prefix'), settings.get('weir.output.names')) };
@@ -27,14 +51,16 @@ export async function ensureWeirTopics(settings: Settings, clientId: string, wit
   try {
     const existing = new Set(await admin.listTopics());
     const wanted: WeirTopic[] = withConfigTopics ? [...configTopics, 'alerts'] : ['alerts'];
+    const replication = wanted.some((topic) => !existing.has(names[topic])) ? await internalReplication(admin) : undefined;
     for (const topic of wanted) {
       if (existing.has(names[topic])) continue;
       const configs: { name: string; value: string }[] = topic === 'alerts' ? [] : Object.entries(configTopicSettings).map(([name, value]) => ({ name, value }));
+      configs.push(...replication!.configs);
       if (topic === 'lookups') {
         configs.push({ name: 'max.message.bytes', value: String(lookupTopicMaxMessageBytes(settings.get('weir.lookup.max-bytes'))) });
       }
       try {
-        await admin.createTopics({ topics: [names[topic]], partitions: topic === 'alerts' ? -1 : 1, replicas: -1, configs });
+        await admin.createTopics({ topics: [names[topic]], partitions: topic === 'alerts' ? -1 : 1, replicas: replication!.replicas, configs });
       } catch (err) {
         // Another node may have created it in the meantime.
         if (!isTopicAlreadyExists(err)) throw err;

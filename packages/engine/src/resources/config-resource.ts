@@ -1,8 +1,10 @@
-import { apiError, withDetails } from '../http/errors.ts';
+import { isObject } from '@weir/pdl';
+import { apiError, withDetails } from '../errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
-import type { CheckContext, ConfigRecord, ResourceKind } from './kinds.ts';
-import { compileValidator, type Validator } from './validation.ts';
-import { WriteQueue } from './write-queue.ts';
+import type { CheckContext, ConfigRecord, ResourceKind } from './resource-kind.ts';
+import { compileValidator, type Validator } from '../validation/json-schema.ts';
+import { integerIdKey } from './ids.ts';
+import { SerialQueue } from '../serial-queue.ts';
 
 /** Why one element of a bulk request was refused. */
 export interface ElementViolations {
@@ -12,8 +14,6 @@ export interface ElementViolations {
 }
 
 type Prepared = { readonly record: ConfigRecord; readonly errors?: undefined } | { readonly record?: undefined; readonly errors: string[] };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The CRUD logic shared by tasks, pipelines, topologies and rules (spec: Tasks, pipelines,
@@ -26,13 +26,13 @@ export class ConfigResource {
   readonly #store: ConfigStore;
   readonly #validate: Validator;
   readonly #checks: CheckContext;
-  readonly #writes = new WriteQueue();
+  readonly #writes = new SerialQueue();
 
   constructor(kind: ResourceKind, store: ConfigStore) {
     this.kind = kind;
     this.#store = store;
     this.#validate = compileValidator(kind.schema);
-    this.#checks = { lookupRows: (id) => store.get<{ content: Record<string, unknown>[] }>('lookups', id)?.content };
+    this.#checks = { lookups: { get: (id) => { const rows = store.get<{ content: Record<string, unknown>[] }>('lookups', id)?.content; return rows && { rows }; } } };
   }
 
   /** All records; integer ids in ascending order, string ids in creation order. */
@@ -112,12 +112,9 @@ export class ConfigResource {
 
   /** The store key of a path id, or 400 saying what an id of this kind looks like. */
   parseId(raw: string): string {
-    if (this.kind.idType === 'string') {
-      if (raw.length === 0) throw apiError('RESOURCE_ID_INVALID', this.kind.names, raw, this.kind.idRule);
-      return raw;
-    }
-    if (!/^\d{1,16}$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw apiError('RESOURCE_ID_INVALID', this.kind.names, raw, this.kind.idRule);
-    return String(Number(raw));
+    const key = this.kind.idType === 'string' ? (raw.length > 0 ? raw : undefined) : integerIdKey(raw);
+    if (key === undefined) throw apiError('RESOURCE_ID_INVALID', this.kind.names, raw, this.kind.idRule);
+    return key;
   }
 
   #find(id: string): ConfigRecord | undefined {

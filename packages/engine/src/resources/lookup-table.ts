@@ -1,12 +1,14 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import secureJson from 'secure-json-parse';
+import { WeirError } from '../errors.ts';
 
 /** One row of a lookup (spec: Lookup → content). */
 export type LookupRow = Record<string, unknown>;
 
 /** Why an uploaded file is not a lookup table; the message says what was found and what is accepted. */
-export class LookupFormatError extends Error {
+export class LookupFormatError extends WeirError {
   override name = 'LookupFormatError';
+  readonly code = 'LOOKUP_FORMAT';
 }
 
 export const lookupFormats = { csv: 'csv', json: 'json' } as const;

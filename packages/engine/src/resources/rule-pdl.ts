@@ -1,5 +1,5 @@
 import { check } from '@weir/pdl';
-import type { CheckContext } from './kinds.ts';
+import type { CheckContext } from './resource-kind.ts';
 
 /**
  * The one hook where a rule's PDL is checked when the rule is saved (create, update, bulk): it
@@ -7,13 +7,6 @@ import type { CheckContext } from './kinds.ts';
  * `pdl: line 1, column 5: expected a value after '=', found end of input`.
  */
 export function validateRulePdl(pdl: string, ctx: CheckContext): string[] {
-  const outcome = check(pdl, {
-    lookups: {
-      get: (id) => {
-        const rows = ctx.lookupRows(id);
-        return rows && { rows };
-      },
-    },
-  });
+  const outcome = check(pdl, { lookups: ctx.lookups });
   return outcome.result ? [] : [`pdl: ${outcome.error.message}`];
 }

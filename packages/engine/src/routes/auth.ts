@@ -1,6 +1,6 @@
 import { access } from '../auth/roles.ts';
 import type { RouteModule } from './route-module.ts';
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
 import { loginBody } from './user-schemas.ts';
 
 /** Spec: Authentication. Login failures answer 401 with an empty body; refresh failures 401 + ERROR. */

@@ -1,12 +1,13 @@
 import { check, compile, isPdlSyntaxError } from '@weir/pdl';
 import { access } from '../auth/roles.ts';
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
 import { parseJson } from '../http/body-parsers.ts';
 import type { PipelineRecord, TaskRecordSpec } from '../stream/config-snapshot.ts';
 import { storedLookups, storedRules } from '../stream/store-config.ts';
 import { compileTask, isTaskDefinitionError, runPipeline, type CompiledTask, type TaskEnvironment, type TaskRecord } from '../tasks/index.ts';
 import type { RouteModule } from './route-module.ts';
 
+const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
 type ById = { Params: { id: string } };
 
 /** The body as text: the test endpoints take text/plain (spec) and also JSON. */
@@ -51,7 +52,7 @@ const kinds = {
  * the stored configuration; nothing is written anywhere.
  */
 export const testRoutes: RouteModule = (app, ctx) => {
-  app.post<ById>('/api/test/rules/:id', { config: { access: access.member } }, async (request) => {
+  app.post<ById>('/api/test/rules/:id', { config: { access: access.member }, schema: { params: idParams } }, async (request) => {
     const rule = ctx.store.get<{ pdl: string }>('rules', request.params.id);
     if (!rule) throw apiError('RESOURCE_MISSING', kinds.rule);
     const event = typeof request.body === 'string' ? parseJson(request.body) : request.body;
@@ -64,7 +65,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
     }
   });
 
-  app.post<ById>('/api/test/tasks/:id', { config: { access: access.member } }, async (request) => {
+  app.post<ById>('/api/test/tasks/:id', { config: { access: access.member }, schema: { params: idParams } }, async (request) => {
     const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<TaskRecordSpec>('tasks', request.params.id) : undefined;
     if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
     const lookups = storedLookups(ctx.store);
@@ -74,7 +75,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
     return { result: resultOf(result.records) };
   });
 
-  app.post<ById>('/api/test/pipelines/:id', { config: { access: access.member } }, async (request) => {
+  app.post<ById>('/api/test/pipelines/:id', { config: { access: access.member }, schema: { params: idParams } }, async (request) => {
     const pipeline = /^\d+$/.test(request.params.id) ? ctx.store.get<PipelineRecord>('pipelines', request.params.id) : undefined;
     if (!pipeline) throw apiError('PIPELINE_TEST_MISSING');
     const lookups = storedLookups(ctx.store);

@@ -10,6 +10,12 @@ export const topicParams = {
   properties: { name: { type: 'string' } },
 } as const;
 
+/** `?index=N`: checked by the route, whose message says what an index is. */
+export const consumeQuery = {
+  type: 'object',
+  properties: { index: { type: 'string', description: 'the first message to return (an integer >= 0; default 0)' } },
+} as const;
+
 /** Defaults of the consumer-create fields, none of which is required (spec: "not shown"). */
 export const consumeDefaults = { maxEvents: 1000, maxTimeoutSeconds: 60, offset: 'earliest' } as const;
 

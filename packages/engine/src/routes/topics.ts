@@ -1,6 +1,6 @@
 import { access } from '../auth/roles.ts';
-import type { NodeContext } from '../http/context.ts';
-import { apiError, withDetails } from '../http/errors.ts';
+import type { NodeContext } from '../node-context.ts';
+import { apiError, withDetails } from '../errors.ts';
 import { brokerErrorId, brokerReason, isUnreachable, unavailableOr } from '../kafka/broker-errors.ts';
 import { SerdeError, serialize } from '../kafka/serde-codecs.ts';
 import { defaultDeserializer, defaultSerializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
@@ -8,7 +8,7 @@ import { validateTopic, validateTopics, type TopicSpec } from '../kafka/topic-sp
 import type { RecordToProduce } from '../kafka/topic-producer.ts';
 import { requiredTopics, weirTopicNames } from '../kafka/weir-topics.ts';
 import type { RouteModule } from './route-module.ts';
-import { consumeBody, consumeDefaults, produceBody, topicParams } from './topic-schemas.ts';
+import { consumeBody, consumeDefaults, consumeQuery, produceBody, topicParams } from './topic-schemas.ts';
 
 type ByName = { Params: { name: string } };
 interface ProduceBody {
@@ -120,7 +120,7 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     });
 
   app.get<ByName & { Querystring: { index?: string } }>('/api/topics/:name/consume',
-    { config: { access: access.member }, schema: { params: topicParams } }, async (request) => {
+    { config: { access: access.member }, schema: { params: topicParams, querystring: consumeQuery } }, async (request) => {
       const raw = request.query.index;
       if (raw !== undefined && !/^\d{1,9}$/.test(raw)) {
         throw apiError('VALIDATION', `querystring.index must be an integer >= 0 (the first message to return), found '${raw}'`);

@@ -1,5 +1,6 @@
 import type { MessageToProduce } from '@platformatic/kafka';
-import { runPipeline, type TaskRecord } from '../tasks/index.ts';
+import { outputKeys, outputNames } from '@weir/pdl';
+import { resumePipeline, runPipeline, type PipelineResult, type RoutedRecord, type TaskRecord, type TaskResult } from '../tasks/index.ts';
 import { deadLetterRecord, type SourceRecord } from './dead-letter.ts';
 import { decodeValue, encodeValue } from './record-codec.ts';
 import type { TopologyPlan } from './topology-plan.ts';
@@ -18,11 +19,17 @@ export const streamMetrics = {
 } as const;
 
 /**
+ * Sends a routed record to its stage's repartition topic (appending to `out`); false when the
+ * topology has no repartition topic for that task (then it is continued in place).
+ */
+export type Router = (topology: TopologyPlan, taskIndex: number, routed: RoutedRecord, sourceKey: Buffer | undefined, out: OutgoingRecord[]) => boolean;
+
+/**
  * Runs one consumed record through every topology reading its topic and appends what must be
- * written (outputs, alerts, dead letters) to `out`. Pure apart from `stats`: no I/O.
+ * written (outputs, alerts, dead letters, repartition records) to `out`. Pure apart from `stats`: no I/O.
  */
 export function processRecord(source: SourceRecord, topologies: readonly TopologyPlan[], alertsTopic: string,
-  stats: WorkerStats, out: OutgoingRecord[]): void {
+  stats: WorkerStats, out: OutgoingRecord[], route?: Router): void {
   if (source.value === undefined || source.value === null) {
     // A tombstone carries no event: counted, not processed.
     stats.add(streamMetrics.skipped, [source.topic, 'tombstone']);
@@ -44,22 +51,44 @@ export function processRecord(source: SourceRecord, topologies: readonly Topolog
       continue;
     }
     const result = runPipeline(topology.tasks, { value: text, timestamp });
-    for (const failure of result.failures) {
-      deadLetter(source, topology.name, failure.task.name, `${failure.task.function}: ${failure.message}`, stats, out);
-    }
-    writeOutputs(source, topology, result.records, stats, out);
-    for (const alert of result.alerts) {
-      out.push({ topic: alertsTopic, key: source.key, value: Buffer.from(JSON.stringify(alert.value)), timestamp: BigInt(alert.timestamp) });
-      stats.add(streamMetrics.alerts, [topology.name]);
-      const rule = typeof alert.value === 'object' ? (alert.value._rule as { id?: unknown } | undefined) : undefined;
-      if (rule && rule.id !== undefined) stats.add(streamMetrics.ruleMatches, [String(rule.id)]);
-    }
+    writeResult(source, source.key, topology, result, alertsTopic, stats, out, route);
+  }
+}
+
+/**
+ * Continues a routed record (read from a repartition topic, or routed where no repartition topic
+ * exists) at its task, with the state of the partition the caller selected. `result` is what the
+ * task's resume (or advanceBy) gave.
+ */
+export function continueRouted(source: SourceRecord | undefined, sourceKey: Buffer | undefined, topology: TopologyPlan, taskIndex: number,
+  result: TaskResult, alertsTopic: string, stats: WorkerStats, out: OutgoingRecord[], route?: Router): void {
+  writeResult(source, sourceKey, topology, resumePipeline(topology.tasks, taskIndex, result), alertsTopic, stats, out, route);
+}
+
+function writeResult(source: SourceRecord | undefined, key: Buffer | undefined, topology: TopologyPlan, result: PipelineResult,
+  alertsTopic: string, stats: WorkerStats, out: OutgoingRecord[], route: Router | undefined): void {
+  for (const failure of result.failures) {
+    if (source) deadLetter(source, topology.name, failure.task.name, `${failure.task.function}: ${failure.message}`, stats, out);
+    else stats.add(streamMetrics.skipped, [topology.name, failure.task.name]);
+  }
+  writeOutputs(source ?? { key }, topology, result.records, stats, out, key);
+  for (const alert of result.alerts) {
+    out.push({ topic: alertsTopic, key, value: Buffer.from(JSON.stringify(alert.value)), timestamp: BigInt(alert.timestamp) });
+    stats.add(streamMetrics.alerts, [topology.name]);
+    const rule = typeof alert.value === 'object' ? (alert.value[outputKeys[outputNames()].rule] as { id?: unknown } | undefined) : undefined;
+    if (rule && rule.id !== undefined) stats.add(streamMetrics.ruleMatches, [String(rule.id)]);
+  }
+  for (const { taskIndex, routed } of result.routes ?? []) {
+    if (route?.(topology, taskIndex, routed, key, out)) continue;
+    // no repartition topic for this task (it gained a correlation after the plan was made): continued here
+    const task = topology.tasks[taskIndex];
+    if (task?.resume) continueRouted(source, key, topology, taskIndex, task.resume(routed), alertsTopic, stats, out, undefined);
   }
 }
 
 /** Records emitted by the clock (correlation windows closed by time), written to the topology's outputs. */
 export function writeOutputs(source: Pick<SourceRecord, 'key'> & Partial<SourceRecord>, topology: TopologyPlan,
-  records: readonly TaskRecord[], stats: WorkerStats, out: OutgoingRecord[]): void {
+  records: readonly TaskRecord[], stats: WorkerStats, out: OutgoingRecord[], key: Buffer | undefined = source.key): void {
   for (const record of records) {
     let previousType: string | undefined;
     let previous: Buffer | undefined;
@@ -74,7 +103,7 @@ export function writeOutputs(source: Pick<SourceRecord, 'key'> & Partial<SourceR
       }
       previousType = output.valueType;
       previous = value;
-      out.push({ topic: output.topic, key: source.key, value, timestamp: BigInt(record.timestamp) });
+      out.push({ topic: output.topic, key, value, timestamp: BigInt(record.timestamp) });
       stats.add(streamMetrics.recordsOut, [topology.name, output.topic]);
     }
   }
@@ -130,4 +159,32 @@ export function timestampSafeRuns(out: OutgoingRecord[]): OutgoingRecord[][] {
   }
   runs.push(run);
   return runs;
+}
+
+/** Bytes of keys and values one produce request may carry: below the broker's default max.message.bytes (1 MiB) per partition batch. */
+const maxRequestBytes = 512 * 1024;
+
+/**
+ * `runs` cut further, in order, so that no send carries more than `maxRequestBytes` of keys and
+ * values (a batch of changelog records of large correlation groups could otherwise exceed the
+ * broker's message size limit and fail the batch over and over).
+ */
+export function sizeBoundedRuns(runs: readonly OutgoingRecord[][]): OutgoingRecord[][] {
+  const out: OutgoingRecord[][] = [];
+  for (const run of runs) {
+    let chunk: OutgoingRecord[] = [];
+    let bytes = 0;
+    for (const record of run) {
+      const size = (record.key?.length ?? 0) + (record.value?.length ?? 0) + 64;
+      if (chunk.length > 0 && bytes + size > maxRequestBytes) {
+        out.push(chunk);
+        chunk = [];
+        bytes = 0;
+      }
+      chunk.push(record);
+      bytes += size;
+    }
+    if (chunk.length > 0) out.push(chunk);
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Settings } from '../config/settings.ts';
-import { apiError } from '../http/errors.ts';
+import { apiError } from '../errors.ts';
+import { SerialQueue } from '../serial-queue.ts';
 import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';
@@ -41,7 +42,7 @@ export class StreamEngine {
   #unsubscribe: (() => void) | undefined;
   #reloadTimer: NodeJS.Timeout | undefined;
   #lookupsChanged = false;
-  #transition: Promise<unknown> = Promise.resolve();
+  readonly #transitions = new SerialQueue();
 
   constructor(settings: Settings, store: ConfigStore, uuid: string, metrics: EngineMetrics, log: EngineLog) {
     this.#settings = settings;
@@ -87,6 +88,7 @@ export class StreamEngine {
           transactionalId: `${consumerGroupId(applicationId, group)}-${this.#uuid}-${index}`,
           alertsTopic: alertsTopicName(s.get('weir.topic.prefix'), s.get('weir.output.names')),
           outputNames: s.get('weir.output.names'),
+          idleCloseMs: s.get('weir.stream.idle-close-seconds') * 1000,
         };
         return this.#spawn(index, init);
       });
@@ -168,8 +170,6 @@ export class StreamEngine {
   }
 
   #serially<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.#transition.then(fn, fn);
-    this.#transition = next.catch(() => {});
-    return next;
+    return this.#transitions.run(fn);
   }
 }

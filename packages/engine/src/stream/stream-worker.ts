@@ -1,10 +1,14 @@
-import { withRule } from '../tasks/rule-alert.ts';
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
-import { brokerReason, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
+import { brokerErrorId, brokerReason, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
+import type { RoutedRecord } from '../tasks/index.ts';
+import { readChangelog } from './changelog-restore.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
-import { deadLetterTopic } from './dead-letter.ts';
-import { processRecord, streamMetrics, timestampSafeRuns, writeOutputs, type OutgoingRecord } from './record-processor.ts';
-import { buildPlan, LookupBook, RuleBook, TaskCache, type StreamPlan } from './topology-plan.ts';
+import { deadLetterTopic, type SourceRecord } from './dead-letter.ts';
+import { PartitionedStateStore } from './partitioned-state.ts';
+import { PartitionQueues } from './partition-queues.ts';
+import { continueRouted, processRecord, sizeBoundedRuns, streamMetrics, timestampSafeRuns, type OutgoingRecord, type Router } from './record-processor.ts';
+import { decodeRouted, encodeRouted, partitionOf, repartitionRetentionMs } from './repartition.ts';
+import { buildPlan, LookupBook, RuleBook, TaskCache, type StageBinding, type StreamPlan, type TopologyPlan } from './topology-plan.ts';
 import { WorkerStats } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
 
@@ -22,6 +26,12 @@ export interface StreamWorkerOptions {
   readonly transactionalId: string;
   readonly alertsTopic: string;
   readonly maxBatch?: number;
+  /**
+   * weir.stream.idle-close-seconds in ms: after this much wall-clock time without records on a
+   * partition of a correlation stage, its stream time moves on with the wall clock (closing
+   * emit=close windows). 0: windows move only with the events' own times.
+   */
+  readonly idleCloseMs?: number;
   readonly onState: (state: WorkerState) => void;
   readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
@@ -34,6 +44,10 @@ function describeFailure(err: unknown): string {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+/** A commit refused because the group is rebalancing or moved on: the records stay processed, the offsets are committed with a later batch or re-read by the partition's next owner. */
+const rebalanceErrors = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
 const keepFetching = (): void => {};
 
 /**
@@ -46,10 +60,12 @@ const keepFetching = (): void => {};
 export class StreamWorker {
   readonly stats = new WorkerStats();
   readonly #options: StreamWorkerOptions;
-  readonly #rules = new RuleBook();
+  /** Correlation state per partition of each stage's repartition topic, backed by its changelog topic. */
+  readonly #stateStore = new PartitionedStateStore();
+  readonly #rules = new RuleBook(this.#stateStore);
   readonly #lookups = new LookupBook();
   readonly #tasks = new TaskCache();
-  #plan: StreamPlan = { version: 0, byInput: new Map(), inputTopics: [], outputTopics: [], ruleTopologies: new Map() };
+  #plan: StreamPlan = { version: 0, byInput: new Map(), inputTopics: [], outputTopics: [], ruleTopologies: new Map(), stages: new Map() };
   #state: WorkerState = 'CREATED';
   #running = false;
   #loop: Promise<void> | undefined;
@@ -57,11 +73,30 @@ export class StreamWorker {
   #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
   #producer: Producer<Buffer, Buffer, Buffer, Buffer> | undefined;
+  /** Reads changelog partitions (plain fetches, never joins a group). */
+  #restorer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #admin: Admin | undefined;
+  /** Records read but not yet processed, per partition (batches take from each in turn). */
+  readonly #queues = new PartitionQueues<BufferMessage>();
+  /** Next offset to process per assigned partition: a record below it was processed already (re-fetched after a rebalance) and is skipped. */
+  readonly #positions = new Map<string, bigint>();
+  /** Partitions assigned at the last look (`topic\0partition`); null before the first assignment. */
+  #assigned: Set<string> | null = null;
+  /** Set between the group's rebalance notice and the new assignment: no batch starts meanwhile. */
+  #rebalancing = false;
+  /** Offsets whose commit a rebalance refused, committed with the next batch while still assigned. */
+  #uncommitted = new Map<string, BufferMessage>();
+  /** Partition count of each stage's repartition topic. */
+  readonly #stagePartitions = new Map<string, number>();
+  /** Wall-clock time of the last record (or idle step) per open state partition. */
+  readonly #lastActivity = new Map<string, number>();
+  /** Wall-clock time of the last idle step per state partition (cleared by a record). */
+  readonly #idleSteps = new Map<string, number>();
   #subscribed = '';
   #knownTopics = new Set<string>();
   #planDirty = false;
   #clockTimer: NodeJS.Timeout | undefined;
+  readonly #router: Router = (topology, taskIndex, routed, sourceKey, out) => this.#route(topology, taskIndex, routed, sourceKey, out);
   /** The input topics last found missing, comma-separated. */
   #missingInputs = '';
   /** Records emitted by the clock, written with the next batch. */
@@ -83,7 +118,7 @@ export class StreamWorker {
     if (snapshot.lookups) this.#lookups.update(snapshot.lookups);
     this.#rules.update(snapshot.rules, this.#lookups);
     for (const [id, reason] of this.#rules.broken) this.#options.onLog('warn', `rule ${id} is skipped: ${reason}`);
-    this.#plan = buildPlan(snapshot, { group: this.#options.group, rules: this.#rules, lookups: this.#lookups,
+    this.#plan = buildPlan(snapshot, { group: this.#options.group, groupId: this.#options.groupId, stateStore: this.#stateStore, rules: this.#rules, lookups: this.#lookups,
       counters: { taskError: (task) => this.stats.add('weir_task_errors_total', [task.name]),
         ruleSkipped: (_task, ruleId, reason) => this.stats.add('weir_rules_skipped_total', [ruleId, reason]) } }, this.#tasks);
     for (const [, topologies] of this.#plan.byInput) {
@@ -127,6 +162,7 @@ export class StreamWorker {
       try {
         await this.#ensureClients();
         const inputs = await this.#existingInputs();
+        if (inputs.length > 0) inputs.push(...await this.#ensureStageTopics(new Set(inputs)));
         const key = inputs.join('\u0000');
         if (key !== this.#subscribed || !this.#stream) await this.#subscribe(inputs, key);
         this.#planDirty = false;
@@ -169,6 +205,9 @@ export class StreamWorker {
       groupId: o.groupId,
       maxWaitTime: 200,
       maxBytes: 16 * 1024 * 1024,
+      // Small per-partition fetches: every partition gets records in every fetch (fairness), and few
+      // records wait in memory when a rebalance moves their partition away.
+      maxBytesPerPartition: 512 * 1024,
       // A member lost with its broker (or its process) holds its partitions until this times out.
       sessionTimeout: 10_000,
       heartbeatInterval: 1000,
@@ -182,12 +221,113 @@ export class StreamWorker {
     };
     this.#consumer.on('client:broker:disconnect', lost('the connection to a broker closed'));
     this.#consumer.on('client:broker:failed', lost('a broker connection failed'));
+    // The group is rebalancing: no new batch starts until the new assignment is known, so records of
+    // partitions that move away are not processed here after their next owner started on them.
+    this.#consumer.on('consumer:group:rebalance', () => {
+      this.#rebalancing = true;
+    });
+    this.#consumer.on('consumer:group:join', () => {
+      this.#rebalancing = false;
+      this.#wake?.();
+    });
     this.#stream = await this.#consumer.consume({ topics: inputs, mode: 'committed', fallbackMode: 'earliest', autocommit: false, highWaterMark: 4096 });
     this.#stream.on('error', (err: Error) => this.#options.onLog('warn', `consumer stream: ${err.message}`));
     // A 'readable' listener for the stream's whole life. #nextBatch removes its own listener while a
     // batch is processed; with none left, Node sets readableFlowing to null, and the client's fetch
     // loop (which fetches only while someone listens) stops for good: the stream stalls silently.
     this.#stream.on('readable', keepFetching);
+  }
+
+  /**
+   * Creates the repartition and changelog topics of the plan's correlation stages when missing
+   * (partitions: the input topic's; changelog compacted) and returns the repartition topics to consume.
+   */
+  async #ensureStageTopics(inputs: ReadonlySet<string>): Promise<string[]> {
+    const stages = [...this.#plan.stages.values()].filter((s) => inputs.has(s.topology.input));
+    if (stages.length === 0) return [];
+    const admin = this.#admin!;
+    const wanted = [...new Set(stages.flatMap((s) => [s.topology.input, s.topics.repartition, s.topics.changelog]))];
+    const existing = new Set(await admin.listTopics({ includeInternals: false }));
+    const inputMeta = await admin.metadata({ topics: [...new Set(stages.map((s) => s.topology.input))] });
+    for (const stage of stages) {
+      const partitions = inputMeta.topics.get(stage.topology.input)?.partitionsCount ?? 1;
+      const create = (topic: string, configs: { name: string; value: string }[]) => existing.has(topic) ? Promise.resolve()
+        : admin.createTopics({ topics: [topic], partitions, replicas: -1, configs }).then(
+          () => this.#options.onLog('info', `created topic ${topic} (${partitions} partitions)`),
+          (err: unknown) => { if (!isTopicAlreadyExists(err)) throw err; });
+      await create(stage.topics.repartition, [{ name: 'retention.ms', value: String(repartitionRetentionMs) }]);
+      await create(stage.topics.changelog, [{ name: 'cleanup.policy', value: 'compact' }]);
+    }
+    const meta = await admin.metadata({ topics: stages.map((s) => s.topics.repartition) });
+    for (const stage of stages) {
+      const count = meta.topics.get(stage.topics.repartition)?.partitionsCount;
+      if (count) this.#stagePartitions.set(stage.topics.repartition, count);
+    }
+    for (const t of wanted) this.#knownTopics.add(t);
+    return [...new Set(stages.map((s) => s.topics.repartition))].sort();
+  }
+
+  /** Sends a routed record to its stage's repartition topic, to the partition of its group. */
+  #route(topology: TopologyPlan, taskIndex: number, routed: RoutedRecord, sourceKey: Buffer | undefined, out: OutgoingRecord[]): boolean {
+    const topics = topology.stages?.get(taskIndex);
+    const partitions = topics && this.#stagePartitions.get(topics.repartition);
+    if (!topics || !partitions) return false;
+    out.push({ topic: topics.repartition, partition: partitionOf(routed.key, partitions), key: Buffer.from(routed.key),
+      value: encodeRouted(routed, sourceKey), timestamp: BigInt(routed.timestamp) });
+    return true;
+  }
+
+  /**
+   * Brings the worker in line with the consumer's assignment: records and positions of partitions
+   * it lost are forgotten, the state of stage partitions it lost is dropped, and the state of stage
+   * partitions it gained is restored from their changelogs before any of their records is processed.
+   */
+  async #syncAssignment(): Promise<void> {
+    const assignments = this.#consumer?.assignments;
+    if (!assignments) return;
+    const assigned = new Set<string>();
+    for (const { topic, partitions } of assignments) for (const p of partitions) assigned.add(tpKey(topic, p));
+    const previous = this.#assigned;
+    if (previous && previous.size === assigned.size && [...assigned].every((k) => previous.has(k))) return;
+    this.#assigned = assigned;
+    this.#options.onLog('info', `stream worker ${this.#options.index}: assigned ${[...assigned].map((k) => k.replace('\u0000', '/')).sort().join(', ') || 'nothing'}`);
+    const dropped = this.#queues.retainOnly(assigned);
+    if (dropped > 0) this.#options.onLog('info', `stream worker ${this.#options.index}: ${dropped} fetched record(s) of partitions moved to another worker are left to it`);
+    for (const key of [...this.#positions.keys()]) if (!assigned.has(key)) this.#positions.delete(key);
+    for (const key of [...this.#uncommitted.keys()]) if (!assigned.has(key)) this.#uncommitted.delete(key);
+    for (const [topic, partition] of [...this.#stateStore.partitions()]) {
+      if (!assigned.has(tpKey(topic, partition))) {
+        this.#stateStore.drop(topic, partition);
+        this.#lastActivity.delete(tpKey(topic, partition));
+      }
+    }
+    const readCommitted = this.#options.guarantee === 'exactly_once_v2';
+    for (const { topic, partitions } of assignments) {
+      const stage = this.#plan.stages.get(topic);
+      if (!stage) continue;
+      for (const partition of partitions) {
+        if (this.#stateStore.has(topic, partition)) continue;
+        const started = performance.now();
+        this.#stateStore.open(topic, partition, stage.topics.changelog);
+        const restorer = this.#ensureRestorer();
+        try {
+          const n = await readChangelog(restorer, stage.topics.changelog, partition, readCommitted,
+            (key, value) => this.#stateStore.restore(topic, partition, key, value));
+          this.#options.onLog('info', `restored ${n} changelog record(s) of ${stage.topics.changelog}-${partition} in ${Math.round(performance.now() - started)} ms`);
+        } catch (err) {
+          this.#stateStore.drop(topic, partition);
+          this.#assigned = null;
+          throw err;
+        }
+        this.#lastActivity.set(tpKey(topic, partition), Date.now());
+      }
+    }
+  }
+
+  #ensureRestorer(): Consumer<Buffer, Buffer, Buffer, Buffer> {
+    const o = this.#options;
+    this.#restorer ??= new Consumer({ ...o.connection, clientId: `${o.clientId}-restore`, groupId: `${o.groupId}-restore-unused` });
+    return this.#restorer;
   }
 
   /** Processes batches until the plan changes (resolves) or a failure (throws). */
@@ -201,7 +341,16 @@ export class StreamWorker {
         if (this.#plan.inputTopics.some((t) => !this.#knownTopics.has(t))) this.#knownTopics.clear();
         return;
       }
+      if (this.#rebalancing) {
+        await this.#sleepOrWake(100);
+        continue;
+      }
       const batch = await this.#nextBatch(stream);
+      if (this.#rebalancing) {
+        // the assignment may change under this batch: put it back, processed after the new assignment
+        this.#queues.putBack(batch);
+        continue;
+      }
       if (this.#connectionLost !== undefined && batch.length === 0) throw new Error(this.#connectionLost);
       if (stream.destroyed || (stream.readableEnded && batch.length === 0)) throw new Error('the consumer stream closed');
       if (batch.length > 0 || this.#pendingClockOutput.length > 0) await this.#processBatch(batch);
@@ -217,13 +366,13 @@ export class StreamWorker {
 
   #nextBatch(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>): Promise<BufferMessage[]> {
     const max = this.#options.maxBatch ?? 2000;
-    const batch: BufferMessage[] = [];
-    const drain = () => {
+    const queues = this.#queues;
+    const fill = () => {
       let m: BufferMessage | null;
-      while (batch.length < max && (m = stream.read() as BufferMessage | null) !== null) batch.push(m);
+      while (queues.size < 2 * max && (m = stream.read() as BufferMessage | null) !== null) queues.push(m);
     };
-    drain();
-    if (batch.length > 0) return Promise.resolve(batch);
+    fill();
+    if (queues.size > 0) return Promise.resolve(queues.take(max));
     return new Promise((resolve, reject) => {
       const done = () => {
         stream.off('readable', onReadable);
@@ -233,10 +382,10 @@ export class StreamWorker {
         clearTimeout(timer);
       };
       const onReadable = () => {
-        drain();
-        if (batch.length > 0) {
+        fill();
+        if (queues.size > 0) {
           done();
-          resolve(batch);
+          resolve(queues.take(max));
         }
       };
       const onError = (err: Error) => {
@@ -245,16 +394,16 @@ export class StreamWorker {
       };
       const onClose = () => {
         done();
-        resolve(batch);
+        resolve([]);
       };
       // Wake up for a new plan or a stop even when no record arrives.
       this.#wake = () => {
         done();
-        resolve(batch);
+        resolve([]);
       };
       const timer = setTimeout(() => {
         done();
-        resolve(batch);
+        resolve([]);
       }, 1000);
       stream.on('readable', onReadable);
       stream.once('error', onError);
@@ -264,24 +413,67 @@ export class StreamWorker {
 
   async #processBatch(batch: BufferMessage[]): Promise<void> {
     const started = performance.now();
+    await this.#syncAssignment();
     const pending = this.#pendingClockOutput;
     this.#pendingClockOutput = [];
     const out: OutgoingRecord[] = [...pending];
     const plan = this.#plan;
-    const last = new Map<string, BufferMessage>();
+    const alertsTopic = this.#options.alertsTopic;
+    const assigned = this.#assigned;
+    const last = new Map<string, BufferMessage>(this.#uncommitted);
+    const now = Date.now();
     for (const message of batch) {
+      const key = tpKey(message.topic, message.partition);
+      // a partition that moved to another worker: its next owner reads it from the committed offset
+      if (assigned && !assigned.has(key)) continue;
+      // read again after a rebalance that left the partition here: processed already
+      const position = this.#positions.get(key);
+      if (position !== undefined && message.offset < position) continue;
+      this.#positions.set(key, message.offset + 1n);
+      last.set(key, message);
+      const stage = plan.stages.get(message.topic);
+      if (stage) {
+        this.#processRouted(message, stage, out);
+        this.#lastActivity.set(key, now);
+        this.#idleSteps.delete(key);
+        continue;
+      }
       const topologies = plan.byInput.get(message.topic);
-      if (topologies) processRecord(message, topologies, this.#options.alertsTopic, this.stats, out);
-      last.set(`${message.topic}\u0000${message.partition}`, message);
+      if (topologies) processRecord(message, topologies, alertsTopic, this.stats, out, this.#router);
     }
+    this.#stateStore.deselect();
+    this.#stateStore.drain(out);
     try {
       await this.#write(out, last);
     } catch (err) {
       // Unwritten clock output is kept for the next try; consumed records are read again from the committed offsets.
       this.#pendingClockOutput = pending.concat(this.#pendingClockOutput);
+      this.#positions.clear();
+      this.#queues.clear();
+      this.#assigned = null;
+      for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);
       throw err;
     }
     this.stats.latency((performance.now() - started) / 1000);
+  }
+
+  /** A record of a stage's repartition topic: continued at its task with the state of its partition. */
+  #processRouted(message: BufferMessage, stage: StageBinding, out: OutgoingRecord[]): void {
+    const topology = stage.topology;
+    const task = topology.tasks[stage.taskIndex];
+    if (!message.value || !task?.resume) return;
+    let decoded: ReturnType<typeof decodeRouted>;
+    try {
+      decoded = decodeRouted(message.value, message.key, Number(message.timestamp));
+    } catch (err) {
+      this.stats.add(streamMetrics.skipped, [message.topic, 'decode']);
+      this.#options.onLog('warn', `${message.topic}/${message.partition}/${message.offset}: ${(err as Error).message}`);
+      return;
+    }
+    this.#stateStore.select(message.topic, message.partition);
+    const source: SourceRecord = { topic: topology.input, partition: message.partition, offset: message.offset, key: decoded.sourceKey,
+      value: Buffer.from(JSON.stringify(decoded.routed.event)), timestamp: message.timestamp };
+    continueRouted(source, decoded.sourceKey, topology, stage.taskIndex, task.resume(decoded.routed), this.#options.alertsTopic, this.stats, out, this.#router);
   }
 
   /** Writes a batch's output and commits its offsets: after the acknowledgement, or in one transaction. */
@@ -290,7 +482,7 @@ export class StreamWorker {
     if (this.#options.guarantee === 'exactly_once_v2') {
       const tx = await this.#producer!.beginTransaction();
       try {
-        for (const run of timestampSafeRuns(out)) if (run.length) await tx.send({ messages: run });
+        for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await tx.send({ messages: run });
         if (last.size > 0) {
           await tx.addConsumer(this.#consumer!);
           for (const m of last.values()) await tx.addOffset(m);
@@ -300,9 +492,19 @@ export class StreamWorker {
         await tx.abort().catch(() => {});
         throw err;
       }
+      this.#uncommitted.clear();
     } else {
-      for (const run of timestampSafeRuns(out)) if (run.length) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
-      await Promise.all([...last.values()].map((m) => m.commit()));
+      for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
+      try {
+        await Promise.all([...last.values()].map((m) => m.commit()));
+        this.#uncommitted.clear();
+      } catch (err) {
+        // The group rebalanced under the batch: its output is written; the offsets are committed with
+        // the next batch while the partition stays here, else its next owner repeats at most this batch.
+        if (!rebalanceErrors.has(brokerErrorId(err) ?? '')) throw err;
+        this.#uncommitted = last;
+        this.#options.onLog('info', `stream worker ${this.#options.index}: commit deferred by a rebalance (${brokerErrorId(err)})`);
+      }
     }
   }
 
@@ -328,38 +530,31 @@ export class StreamWorker {
   }
 
   /**
-   * Correlation windows that the clock closed (emit=close): PDL_EXPRESSION tasks emit to their
-   * topology's outputs; correlation rules raise alerts (to the alerts topic and to the outputs of
-   * the topologies whose APPLY_RULES lists them). Queued and written with the next batch, inside its
-   * transaction under exactly_once_v2, and kept until that write succeeds.
+   * The idle close (weir.stream.idle-close-seconds, off by default): a stage partition that got no
+   * record for that long has its stream time moved on by the wall-clock time that passed, so its
+   * emit=close windows close without a later event. What they emit goes through the rest of the
+   * topology and is written with the next batch (inside its transaction under exactly_once_v2).
    */
   #advanceClock(): void {
-    if (this.#state !== 'RUNNING') return;
+    const idleMs = this.#options.idleCloseMs ?? 0;
+    if (idleMs <= 0 || this.#state !== 'RUNNING' || this.#rebalancing) return;
     const now = Date.now();
     const out = this.#pendingClockOutput;
-    for (const [, topologies] of this.#plan.byInput) {
-      for (const topology of topologies) {
-        for (const task of topology.tasks) {
-          const emitted = task.advanceTime?.(now);
-          if (emitted && emitted.length) writeOutputs({ key: undefined }, topology, emitted, this.stats, out);
-        }
-      }
+    const before = out.length;
+    for (const [topic, partition] of [...this.#stateStore.partitions()]) {
+      const key = tpKey(topic, partition);
+      const stage = this.#plan.stages.get(topic);
+      const lastActive = this.#lastActivity.get(key) ?? now;
+      const task = stage?.topology.tasks[stage.taskIndex];
+      if (!stage || !task?.advanceBy || now - lastActive < idleMs) continue;
+      // the first idle step covers the whole idle time; later ones the time since the previous step
+      const idleSince = this.#idleSteps.get(key) ?? lastActive;
+      this.#idleSteps.set(key, now);
+      this.#stateStore.select(topic, partition);
+      continueRouted(undefined, undefined, stage.topology, stage.taskIndex, task.advanceBy(now - idleSince), this.#options.alertsTopic, this.stats, out, this.#router);
     }
-    for (const rule of this.#rules.compiledRules()) {
-      if (!rule.enabled || !rule.compiled.hasCorrelation) continue;
-      const emitted = rule.compiled.advanceTime(now);
-      if (emitted.length === 0) continue;
-      const alerts = emitted.map((event) => ({
-        value: withRule(event, rule),
-        timestamp: typeof event._time === 'number' ? event._time : now,
-      }));
-      for (const alert of alerts) {
-        out.push({ topic: this.#options.alertsTopic, value: Buffer.from(JSON.stringify(alert.value)), timestamp: BigInt(alert.timestamp) });
-        this.stats.add(streamMetrics.ruleMatches, [rule.id]);
-      }
-      for (const topology of this.#plan.ruleTopologies.get(rule.id) ?? []) writeOutputs({ key: undefined }, topology, alerts, this.stats, out);
-    }
-    if (out.length > 0) this.#wake?.();
+    this.#stateStore.deselect();
+    if (out.length > before) this.#wake?.();
   }
 
   async #ensureClients(): Promise<void> {
@@ -385,6 +580,13 @@ export class StreamWorker {
     this.#stream = undefined;
     this.#consumer = undefined;
     this.#subscribed = '';
+    // what was read and not committed is read again by whoever gets the partitions; state is restored from the changelogs
+    this.#queues.clear();
+    this.#positions.clear();
+    this.#uncommitted.clear();
+    this.#assigned = null;
+    this.#rebalancing = false;
+    for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);
     await stream?.close().catch(() => {});
     await consumer?.close(true).catch(() => {});
   }
@@ -393,8 +595,11 @@ export class StreamWorker {
     await this.#closeConsumer();
     const producer = this.#producer;
     const admin = this.#admin;
+    const restorer = this.#restorer;
     this.#producer = undefined;
     this.#admin = undefined;
+    this.#restorer = undefined;
+    await restorer?.close(true).catch(() => {});
     this.#knownTopics.clear();
     await producer?.close().catch(() => {});
     await admin?.close().catch(() => {});

@@ -1,8 +1,9 @@
 import { ruleFields } from '../tasks/rule-alert.ts';
-import { compile, type CompiledPdl, type LookupResolver, type LookupTable } from '@weir/pdl';
+import { compile, type CompiledPdl, type CorrelationStateStore, type LookupResolver, type LookupTable } from '@weir/pdl';
 import { serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
 import { compileTask, type CompiledTask, type RuleEntry, type RuleSource, type TaskCounters } from '../tasks/index.ts';
 import type { ConfigSnapshot, LookupRecord, RuleRecord, TopologyRecord } from './config-snapshot.ts';
+import { stageTopics, type StageTopics } from './repartition.ts';
 
 export interface OutputBinding {
   readonly topic: string;
@@ -19,6 +20,15 @@ export interface TopologyPlan {
   readonly tasks: readonly CompiledTask[];
   /** Why the topology cannot run (a missing pipeline or task, a task that does not compile); its records go to the DLQ. */
   readonly failure?: string;
+  /** Task index → the topics of the correlation stage it holds (engine mode: its correlations run on the repartition topic's partitions). */
+  readonly stages?: ReadonlyMap<number, StageTopics>;
+}
+
+/** Where the records of a repartition topic continue: a topology and the index of its routing task. */
+export interface StageBinding {
+  readonly topology: TopologyPlan;
+  readonly taskIndex: number;
+  readonly topics: StageTopics;
 }
 
 export interface StreamPlan {
@@ -29,6 +39,8 @@ export interface StreamPlan {
   readonly outputTopics: readonly string[];
   /** Rule id → the topologies whose APPLY_RULES lists it (where clock-closed correlation alerts go). */
   readonly ruleTopologies: ReadonlyMap<string, readonly TopologyPlan[]>;
+  /** Repartition topic → the stage that consumes it. */
+  readonly stages: ReadonlyMap<string, StageBinding>;
 }
 
 /** Rules by id, swapped as a whole when the configuration changes; compiled rules are reused while their PDL is unchanged. */
@@ -38,6 +50,12 @@ export class RuleBook implements RuleSource {
   /** Rules whose PDL no longer compiles (e.g. a lookup they use was deleted), with the reason. */
   readonly broken = new Map<string, string>();
   #version = 0;
+  readonly #stateStore: CorrelationStateStore | undefined;
+
+  /** `stateStore`: where the correlation rules keep their state (the engine's partitioned store); default one in-memory store per rule. */
+  constructor(stateStore?: CorrelationStateStore) {
+    this.#stateStore = stateStore;
+  }
 
   get(id: string): RuleEntry | undefined {
     return this.#entries.get(id);
@@ -56,7 +74,7 @@ export class RuleBook implements RuleSource {
       let program = this.#compiled.get(rule.id);
       if (!program || program.pdl !== rule.pdl) {
         try {
-          program = { pdl: rule.pdl, compiled: compile(rule.pdl, { lookups, stateId: `rule:${rule.id}` }) };
+          program = { pdl: rule.pdl, compiled: compile(rule.pdl, { lookups, stateId: `rule:${rule.id}`, ...(this.#stateStore ? { stateStore: this.#stateStore } : {}) }) };
         } catch (err) {
           this.broken.set(rule.id, (err as Error).message);
           continue;
@@ -101,6 +119,10 @@ export interface PlanEnvironment {
   readonly rules: RuleBook;
   readonly lookups: LookupBook;
   readonly counters?: TaskCounters;
+  /** Engine mode: correlation stages run on repartition topics named after this consumer group id. */
+  readonly groupId?: string;
+  /** Where PDL_EXPRESSION correlation state lives (the engine's partitioned store). */
+  readonly stateStore?: CorrelationStateStore;
 }
 
 /** Compiled tasks are reused across plans while their definition is the same, so PDL correlation state survives reloads. */
@@ -113,7 +135,8 @@ export class TaskCache {
     this.#used.add(key);
     let task = this.#tasks.get(key);
     if (!task) {
-      task = compileTask(spec, { rules: env.rules, lookups: env.lookups, counters: env.counters });
+      task = compileTask(spec, { rules: env.rules, lookups: env.lookups, counters: env.counters,
+        ...(env.groupId !== undefined ? { routeCorrelations: true } : {}), ...(env.stateStore ? { stateStore: env.stateStore } : {}) });
       this.#tasks.set(key, task);
     }
     return task;
@@ -133,9 +156,11 @@ export function buildPlan(snapshot: ConfigSnapshot, env: PlanEnvironment, cache:
   const byInput = new Map<string, TopologyPlan[]>();
   const outputs = new Set<string>();
   const ruleTopologies = new Map<string, TopologyPlan[]>();
+  const stages = new Map<string, StageBinding>();
   for (const topology of snapshot.topologies) {
     if (topology.enabled === false || (topology.group ?? 'default') !== env.group) continue;
     const plan = planTopology(topology, pipelines, tasks, env, cache);
+    for (const [taskIndex, topics] of plan.stages ?? []) stages.set(topics.repartition, { topology: plan, taskIndex, topics });
     const list = byInput.get(plan.input) ?? [];
     list.push(plan);
     byInput.set(plan.input, list);
@@ -147,7 +172,7 @@ export function buildPlan(snapshot: ConfigSnapshot, env: PlanEnvironment, cache:
     }
   }
   cache.sweep();
-  return { version: snapshot.version, byInput, inputTopics: [...byInput.keys()].sort(), outputTopics: [...outputs].sort(), ruleTopologies };
+  return { version: snapshot.version, byInput, inputTopics: [...byInput.keys()].sort(), outputTopics: [...outputs].sort(), ruleTopologies, stages };
 }
 
 /** The rule ids that the APPLY_RULES tasks of a topology list. */
@@ -187,5 +212,18 @@ function planTopology(topology: TopologyRecord, pipelines: Map<number, ConfigSna
       }
     }
   }
-  return { ...base, tasks: compiled };
+  if (env.groupId === undefined) return { ...base, tasks: compiled };
+  const stages = new Map<number, StageTopics>();
+  compiled.forEach((task, index) => {
+    if (task.resume !== undefined && holdsCorrelation(tasks.get(task.id), env.rules)) stages.set(index, stageTopics(env.groupId!, topology, task.id));
+  });
+  return { ...base, tasks: compiled, stages };
+}
+
+/** Whether a task holds a correlation stage now: a PDL_EXPRESSION that routes, or an APPLY_RULES listing a correlation rule. */
+function holdsCorrelation(spec: ConfigSnapshot['tasks'][number] | undefined, rules: RuleBook): boolean {
+  if (spec?.function === 'PDL_EXPRESSION') return true;
+  if (spec?.function !== 'APPLY_RULES') return false;
+  const ids = (spec.definition as { rules?: unknown } | undefined)?.rules;
+  return Array.isArray(ids) && ids.some((id) => rules.get(String(id))?.compiled.hasCorrelation === true);
 }

@@ -1,6 +1,6 @@
 import { RuleIndex } from '@weir/pdl';
 import { cloneJson, eventOf } from './event-values.ts';
-import type { JsonObject, RuleEntry, RuleMatcher, RuleSource, TaskFactory, TaskRecord } from './task-function.ts';
+import type { JsonObject, RoutedRecord, RuleEntry, RuleMatcher, RuleSource, TaskFactory, TaskRecord, TaskResult } from './task-function.ts';
 import { withRule } from './rule-alert.ts';
 import { failure, nothing } from './task-results.ts';
 
@@ -31,7 +31,7 @@ const indexable = (entry: RuleEntry | undefined): RuleMatcher | null => (entry !
  * APPLY_RULES (tasks.md): event → one alert per matching enabled rule, in the listed order (only
  * the first when `matchAll` is false). Rules are resolved through the RuleSource, so rule changes
  * apply at once: on every record, or only when `RuleSource.version` changed; disabled and missing
- * rules are skipped and counted. The rules are indexed by their required equalities (RuleIndex):
+ * rules are skipped and counted. The rules are indexed by RuleIndex (one required condition each):
  * an event only meets the rules it may match; correlation rules, and disabled and missing ones
  * (to be counted), are met by every event. No match: nothing goes further.
  */
@@ -40,6 +40,7 @@ export const applyRules: TaskFactory = (definition, task, env) => {
   const ids = [...d.rules];
   const rules = env.rules ?? noRules;
   const counters = env.counters;
+  const route = env.routeCorrelations === true;
   let resolved: Resolved | null = null;
 
   /** The listed rules now; the index is rebuilt only when a compiled rule or its enabled flag changed. */
@@ -72,6 +73,7 @@ export const applyRules: TaskFactory = (definition, task, env) => {
       const selected = index.selected;
       const context = { timestamp: record.timestamp };
       let alerts: TaskRecord[] | null = null;
+      let routes: RoutedRecord[] | null = null;
       for (let c = 0; c < count; c++) {
         const i = selected[c] as number;
         const rule = entries[i];
@@ -80,6 +82,14 @@ export const applyRules: TaskFactory = (definition, task, env) => {
           continue;
         }
         // a query-only rule returns the event itself: every alert after the first gets its own copy
+        if (rule.compiled.hasCorrelation && route && rule.compiled.route) {
+          // engine mode: the correlation runs on its group's partition (resume); its alerts come from there
+          const routed = rule.compiled.route(event, context);
+          if (routed !== null) {
+            (routes ??= []).push({ stage: `rule:${rule.id}`, pdlStage: routed.stage, key: routed.key, event: routed.event, time: routed.time, timestamp: record.timestamp });
+          }
+          continue;
+        }
         if (rule.compiled.hasCorrelation) {
           for (const output of rule.compiled.feed(event, context)) {
             (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp });
@@ -91,7 +101,32 @@ export const applyRules: TaskFactory = (definition, task, env) => {
         }
         if (!d.matchAll && alerts !== null) break;
       }
+      if (routes !== null) return { kind: 'alerts', records: alerts ?? [], routes };
       return alerts === null ? nothing : { kind: 'alerts', records: alerts };
+    },
+    resume(routed) {
+      const rule = routed.stage.startsWith('rule:') ? rules.get(routed.stage.slice(5)) : undefined;
+      if (rule === undefined || !rule.enabled || !rule.compiled.resume) return nothing;
+      const outputs = rule.compiled.resume({ stage: routed.pdlStage, event: routed.event, time: routed.time });
+      return alertsOf(outputs, rule, routed.timestamp);
+    },
+    advanceBy(elapsedMs) {
+      const records: TaskRecord[] = [];
+      for (const id of ids) {
+        const rule = rules.get(id);
+        if (rule === undefined || !rule.enabled || !rule.compiled.hasCorrelation || !rule.compiled.advanceBy) continue;
+        for (const output of rule.compiled.advanceBy(elapsedMs)) {
+          const time = output['_time'];
+          records.push({ value: alert(output, rule, false), timestamp: typeof time === 'number' && Number.isFinite(time) ? time : Date.now() });
+        }
+      }
+      return records.length === 0 ? nothing : { kind: 'alerts', records };
     },
   };
 };
+
+/** A resumed correlation's outputs as alerts, timestamped like the record that completed them. */
+function alertsOf(outputs: readonly JsonObject[], rule: RuleEntry, timestamp: number): TaskResult {
+  if (outputs.length === 0) return nothing;
+  return { kind: 'alerts', records: outputs.map((output, i) => ({ value: alert(output, rule, i > 0), timestamp })) };
+}

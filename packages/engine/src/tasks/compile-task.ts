@@ -1,8 +1,7 @@
-import { latestTask } from '../resources/earlier-forms.ts';
-import { taskFunctionNames, taskFunctions } from '../resources/task-definitions.ts';
-import type { TaskFunction } from '../resources/task-definitions.ts';
-import type { Validator } from '../resources/validation.ts';
-import { compileValidator } from '../resources/validation.ts';
+import { latestTask, taskFunctionNames, taskFunctions } from './task-definitions.ts';
+import type { TaskFunction } from './task-definitions.ts';
+import type { Validator } from '../validation/json-schema.ts';
+import { compileValidator } from '../validation/json-schema.ts';
 import { taskDefaults } from './definition-defaults.ts';
 import { isObject } from './event-values.ts';
 import { taskFactories } from './registry.ts';
@@ -36,25 +35,44 @@ export function compileTask(task: TaskSpec, env: TaskEnvironment = {}): Compiled
   if (!isObject(latest)) throw new TaskDefinitionError(task, ['definition: must be an object']);
   const violations = validatorOf(fn)(latest).map((v) => (v.startsWith('(record)') ? `definition${v.slice('(record)'.length)}` : `definition.${v}`));
   if (violations.length > 0) throw new TaskDefinitionError(task, violations);
+  return instantiate(task, fn, latest, env);
+}
+
+/** Defaults of tasks.md + the function's factory, over a definition already in its latest, valid form. */
+function instantiate(task: TaskSpec, fn: TaskFunction, latest: JsonObject, env: TaskEnvironment): CompiledTask {
   const identity: TaskIdentity = { id: task.id, name: task.name, function: fn };
   const definition: JsonObject = { ...taskDefaults[fn], ...latest };
   try {
     const compiled = taskFactories[fn](definition, identity, env);
     const out: CompiledTask = { ...identity, run: compiled.run };
-    return compiled.advanceTime === undefined ? out : { ...out, advanceTime: compiled.advanceTime };
+    if (compiled.advanceTime !== undefined) out.advanceTime = compiled.advanceTime;
+    if (compiled.resume !== undefined) out.resume = compiled.resume;
+    if (compiled.advanceBy !== undefined) out.advanceBy = compiled.advanceBy;
+    return out;
   } catch (error) {
     if (error instanceof DefinitionViolation) throw new TaskDefinitionError(task, error.violations);
     throw error;
   }
 }
 
+/** Everything compileTask would refuse, as violations (`definition.format: …`); empty when the task compiles. */
+export function checkTask(task: TaskSpec, env: TaskEnvironment = {}): string[] {
+  return violationsOf(() => compileTask(task, env));
+}
+
 /**
  * What a saved task would fail on beyond its schema (regex, PDL, time format), in the resource
- * validation's words; empty when it compiles. For the task resource's save-time check.
+ * validation's words; empty when it compiles. For the task resource's save-time check: the record
+ * has already passed the task schema (which holds every function's definition schema) and is in
+ * its latest form, so its definition is not validated a second time.
  */
-export function checkTask(task: TaskSpec, env: TaskEnvironment = {}): string[] {
+export function checkSchemaValidTask(task: TaskSpec, env: TaskEnvironment = {}): string[] {
+  return violationsOf(() => instantiate(task, task.function as TaskFunction, (task.definition ?? {}) as JsonObject, env));
+}
+
+function violationsOf(compile: () => unknown): string[] {
   try {
-    compileTask(task, env);
+    compile();
     return [];
   } catch (error) {
     if (isTaskDefinitionError(error)) return [...error.violations];

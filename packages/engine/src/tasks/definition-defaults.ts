@@ -1,8 +1,8 @@
-import type { TaskFunction } from '../resources/task-definitions.ts';
+import type { TaskFunction } from './task-definitions.ts';
 
 /**
  * The documented defaults of every definition key (tasks.md). The stored task keeps what was
- * submitted (resources/task-definitions.ts); compileTask applies these before the factory runs.
+ * submitted (./task-definitions.ts); compileTask applies these before the factory runs.
  */
 export const taskDefaults = {
   TIMESTAMP: { format: "yyyy-MM-dd'T'HH:mm:ss.SSSZ", addNewField: true, timeFieldName: '_time' },

@@ -1,6 +1,6 @@
-export { compileTask, checkTask } from './compile-task.ts';
-export { runPipeline } from './pipeline.ts';
-export type { PipelineFailure, PipelineResult } from './pipeline.ts';
+export { compileTask, checkTask, checkSchemaValidTask } from './compile-task.ts';
+export { resumePipeline, runPipeline } from './pipeline.ts';
+export type { PipelineFailure, PipelineResult, PipelineRoute } from './pipeline.ts';
 export { taskFactories } from './registry.ts';
 export { taskDefaults } from './definition-defaults.ts';
 export { TaskDefinitionError, isTaskDefinitionError, kTaskDefinitionError } from './task-definition-error.ts';
@@ -10,6 +10,7 @@ export type {
   CompiledTask,
   JsonObject,
   PdlCompiler,
+  RoutedRecord,
   RuleEntry,
   RuleMatcher,
   RuleSkipReason,

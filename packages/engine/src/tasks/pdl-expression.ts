@@ -30,6 +30,25 @@ export const pdlExpression: TaskFactory = (definition, task, env) => {
       },
     };
   }
+  if (env.routeCorrelations === true) {
+    // engine mode: the stages before the first correlation run here; it and the rest run on its group's partition
+    return {
+      run(record) {
+        const event = eventOf(record);
+        if (typeof event === 'string') return failure(event);
+        const routed = program.route(event, { timestamp: record.timestamp });
+        if (routed === null) return nothing;
+        return { kind: 'records', records: [], routes: [{ stage: 'pdl', pdlStage: routed.stage, key: routed.key, event: routed.event, time: routed.time, timestamp: record.timestamp }] };
+      },
+      resume(routed) {
+        const outs = program.resume({ stage: routed.pdlStage, event: routed.event, time: routed.time });
+        return { kind: 'records', records: outs.map((out) => outputRecord(out, routed.timestamp)) };
+      },
+      advanceBy(elapsedMs) {
+        return { kind: 'records', records: program.advanceBy(elapsedMs).map((out) => outputRecord(out, Date.now())) };
+      },
+    };
+  }
   return {
     run(record) {
       const event = eventOf(record);

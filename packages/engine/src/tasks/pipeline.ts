@@ -1,5 +1,5 @@
 import { cloneJson } from './event-values.ts';
-import type { CompiledTask, TaskIdentity, TaskRecord, TaskResult } from './task-function.ts';
+import type { CompiledTask, RoutedRecord, TaskIdentity, TaskRecord, TaskResult } from './task-function.ts';
 
 /** A record a task could not process: it goes to the dead-letter topic with the task and the message. */
 export interface PipelineFailure {
@@ -15,6 +15,13 @@ export interface PipelineResult {
   /** The alerts APPLY_RULES raised, as raised, for the alerts topic (they are in `records` too when they reach the end). */
   readonly alerts: TaskRecord[];
   readonly failures: PipelineFailure[];
+  /** Records routed to a correlation stage (engine mode only, and only when there are any), with the index of the task that routed them. */
+  readonly routes?: PipelineRoute[];
+}
+
+export interface PipelineRoute {
+  readonly taskIndex: number;
+  readonly routed: RoutedRecord;
 }
 
 function runTask(task: CompiledTask, record: TaskRecord): TaskResult {
@@ -39,10 +46,27 @@ function withTime(record: TaskRecord): void {
  * Pipelines of one topology chain: pass their tasks as one list.
  */
 export function runPipeline(tasks: readonly CompiledTask[], record: TaskRecord): PipelineResult {
-  let current: TaskRecord[] = [record];
-  const alerts: TaskRecord[] = [];
-  const failures: PipelineFailure[] = [];
-  for (let t = 0; t < tasks.length && current.length > 0; t++) {
+  return continuePipeline(tasks, 0, [record], { records: [], alerts: [], failures: [] });
+}
+
+/**
+ * Continues a routed record on its group's partition: the routing task resumes it at its stage
+ * (`result` of CompiledTask.resume or advanceBy), then the tasks after it run as usual.
+ */
+export function resumePipeline(tasks: readonly CompiledTask[], taskIndex: number, result: TaskResult): PipelineResult {
+  const acc: PipelineResult = { records: [], alerts: [], failures: [], ...(result.kind !== 'error' && result.routes?.length ? { routes: [] } : {}) };
+  if (result.kind === 'error') return acc;
+  const last = taskIndex === tasks.length - 1;
+  if (result.kind === 'alerts') for (const a of result.records) acc.alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
+  if (result.routes) for (const routed of result.routes) acc.routes!.push({ taskIndex, routed });
+  return continuePipeline(tasks, taskIndex + 1, [...result.records], acc);
+}
+
+function continuePipeline(tasks: readonly CompiledTask[], from: number, records: TaskRecord[], acc: PipelineResult): PipelineResult {
+  let current: TaskRecord[] = records;
+  const { alerts, failures } = acc;
+  let routes = acc.routes;
+  for (let t = from; t < tasks.length && current.length > 0; t++) {
     const task = tasks[t] as CompiledTask;
     const last = t === tasks.length - 1;
     // one input (the usual case): its result array is used as it is
@@ -58,6 +82,7 @@ export function runPipeline(tasks: readonly CompiledTask[], record: TaskRecord):
         // later tasks may change the records they get: the alerts topic keeps the alerts as raised
         for (const a of result.records) alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
       }
+      if (result.routes) for (const routed of result.routes) (routes ??= []).push({ taskIndex: t, routed });
       if (next === null) next = current.length === 1 ? (result.records as TaskRecord[]) : [...result.records];
       else for (const out of result.records) next.push(out);
     }
@@ -66,5 +91,5 @@ export function runPipeline(tasks: readonly CompiledTask[], record: TaskRecord):
   if (Object.isFrozen(current)) current = [];
   for (const out of current) withTime(out);
   for (const a of alerts) withTime(a);
-  return { records: current, alerts, failures };
+  return routes === undefined ? { records: current, alerts, failures } : { records: current, alerts, failures, routes };
 }

@@ -1,3 +1,5 @@
+import { WeirError } from '../errors.ts';
+
 /** Brands TaskDefinitionError instances so they are recognised across realms and package copies. */
 export const kTaskDefinitionError: unique symbol = Symbol.for('weir.tasks.definitionError');
 
@@ -6,8 +8,9 @@ export const kTaskDefinitionError: unique symbol = Symbol.for('weir.tasks.defini
  * (`definition.regex: invalid regular expression "(a": missing closing )`), so the API can list
  * them in its 400 answer next to the schema's.
  */
-export class TaskDefinitionError extends Error {
+export class TaskDefinitionError extends WeirError {
   readonly [kTaskDefinitionError] = true;
+  readonly code = 'TASK_DEFINITION';
   readonly violations: readonly string[];
 
   constructor(task: { readonly id: number; readonly name: string }, violations: readonly string[]) {
@@ -22,7 +25,8 @@ export function isTaskDefinitionError(value: unknown): value is TaskDefinitionEr
 }
 
 /** Thrown by factories for bad keys; compileTask turns it into a TaskDefinitionError. */
-export class DefinitionViolation extends Error {
+export class DefinitionViolation extends WeirError {
+  readonly code = 'DEFINITION_VIOLATION';
   readonly violations: readonly string[];
 
   constructor(violations: readonly string[]) {

@@ -1,5 +1,5 @@
 import type { CompileOptions, CompiledPdl, CorrelationStateStore, LookupResolver } from '@weir/pdl';
-import type { TaskFunction } from '../resources/task-definitions.ts';
+import type { TaskFunction } from './task-definitions.ts';
 
 /**
  * The contract of a task function (../shared/spec/tasks.md): a task is compiled once from its
@@ -23,9 +23,29 @@ export interface TaskRecord {
  * - `error`: the record could not be processed; the runtime sends it to the dead-letter topic.
  */
 export type TaskResult =
-  | { readonly kind: 'records'; readonly records: readonly TaskRecord[] }
-  | { readonly kind: 'alerts'; readonly records: readonly TaskRecord[] }
+  | { readonly kind: 'records'; readonly records: readonly TaskRecord[]; readonly routes?: readonly RoutedRecord[] }
+  | { readonly kind: 'alerts'; readonly records: readonly TaskRecord[]; readonly routes?: readonly RoutedRecord[] }
   | { readonly kind: 'error'; readonly message: string };
+
+/**
+ * A record on its way to a correlation stage that must run where its group's state lives (only
+ * when TaskEnvironment.routeCorrelations is set): the engine sends it through the stage's
+ * repartition topic, keyed by `key`, and continues it there with CompiledTask.resume.
+ */
+export interface RoutedRecord {
+  /** Which correlation of the task: `rule:<id>` (APPLY_RULES) or `pdl` (PDL_EXPRESSION). */
+  readonly stage: string;
+  /** Index of the PDL stage it continues at. */
+  readonly pdlStage: number;
+  /** The group key (JSON of the group_by values). */
+  readonly key: string;
+  /** The event as it reaches the stage. */
+  readonly event: JsonObject;
+  /** Event time (epoch ms). */
+  readonly time: number;
+  /** The record timestamp it came with. */
+  readonly timestamp: number;
+}
 
 /** The stored task resource, as far as compiling it is concerned. */
 export interface TaskSpec {
@@ -54,6 +74,10 @@ export interface CompiledTask extends TaskIdentity {
    * with `emit=close` windows): the records emitted by windows that closed before `nowMs`.
    */
   advanceTime?(nowMs: number): TaskRecord[];
+  /** Present on tasks that route correlations: continues a routed record at its stage (the state of its group). */
+  resume?(routed: RoutedRecord): TaskResult;
+  /** Present on tasks that route correlations: advances the stream time of their stages by `elapsedMs` (idle close). */
+  advanceBy?(elapsedMs: number): TaskResult;
 }
 
 /**
@@ -61,7 +85,7 @@ export interface CompiledTask extends TaskIdentity {
  * there (a CompiledPdl has it) it must be the program `run` evaluates: APPLY_RULES indexes the
  * rule by the equalities it requires (RuleIndex of @weir/pdl) and skips it for events that lack them.
  */
-export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'> & Partial<Pick<CompiledPdl, 'ast'>>;
+export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'> & Partial<Pick<CompiledPdl, 'ast' | 'route' | 'resume' | 'advanceBy'>>;
 
 export interface RuleEntry {
   readonly id: string;
@@ -116,6 +140,11 @@ export interface TaskEnvironment {
   readonly stateStore?: CorrelationStateStore;
   /** Default: `compile` of @weir/pdl. */
   readonly pdl?: PdlCompiler;
+  /**
+   * The stream engine's mode: correlation stages do not run in the task; records reaching one come
+   * back as `routes` (RoutedRecord) and are continued with `resume` on their group's partition.
+   */
+  readonly routeCorrelations?: boolean;
 }
 
 /**
@@ -127,6 +156,8 @@ export type TaskFactory = (definition: JsonObject, task: TaskIdentity, env: Task
 export interface CompiledRun {
   readonly run: CompiledTask['run'];
   readonly advanceTime?: CompiledTask['advanceTime'];
+  readonly resume?: CompiledTask['resume'];
+  readonly advanceBy?: CompiledTask['advanceBy'];
 }
 
 export type { TaskFunction };

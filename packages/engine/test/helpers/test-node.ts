@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { loadSettings, type SettingKey } from '../../src/config/settings.ts';
 import { WeirNode } from '../../src/node.ts';
 import { request, type HttpResponse, type RequestOptions } from './https-client.ts';
@@ -84,4 +85,39 @@ export async function startTestNode(overrides: Partial<Record<SettingKey, string
     },
   };
   return t;
+}
+
+/**
+ * The node of a test file or `describe` block: started in `before` (then `setup` runs, e.g. to init
+ * the admin and create topics), stopped in `after`. The returned TestNode stands for the started
+ * node, so tests and `setup` use it directly.
+ */
+export function useTestNode(overrides: Partial<Record<SettingKey, string>> = {}, setup?: () => Promise<void>): TestNode {
+  let started: TestNode | undefined;
+  const current = (): TestNode => {
+    if (!started) throw new Error('useTestNode: the node is used before its before() hook ran');
+    return started;
+  };
+  before(async () => {
+    started = await startTestNode(overrides);
+    await setup?.();
+  });
+  after(() => started?.stop());
+  return {
+    get node() {
+      return current().node;
+    },
+    get url() {
+      return current().url;
+    },
+    get home() {
+      return current().home;
+    },
+    call: (method, p, options) => current().call(method, p, options),
+    initAdmin: () => current().initAdmin(),
+    login: (username, password) => current().login(username, password),
+    createUser: (adminToken, username, roles) => current().createUser(adminToken, username, roles),
+    restart: () => current().restart(),
+    stop: () => current().stop(),
+  };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { startTestNode, useTestNode } from '../helpers/test-node.ts';
 
 const fixed = {
   'x-content-type-options': 'nosniff',
@@ -18,11 +18,7 @@ function b64url(value: unknown): string {
 }
 
 describe('init, login and tokens over HTTPS', () => {
-  let t: TestNode;
-  before(async () => {
-    t = await startTestNode({ 'weir.auth.login-max-failures': '3' });
-  });
-  after(() => t.stop());
+  const t = useTestNode({ 'weir.auth.login-max-failures': '3' });
 
   test('GET /api/init is false before init, and carries the fixed headers', async () => {
     const res = await t.call('GET', '/api/init');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { isolatedEngine, post, waitForRunning } from '../helpers/engine.ts';
 import { consume, createTopics, header, json, produce, text, type RawMessage } from '../helpers/kafka.ts';
 import { uniqueTopic } from '../helpers/topics.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '../helpers/test-node.ts';
 
 /**
  * Dead letters (tasks.md; architecture: Stream runtime): a record a task cannot process goes to
@@ -12,7 +12,6 @@ import { startTestNode, type TestNode } from '../helpers/test-node.ts';
  * pipeline) sends its records there too, with the reason.
  */
 describe('the stream engine: dead-letter topics', () => {
-  let t: TestNode;
   let token: string;
   const settings = isolatedEngine('dlq');
   const cefIn = uniqueTopic('dlq-cef-in');
@@ -29,8 +28,7 @@ describe('the stream engine: dead-letter topics', () => {
     topology: header(m, 'weir.topology'), task: header(m, 'weir.task'), error: header(m, 'weir.error'), source: header(m, 'weir.source'),
   });
 
-  before(async () => {
-    t = await startTestNode(settings);
+  const t = useTestNode(settings, async () => {
     token = await t.initAdmin();
     await createTopics([cefIn, cefOut, rulesIn, rulesOut, missingIn, missingOut, siblingOut, fieldIn, fieldOut]);
     const topology = (id: number, name: string, pipelines: number[], input: string, output: string) =>
@@ -51,7 +49,6 @@ describe('the stream engine: dead-letter topics', () => {
     await topology(5, 'field-topology', [4], fieldIn, fieldOut);
     await waitForRunning(t, token);
   });
-  after(() => t?.stop());
 
   test('PARSE_CEF on text that is not CEF: the original bytes and key on <input>-dlq with headers; the next records go on', async () => {
     const notUtf8 = Buffer.from([0xff, 0xfe, 0x00, 0x68, 0x69]);

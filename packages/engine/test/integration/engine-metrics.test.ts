@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { isolatedEngine, post, waitFor, waitForRunning } from '../helpers/engine.ts';
 import { consume, createTopics, produce } from '../helpers/kafka.ts';
 import { uniqueTopic } from '../helpers/topics.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '../helpers/test-node.ts';
 
 /**
  * `GET /metrics` (plain HTTP on `weir.metrics.port`, Prometheus text) after records flowed: the
@@ -42,7 +42,6 @@ function get(port: number, path: string): Promise<{ status: number; type: string
 }
 
 describe('the stream engine: Prometheus metrics', () => {
-  let t: TestNode;
   let token: string;
   let port: number;
   const settings = isolatedEngine('metrics');
@@ -64,8 +63,7 @@ describe('the stream engine: Prometheus metrics', () => {
     return found[0]?.value;
   };
 
-  before(async () => {
-    t = await startTestNode(settings);
+  const t = useTestNode(settings, async () => {
     token = await t.initAdmin();
     port = (t.node.metrics!.server.address() as AddressInfo).port;
     await createTopics([kvIn, kvOut, cefIn, cefOut]);
@@ -94,7 +92,6 @@ describe('the stream engine: Prometheus metrics', () => {
     assert.equal((await consume(kvOut, 4, 30_000)).length, 4);
     assert.equal((await consume(cefOut, 1, 30_000)).length, 1);
   });
-  after(() => t?.stop());
 
   test('plain HTTP GET /metrics answers Prometheus text', async () => {
     const res = await get(port, '/metrics');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { isolatedEngine, waitForRunning } from '../helpers/engine.ts';
 import { consume, createTopics, json, produce, text, type RawMessage } from '../helpers/kafka.ts';
 import { uniqueTopic } from '../helpers/topics.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '../helpers/test-node.ts';
 
 /**
  * Each of the ten task functions (tasks.md) through a running topology on the real broker: one
@@ -109,13 +109,11 @@ const rules = [
 ];
 
 describe('the stream engine: every task function through a running topology', () => {
-  let t: TestNode;
   let token: string;
   const settings = isolatedEngine('tasks');
   const alertsTopic = `${settings['weir.topic.prefix']}_alerts`;
 
-  before(async () => {
-    t = await startTestNode(settings);
+  const t = useTestNode(settings, async () => {
     token = await t.initAdmin();
     const all = [...cases.values()];
     await createTopics(all.flatMap((c) => [c.input, c.output]));
@@ -139,7 +137,6 @@ describe('the stream engine: every task function through a running topology', ()
     await waitForRunning(t, token);
     await Promise.all(all.map((c) => produce(c.input, c.inputs)));
   });
-  after(() => t?.stop());
 
   /**
    * What a case wrote, in order. The last input of every case yields the last expected output, so

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { post } from '../helpers/engine.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '../helpers/test-node.ts';
 
 /**
  * The test endpoints (spec: Tests; tasks.md; pdl.md) over real HTTPS: they run the engine's own
@@ -13,7 +13,6 @@ const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Res
 const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 'Resource validation failed', debugMessage });
 
 describe('test endpoints: tasks, pipelines, rules, PDL and PDL syntax', () => {
-  let t: TestNode;
   let admin: string;
   let user: string;
 
@@ -34,8 +33,7 @@ describe('test endpoints: tasks, pipelines, rules, PDL and PDL syntax', () => {
     return rest;
   };
 
-  before(async () => {
-    t = await startTestNode({ 'weir.engine.autostart': 'false' });
+  const t = useTestNode({ 'weir.engine.autostart': 'false' }, async () => {
     admin = await t.initAdmin();
     user = await t.createUser(admin, 'tess');
     await post(t, admin, '/api/rules', { id: 'te-root', name: 'Root', description: '', pdl: 'user="root" | eval risk=if(port>1024, "low", "high")', annotations: ['T1078'], enabled: true });
@@ -54,7 +52,6 @@ describe('test endpoints: tasks, pipelines, rules, PDL and PDL syntax', () => {
     await post(t, admin, '/api/pipelines', { id: 3, name: 'detect', description: '', tasks: [1, 5] });
     await post(t, admin, '/api/pipelines', { id: 4, name: 'cef', description: '', tasks: [6] });
   });
-  after(() => t?.stop());
 
   describe('POST /api/test/tasks/{id}', () => {
     test('text/plain event text → {result}: the event after the task, with _time', async () => {

@@ -1,24 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { isolatedEngine, post, waitFor, waitForRunning } from '../helpers/engine.ts';
 import { consume, createTopics, json, produce } from '../helpers/kafka.ts';
 import { uniqueTopic } from '../helpers/topics.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '../helpers/test-node.ts';
 
 describe('the stream engine: the quick-start scenario', () => {
-  let t: TestNode;
   let token: string;
   const settings = isolatedEngine('quick');
   const input = uniqueTopic('in');
   const output = uniqueTopic('out');
   const alertsTopic = `${settings['weir.topic.prefix']}_alerts`;
 
-  before(async () => {
-    t = await startTestNode(settings);
+  const t = useTestNode(settings, async () => {
     token = await t.initAdmin();
     await createTopics([input, output]);
   });
-  after(() => t.stop());
 
   test('the engine reaches RUNNING with no topology', async () => {
     await waitForRunning(t, token);

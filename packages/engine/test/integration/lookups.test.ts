@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { multipartBody, type FormPart } from '../helpers/multipart.ts';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { startTestNode, type TestNode, useTestNode } from '../helpers/test-node.ts';
 
 const csv = 'user,department,level\nalice,"Research, Lab",3\nbob,"say ""hi""",4.5\ncarol,,"7"\n';
 const csvRows = [
@@ -18,7 +18,6 @@ const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 
 
 for (const mode of storeModes) {
   describe(`lookups (${mode} store)`, () => {
-    let t: TestNode;
     let admin: string;
     let user: string;
     const upload = (path: string, parts: FormPart[], token = admin) => {
@@ -27,12 +26,10 @@ for (const mode of storeModes) {
     };
     const file = (value: string | Buffer, filename = 'table.csv', contentType = 'text/csv'): FormPart => ({ name: 'file', value, filename, contentType });
 
-    before(async () => {
-      t = await startTestNode({ ...storeSettings(mode), 'weir.lookup.max-bytes': '2048' });
+    const t = useTestNode({ ...storeSettings(mode), 'weir.lookup.max-bytes': '2048' }, async () => {
       admin = await t.initAdmin();
       user = await t.createUser(admin, 'uma');
     });
-    after(() => t.stop());
 
     test('create from CSV and JSON, read all and one, 409 on an existing id', async () => {
       const created = await upload('/api/lookups', [{ name: 'id', value: 'users' }, file(csv)]);

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
-import type { NodeRecord } from '../../src/nodes/node-registry.ts';
+import type { NodeView as NodeRecord } from '../../src/nodes/node-registry.ts';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { type TestNode, startTestNode, useTestNode } from '../helpers/test-node.ts';
 import { uniqueTopicPrefix } from '../helpers/unique.ts';
 
 const notFound = { status: 'NOT_FOUND', message: 'Resource not found', debugMessage: 'Requested node does not exist' };
@@ -23,15 +23,12 @@ async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean,
 
 for (const mode of storeModes) {
   describe(`node registry (${mode} store)`, () => {
-    let t: TestNode;
     let admin: string;
     let user: string;
-    before(async () => {
-      t = await startTestNode({ ...storeSettings(mode), 'weir.node.heartbeat-seconds': '1', 'weir.group': 'edge' });
+    const t = useTestNode({ ...storeSettings(mode), 'weir.node.heartbeat-seconds': '1', 'weir.group': 'edge', 'weir.engine.autostart': 'false' }, async () => {
       admin = await t.initAdmin();
       user = await t.createUser(admin, 'uma');
     });
-    after(() => t.stop());
 
     test('the node registers itself at start and heartbeats', async () => {
       const uuid = t.node.context.uuid;
@@ -42,6 +39,7 @@ for (const mode of storeModes) {
       const self = nodes[0]!;
       assert.deepEqual({ ...self, lastSeen: undefined }, {
         uuid, host: os.hostname(), rest: `https://127.0.0.1:${new URL(t.url).port}`, group: 'edge', state: 'NOT_RUNNING', lastSeen: undefined, version: '0.1.0',
+        alive: true,
       });
       assert.ok(Math.abs(Date.parse(self.lastSeen) - Date.now()) < 5000);
       const one = await t.call('GET', `/api/nodes/${uuid}`, { token: user });
@@ -68,6 +66,33 @@ for (const mode of storeModes) {
       assert.equal((await t.call('DELETE', `/api/nodes/${t.node.context.uuid}`, { token: user })).status, 403);
     });
 
+    test('a node whose lastSeen is older than weir.node.dead-after-seconds is dead; any admin may remove a dead node, never a live one', async () => {
+      const dead = randomUUID();
+      const live = randomUUID();
+      const record = (uuid: string, agoMs: number) => ({ uuid, host: 'elsewhere', rest: 'https://elsewhere:8999', group: 'edge', state: 'RUNNING',
+        lastSeen: new Date(Date.now() - agoMs).toISOString(), version: '0.1.0' });
+      await t.node.context.store.put('nodes', dead, record(dead, 31_000));
+      await t.node.context.store.put('nodes', live, record(live, 25_000));
+      try {
+        const nodes = (await t.call('GET', '/api/nodes', { token: user })).body as NodeRecord[];
+        const alive = Object.fromEntries(nodes.map((n) => [n.uuid, n.alive]));
+        assert.deepEqual(alive, { [t.node.context.uuid]: true, [dead]: false, [live]: true });
+        assert.deepEqual((await t.call('GET', `/api/nodes/${dead}`, { token: user })).body, { ...record(dead, 0), lastSeen: nodes.find((n) => n.uuid === dead)!.lastSeen, alive: false });
+
+        const refused = await t.call('DELETE', `/api/nodes/${live}`, { token: admin });
+        assert.equal(refused.status, 400);
+        assert.deepEqual(refused.body, mismatch);
+        assert.equal((await t.call('DELETE', `/api/nodes/${dead}`, { token: user })).status, 403, 'a user may not remove a dead node');
+        const removed = await t.call('DELETE', `/api/nodes/${dead}`, { token: admin });
+        assert.equal(removed.status, 204);
+        assert.equal(removed.text, '');
+        assert.equal((await t.call('GET', `/api/nodes/${dead}`, { token: admin })).status, 404);
+        assert.deepEqual(((await t.call('GET', '/api/nodes', { token: admin })).body as NodeRecord[]).map((n) => n.uuid).sort(), [t.node.context.uuid, live].sort());
+      } finally {
+        await t.node.context.store.delete('nodes', live);
+      }
+    });
+
     test('deleting its own uuid deregisters the node until it restarts', async () => {
       const uuid = t.node.context.uuid;
       const res = await t.call('DELETE', `/api/nodes/${uuid}`, { token: admin });
@@ -86,14 +111,15 @@ for (const mode of storeModes) {
 describe('two nodes on one broker (kafka store)', () => {
   let a: TestNode;
   let b: TestNode;
+  let bStopped = false;
   before(async () => {
-    const shared = { ...storeSettings('kafka', uniqueTopicPrefix('pair')), 'weir.node.heartbeat-seconds': '1' };
+    const shared = { ...storeSettings('kafka', uniqueTopicPrefix('pair')), 'weir.node.heartbeat-seconds': '1', 'weir.node.dead-after-seconds': '2' };
     a = await startTestNode(shared);
     b = await startTestNode(shared);
   });
   after(async () => {
     await a.stop();
-    await b.stop();
+    if (!bStopped) await b.stop();
   });
 
   test('both appear in GET /api/nodes of each; users, tokens and writes are shared within 1 s', async () => {
@@ -126,4 +152,25 @@ describe('two nodes on one broker (kafka store)', () => {
     assert.equal(refused.status, 400);
     assert.deepEqual(refused.body, mismatch);
   });
+
+  test('a stopped node turns dead within weir.node.dead-after-seconds on the other node, which may then remove it', async () => {
+    const tokenA = (await a.login('admin', 'admin-pw')).access_token;
+    const uuidB = b.node.context.uuid;
+    const view = async () => ((await a.call('GET', '/api/nodes', { token: tokenA })).body as NodeRecord[]).find((n) => n.uuid === uuidB);
+    assert.equal((await view())?.alive, true);
+    await b.stop();
+    bStopped = true;
+    const stoppedAt = Date.now();
+    const { value: dead } = await eventually(view, (n) => n?.alive === false, 10_000);
+    assert.ok(Date.now() - Date.parse(dead!.lastSeen) > 2000, `dead only after 2 s without a heartbeat: ${dead!.lastSeen}`);
+    assert.ok(Date.now() - stoppedAt < 10_000);
+    const removed = await a.call('DELETE', `/api/nodes/${uuidB}`, { token: tokenA });
+    assert.equal(removed.status, 204, removed.text);
+    assert.deepEqual(((await a.call('GET', '/api/nodes', { token: tokenA })).body as NodeRecord[]).map((n) => [n.uuid, n.alive]), [[a.node.context.uuid, true]]);
+  });
+});
+
+test('a dead-after threshold below two heartbeats is refused at start, naming both settings', async () => {
+  await assert.rejects(startTestNode({ 'weir.node.heartbeat-seconds': '10', 'weir.node.dead-after-seconds': '15' }),
+    /^SettingsError: weir\.node\.dead-after-seconds \(15\) must be at least twice weir\.node\.heartbeat-seconds \(10\)/);
 });

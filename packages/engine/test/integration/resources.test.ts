@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '../helpers/test-node.ts';
 
 const S = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const L = 'org.apache.kafka.common.serialization.Serdes$LongSerde';
@@ -61,15 +61,12 @@ const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 
 
 for (const mode of storeModes) {
   describe(`configuration resources (${mode} store)`, () => {
-    let t: TestNode;
     let admin: string;
     let user: string;
-    before(async () => {
-      t = await startTestNode(storeSettings(mode));
+    const t = useTestNode(storeSettings(mode), async () => {
       admin = await t.initAdmin();
       user = await t.createUser(admin, 'uma');
     });
-    after(() => t.stop());
 
     for (const c of cases) {
       test(`${c.many}: every route, status and debugMessage`, async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { apiRoutes, registerAccessControl } from '../../src/http/access-control.ts';
-import type { NodeContext } from '../../src/http/context.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import type { NodeContext } from '../../src/node-context.ts';
+import { useTestNode } from '../helpers/test-node.ts';
 
 /** Fills path parameters: the caller's own username, a numeric id, a uuid, or a missing name. */
 function concrete(url: string, username: string): string {
@@ -15,14 +15,11 @@ function concrete(url: string, username: string): string {
 }
 
 describe('role matrix: every /api route, with no token and with a user token', () => {
-  let t: TestNode;
   let userToken: string;
-  before(async () => {
-    t = await startTestNode();
+  const t = useTestNode({}, async () => {
     const admin = await t.initAdmin();
     userToken = await t.createUser(admin, 'uma');
   });
-  after(() => t.stop());
 
   test('routes are declared', () => {
     const routes = apiRoutes(t.node.api);

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { describe, test } from 'node:test';
+import { useTestNode } from '../helpers/test-node.ts';
 
 describe('tasks are compiled when saved', () => {
-  let t: TestNode;
   let token: string;
-  before(async () => {
-    t = await startTestNode();
+  const t = useTestNode({}, async () => {
     token = await t.initAdmin();
   });
-  after(() => t.stop());
 
   const cases: [string, unknown, RegExp][] = [
     ['FILTER', { type: 'regex', value: '(unclosed', action: 'keep' }, /^definition\.value: /],

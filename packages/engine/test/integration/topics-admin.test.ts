@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { test } from 'node:test';
+import { startTestNode, useTestNode } from '../helpers/test-node.ts';
 
 /** Topic administration on the real broker (spec: Endpoints → Topics, Versioning → earlier forms). */
-let t: TestNode;
 let admin: string;
 let member: string;
 const unique = (label: string) => `admin-${label}-${randomBytes(4).toString('hex')}`;
@@ -16,12 +15,10 @@ const invalid = (violations: string | string[]) => {
   };
 };
 
-before(async () => {
-  t = await startTestNode();
+const t = useTestNode({}, async () => {
   admin = await t.initAdmin();
   member = await t.createUser(admin, 'reader');
 });
-after(() => t.stop());
 
 test('create, list, describe and delete a topic', async () => {
   const name = unique('life');

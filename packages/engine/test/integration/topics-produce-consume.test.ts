@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { test } from 'node:test';
+import { startTestNode, useTestNode } from '../helpers/test-node.ts';
 import { createTopic, deserializer, readUntilDone, serializer, uniqueTopic } from '../helpers/topics.ts';
 
 /** Produce and consume sessions on the real broker (spec: Endpoints → Topics, States → Consumer). */
-let t: TestNode;
 let admin: string;
 let member: string;
 
-before(async () => {
-  t = await startTestNode();
+const t = useTestNode({}, async () => {
   admin = await t.initAdmin();
   member = await t.createUser(admin, 'viewer');
 });
-after(() => t.stop());
 
 const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 

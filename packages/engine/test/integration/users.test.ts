@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { describe, test } from 'node:test';
+import { startTestNode, useTestNode } from '../helpers/test-node.ts';
 
 const bob = { name: 'Bob', username: 'bob', email: 'bob@example.com', password: 'bob-pw', roles: [{ name: 'user' }] };
 const bobShown = { name: 'Bob', username: 'bob', email: 'bob@example.com', roles: [{ id: 2, name: 'user' }] };
 
 describe('users', () => {
-  let t: TestNode;
   let admin: string;
-  before(async () => {
-    t = await startTestNode();
+  const t = useTestNode({}, async () => {
     admin = await t.initAdmin();
   });
-  after(() => t.stop());
 
   test('create answers 201 with Location and the user without password; a second create is 409', async () => {
     const res = await t.call('POST', '/api/users', { token: admin, body: bob });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { topicNameProblem, validateTopic, validateTopics } from '../../src/kafka/topic-spec.ts';
+import { topicNameProblem } from '../../src/kafka/topic-names.ts';
+import { validateTopic, validateTopics } from '../../src/kafka/topic-spec.ts';
 
 test('topic names follow Kafka rules', () => {
   for (const ok of ['a', 'weir_alerts', 'A.b-c_9', 'x'.repeat(249), '...']) assert.equal(topicNameProblem(ok), undefined, ok);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { validateRulePdl } from '../../src/resources/rule-pdl.ts';
 
-const ctx = { lookupRows: (id: string) => (id === 'ips' ? [{ ip: '10.0.0.1', risk: 9 }] : undefined) };
+const ctx = { lookups: { get: (id: string) => (id === 'ips' ? { rows: [{ ip: '10.0.0.1', risk: 9 }] } : undefined) } };
 
 test('rule PDL: compiles, names line and column, and knows the stored lookups', () => {
   assert.deepEqual(validateRulePdl('a = 1', ctx), []);

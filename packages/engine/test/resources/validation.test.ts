@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { latestRule, latestTask, latestTopology } from '../../src/resources/earlier-forms.ts';
-import { pipelineSchema, ruleSchema, taskSchema, topologySchema } from '../../src/resources/schemas.ts';
-import { taskFunctionNames } from '../../src/resources/task-definitions.ts';
-import { compileValidator, fieldPath } from '../../src/resources/validation.ts';
+import { pipelineSchema } from '../../src/resources/pipeline.ts';
+import { latestRule, ruleSchema } from '../../src/resources/rule.ts';
+import { taskSchema } from '../../src/resources/task.ts';
+import { latestTopology, topologySchema } from '../../src/resources/topology.ts';
+import { latestTask, taskFunctionNames } from '../../src/tasks/task-definitions.ts';
+import { compileValidator, fieldPath } from '../../src/validation/json-schema.ts';
 
 const S = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const validateTask = compileValidator(taskSchema);

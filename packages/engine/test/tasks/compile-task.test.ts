@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { taskFunctionNames } from '../../src/resources/task-definitions.ts';
+import { taskFunctionNames } from '../../src/tasks/task-definitions.ts';
 import { checkTask, compileTask } from '../../src/tasks/compile-task.ts';
 import { taskDefaults } from '../../src/tasks/definition-defaults.ts';
 import { taskFactories } from '../../src/tasks/registry.ts';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { latestTask } from '../../src/resources/earlier-forms.ts';
-import { taskSchema } from '../../src/resources/schemas.ts';
-import { compileValidator } from '../../src/resources/validation.ts';
+import { taskSchema } from '../../src/resources/task.ts';
+import { latestTask } from '../../src/tasks/task-definitions.ts';
+import { compileValidator } from '../../src/validation/json-schema.ts';
 import { checkTask, type TaskSpec } from '../../src/tasks/index.ts';
 
 const examples = JSON.parse(readFileSync(new URL('../fixtures/original/task-definition-examples.json', import.meta.url), 'utf8')) as Record<string, unknown>[];

@@ -1,3 +1,22 @@
+const kWeirError = Symbol.for('weir.error');
+
+/** The codes of the engine's internal errors (not API answers); closed: a new kind of error adds its code here. */
+export const internalErrorCodes = ['SETTINGS_INVALID', 'SERDE_MISMATCH', 'LOOKUP_FORMAT', 'TASK_DEFINITION', 'DEFINITION_VIOLATION'] as const;
+export type InternalErrorCode = (typeof internalErrorCodes)[number];
+
+/**
+ * The base of every error class of the engine: a code from a closed list (the internal codes above
+ * or the API catalog's) and a brand, so `isWeirError` recognises them across realms and copies.
+ */
+export abstract class WeirError extends Error {
+  readonly [kWeirError] = true;
+  abstract readonly code: InternalErrorCode | ErrorCode;
+}
+
+export function isWeirError(value: unknown): value is WeirError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kWeirError] === true;
+}
+
 /**
  * The one registry of API errors (spec: Errors). Every text of the spec lives here and only here;
  * docs/api.md lists every code (a test checks). Handlers throw `apiError(code, ...)`.
@@ -77,13 +96,14 @@ export interface ErrorBody {
   readonly errors?: readonly unknown[];
 }
 
-export class ApiError extends Error {
+export class ApiError extends WeirError {
   readonly [kErrorBrand] = true;
   readonly code: ErrorCode;
   readonly httpStatus: ErrorHttpStatus;
   readonly body: ErrorBody;
   constructor(code: ErrorCode, httpStatus: ErrorHttpStatus, body: ErrorBody) {
     super(body.debugMessage);
+    this.name = 'ApiError';
     this.code = code;
     this.httpStatus = httpStatus;
     this.body = body;

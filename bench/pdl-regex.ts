@@ -1,5 +1,5 @@
 // Compares re2js (linear time) with native RegExp on typical rule patterns, and shows the
-// catastrophic case native RegExp cannot bound. Run: node packages/pdl/bench/regex.bench.ts
+// catastrophic case native RegExp cannot bound. Run: node_modules/.bin/node bench/pdl-regex.ts
 import { RE2JS } from 're2js';
 
 const inputs = [
@@ -37,7 +37,7 @@ t = performance.now();
 console.log(`catastrophic ^(a+)+$ on 29 chars: RegExp ${(performance.now() - t).toFixed(0)} ms`);
 
 // The literal fast path of compileUserRegex for plain-text patterns.
-const { compileUserRegex } = await import('../src/regex.ts');
+const { compileUserRegex } = await import('../packages/pdl/src/regex.ts');
 const literalPattern = '(?i)\\\\cmd.exe'.replace('.', '\\.');
 const user = compileUserRegex(literalPattern);
 const re2Only = RE2JS.compile(literalPattern);

@@ -1,12 +1,12 @@
-import type { Settings } from '../config/settings.ts';
-import type { LoginLimiter } from '../auth/login-limiter.ts';
-import type { TokenService } from '../auth/tokens.ts';
-import type { User, UserDirectory } from '../auth/user-directory.ts';
-import type { RouteAccess } from '../auth/roles.ts';
-import type { ConfigStore } from '../store/config-store.ts';
-import type { NodeRegistry } from '../nodes/node-registry.ts';
-import type { TopicClients } from '../kafka/topic-clients.ts';
-import type { StreamEngine } from '../stream/stream-engine.ts';
+import type { Settings } from './config/settings.ts';
+import type { LoginLimiter } from './auth/login-limiter.ts';
+import type { TokenService } from './auth/tokens.ts';
+import type { User, UserDirectory } from './auth/user-directory.ts';
+import type { RouteAccess } from './auth/roles.ts';
+import type { ConfigStore } from './store/config-store.ts';
+import type { NodeRegistry } from './nodes/node-registry.ts';
+import type { TopicClients } from './kafka/topic-clients.ts';
+import type { StreamEngine } from './stream/stream-engine.ts';
 
 /** What the API routes of one node work with; built by the node and passed to every route module. */
 export interface NodeContext {

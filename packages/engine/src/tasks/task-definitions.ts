@@ -1,7 +1,8 @@
+import { isObject } from '@weir/pdl';
 /**
  * The definition schema of every task function (../shared/spec/tasks.md). Unknown keys are
  * rejected; `delimeter`, a misspelling the original's own examples use, is accepted for
- * `delimiter` (normaliseTask renames it before validation). Defaults are applied by the runtime,
+ * `delimiter` (latestTask renames it before validation). Defaults are applied by the runtime,
  * not stored, so a stored task is what was submitted.
  */
 const str = { type: 'string' } as const;
@@ -41,3 +42,21 @@ export const taskFunctions = {
 
 export type TaskFunction = keyof typeof taskFunctions;
 export const taskFunctionNames = Object.keys(taskFunctions) as TaskFunction[];
+
+type Json = Record<string, unknown>;
+/** A non-negative integer rule id (the original's rule ids were numbers) as its decimal text; anything else as given. */
+export const ruleIdText = (v: unknown): unknown => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? String(v) : v);
+
+/**
+ * Task: a missing definition is `{}`; `delimeter` (the original's examples) becomes `delimiter`
+ * unless both are given; integer rule ids in an APPLY_RULES `rules` list become their text.
+ */
+export function latestTask(record: Json): Json {
+  let definition = record.definition ?? {};
+  if (record.function === 'APPLY_RULES' && isObject(definition) && Array.isArray(definition.rules)) {
+    definition = { ...definition, rules: definition.rules.map(ruleIdText) };
+  }
+  if (!isObject(definition) || !('delimeter' in definition) || 'delimiter' in definition) return { ...record, definition };
+  const { delimeter, ...rest } = definition;
+  return { ...record, definition: { ...rest, delimiter: delimeter } };
+}

@@ -1,11 +1,15 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { TlsMaterial } from './tls.ts';
-import { registerAccessControl, isForbidden } from './access-control.ts';
-import { registerBodyParsers } from './body-parsers.ts';
-import type { NodeContext } from './context.ts';
+import type { TlsMaterial } from './http/tls.ts';
+import { registerAccessControl, isForbidden } from './http/access-control.ts';
+import { registerBodyParsers } from './http/body-parsers.ts';
+import type { NodeContext } from './node-context.ts';
 import { apiError, isApiError, withDetails, type ApiError } from './errors.ts';
-import { fixedHeaders, hstsHeader } from './fixed-headers.ts';
-import { routeModules } from '../routes/index.ts';
+import { fixedHeaders, hstsHeader } from './http/fixed-headers.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { routeModules } from './routes/index.ts';
+import { compiledSchema } from './validation/json-schema.ts';
+import { describeRequestViolations } from './validation/violations.ts';
+import type { ErrorObject } from 'ajv';
 
 /** The management API of one node: Fastify with the spec's headers, errors and access control. */
 export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined): Promise<FastifyInstance> {
@@ -13,7 +17,6 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
   const options: FastifyServerOptions & { https?: { pfx: Buffer; passphrase: string } } = {
     logger: { level: ctx.settings.get('weir.log.level') },
     bodyLimit,
-    ajv: { customOptions: { allErrors: true, coerceTypes: false, removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true },
   };
   if (tls) options.https = { pfx: tls.pfx, passphrase: tls.passphrase };
@@ -22,6 +25,8 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(headers);
   });
+  // One validator for the whole node: route schemas compile with the resource schemas' Ajv.
+  app.setValidatorCompiler(({ schema }) => compiledSchema(schema));
   registerBodyParsers(app);
   registerAccessControl(app, ctx);
 
@@ -36,6 +41,7 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
     return reply.code(404).type('application/json').send(err.body);
   });
 
+  await registerOpenApi(app);
   for (const register of routeModules) await register(app, ctx);
   return app;
 }
@@ -44,12 +50,7 @@ function toApiError(error: FastifyError | ApiError, bodyLimit: number, requestId
   if (isApiError(error)) return error;
   const e = error as FastifyError;
   if (e.validation) {
-    const details = e.validation.map((v) => {
-      const where = `${e.validationContext ?? 'body'}${v.instancePath.replaceAll('/', '.')}`;
-      const extra = v.keyword === 'additionalProperties' ? ` '${String((v.params as { additionalProperty?: string }).additionalProperty)}'`
-        : v.keyword === 'enum' ? `: ${(v.params as { allowedValues?: unknown[] }).allowedValues?.join(', ')}` : '';
-      return `${where} ${v.message ?? 'is invalid'}${extra}`;
-    });
+    const details = describeRequestViolations(e.validation as ErrorObject[], e.validationContext ?? 'body');
     return withDetails(apiError('VALIDATION', details.join('; ')), details);
   }
   switch (e.code) {

@@ -1,0 +1,98 @@
+import { apiError, isApiError } from '../errors.ts';
+import { isRecordTooLarge } from '../kafka/broker-errors.ts';
+import { SerialQueue } from '../serial-queue.ts';
+import type { ConfigStore } from '../store/config-store.ts';
+import { isStringId, stringIdRule } from './ids.ts';
+import { LookupFormatError, parseLookupFile, type LookupRow } from './lookup-table.ts';
+
+/** A lookup as stored and shown (spec: Lookup). */
+export interface Lookup {
+  readonly id: string;
+  readonly content: LookupRow[];
+}
+
+/** An uploaded lookup file (the multipart part `file`). */
+export interface LookupFile {
+  readonly data: Buffer;
+  readonly filename: string;
+  readonly mimetype: string;
+}
+
+export const lookupNames = { one: 'lookup', many: 'lookups' } as const;
+
+/**
+ * The lookups resource (spec: Lookups), like the other resource kinds but fed by file uploads:
+ * a file is parsed completely before anything is stored, and an update replaces the whole content
+ * in one store write, so a bad file never changes the stored lookup. Writes run one at a time.
+ */
+export class LookupResource {
+  readonly #store: ConfigStore;
+  readonly #maxBytes: number;
+  readonly #writes = new SerialQueue();
+
+  constructor(store: ConfigStore, maxBytes: number) {
+    this.#store = store;
+    this.#maxBytes = maxBytes;
+  }
+
+  list(): Lookup[] {
+    return this.#store.list<Lookup>('lookups');
+  }
+
+  get(id: string): Lookup {
+    const lookup = this.#store.get<Lookup>('lookups', id);
+    if (!lookup) throw apiError('RESOURCE_MISSING', lookupNames);
+    return lookup;
+  }
+
+  async create(rawId: string | undefined, file: LookupFile | undefined): Promise<{ id: string }> {
+    if (rawId === undefined) throw apiError('LOOKUP_PART_MISSING', 'id');
+    if (!isStringId(rawId)) throw apiError('RESOURCE_ID_INVALID', lookupNames, rawId, stringIdRule);
+    const content = parsed(file);
+    await this.#writes.run(async () => {
+      if (this.#store.get('lookups', rawId)) throw apiError('RESOURCE_EXISTS', lookupNames);
+      await this.#save({ id: rawId, content });
+    });
+    return { id: rawId };
+  }
+
+  /** 404 unless the lookup exists: an update says so before its file is read. */
+  requireExisting(id: string): void {
+    if (!this.#store.get('lookups', id)) throw apiError('RESOURCE_UPDATE_MISSING', lookupNames);
+  }
+
+  async update(id: string, file: LookupFile | undefined): Promise<{ id: string }> {
+    this.requireExisting(id);
+    const content = parsed(file);
+    await this.#writes.run(async () => {
+      this.requireExisting(id);
+      await this.#save({ id, content });
+    });
+    return { id };
+  }
+
+  async delete(id: string): Promise<void> {
+    const deleted = await this.#writes.run(() => this.#store.delete('lookups', id));
+    if (!deleted) throw apiError('RESOURCE_DELETE_MISSING', lookupNames);
+  }
+
+  async #save(lookup: Lookup): Promise<void> {
+    try {
+      await this.#store.put('lookups', lookup.id, lookup);
+    } catch (err) {
+      // The kafka store's topic refuses a record over its max.message.bytes.
+      if (!isApiError(err) && isRecordTooLarge(err)) throw apiError('LOOKUP_TOO_LARGE', this.#maxBytes);
+      throw err;
+    }
+  }
+}
+
+function parsed(file: LookupFile | undefined): LookupRow[] {
+  if (!file) throw apiError('LOOKUP_PART_MISSING', 'file');
+  try {
+    return parseLookupFile(file.data, file.filename, file.mimetype);
+  } catch (err) {
+    if (err instanceof LookupFormatError) throw apiError('LOOKUP_INVALID', file.filename || 'file', err.message);
+    throw err;
+  }
+}

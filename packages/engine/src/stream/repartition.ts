@@ -1,0 +1,61 @@
+import type { RoutedRecord } from '../tasks/index.ts';
+
+/**
+ * The internal topics of a correlation stage (docs/engine.md, "Repartition and changelog topics").
+ * A topology's task that holds correlations (APPLY_RULES listing a correlation rule, or a
+ * PDL_EXPRESSION with a correlation stage) is a stage: records reaching it are re-keyed by their
+ * group and written to its repartition topic; the stage runs on the partitions of that topic and
+ * keeps its state per partition, backed by its changelog topic.
+ */
+export interface StageTopics {
+  readonly repartition: string;
+  readonly changelog: string;
+}
+
+const unsafe = /[^A-Za-z0-9._-]/g;
+
+/** `<consumer group id>-<topology name>-<topology id>-task<task id>-repartition|changelog`. */
+export function stageTopics(groupId: string, topology: { readonly id: number; readonly name: string }, taskId: number): StageTopics {
+  const base = `${groupId}-${topology.name.replace(unsafe, '_').slice(0, 100)}-${topology.id}-task${taskId}`;
+  return { repartition: `${base}-repartition`, changelog: `${base}-changelog` };
+}
+
+/** Retention of repartition topics: their records are consumed at once; a week leaves room for a stopped cluster. */
+export const repartitionRetentionMs = 7 * 24 * 3600 * 1000;
+
+/** The partition of a group key: FNV-1a of its UTF-8 text, so every node and thread agrees. */
+export function partitionOf(key: string, partitions: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % partitions;
+}
+
+/** What a repartition record carries: the stage, the event as it reaches the stage, its time and the source record's key. */
+interface Envelope {
+  readonly s: string;
+  readonly p: number;
+  readonly t: number;
+  readonly e: RoutedRecord['event'];
+  /** The source record's key, base64, or null. */
+  readonly k: string | null;
+}
+
+export function encodeRouted(routed: RoutedRecord, sourceKey: Buffer | null | undefined): Buffer {
+  const envelope: Envelope = { s: routed.stage, p: routed.pdlStage, t: routed.time, e: routed.event, k: sourceKey ? sourceKey.toString('base64') : null };
+  return Buffer.from(JSON.stringify(envelope));
+}
+
+/** The routed record of a repartition record, and the source record's key; throws on a record that is not one. */
+export function decodeRouted(value: Buffer, key: Buffer | null | undefined, timestamp: number): { routed: RoutedRecord; sourceKey: Buffer | undefined } {
+  const e = JSON.parse(value.toString('utf8')) as Envelope;
+  if (typeof e.s !== 'string' || typeof e.p !== 'number' || typeof e.t !== 'number' || typeof e.e !== 'object' || e.e === null) {
+    throw new Error('not a Weir repartition record');
+  }
+  return {
+    routed: { stage: e.s, pdlStage: e.p, time: e.t, event: e.e, key: key ? key.toString('utf8') : '[]', timestamp },
+    sourceKey: e.k === null ? undefined : Buffer.from(e.k, 'base64'),
+  };
+}

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { alertsByUser, compareAlerts, configureCorrelation, createReplicatedTopics, produceEvents, streamHalf, users } from '../helpers/correlation-stream.ts';
+import { waitFor } from '../helpers/engine.ts';
+import { KafkaCluster } from '../helpers/kafka-cluster.ts';
+import { kcatPartitions, kcatValues } from '../helpers/kcat.ts';
+import { faultSettings, startNode, waitForAssignment } from '../helpers/node-pair.ts';
+import { initAdmin, type NodeProcess } from '../helpers/node-process.ts';
+import { uniqueTopic } from '../helpers/topics.ts';
+
+/**
+ * Issue 12, item 8: one broker of the three-node cluster is killed with SIGKILL in the middle of the
+ * correlation stream (the leader of the alerts topic, so that Weir's writes must move to another
+ * broker). Weir's own topics have 3 replicas and min.insync.replicas=2, every producer writes with
+ * acks=all: nothing may be lost. Counted with kcat: one `every` alert per input event, and every
+ * alert of the correlation rule.
+ */
+const everyRule = { id: 'every-login', pdl: 'action="login"' };
+
+function clusterDir(): string {
+  const dir = process.env.WEIR_TEST_CLUSTER_DIR;
+  if (!dir) throw new Error('WEIR_TEST_CLUSTER_DIR is not set: run the fault tests through `npm run test:faults`');
+  return dir;
+}
+
+describe('broker loss in the three-broker cluster', () => {
+  test('at_least_once: a broker killed mid-stream loses no record and no alert', { timeout: 480_000 }, async (t) => {
+    const cluster = KafkaCluster.open(clusterDir());
+    assert.deepEqual(await cluster.liveBrokers(), [1, 2, 3]);
+    const { settings, groupId, alertsTopic } = faultSettings('broker-loss', 'at_least_once');
+    const input = uniqueTopic('loss-in');
+    const output = uniqueTopic('loss-out');
+    await createReplicatedTopics([input], 4);
+    await createReplicatedTopics([output], 1);
+    let node: NodeProcess | undefined;
+    let killed: number | undefined;
+    try {
+      node = await startNode(settings);
+      const token = await initAdmin(node);
+      await configureCorrelation(node, token, input, output, [everyRule]);
+      await node.waitRunning(token);
+      await waitForAssignment(groupId, input, 4, { [node.uuid]: (n) => n === 4 }, 120_000, 'the node to hold every input partition');
+
+      // Weir created its alerts topic with 3 replicas (min.insync.replicas=2 is checked through the API below).
+      const alertsPartitions = await kcatPartitions(alertsTopic);
+      assert.ok(alertsPartitions.every((p) => p.replicas.length === 3), JSON.stringify(alertsPartitions));
+      const described = await node.call('GET', `/api/topics/${alertsTopic}`, { token });
+      assert.equal(described.status, 200, described.text);
+      assert.match(described.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/);
+
+      const first = streamHalf(0);
+      await produceEvents(input, first);
+      await waitFor('the alerts of the first half', async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic))).total >= users, 120_000);
+
+      killed = alertsPartitions[0]!.leader;
+      const second = streamHalf(1);
+      const writing = produceEvents(input, second.slice(0, second.length / 2));
+      await cluster.kill(killed);
+      t.diagnostic(`killed broker ${killed} (leader of ${alertsTopic}/0) mid-stream`);
+      await writing;
+      await produceEvents(input, second.slice(second.length / 2));
+
+      const expectedEvery = first.length + second.length;
+      const count = async () => {
+        const values = await kcatValues(alertsTopic);
+        const every = new Set(values.map((v) => JSON.parse(v) as { _rule?: { id?: string }; seq?: number }).filter((a) => a._rule?.id === everyRule.id).map((a) => a.seq));
+        return { every: every.size, total: values.length, correlation: compareAlerts(alertsByUser(values)) };
+      };
+      const result = await waitFor('every alert after the broker loss', async () => {
+        const c = await count();
+        return c.every === expectedEvery && c.correlation.missing.length === 0 ? c : undefined;
+      }, 240_000).catch(async (err: Error) => {
+        const c = await count();
+        throw new Error(`${err.message}: ${c.every} of ${expectedEvery} events, ${c.correlation.missing.length} correlation alerts missing\nnode log:\n${node!.output}`);
+      });
+      t.diagnostic(`after the loss of broker ${killed}: ${result.every} of ${expectedEvery} events alerted, ${result.correlation.total} correlation alerts, `
+        + `${result.correlation.missing.length} missing, ${result.correlation.extra.length} beyond the reference of which ${result.correlation.invented.length} with a value the reference never has (kcat)${result.correlation.extra.length ? `, e.g. ${result.correlation.extra.slice(0, 6).join(' ')}` : ''}`);
+      assert.equal(result.every, expectedEvery);
+      assert.deepEqual(result.correlation.missing, []);
+    } finally {
+      await node?.stop();
+      if (killed !== undefined) await cluster.startNode(killed);
+    }
+  });
+});

@@ -1,0 +1,43 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { testBootstrap } from './test-node.ts';
+
+const run = promisify(execFile);
+
+/**
+ * Every record value of a topic, read from the beginning to its current end by kcat (librdkafka), a
+ * Kafka client independent of Weir's. With `committedOnly`, only records of committed transactions
+ * (isolation.level=read_committed), as an exactly-once reader sees them.
+ */
+export async function kcatValues(topic: string, committedOnly = false, bootstrap = testBootstrap()): Promise<string[]> {
+  const args = ['-C', '-b', bootstrap, '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%s\n',
+    '-X', `isolation.level=${committedOnly ? 'read_committed' : 'read_uncommitted'}`];
+  const { stdout } = await run('kcat', args, { maxBuffer: 512 * 1024 * 1024, timeout: 120_000 });
+  return stdout.split('\n').filter((line) => line.length > 0);
+}
+
+export interface PartitionMetadata {
+  readonly partition: number;
+  readonly leader: number;
+  readonly replicas: number[];
+  readonly isrs: number[];
+}
+
+/** The partitions of a topic as the cluster's metadata shows them to kcat. */
+export async function kcatPartitions(topic: string, bootstrap = testBootstrap()): Promise<PartitionMetadata[]> {
+  const { stdout } = await run('kcat', ['-b', bootstrap, '-L', '-J', '-t', topic, '-m', '10'], { timeout: 30_000 });
+  const meta = JSON.parse(stdout) as { topics: { topic: string; partitions: { partition: number; leader: number; replicas: { id: number }[]; isrs: { id: number }[] }[] }[] };
+  const found = meta.topics.find((t) => t.topic === topic);
+  if (!found) throw new Error(`kcat: no metadata for topic ${topic}`);
+  return found.partitions.map((p) => ({ partition: p.partition, leader: p.leader, replicas: p.replicas.map((r) => r.id), isrs: p.isrs.map((r) => r.id) }));
+}
+
+/** The end offset of each partition (the sum: records written, transaction markers included), from kcat. */
+export async function kcatEndOffsets(topic: string, partitions: number, bootstrap = testBootstrap()): Promise<number[]> {
+  const args = ['-Q', '-b', bootstrap];
+  for (let p = 0; p < partitions; p++) args.push('-t', `${topic}:${p}:-1`);
+  const { stdout } = await run('kcat', args, { timeout: 30_000 });
+  const offsets: number[] = new Array<number>(partitions).fill(0);
+  for (const match of stdout.matchAll(/\[(\d+)\]\s+offset\s+(-?\d+)/g)) offsets[Number(match[1])] = Number(match[2]);
+  return offsets;
+}

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { ConsumeSessions, consumerStatus } from '../../src/kafka/consume-sessions.ts';
+import { isApiError } from '../../src/errors.ts';
+import { createTopics, produce } from '../helpers/kafka.ts';
+import { testBootstrap } from '../helpers/test-node.ts';
+import { uniqueTopic } from '../helpers/topics.ts';
+
+/** ConsumeSessions on the shared test broker, without the HTTP layer: limits, replacement, bytes. */
+const sessions = new ConsumeSessions({ clientId: 'weir-test-sessions', bootstrapBrokers: [testBootstrap()] }, 'weir-test-sessions',
+  { maxSessionsPerUser: 2, idleSeconds: 60, maxBytes: 64 });
+after(() => sessions.close());
+
+const request = { keyType: 'String', valueType: 'String', maxEvents: 3, maxTimeoutSeconds: 30, offset: 'earliest' } as const;
+
+async function readUntilDone(username: string, topic: string) {
+  for (let i = 0; i < 600; i++) {
+    const read = sessions.read(username, topic, 0);
+    if (read && read.status !== consumerStatus.RUNNING) return read;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`session of ${username} on ${topic} still running`);
+}
+
+test('consume sessions: maxEvents, the bytes limit, one session per user and topic, sessions per user', async () => {
+  const [a, b, c] = [uniqueTopic('sessions-a'), uniqueTopic('sessions-b'), uniqueTopic('sessions-c')];
+  await createTopics([a, b, c]);
+  await produce(a, ['1', '2', '3', '4', '5']);
+  await produce(b, ['x'.repeat(40), 'y'.repeat(40), 'z']);
+
+  await sessions.open('uma', a, request);
+  const readA = await readUntilDone('uma', a);
+  assert.deepEqual([readA.status, readA.messages.map((m) => m.value)], [consumerStatus.COMPLETED, ['1', '2', '3']], 'stops at maxEvents');
+  assert.deepEqual(sessions.read('uma', a, 2)?.messages.map((m) => m.value), ['3'], 'read from an index');
+
+  await sessions.open('uma', b, request);
+  const readB = await readUntilDone('uma', b);
+  assert.equal(readB.status, consumerStatus.COMPLETED);
+  assert.ok(readB.messages.length < 3, 'completes once the session holds maxBytes of keys and values');
+
+  // A third topic: a finished session gives way; a new one of the same topic replaces the old one.
+  await sessions.open('uma', c, { ...request, offset: 'latest' });
+  assert.equal(sessions.size, 2);
+  assert.equal(sessions.read('uma', a, 0), undefined, 'the oldest finished session gave way');
+  await sessions.open('uma', c, { ...request, offset: 'latest' });
+  assert.equal(sessions.size, 2, 'replaced, not added');
+  await sessions.open('uma', b, { ...request, offset: 'latest' });
+  await assert.rejects(sessions.open('uma', a, request), (e: unknown) => isApiError(e) && e.code === 'CONSUMER_LIMIT');
+  assert.equal(sessions.read('ida', c, 0), undefined, 'sessions are per user');
+});

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { compile, type JsonObject } from '@weir/pdl';
+import { PartitionedStateStore } from '../../src/stream/partitioned-state.ts';
+import { PartitionQueues } from '../../src/stream/partition-queues.ts';
+import type { OutgoingRecord } from '../../src/stream/record-processor.ts';
+import { decodeRouted, encodeRouted, partitionOf, stageTopics } from '../../src/stream/repartition.ts';
+
+const T0 = Date.UTC(2023, 4, 1);
+const RULE = 'event_count timespan=10m group_by user reset=false where _aggregation.value >= 3';
+const value = (o: JsonObject) => (o['_aggregation'] as JsonObject)['value'];
+
+/** Feeds events to a program on one partition of a store and returns the aggregation values emitted. */
+function feed(store: PartitionedStateStore, partition: number, users: string[], t: number): unknown[] {
+  const program = compile(RULE, { stateStore: store, stateId: 'rule:r' });
+  store.select('rep', partition);
+  const out = users.flatMap((user, i) => program.feed({ user, _time: t + i }));
+  store.deselect();
+  return out.map(value);
+}
+
+/** Replays changelog records into a fresh store's partition, as a worker does on assignment. */
+function restoreFrom(records: OutgoingRecord[], partition: number): PartitionedStateStore {
+  const store = new PartitionedStateStore();
+  store.open('rep', partition, 'chg');
+  for (const r of records) if (r.partition === partition) store.restore('rep', partition, r.key!, r.value ?? null);
+  return store;
+}
+
+describe('PartitionedStateStore: state per partition, backed by a changelog', () => {
+  test('groups and stream time of one partition are invisible to another', () => {
+    const store = new PartitionedStateStore();
+    store.open('rep', 0, 'chg');
+    store.open('rep', 1, 'chg');
+    assert.deepEqual(feed(store, 0, ['a', 'a'], T0), []);
+    assert.deepEqual(feed(store, 1, ['a', 'a'], T0 + 3_600_000), []); // an hour later, elsewhere
+    assert.deepEqual(feed(store, 0, ['a'], T0 + 10), [3]); // partition 0's window is intact
+  });
+
+  test('drain writes every change to the changelog partition; a restore from it continues the windows', () => {
+    const store = new PartitionedStateStore();
+    store.open('rep', 2, 'chg');
+    feed(store, 2, ['a', 'a', 'b'], T0);
+    const log: OutgoingRecord[] = [];
+    store.drain(log);
+    assert.ok(log.every((r) => r.topic === 'chg' && r.partition === 2));
+    assert.deepEqual(log.map((r) => JSON.parse(r.key!.toString())).sort(), [['rule:r#0'], ['rule:r#0', '["a"]'], ['rule:r#0', '["b"]']].sort());
+    const drainedAgain: OutgoingRecord[] = [];
+    store.drain(drainedAgain);
+    assert.deepEqual(drainedAgain, []); // only changes are written
+    const restored = restoreFrom(log, 2);
+    assert.deepEqual(feed(restored, 2, ['a', 'b'], T0 + 100), [3]);
+    restored.select('rep', 2);
+    assert.equal(restored.clock('rule:r#0').time, T0 + 101);
+  });
+
+  test('a group that is gone is a tombstone; restoring it forgets the group', () => {
+    const store = new PartitionedStateStore();
+    store.open('rep', 0, 'chg');
+    const program = compile('event_count timespan=1m group_by user emit=close', { stateStore: store, stateId: 'rule:c' });
+    store.select('rep', 0);
+    program.feed({ user: 'a', _time: T0 });
+    const log: OutgoingRecord[] = [];
+    store.drain(log);
+    assert.deepEqual(program.feed({ user: 'b', _time: T0 + 120_000 }).map(value), [1]); // closes a's window
+    store.drain(log);
+    const tombstone = log.find((r) => r.key!.toString() === JSON.stringify(['rule:c#0', '["a"]']) && r.value === null);
+    assert.ok(tombstone, 'the closed group is written as a tombstone');
+    const restored = restoreFrom(log, 0);
+    restored.select('rep', 0);
+    assert.equal(restored.size('rule:c#0'), 1);
+    assert.deepEqual([...restored.entries('rule:c#0')].map(([k]) => k), ['["b"]']);
+  });
+
+  test('a dropped partition loses its state (its next owner restores it)', () => {
+    const store = new PartitionedStateStore();
+    store.open('rep', 0, 'chg');
+    feed(store, 0, ['a'], T0);
+    store.drop('rep', 0);
+    assert.equal(store.has('rep', 0), false);
+    assert.equal(store.select('rep', 0), false);
+    assert.equal(store.groups(), 0);
+  });
+});
+
+describe('repartition records', () => {
+  test('a group always maps to the same partition, and the envelope round-trips', () => {
+    assert.equal(partitionOf('["alice"]', 4), partitionOf('["alice"]', 4));
+    const spread = new Set(Array.from({ length: 200 }, (_, i) => partitionOf(JSON.stringify([`u${i}`]), 4)));
+    assert.deepEqual([...spread].sort(), [0, 1, 2, 3]);
+    const routed = { stage: 'rule:r', pdlStage: 1, key: '["alice"]', event: { user: 'alice', n: 1 }, time: T0, timestamp: T0 + 5 };
+    const back = decodeRouted(encodeRouted(routed, Buffer.from('k1')), Buffer.from(routed.key), T0 + 5);
+    assert.deepEqual(back.routed, routed);
+    assert.equal(back.sourceKey?.toString(), 'k1');
+    assert.throws(() => decodeRouted(Buffer.from('{"x":1}'), null, 0), /not a Weir repartition record/);
+  });
+
+  test('topic names: application id, topology and task; unsafe characters replaced', () => {
+    assert.deepEqual(stageTopics('weir-engine', { id: 3, name: 'auth logs/EU' }, 7), {
+      repartition: 'weir-engine-auth_logs_EU-3-task7-repartition', changelog: 'weir-engine-auth_logs_EU-3-task7-changelog' });
+  });
+});
+
+describe('PartitionQueues: fair batches', () => {
+  const m = (partition: number, offset: number) => ({ topic: 't', partition, offset });
+
+  test('every partition with records gets an equal share of a batch, in its own order', () => {
+    const q = new PartitionQueues<ReturnType<typeof m>>();
+    for (let i = 0; i < 1000; i++) q.push(m(0, i));
+    for (let i = 0; i < 10; i++) q.push(m(1, i));
+    for (let i = 0; i < 300; i++) q.push(m(2, i));
+    const batch = q.take(90);
+    const count = (p: number) => batch.filter((x) => x.partition === p).length;
+    assert.equal(batch.length, 90);
+    assert.equal(count(1), 10);
+    assert.ok(count(0) >= 30 && count(2) >= 30, `shares ${count(0)}/${count(1)}/${count(2)}`);
+    for (const p of [0, 1, 2]) {
+      const offsets = batch.filter((x) => x.partition === p).map((x) => x.offset);
+      assert.deepEqual(offsets, offsets.map((_, i) => i));
+    }
+    assert.equal(q.size, 1310 - 90);
+  });
+
+  test('put back keeps the order; records of partitions moved away are dropped', () => {
+    const q = new PartitionQueues<ReturnType<typeof m>>();
+    for (let i = 0; i < 6; i++) q.push(m(i % 2, i));
+    const first = q.take(4);
+    q.putBack(first);
+    assert.deepEqual(q.take(6).map((x) => x.offset), [0, 2, 4, 1, 3, 5]);
+    for (let i = 0; i < 4; i++) q.push(m(i % 2, i));
+    assert.equal(q.retainOnly(new Set(['t\u00001'])), 2);
+    assert.deepEqual(q.take(10).map((x) => x.partition), [1, 1]);
+  });
+});
