@@ -78,7 +78,7 @@ export const settingDefinitions = {
   'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
   'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),
   'weir.output.names': oneOf(['weir', 'original'] as const, 'weir', 'Names of the fields the engine adds and of the alerts topic: `weir` (`_rule`, `_aggregation`, `_temporal`, `<prefix>_alerts`) or `original` (the original product\'s `padasRule`, `padasAggregation`, `padasTemporal`, `padas_alerts`); docs/compatibility.md.'),
-  'state.dir': text('${weir.home}/var/state', 'Folder of the state of correlation stages (the name the original used).'),
+  'state.dir': text('${weir.home}/var/state', "Accepted under the original's name (its `padas.properties` sets it); not used: correlation state lives in memory, backed by compacted changelog topics (docs/engine.md), so nothing is written there."),
   'schema.registry.url': text(undefined, 'Accepted for the original\'s properties files; not used yet (Weir has no Schema Registry serdes).'),
 } as const satisfies Record<string, SettingDef<unknown>>;
 

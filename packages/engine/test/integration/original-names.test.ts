@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { isolatedEngine, post, waitForRunning } from '../helpers/engine.ts';
-import { consume, createTopics, json, produce } from '../helpers/kafka.ts';
+import { consume, consumeUntil, createTopics, json, produce } from '../helpers/kafka.ts';
 import { uniqueTopic } from '../helpers/topics.ts';
 import { startTestNode, type TestNode } from '../helpers/test-node.ts';
 
@@ -43,5 +43,44 @@ describe("the original's output names (weir.output.names=original)", () => {
     assert.deepEqual(burst.padasRule, { id: 'burst', name: 'Burst', description: '', pdl: 'action="failure" | event_count timespan=1m group_by user where padasAggregation.eventCount > 1', annotations: [], datamodel: '' });
     const alerts = (await consume('padas_alerts', 3, 30_000)).map(json);
     assert.deepEqual(alerts.map((a) => (a.padasRule as { id: string }).id).sort(), ['1', '1', 'burst']);
+  });
+});
+
+/**
+ * An emit=close correlation rule whose window the idle close ends (weir.stream.idle-close-seconds,
+ * no later event): its alert, made on the stage's partition, carries the original's names too.
+ */
+describe("the original's output names on idle-closed correlation windows", () => {
+  let t: TestNode;
+  let token: string;
+  const input = uniqueTopic('orig-idle-in');
+  const output = uniqueTopic('orig-idle-out');
+  const ruleId = `quiet-${Date.now()}`;
+
+  before(async () => {
+    t = await startTestNode({ ...isolatedEngine('orig-idle'), 'weir.output.names': 'original', 'weir.stream.idle-close-seconds': '1' });
+    token = await t.initAdmin();
+    await createTopics([input, output]);
+  });
+  after(() => t.stop());
+
+  test('the window closed by the idle close gives padasRule and padasAggregation, on padas_alerts', async () => {
+    const pdl = 'action="failure" | event_count timespan=2s group_by user emit=close';
+    await post(t, token, '/api/rules', { id: ruleId, name: 'Quiet', description: 'two failures then silence', pdl, annotations: ['T1110'], datamodel: 'auth' });
+    await post(t, token, '/api/tasks', { id: 1, name: 'rules', function: 'APPLY_RULES', definition: { rules: [ruleId] } });
+    await post(t, token, '/api/pipelines', { id: 1, name: 'p', tasks: [1] });
+    await post(t, token, '/api/topologies', { id: 1, name: 't', pipelines: [1], input: { name: input }, output: [{ name: output }] });
+    await waitForRunning(t, token);
+    await produce(input, [JSON.stringify({ user: 'ann', action: 'failure' }), JSON.stringify({ user: 'ann', action: 'failure' })]);
+    // no later event: only the idle close can end the window
+    const [alert] = (await consume(output, 1, 60_000)).map(json);
+    assert.ok(alert, 'an alert from the idle-closed window');
+    assert.deepEqual(alert.padasRule, { id: ruleId, name: 'Quiet', description: 'two failures then silence', pdl, annotations: ['T1110'], datamodel: 'auth' });
+    assert.deepEqual(alert.padasAggregation, { groupBy: { user: 'ann' }, result: { user: { ann: 2 } }, eventCount: 2 });
+    assert.ok(!('_rule' in alert) && !('_aggregation' in alert));
+    const ours = (r: Record<string, unknown>) => (r.padasRule as { id?: string } | undefined)?.id === ruleId;
+    const alerts = (await consumeUntil('padas_alerts', (rs) => rs.map(json).some(ours), 30_000)).map(json).filter(ours);
+    assert.equal(alerts.length, 1);
+    assert.deepEqual(alerts[0], alert);
   });
 });
