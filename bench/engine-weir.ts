@@ -61,7 +61,7 @@ let records = 0;
 const workers = Array.from({ length: options.threads }, (_, index) => {
   const init: WorkerInit = {
     index, bootstrapServers: options.bootstrap, kafkaClient: {}, clientId: `${options.group}-StreamThread-${index + 1}`,
-    groupId: options.group, group: 'default', guarantee: 'at_least_once', transactionalId: `${options.group}-${index}`, alertsTopic: options.alertsTopic,
+    groupId: options.group, group: 'default', guarantee: 'at_least_once', transactionalId: `${options.group}-${index}`, alertsTopic: options.alertsTopic, outputNames: 'weir',
   };
   const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url),
     { workerData: init, execArgv, ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });

@@ -77,8 +77,6 @@ function toApiError(error: FastifyError | ApiError, bodyLimit: number, requestId
       return apiError('BODY_TOO_LARGE', bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return apiError('MEDIA_TYPE', e.message.replace(/^Unsupported Media Type:?\s*/, ''));
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return apiError('MALFORMED_JSON', 'the body is empty');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return apiError('VALIDATION', 'Content-Length does not match the body');
   }

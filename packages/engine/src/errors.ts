@@ -69,7 +69,6 @@ export const errorCatalog = {
   RESOURCE_INVALID: [400, (k: Kind, details: string) => `Invalid ${k.one}: ${details}`],
   RESOURCE_ID_INVALID: [400, (k: Kind, id: string, accepted: string) => `'${id}' is not a valid ${k.one} id; accepted: ${accepted}.`],
   RESOURCE_ID_MISMATCH: [400, (k: Kind, pathId: string, bodyId: string) => `The id in the path (${pathId}) differs from the id in the body (${bodyId}); the id of a ${k.one} cannot be changed. Leave the id out of the body or make them equal.`],
-  RESOURCE_NAME_EXISTS: [409, (k: Kind, name: string, id: string) => `The name '${name}' is already used by the ${k.one} with id ${id}; ${k.one} names are unique.`],
   LOOKUP_NOT_MULTIPART: [400, () => 'Send the lookup as multipart/form-data with a text part \'id\' (on create) and a file part \'file\' holding CSV or a JSON array of objects.'],
   LOOKUP_PART_MISSING: [400, (part: string) => `The multipart part '${part}' is missing; send a text part 'id' (on create) and a file part 'file' holding CSV or a JSON array of objects.`],
   LOOKUP_INVALID: [400, (file: string, reason: string) => `The file '${file}' is not a lookup table: ${reason}`],

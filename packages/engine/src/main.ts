@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedBroker } from './broker/embedded-broker.ts';
-import { isReachable } from './broker/ports.ts';
+import { isReachable, localBootstrapPort } from './broker/ports.ts';
 import { loadSettings, SettingsError, type Settings } from './config/settings.ts';
 import { WeirNode } from './node.ts';
 
@@ -31,9 +31,11 @@ async function startBroker(settings: Settings): Promise<{ broker?: EmbeddedBroke
   const broker = new EmbeddedBroker({
     dir: settings.get('weir.broker.dir'),
     brokerPort: settings.get('weir.broker.port') || undefined,
+    preferredPort: localBootstrapPort(settings.get('bootstrap.servers')),
     log: (line) => console.log(`[weir] ${line}`),
   });
   const bootstrap = await broker.start();
+  console.log(`[weir] Kafka (embedded broker) at ${bootstrap}`);
   return { broker, settings: settings.with({ 'bootstrap.servers': bootstrap }) };
 }
 
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     const file = configFile(process.argv.slice(2));
     settings = loadSettings(file);
     console.log(`[weir] settings from ${file ? path.resolve(file) : 'defaults'}; home ${settings.get('weir.home')}`);
+    for (const warning of settings.warnings) console.log(`[weir] warning: ${warning}`);
   } catch (err) {
     console.error(`[weir] ${(err as Error).message}`);
     process.exit(2);

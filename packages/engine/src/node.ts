@@ -1,3 +1,4 @@
+import { setOutputNames } from '@weir/pdl';
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { LoginLimiter } from './auth/login-limiter.ts';
@@ -35,6 +36,7 @@ export class WeirNode {
 
   static async start(settings: Settings): Promise<WeirNode> {
     const uuid = nodeUuid(settings);
+    setOutputNames(settings.get('weir.output.names'));
     // Background messages (store, heartbeat, engine) go to stderr until the API's log exists.
     let log: EngineLog = {
       info: () => {},

@@ -60,7 +60,6 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
   RESOURCE_INVALID: [[kind,"<details>"], 400, "BAD_REQUEST", "Invalid pipeline: <details>"],
   RESOURCE_ID_INVALID: [[kind,"<id>","<accepted>"], 400, "BAD_REQUEST", "'<id>' is not a valid pipeline id; accepted: <accepted>."],
   RESOURCE_ID_MISMATCH: [[kind,"<pathId>","<bodyId>"], 400, "BAD_REQUEST", "The id in the path (<pathId>) differs from the id in the body (<bodyId>); the id of a pipeline cannot be changed. Leave the id out of the body or make them equal."],
-  RESOURCE_NAME_EXISTS: [[kind,"<name>","<id>"], 409, "CONFLICT", "The name '<name>' is already used by the pipeline with id <id>; pipeline names are unique."],
   LOOKUP_NOT_MULTIPART: [[], 400, "BAD_REQUEST", "Send the lookup as multipart/form-data with a text part 'id' (on create) and a file part 'file' holding CSV or a JSON array of objects."],
   LOOKUP_PART_MISSING: [["<part>"], 400, "BAD_REQUEST", "The multipart part '<part>' is missing; send a text part 'id' (on create) and a file part 'file' holding CSV or a JSON array of objects."],
   LOOKUP_INVALID: [["<file>","<reason>"], 400, "BAD_REQUEST", "The file '<file>' is not a lookup table: <reason>"],
@@ -86,7 +85,7 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
 };
 
 test('the API error catalog: count, and every code\'s status and text', () => {
-  assert.equal(Object.keys(errorCatalog).length, 50);
+  assert.equal(Object.keys(errorCatalog).length, 49);
   assert.deepEqual(Object.keys(errorCatalog).sort(), Object.keys(pinned).sort());
   for (const [code, [args, httpStatus, status, debugMessage]] of Object.entries(pinned)) {
     const error = (apiError as (c: string, ...a: unknown[]) => ApiError)(code, ...args);

@@ -20,6 +20,8 @@ import {
   compileRename,
   compileRex,
 } from './transforms.ts';
+import type { OutputNames } from './outputNames.ts';
+import { outputNames } from './outputNames.ts';
 import type { JsonObject } from './values.ts';
 import { asNumber, cloneJson, isObject } from './values.ts';
 
@@ -33,6 +35,8 @@ export interface CompileOptions {
   readonly limits?: Partial<PdlLimits>;
   /** The clock of now() and of events without time; default Date.now. */
   readonly now?: () => number;
+  /** The names of the fields correlation stages add (outputNames.ts); default: the process's (`setOutputNames`). */
+  readonly outputNames?: OutputNames;
 }
 
 export interface EvaluationContext {
@@ -98,6 +102,7 @@ interface StageEnvironment extends TransformEnvironment {
   readonly scope: string;
   readonly limits: PdlLimits;
   readonly counters: PdlCounters;
+  readonly names: OutputNames;
 }
 
 const transform = (apply: Transform): TransformStage => ({ type: 'transform', mutates: true, apply });
@@ -119,11 +124,11 @@ const stageCompilers: StageCompilers = {
   ParseCsvStage: (node) => transform(compileParseCsv(node)),
   AggregationStage: (node, env) => {
     const fn = aggregationFunction(node, node.options.emit === 'event', env.limits.maxEventsPerGroup);
-    return { type: 'correlation', runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters) };
+    return { type: 'correlation', runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters, env.names) };
   },
   TemporalStage: (node, env) => {
     const fn = temporalFunction(node, env.limits.maxEventsPerGroup);
-    return { type: 'correlation', runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters) };
+    return { type: 'correlation', runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters, env.names) };
   },
 };
 
@@ -166,6 +171,7 @@ class CompiledPipeline implements CompiledPdl {
         scope: `${stateId}#${index}`,
         limits,
         counters: this.#counters,
+        names: options.outputNames ?? outputNames(),
       };
       return (stageCompilers[stage.kind] as (n: Stage, e: StageEnvironment) => RuntimeStage)(stage, env);
     });

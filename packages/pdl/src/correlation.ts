@@ -5,6 +5,8 @@ import { durationMs } from './parser.ts';
 import type { Predicate } from './query.ts';
 import { compileQuery } from './query.ts';
 import type { CorrelationGroupState, CorrelationStateStore, StageClock } from './stateStore.ts';
+import type { OutputNames } from './outputNames.ts';
+import { originalAggregation, originalTemporal, outputKeys } from './outputNames.ts';
 import type { JsonObject } from './values.ts';
 import { getPath, setPath } from './values.ts';
 
@@ -41,6 +43,14 @@ export class CorrelationRuntime {
   readonly #where: Predicate | null;
   readonly #groupPaths: readonly (readonly string[])[];
   readonly #groupNames: readonly string[];
+  /** Where the stage's output goes: `_aggregation`/`_temporal`, or the original's `padasAggregation`/`padasTemporal`. */
+  readonly #key: string;
+  readonly #original: boolean;
+  readonly #toOriginal: (weir: JsonObject) => JsonObject;
+  /** The key of the other naming, when the `where` names it (it sees both namings). */
+  readonly #otherKey: string | null;
+  /** The `where` names fields that are not in the output: it sees the completing event's fields too. */
+  readonly #whereSeesEvent: boolean;
 
   constructor(
     options: CorrelationOptions,
@@ -49,6 +59,7 @@ export class CorrelationRuntime {
     scope: string,
     limits: PdlLimits,
     counters: PdlCounters,
+    names: OutputNames = 'weir',
   ) {
     this.#fn = fn;
     this.#store = store;
@@ -62,6 +73,16 @@ export class CorrelationRuntime {
     this.#where = options.where === null ? null : compileQuery(options.where);
     this.#groupPaths = options.groupBy.map((f) => f.path);
     this.#groupNames = options.groupBy.map((f) => f.path.join('.'));
+    const kind = fn.outputKey === '_aggregation' ? 'aggregation' : 'temporal';
+    this.#original = names === 'original';
+    this.#key = outputKeys[names][kind];
+    this.#toOriginal = kind === 'aggregation' ? originalAggregation : originalTemporal;
+    const roots = new Set<string>();
+    if (options.where !== null) fieldRoots(options.where, roots);
+    const other = outputKeys[this.#original ? 'weir' : 'original'][kind];
+    this.#otherKey = roots.has(other) ? other : null;
+    const known = new Set(['_time', this.#key, other, ...options.groupBy.map((f) => f.path[0] as string)]);
+    this.#whereSeesEvent = [...roots].some((r) => !known.has(r));
   }
 
   /** Feeds one event at `time`; emitted events are appended to `out`. */
@@ -115,7 +136,7 @@ export class CorrelationRuntime {
     this.#fn.expire(state.summary, state.maxTime - span);
     state.start = state.maxTime - span;
     state.end = state.maxTime;
-    this.#evaluate(key, state, groupValues, time, out);
+    this.#evaluate(key, state, groupValues, time, out, event);
   }
 
   /** The group key of an event (JSON of its group_by values), as `process` computes it: where the engine routes it. */
@@ -178,7 +199,7 @@ export class CorrelationRuntime {
     due.sort((a, b) => a[1].end - b[1].end);
     for (const [key, state] of due) {
       const groupValues = this.#groupPaths.map((_p, i) => this.#groupValueOf(key, i));
-      this.#evaluate(key, state, groupValues, state.maxTime, out);
+      this.#evaluate(key, state, groupValues, state.maxTime, out, null);
     }
   }
 
@@ -187,7 +208,8 @@ export class CorrelationRuntime {
   }
 
   /** Builds the event the stage would emit, checks the condition, emits, resets and suppresses. */
-  #evaluate(key: string, state: CorrelationGroupState, groupValues: readonly unknown[], time: number, out: JsonObject[]): void {
+  #evaluate(key: string, state: CorrelationGroupState, groupValues: readonly unknown[], time: number, out: JsonObject[],
+    event: JsonObject | null): void {
     const groupBy: JsonObject = {};
     const output: JsonObject = {};
     for (let i = 0; i < groupValues.length; i++) {
@@ -197,8 +219,9 @@ export class CorrelationRuntime {
     }
     output['_time'] = time;
     const window: Window = { start: state.start, end: state.end };
-    output[this.#fn.outputKey] = this.#fn.build(state.summary, groupBy, window);
-    const holds = this.#where === null ? this.#fn.holds(state.summary) : this.#where(output);
+    const built = this.#fn.build(state.summary, groupBy, window);
+    output[this.#key] = this.#original ? this.#toOriginal(built) : built;
+    const holds = this.#where === null ? this.#fn.holds(state.summary) : this.#where(this.#whereView(output, built, event));
     if (holds) {
       if (time >= state.suppressedUntil) {
         out.push(output);
@@ -210,6 +233,14 @@ export class CorrelationRuntime {
     }
     if (!state.open && state.suppressedUntil <= time) this.#store.delete(this.#scope, key);
     else this.#store.set(this.#scope, key, state);
+  }
+
+  /** What the `where` sees: the output, under the completing event's fields and with the other naming when it names them. */
+  #whereView(output: JsonObject, built: JsonObject, event: JsonObject | null): JsonObject {
+    if (!this.#whereSeesEvent && this.#otherKey === null) return output;
+    const view: JsonObject = this.#whereSeesEvent && event !== null ? { ...event, ...output } : { ...output };
+    if (this.#otherKey !== null) view[this.#otherKey] = this.#original ? built : this.#toOriginal(built);
+    return view;
   }
 
   #closeWindow(state: CorrelationGroupState): void {
@@ -238,4 +269,19 @@ export class CorrelationRuntime {
       remaining--;
     }
   }
+}
+
+/** The first segments of the field paths a query names. */
+function fieldRoots(node: unknown, roots: Set<string>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) fieldRoots(item, roots);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const n = node as { kind?: unknown; path?: unknown };
+  if (n.kind === 'Field' && Array.isArray(n.path)) {
+    roots.add(n.path[0] as string);
+    return;
+  }
+  for (const value of Object.values(node)) fieldRoots(value, roots);
 }

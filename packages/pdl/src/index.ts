@@ -24,3 +24,5 @@ export { valueKey } from './values.ts';
 export type { JsonObject } from './values.ts';
 export { cloneJson, fromText, isCanonicalNumeral, isObject, setOwn } from './values.ts';
 export { parseKeyValues, splitCsv } from './textParsers.ts';
+export { originalAggregation, originalTemporal, outputKeys, outputNames, setOutputNames } from './outputNames.ts';
+export type { OutputNames } from './outputNames.ts';

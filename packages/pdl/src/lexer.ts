@@ -100,9 +100,13 @@ class Lexer {
       case 47:
         return simple(TokenKind.Slash, 1);
       case 34: // "
-        return this.readString(start, line, column);
+        return this.readString(start, line, column, 'plain');
       case 105: // i"...": a case-insensitive string literal
-        if (nextChar === 34) return this.readString(start, line, column, true);
+        if (nextChar === 34) return this.readString(start, line, column, 'caseless');
+        break;
+      case 92: // \
+        // The original read `\"` outside a string as a quote (its rule files double-escape: `group_name=\"evil*\"`).
+        if (nextChar === 34) return this.readString(start, line, column, 'backslashQuoted');
         break;
       default:
         if (isDigit(c)) return this.readNumber(start, line, column);
@@ -111,7 +115,9 @@ class Lexer {
     if (isNameStart(c)) return this.readName(start, line, column);
     const ch = String.fromCodePoint(src.codePointAt(start) ?? c);
     const hint = c === 33 ? " (did you mean '!='?)" : c === 63 ? " (did you mean '?='?)" : c === 126 ? " (did you mean '~='?)" : '';
-    throw this.error(`unexpected character '${ch}'${hint}`, start, line, column);
+    const code = ch.codePointAt(0) ?? c;
+    const named = code < 33 || code > 126 ? ` (U+${code.toString(16).toUpperCase().padStart(4, '0')})` : '';
+    throw this.error(`unexpected character '${ch}'${named}${hint}`, start, line, column);
   }
 
   private error(detail: string, offset: number, line: number, column: number): PdlSyntaxError {
@@ -126,7 +132,8 @@ class Lexer {
         this.pos++;
         this.line++;
         this.lineStart = this.pos;
-      } else if (c === 32 || c === 9 || c === 13) {
+      } else if (c === 32 || c === 9 || c === 13 || c === 160) {
+        // 160: a no-break space, as text copied from documentation has (the original's samples do)
         this.pos++;
       } else {
         return;
@@ -134,18 +141,28 @@ class Lexer {
     }
   }
 
-  /** String: `"..."` with `\"`, `\\` and `\*` escapes; any other backslash sequence is kept. */
-  private readString(start: number, line: number, column: number, caseless = false): Token {
+  /**
+   * String: `"..."` with `\"`, `\\` and `\*` escapes; any other backslash sequence is kept.
+   * `i"..."` is case-insensitive. Opened by `\"` (backslashQuoted), it is closed by the next `\"`
+   * and a bare `"` inside is a quote.
+   */
+  private readString(start: number, line: number, column: number, form: 'plain' | 'caseless' | 'backslashQuoted'): Token {
     const src = this.source;
+    const backslashQuoted = form === 'backslashQuoted';
+    const caseless = form === 'caseless';
     let value = '';
     const literalStars: number[] = [];
-    let i = start + (caseless ? 2 : 1);
+    let i = start + (form === 'plain' ? 1 : 2);
     for (;;) {
-      if (i >= src.length) throw this.error(`unterminated string, expected a closing '"'`, start, line, column);
+      if (i >= src.length) throw this.error(`unterminated string, expected a closing '${backslashQuoted ? '\\"' : '"'}'`, start, line, column);
       const c = src.charCodeAt(i);
-      if (c === 34) break;
+      if (c === 34 && !backslashQuoted) break;
       if (c === 92 && i + 1 < src.length) {
         const n = src.charCodeAt(i + 1);
+        if (n === 34 && backslashQuoted) {
+          i++;
+          break;
+        }
         if (n === 34 || n === 92) {
           value += src[i + 1];
           i += 2;
@@ -166,6 +183,11 @@ class Lexer {
       i++;
     }
     this.pos = i + 1;
+    if (!backslashQuoted && src.charCodeAt(this.pos) === 34) {
+      // `"a""b"`: no PDL has two strings in a row; a doubled quote meant as a quote is the likely cause.
+      const at = this.position(this.pos);
+      throw this.error(`a quote right after the string ${src.slice(start, this.pos)} closed it; write \\" for a quote inside a string`, this.pos, at.line, at.column);
+    }
     return { kind: TokenKind.String, start, end: this.pos, line, column, text: src.slice(start, this.pos), value, literalStars, ...(caseless ? { caseless } : {}) };
   }
 

@@ -720,6 +720,9 @@ class Parser {
   private parseTemporal(): TemporalStage {
     const first = this.advance();
     let ordered = false;
+    if (this.at(TokenKind.LParen) && !(this.atWord('ordered', 1) && this.peek(2).kind === TokenKind.Eq)) {
+      return this.parseTemporalValues(first);
+    }
     if (this.at(TokenKind.LParen)) {
       this.advance();
       this.expectWord('ordered', "'ordered' in temporal(ordered=true)");
@@ -751,6 +754,35 @@ class Parser {
       queries.push({ kind: 'TemporalQuery', query, label, span: this.span(start) });
     } while (this.at(TokenKind.DoublePipe));
     this.expect(TokenKind.RBracket, "'||', AS or ']'");
+    const options = this.parseCorrelationOptions('temporal');
+    return { kind: 'TemporalStage', ordered, queries, options, span: this.span(first) };
+  }
+
+  /**
+   * The original's Sigma form: temporal '(' field ',' '[' value (',' value)* ']' [',' (true|false)] ')' options,
+   * the same as `temporal(ordered=<b>) [ field=value1 || field=value2 ... ]`.
+   */
+  private parseTemporalValues(first: Token): TemporalStage {
+    this.advance();
+    const field = this.parseField("'ordered=' or a field name in temporal(...)");
+    this.expect(TokenKind.Comma, "',' and the values of temporal(<field>, [<value>, ...], <ordered>)");
+    const values = this.parseArray("'[' and the values of temporal(<field>, [<value>, ...], <ordered>)");
+    if (values.elements.length === 0) throw this.errorAt(values.span, 'temporal(<field>, [...]) needs at least one value');
+    let ordered = false;
+    if (this.at(TokenKind.Comma)) {
+      this.advance();
+      ordered = this.parseBoolean("true or false (ordered) after the values");
+    }
+    this.expect(TokenKind.RParen, "')' after temporal(<field>, [<value>, ...], <ordered>)");
+    const keys = new Set<string>();
+    const queries: TemporalQuery[] = [];
+    for (const value of values.elements) {
+      const query: Query = { kind: 'Comparison', field, operator: '=', value, span: value.span };
+      const key = printQuery(query);
+      if (keys.has(key)) throw this.errorAt(value.span, `'${key}' is listed twice in temporal(...)`);
+      keys.add(key);
+      queries.push({ kind: 'TemporalQuery', query, label: null, span: value.span });
+    }
     const options = this.parseCorrelationOptions('temporal');
     return { kind: 'TemporalStage', ordered, queries, options, span: this.span(first) };
   }

@@ -35,6 +35,8 @@ export class UserRegexError extends PdlError {
  * (look-arounds and back-references are not supported: they cannot run in linear time).
  */
 export function compileUserRegex(pattern: string): UserRegex {
+  const java = javaOnlyConstruct(pattern);
+  if (java !== null) throw new UserRegexError(pattern, java);
   let re: RE2JS;
   try {
     re = RE2JS.compile(pattern);
@@ -250,4 +252,45 @@ function requiredLiteralSearch(pattern: string): ((text: string) => false | unde
   if (!required.ignoreCase) return (text) => (text.includes(needle) ? undefined : false);
   const lower = needle.toLowerCase();
   return (text) => (NON_ASCII.test(text) || text.toLowerCase().includes(lower) ? undefined : false);
+}
+
+/**
+ * The first construct of Java's regex dialect (the original product's) that needs backtracking,
+ * which the linear-time engine cannot run: look-around, back-reference, possessive quantifier,
+ * atomic group. Returns why, naming the construct and its 1-based column, or null.
+ */
+export function javaOnlyConstruct(pattern: string): string | null {
+  const why = (construct: string, text: string, index: number, fix: string) =>
+    `${construct} '${text}' at column ${index + 1} of the regular expression: Java regex syntax that needs backtracking, which Weir does not run (regular expressions run in linear time, RE2 syntax, so that no event can stall the stream); ${fix}`;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const n = pattern[i + 1] ?? '';
+      if (!inClass && /[1-9]/.test(n)) return why('back-reference', `\\${n}`, i, 'repeat the group\'s pattern instead');
+      if (!inClass && n === 'k' && pattern[i + 2] === '<') return why('back-reference', pattern.slice(i, pattern.indexOf('>', i) + 1 || i + 3), i, 'repeat the group\'s pattern instead');
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      if (pattern[i + 1] === '^') i++;
+      if (pattern[i + 1] === ']') i++;
+      continue;
+    }
+    if (c === '(' && pattern[i + 1] === '?') {
+      const two = pattern.slice(i + 2, i + 4);
+      if (two.startsWith('=') || two.startsWith('!')) return why('look-ahead', `(?${two[0]}`, i, 'drop it and match the text itself, or test the condition with a separate query');
+      if (two === '<=' || two === '<!') return why('look-behind', `(?${two}`, i, 'drop it and match the text itself, or test the condition with a separate query');
+      if (two.startsWith('>')) return why('atomic group', '(?>', i, 'use a plain group (?:...)');
+    }
+    if ((c === '*' || c === '+' || c === '?' || c === '}') && pattern[i + 1] === '+') {
+      return why('possessive quantifier', `${c}+`, i, `write '${c}' instead of '${c}+'`);
+    }
+  }
+  return null;
 }

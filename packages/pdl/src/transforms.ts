@@ -135,11 +135,21 @@ export function compileParseKv(node: ParseKvStage): Transform {
   };
 }
 
+/**
+ * The names of a parse_csv header: separated by commas whatever the data's delimiter (the
+ * original's form, `header="a, b, c" delimiter=";"`); a header without a comma that holds the data
+ * delimiter is split on it (Weir's earlier form, `header="a;b;c" delimiter=";"`).
+ */
+export function headerNames(header: string, delimiter: string): string[] {
+  const separator = !header.includes(',') && header.includes(delimiter) ? delimiter : ',';
+  return splitCsv(header, separator);
+}
+
 /** parse_csv: cells assigned to the header names (top-level fields) in order; numerals become numbers. */
 export function compileParseCsv(node: ParseCsvStage): Transform {
   const path = node.field.path;
   const delimiter = node.delimiter;
-  const header = splitCsv(node.header, delimiter);
+  const header = headerNames(node.header, delimiter);
   return (event) => {
     const value = getPath(event, path);
     if (typeof value !== 'string') return event;

@@ -30,7 +30,7 @@ const cases: [string, string, number, number][] = [
   ],
   ['event_count timespan=0m', 'line 1, column 22: timespan must be greater than zero', 1, 22],
   ['a ~= "(a"', 'line 1, column 6: invalid regular expression: missing closing ): `(a`', 1, 6],
-  ['a ~= "(?=x)"', 'line 1, column 6: invalid regular expression: invalid or unsupported Perl syntax: `(?=`', 1, 6],
+  ['a ~= "(?=x)"', "line 1, column 6: invalid regular expression: look-ahead '(?=' at column 1 of the regular expression: Java regex syntax that needs backtracking, which Weir does not run (regular expressions run in linear time, RE2 syntax, so that no event can stall the stream); drop it and match the text itself, or test the condition with a separate query", 1, 6],
   ['rex msg "(\\d+)"', 'line 1, column 9: the rex regular expression has no named group; add one such as (?<name>...)', 1, 9],
   ['fields a, b', "line 1, column 8: expected 'keep' or 'remove' after 'fields', found 'a'", 1, 8],
   ['rename a b', "line 1, column 10: expected AS after 'a', found 'b'", 1, 10],

@@ -34,6 +34,23 @@ describe('lexer', () => {
     assert.deepEqual(s?.literalStars, [5]);
   });
 
+  test('backslash-quoted strings (the original rule files): \\"evil*\\" is the string "evil*"', () => {
+    const tokens = lex('group_name=\\"evil*\\" AND x=\\"say "hi" \\\\ \\*\\"', 100);
+    assert.deepEqual(tokens.map((t) => t.kind), [TokenKind.Name, TokenKind.Eq, TokenKind.String, TokenKind.Name, TokenKind.Name, TokenKind.Eq, TokenKind.String, TokenKind.EOF]);
+    assert.equal(tokens[2]?.value, 'evil*');
+    assert.deepEqual(tokens[2]?.literalStars, []);
+    assert.equal(tokens[6]?.value, 'say "hi" \\ *');
+    assert.deepEqual(tokens[6]?.literalStars, [11]);
+    assert.throws(() => lex('a=\\"open', 10), /line 1, column 3: unterminated string, expected a closing '\\"'/);
+    assert.throws(() => lex('a=\\x', 10), /unexpected character '\\'/);
+  });
+
+  test('no-break spaces are whitespace; other unusual characters are named by code point; a doubled quote is named', () => {
+    assert.deepEqual(kinds('|\u00a0fields'), [TokenKind.Pipe, TokenKind.Name, TokenKind.EOF]);
+    assert.throws(() => lex('a\u2003= 1', 10), { message: "line 1, column 2: unexpected character '\u2003' (U+2003)" });
+    assert.throws(() => lex('p="x /y"" OR q=1', 10), { message: 'line 1, column 9: a quote right after the string "x /y" closed it; write \\" for a quote inside a string' });
+  });
+
   test('Windows path: "C:\\\\Windows\\\\*\\\\at.exe"', () => {
     const [s] = lex('"C:\\\\Windows\\\\*\\\\at.exe"', 10);
     assert.equal(s?.value, 'C:\\Windows\\*\\at.exe');

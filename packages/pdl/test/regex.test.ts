@@ -122,3 +122,29 @@ describe('required literal prefilter', () => {
     assert.ok(matched > 3000, `${matched} matching texts`);
   });
 });
+
+describe("Java-only constructs (the original's regex dialect) are refused at save, naming the construct and its column", () => {
+  const reason = (pattern: string): string => {
+    try {
+      compileUserRegex(pattern);
+    } catch (error) {
+      return (error as UserRegexError).reason;
+    }
+    return 'accepted';
+  };
+  const tail = ": Java regex syntax that needs backtracking, which Weir does not run (regular expressions run in linear time, RE2 syntax, so that no event can stall the stream); ";
+  test('look-ahead, look-behind, back-references, possessive quantifiers, atomic groups', () => {
+    assert.equal(reason('a(?=b)'), `look-ahead '(?=' at column 2 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`);
+    assert.equal(reason('x(?!y)'), `look-ahead '(?!' at column 2 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`);
+    assert.equal(reason('(?<=a)b'), `look-behind '(?<=' at column 1 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`);
+    assert.equal(reason('(?<!a)b'), `look-behind '(?<!' at column 1 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`);
+    assert.equal(reason('(a)\\1'), `back-reference '\\1' at column 4 of the regular expression${tail}repeat the group's pattern instead`);
+    assert.equal(reason('(?<n>a)\\k<n>'), `back-reference '\\k<n>' at column 8 of the regular expression${tail}repeat the group's pattern instead`);
+    assert.equal(reason('ab++'), `possessive quantifier '++' at column 3 of the regular expression${tail}write '+' instead of '++'`);
+    assert.equal(reason('a{2,}+'), `possessive quantifier '}+' at column 5 of the regular expression${tail}write '}' instead of '}+'`);
+    assert.equal(reason('(?>a)'), `atomic group '(?>' at column 1 of the regular expression${tail}use a plain group (?:...)`);
+  });
+  test('the same characters escaped or in a class are plain text; lazy quantifiers and named groups are RE2', () => {
+    for (const ok of ['[(?=]', '\\(?=x\\)', '\\\\1', 'a+?', '(?<name>x)', '(?i)a*', '[a+]+']) assert.equal(reason(ok), 'accepted', ok);
+  });
+});

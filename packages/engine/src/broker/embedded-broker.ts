@@ -3,13 +3,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureKafkaJars, brokerDir } from './kafka-jars.ts';
-import { canConnect, freePort } from './ports.ts';
+import { canConnect, chooseBrokerPort, freePort } from './ports.ts';
 
 export interface EmbeddedBrokerOptions {
   /** Folder holding the broker's data (`data/`), logs (`logs/`), its properties and cluster id. */
   readonly dir: string;
   /** Broker port; a free one is picked when absent (and remembered in `dir`). */
   readonly brokerPort?: number;
+  /**
+   * The port the settings name (`bootstrap.servers=localhost:9092`): used when `brokerPort` is
+   * absent and the port is free; when taken, the remembered or a free port is used and logged.
+   */
+  readonly preferredPort?: number;
   readonly controllerPort?: number;
   /** Partitions of __consumer_offsets and __transaction_state (1 in tests, 50 by default). */
   readonly internalPartitions?: number;
@@ -128,7 +133,7 @@ export class EmbeddedBroker {
     if (saved.pid) await stopOrphan(saved.pid, path.join(this.#options.dir, 'server.properties'), this.#options.log ?? (() => {}));
     const layout: BrokerLayout = {
       pid: undefined,
-      brokerPort: this.#options.brokerPort ?? saved.brokerPort ?? (await freePort()),
+      brokerPort: this.#options.brokerPort ?? (await chooseBrokerPort(this.#options.preferredPort, saved.brokerPort, this.#options.log)),
       controllerPort: this.#options.controllerPort ?? saved.controllerPort ?? (await freePort()),
       clusterId: saved.clusterId ?? newClusterId(),
     };

@@ -14,6 +14,38 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** True when `port` can be listened on at 127.0.0.1 now (the embedded broker's listener address). */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The embedded broker's port when `bootstrap.servers` names this machine: its port when free
+ * (`localhost:9092` → 9092, so Kafka tools work as configured); undefined for another host.
+ */
+export function localBootstrapPort(servers: string): number | undefined {
+  const first = parseBootstrap(servers)[0];
+  if (!first || !['localhost', '127.0.0.1', '::1'].includes(first.host)) return undefined;
+  return Number.isInteger(first.port) && first.port > 0 && first.port < 65536 ? first.port : undefined;
+}
+
+/**
+ * The embedded broker's port: the preferred one (from bootstrap.servers) when free; else the
+ * remembered one when free; else a free one. When the preferred port is taken, says so with `log`.
+ */
+export async function chooseBrokerPort(preferred: number | undefined, saved: number | undefined, log?: (line: string) => void): Promise<number> {
+  if (preferred === undefined) return saved ?? (await freePort());
+  if (await portFree(preferred)) return preferred;
+  const port = saved !== undefined && saved !== preferred && (await portFree(saved)) ? saved : await freePort();
+  log?.(`port ${preferred} of bootstrap.servers is taken by another program; the embedded Kafka broker listens on 127.0.0.1:${port} instead`);
+  return port;
+}
+
 /** True when a TCP connection to host:port opens within `timeoutMs`. */
 export function canConnect(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {

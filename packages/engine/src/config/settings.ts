@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseProperties } from './properties.ts';
+import { parseProperties, type PropertyEntry } from './properties.ts';
 import { WeirError } from '../errors.ts';
 
 /** Raised for a bad setting; the message names the key, where it was set and what is accepted. */
@@ -50,7 +50,7 @@ export const settingDefinitions = {
   'weir.node.dead-after-seconds': integer(30, 2, 86400, 'A node whose `lastSeen` is older than this is shown with `alive: false` in `GET /api/nodes`, and any admin may remove its record. At least twice `weir.node.heartbeat-seconds`.'),
   'weir.broker.embedded': oneOf(['auto', 'true', 'false'] as const, 'auto', '`auto`: start the embedded Kafka broker when `bootstrap.servers` is unreachable; `true`: always start it (and use it); `false`: never.'),
   'weir.broker.dir': text('${weir.home}/var/kafka', 'Data, logs and ports of the embedded broker.'),
-  'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0 picks a free port on first start and keeps it.'),
+  'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0: the port of `bootstrap.servers` when it names this machine and the port is free, else a port picked once and kept.'),
   'num.stream.threads': integer(10, 1, 256, 'Stream worker threads of this node.'),
   'processing.guarantee': oneOf(['at_least_once', 'exactly_once_v2'] as const, 'at_least_once', 'Delivery guarantee of the stream runtime.'),
   'weir.stream.idle-close-seconds': integer(0, 0, 86400, 'Idle close of correlation windows. 0 (default): windows advance and close only by the event times the stage has seen (stream time), so a replay gives the same alerts as the live stream, but an `emit=close` window stays open until a later event reaches its partition. N: after N seconds without records on a partition of a correlation stage, its stream time moves on with the wall clock, closing `emit=close` windows of an idle stream; alerts then depend on when events arrive, not only on their times.'),
@@ -87,6 +87,9 @@ export const settingDefinitions = {
   'weir.rules.max-count': integer(10_000, 1, 1_000_000, 'Rules that may be stored; a create, bulk write or Sigma import beyond it gets 400 `RECORD_LIMIT`.'),
   'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
   'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),
+  'weir.output.names': oneOf(['weir', 'original'] as const, 'weir', 'Names of the fields the engine adds and of the alerts topic: `weir` (`_rule`, `_aggregation`, `_temporal`, `<prefix>_alerts`) or `original` (the original product\'s `padasRule`, `padasAggregation`, `padasTemporal`, `padas_alerts`); docs/compatibility.md.'),
+  'state.dir': text('${weir.home}/var/state', "Accepted under the original's name (its `padas.properties` sets it); not used: correlation state lives in memory, backed by compacted changelog topics (docs/engine.md), so nothing is written there."),
+  'schema.registry.url': text(undefined, 'Accepted for the original\'s properties files; not used yet (Weir has no Schema Registry serdes).'),
 } as const satisfies Record<string, SettingDef<unknown>>;
 
 export type SettingKey = keyof typeof settingDefinitions;
@@ -98,11 +101,13 @@ export const passthroughPrefixes = ['security.protocol', 'ssl.', 'sasl.'] as con
 export interface Settings {
   get<K extends SettingKey>(key: K): ValueOf<K>;
   /** Optional settings without a default. */
-  optional(key: 'server.ssl.key-store' | 'server.ssl.key-store-password'): string | undefined;
+  optional(key: 'server.ssl.key-store' | 'server.ssl.key-store-password' | 'schema.registry.url'): string | undefined;
   /** `security.protocol`, `ssl.*`, `sasl.*` as written. */
   readonly kafkaClient: Readonly<Record<string, string>>;
   /** Where the settings came from (a file or "defaults"). */
   readonly source: string;
+  /** Lines to print at start: keys read under their original (`padas.*`) names, values read as Weir's. */
+  readonly warnings: readonly string[];
   /** A copy with some values replaced (tests, CLI flags). */
   with(overrides: Partial<Record<SettingKey, string>>): Settings;
 }
@@ -114,6 +119,7 @@ export interface Settings {
 export function loadSettings(file?: string, env: NodeJS.ProcessEnv = process.env): Settings {
   const raw = new Map<string, { value: string; where: string }>();
   const kafkaClient: Record<string, string> = {};
+  const warnings: string[] = [];
   const baseDir = file ? path.dirname(path.resolve(file)) : process.cwd();
   if (file) {
     let content: string;
@@ -122,8 +128,9 @@ export function loadSettings(file?: string, env: NodeJS.ProcessEnv = process.env
     } catch (err) {
       throw new SettingsError(`cannot read the configuration file ${file}: ${(err as Error).message}`);
     }
-    for (const entry of parseProperties(content)) {
-      const where = `${file}:${entry.line}`;
+    for (const original of parseProperties(content)) {
+      const where = `${file}:${original.line}`;
+      const entry = originalSetting(original, where, warnings);
       if (passthroughPrefixes.some((p) => entry.key === p || (p.endsWith('.') && entry.key.startsWith(p)))) {
         kafkaClient[entry.key] = entry.value;
       } else if (entry.key in settingDefinitions) {
@@ -134,11 +141,33 @@ export function loadSettings(file?: string, env: NodeJS.ProcessEnv = process.env
     }
   }
   if (env.WEIR_HOME) raw.set('weir.home', { value: env.WEIR_HOME, where: 'WEIR_HOME' });
-  return buildSettings(raw, kafkaClient, baseDir, file ?? 'defaults');
+  return buildSettings(raw, kafkaClient, baseDir, file ?? 'defaults', warnings);
+}
+
+/**
+ * The original product's properties read as Weir's (docs/compatibility.md): `padas.<x>` is
+ * `weir.<x>` when that is a Weir setting; `padas.config.store=rocksdb` (its local store) is `local`;
+ * a `classpath:` key store (inside its jar) is no key store, so one is generated. Each is a warning.
+ */
+function originalSetting(entry: PropertyEntry, where: string, warnings: string[]): PropertyEntry {
+  let { key, value } = entry;
+  if (key.startsWith('padas.') && `weir.${key.slice(6)}` in settingDefinitions) {
+    key = `weir.${key.slice(6)}`;
+    warnings.push(`${where}: '${entry.key}' is the original's name of '${key}'; read as '${key}' (rename it)`);
+  }
+  if (key === 'weir.config.store' && value === 'rocksdb') {
+    value = 'local';
+    warnings.push(`${where}: '${entry.key}=rocksdb' (the original's local store) is read as '${key}=local' (SQLite)`);
+  }
+  if (key === 'server.ssl.key-store' && value.startsWith('classpath:')) {
+    warnings.push(`${where}: '${key}=${value}' names a key store inside the original's jar; ignored, a self-signed key store is generated`);
+    value = '';
+  }
+  return { ...entry, key, value };
 }
 
 function buildSettings(raw: Map<string, { value: string; where: string }>, kafkaClient: Record<string, string>,
-  baseDir: string, source: string): Settings {
+  baseDir: string, source: string, warnings: readonly string[] = []): Settings {
   const values = new Map<string, unknown>();
   const resolving = new Set<string>();
   const resolve = (key: SettingKey): unknown => {
@@ -147,7 +176,8 @@ function buildSettings(raw: Map<string, { value: string; where: string }>, kafka
     resolving.add(key);
     const def: SettingDef<unknown> = settingDefinitions[key];
     const given = raw.get(key);
-    const text = given?.value ?? def.default;
+    // An empty value of a setting without default is unset (the original's template has `padas.uuid=`).
+    const text = given?.value === '' && def.default === undefined ? undefined : given?.value ?? def.default;
     let value: unknown;
     if (text !== undefined) {
       const expanded = text.replace(/\$\{([\w.-]+)\}/g, (_, ref: string) => {
@@ -170,17 +200,18 @@ function buildSettings(raw: Map<string, { value: string; where: string }>, kafka
     optional: (key) => values.get(key) as string | undefined,
     kafkaClient,
     source,
+    warnings,
     with(overrides) {
       const next = new Map(raw);
       for (const [k, v] of Object.entries(overrides)) if (v !== undefined) next.set(k, { value: v, where: 'override' });
-      return buildSettings(next, kafkaClient, baseDir, source);
+      return buildSettings(next, kafkaClient, baseDir, source, warnings);
     },
   };
   return settings;
 }
 
 function isPathKey(key: string): boolean {
-  return key === 'weir.home' || key === 'weir.config.location' || key === 'weir.broker.dir' || key === 'server.ssl.key-store';
+  return key === 'weir.home' || key === 'weir.config.location' || key === 'weir.broker.dir' || key === 'server.ssl.key-store' || key === 'state.dir';
 }
 
 /** The node's uuid: `weir.uuid` when set, else the one kept under the home, generated on first start. */

@@ -5,12 +5,15 @@ import { apiError } from '../errors.ts';
 /**
  * JSON bodies fail with a 400 error object that says what is wrong and where; `__proto__` and
  * `constructor.prototype` keys are refused. Plain text is kept as a string (the test endpoints).
+ * An empty JSON body is no body (many clients send `Content-Type: application/json` on body-less
+ * calls such as `POST /api/engine/start`); a route that needs a body says so itself.
  */
 export function registerBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   const json = (_req: unknown, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
     try {
-      done(null, parseJson(String(body)));
+      const text = String(body);
+      done(null, text.trim() === '' ? undefined : parseJson(text));
     } catch (err) {
       done(err as Error);
     }

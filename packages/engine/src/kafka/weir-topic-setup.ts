@@ -2,7 +2,7 @@ import { Admin } from '@platformatic/kafka';
 import type { Settings } from '../config/settings.ts';
 import { isTopicAlreadyExists } from './broker-errors.ts';
 import { kafkaConnection } from './client-options.ts';
-import { auditTopicName, configTopics, weirTopicNames, type WeirTopic } from './weir-topics.ts';
+import { alertsTopicName, auditTopicName, configTopics, weirTopicNames, type WeirTopic } from './weir-topics.ts';
 
 /** Broker settings of the compacted configuration topics (architecture: Stores). */
 export const configTopicSettings = { 'cleanup.policy': 'compact', 'retention.bytes': '-1' } as const;
@@ -46,7 +46,7 @@ export async function internalReplication(admin: Admin): Promise<InternalReplica
  * Existing topics are left as they are.
  */
 export async function ensureWeirTopics(settings: Settings, clientId: string, withConfigTopics: boolean): Promise<void> {
-  const names = weirTopicNames(settings.get('weir.topic.prefix'));
+  const names = { ...weirTopicNames(settings.get('weir.topic.prefix')), alerts: alertsTopicName(settings.get('weir.topic.prefix'), settings.get('weir.output.names')) };
   const admin = new Admin(kafkaConnection(settings, clientId));
   try {
     const existing = new Set(await admin.listTopics());

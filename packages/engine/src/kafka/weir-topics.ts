@@ -24,6 +24,11 @@ export function weirTopicNames(prefix: string = defaultTopicPrefix): Record<Weir
   return names;
 }
 
+/** The alerts topic: `<prefix>_alerts`, or the original's `padas_alerts` with `weir.output.names=original`. */
+export function alertsTopicName(prefix: string, outputNames: 'weir' | 'original'): string {
+  return outputNames === 'original' ? 'padas_alerts' : weirTopicNames(prefix).alerts;
+}
+
 /** The product's topic names (`weir_nodes` …). */
 export const weirTopics = weirTopicNames();
 

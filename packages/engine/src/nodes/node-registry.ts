@@ -93,18 +93,18 @@ export class NodeRegistry {
   }
 
   /**
-   * DELETE /api/nodes/{id}. The receiving node's own uuid deregisters it (spec: Nodes); another
-   * node's uuid is refused while that node is alive (spec: NODE_MISMATCH), and removes the record
-   * of a dead one.
+   * DELETE /api/nodes/{id}. The receiving node's own uuid deregisters it (spec: Nodes). Another
+   * uuid is 400 NODE_MISMATCH as the spec says, known or not, except the record of a known dead
+   * node, which any admin may remove.
    */
   async deregister(id: string): Promise<void> {
     const node = this.#store.get<NodeRecord>('nodes', id);
-    if (!node) throw apiError('NODE_MISSING');
     if (id !== this.uuid) {
-      if (this.#view(node, Date.now()).alive) throw apiError('NODE_MISMATCH');
+      if (!node || this.#view(node, Date.now()).alive) throw apiError('NODE_MISMATCH');
       await this.#store.delete('nodes', id);
       return;
     }
+    if (!node) throw apiError('NODE_MISSING');
     this.stopHeartbeat();
     this.#self = undefined;
     await this.#inflight.catch(() => {});

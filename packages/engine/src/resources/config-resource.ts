@@ -82,7 +82,6 @@ export class ConfigResource {
     return this.#exclusive(async () => {
       const record = this.#valid(body);
       if (this.#find(String(record.id))) throw apiError('RESOURCE_EXISTS', this.kind.names);
-      this.#checkNameFree(record);
       this.#checkLimit(this.#store.list(this.kind.collection).length + 1);
       await this.#store.put(this.kind.collection, String(record.id), record);
       return record;
@@ -97,7 +96,6 @@ export class ConfigResource {
       const record = this.#valid(input);
       if (String(record.id) !== id) throw apiError('RESOURCE_ID_MISMATCH', this.kind.names, rawId, String(record.id));
       if (!this.#find(id)) throw apiError('RESOURCE_UPDATE_MISSING', this.kind.names);
-      this.#checkNameFree(record);
       await this.#store.put(this.kind.collection, id, record);
       return record;
     });
@@ -111,8 +109,8 @@ export class ConfigResource {
 
   /**
    * Creates or updates every element, or none: all are validated first (schema, ids unique within
-   * the request, names unique across the stored and submitted records) and written in one atomic
-   * store write. Returns the submitted records as stored.
+   * the request) and written in one atomic store write. Returns the submitted records as stored.
+   * Names need not be unique (the original stored records with equal names): ids tell them apart.
    */
   bulk(body: unknown): Promise<ConfigRecord[]> {
     return this.#exclusive(async () => {
@@ -134,19 +132,17 @@ export class ConfigResource {
         if (earlier) return refuse(index, prepared.record.id, [`id: ${key} is also the id of element ${earlier.index}; each id may appear once`]);
         submitted.set(key, { index, record: prepared.record });
       });
-      // Names must be unique in the state the bulk would leave: stored records, replaced by the submitted ones.
-      const finalState = new Map(this.#store.list<ConfigRecord>(this.kind.collection).map((r) => [String(r.id), r]));
-      for (const [key, { record }] of submitted) finalState.set(key, record);
-      for (const [key, { index, record }] of submitted) {
-        const other = [...finalState.values()].find((r) => r.name === record.name && String(r.id) !== key);
-        if (other) refuse(index, record.id, [`name: '${record.name}' is also the name of the ${this.kind.names.one} with id ${String(other.id)}; ${this.kind.names.one} names are unique`]);
-      }
       const records = [...submitted.values()].map((s) => s.record);
       if (violations.size) {
         const details: ElementViolations[] = [...violations].sort(([a], [b]) => a - b).map(([index, v]) => ({ index, id: v.id, errors: v.errors }));
         throw withDetails(apiError('BULK_INVALID', this.kind.names), details);
       }
-      this.#checkLimit(finalState.size);
+      if (this.#limit) {
+        // The count after the write: the stored ids and the submitted ones, each once.
+        const ids = new Set(this.#store.list<ConfigRecord>(this.kind.collection).map((r) => String(r.id)));
+        for (const key of submitted.keys()) ids.add(key);
+        this.#checkLimit(ids.size);
+      }
       await this.#store.putMany(this.kind.collection, records.map((r) => [String(r.id), r] as const));
       return records;
     });
@@ -161,16 +157,6 @@ export class ConfigResource {
 
   #find(id: string): ConfigRecord | undefined {
     return this.#store.get<ConfigRecord>(this.kind.collection, id);
-  }
-
-  #nameOwner(name: string): string | undefined {
-    const owner = this.#store.list<ConfigRecord>(this.kind.collection).find((r) => r.name === name);
-    return owner && String(owner.id);
-  }
-
-  #checkNameFree(record: ConfigRecord): void {
-    const owner = this.#nameOwner(record.name);
-    if (owner !== undefined && owner !== String(record.id)) throw apiError('RESOURCE_NAME_EXISTS', this.kind.names, record.name, owner);
   }
 
   #prepare(body: unknown): Prepared {

@@ -1,6 +1,7 @@
 import { stringId, stringIdRule } from './ids.ts';
 import { descriptionField, nameField, type ResourceKind, type SubmittedRecord } from './resource-kind.ts';
 import { validateRulePdl } from './rule-pdl.ts';
+import { ruleIdText } from '../tasks/task-definitions.ts';
 
 /** A rule as stored (spec: Rule). */
 export interface StoredRule {
@@ -27,9 +28,12 @@ export const ruleSchema = {
   additionalProperties: false,
 } as const;
 
-/** The latest form: `enabled` defaults to true; `datamodel` (earlier form) is kept as given. */
+/**
+ * The latest form: `enabled` defaults to true; `datamodel` (earlier form) is kept as given; an
+ * integer id (the original's sample rules) is stored and answered as its decimal text: `1` → `"1"`.
+ */
 export function latestRule(record: SubmittedRecord): SubmittedRecord {
-  return { ...record, enabled: record.enabled ?? true };
+  return { ...record, id: ruleIdText(record.id), enabled: record.enabled ?? true };
 }
 
 export const ruleKind: ResourceKind = {

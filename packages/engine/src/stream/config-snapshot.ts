@@ -34,6 +34,8 @@ export interface RuleRecord {
   readonly id: string;
   readonly name: string;
   readonly pdl: string;
+  readonly description?: string;
+  readonly datamodel?: string;
   readonly annotations?: readonly string[];
   readonly enabled?: boolean;
 }

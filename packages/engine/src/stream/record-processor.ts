@@ -1,4 +1,5 @@
 import type { MessageToProduce } from '@platformatic/kafka';
+import { outputKeys, outputNames } from '@weir/pdl';
 import { resumePipeline, runPipeline, type PipelineResult, type RoutedRecord, type TaskRecord, type TaskResult } from '../tasks/index.ts';
 import { deadLetterRecord, type SourceRecord } from './dead-letter.ts';
 import { decodeValue, encodeValue } from './record-codec.ts';
@@ -74,7 +75,7 @@ function writeResult(source: SourceRecord | undefined, key: Buffer | undefined, 
   for (const alert of result.alerts) {
     out.push({ topic: alertsTopic, key, value: Buffer.from(JSON.stringify(alert.value)), timestamp: BigInt(alert.timestamp) });
     stats.add(streamMetrics.alerts, [topology.name]);
-    const rule = typeof alert.value === 'object' ? (alert.value._rule as { id?: unknown } | undefined) : undefined;
+    const rule = typeof alert.value === 'object' ? (alert.value[outputKeys[outputNames()].rule] as { id?: unknown } | undefined) : undefined;
     if (rule && rule.id !== undefined) stats.add(streamMetrics.ruleMatches, [String(rule.id)]);
   }
   for (const { taskIndex, routed } of result.routes ?? []) {

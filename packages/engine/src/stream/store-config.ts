@@ -1,3 +1,4 @@
+import { ruleFields } from '../tasks/rule-alert.ts';
 import { compile, type CompiledPdl } from '@weir/pdl';
 import type { ConfigStore } from '../store/config-store.ts';
 import type { RuleEntry, RuleSource } from '../tasks/index.ts';
@@ -22,7 +23,7 @@ export function storedRules(store: ConfigStore, lookups: LookupBook): RuleSource
         const rule = store.get<RuleRecord>('rules', id);
         let entry: (RuleEntry & { compiled: CompiledPdl }) | undefined;
         try {
-          entry = rule && { id: rule.id, name: rule.name, annotations: rule.annotations ?? [], enabled: rule.enabled !== false,
+          entry = rule && { ...ruleFields(rule), enabled: rule.enabled !== false,
             compiled: compile(rule.pdl, { lookups, stateId: `rule:${rule.id}` }) };
         } catch {
           entry = undefined; // a rule that no longer compiles is skipped, as in the engine

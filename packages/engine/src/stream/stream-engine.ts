@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Settings } from '../config/settings.ts';
 import { apiError } from '../errors.ts';
 import { SerialQueue } from '../serial-queue.ts';
-import { weirTopicNames } from '../kafka/weir-topics.ts';
+import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';
 import type { EngineMetrics } from './engine-metrics.ts';
@@ -86,7 +86,8 @@ export class StreamEngine {
           group,
           guarantee: s.get('processing.guarantee'),
           transactionalId: `${consumerGroupId(applicationId, group)}-${this.#uuid}-${index}`,
-          alertsTopic: weirTopicNames(s.get('weir.topic.prefix')).alerts,
+          alertsTopic: alertsTopicName(s.get('weir.topic.prefix'), s.get('weir.output.names')),
+          outputNames: s.get('weir.output.names'),
           idleCloseMs: s.get('weir.stream.idle-close-seconds') * 1000,
         };
         return this.#spawn(index, init);

@@ -1,3 +1,4 @@
+import { ruleFields } from '../tasks/rule-alert.ts';
 import { compile, type CompiledPdl, type CorrelationStateStore, type LookupResolver, type LookupTable } from '@weir/pdl';
 import { serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
 import { compileTask, type CompiledTask, type RuleEntry, type RuleSource, type TaskCounters } from '../tasks/index.ts';
@@ -80,7 +81,7 @@ export class RuleBook implements RuleSource {
         }
       }
       compiled.set(rule.id, program);
-      entries.set(rule.id, { id: rule.id, name: rule.name, annotations: rule.annotations ?? [], enabled: rule.enabled !== false, compiled: program.compiled });
+      entries.set(rule.id, { ...ruleFields(rule), enabled: rule.enabled !== false, compiled: program.compiled });
     }
     this.#entries = entries;
     this.#compiled = compiled;

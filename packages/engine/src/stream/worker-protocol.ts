@@ -7,6 +7,8 @@ import type { WorkerState } from './worker-states.ts';
 export type WorkerInit = Omit<StreamWorkerOptions, 'onState' | 'onLog' | 'connection'> & {
   readonly bootstrapServers: string;
   readonly kafkaClient: Readonly<Record<string, string>>;
+  /** `weir.output.names`: the names of the fields the engine adds (set for the worker's thread). */
+  readonly outputNames: 'weir' | 'original';
 };
 
 export type ToWorker =

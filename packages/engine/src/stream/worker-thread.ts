@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { setOutputNames } from '@weir/pdl';
 import { kafkaConnectionFrom } from '../kafka/client-options.ts';
 import { StreamWorker } from './stream-worker.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
@@ -6,7 +7,8 @@ import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 /** The entry of a stream worker thread: wires a StreamWorker to the engine's messages. */
 const port = parentPort!;
 const send = (message: FromWorker) => port.postMessage(message);
-const { bootstrapServers, kafkaClient, ...init } = workerData as WorkerInit;
+const { bootstrapServers, kafkaClient, outputNames, ...init } = workerData as WorkerInit;
+setOutputNames(outputNames);
 const worker = new StreamWorker({
   ...init,
   connection: kafkaConnectionFrom(bootstrapServers, kafkaClient, init.clientId),

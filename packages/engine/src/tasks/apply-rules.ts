@@ -1,6 +1,7 @@
 import { RuleIndex } from '@weir/pdl';
-import { cloneJson, eventOf, setOwn } from './event-values.ts';
+import { cloneJson, eventOf } from './event-values.ts';
 import type { JsonObject, RoutedRecord, RuleEntry, RuleMatcher, RuleSource, TaskFactory, TaskRecord, TaskResult } from './task-function.ts';
+import { withRule } from './rule-alert.ts';
 import { failure, nothing } from './task-results.ts';
 
 interface ApplyRulesDefinition {
@@ -10,11 +11,9 @@ interface ApplyRulesDefinition {
 
 const noRules: RuleSource = { get: () => undefined };
 
-/** The rule's output plus `_rule: {id, name, annotations}` (pdl.md, "Rules and alerts"); a copy when the output is shared. */
+/** The rule's output plus `_rule` (or the original's `padasRule`, rule-alert.ts); a copy when the output is shared. */
 function alert(output: JsonObject, rule: RuleEntry, copy: boolean): JsonObject {
-  const out = copy ? (cloneJson(output) as JsonObject) : { ...output };
-  setOwn(out, '_rule', { id: rule.id, name: rule.name, annotations: [...rule.annotations] });
-  return out;
+  return withRule(copy ? (cloneJson(output) as JsonObject) : output, rule);
 }
 
 /** The listed rules as last resolved, and the index over them. */

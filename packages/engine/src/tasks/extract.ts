@@ -20,32 +20,48 @@ export function definitionRegex(key: string, pattern: string): UserRegex {
   }
 }
 
+/** The JSON object a text holds, or undefined (not JSON, or not an object). */
+function jsonObject(text: string): JsonObject | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as JsonObject) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * EXTRACT (tasks.md): text or event → event with one field per named group of the first match
  * (captured canonical numerals become numbers, as PDL `rex`). Text becomes `{_raw: text}` (when
- * `keepRaw`) and is matched itself; an event's `field` is matched. No match: no new fields.
+ * `keepRaw`) and is matched itself; an event's `field` is matched, and so is the `field` of text
+ * that is a JSON object holding `field` (read as that event, which keeps its other fields). No
+ * match: no new fields. A regex without named groups (the original's own example) extracts nothing: records pass
+ * unchanged (text becomes `{_raw: text}`).
  */
 export const extract: TaskFactory = (definition) => {
   const d = definition as unknown as ExtractDefinition;
   const regex = definitionRegex('regex', d.regex);
-  if (regex.groupNames.length === 0) {
-    throw DefinitionViolation.of('regex', `${JSON.stringify(d.regex)} has no named group; name what to extract, e.g. "user=(?<user>\\w+)"`);
-  }
   const source = fieldPath(d.field);
   return {
     run(record) {
       let text: unknown;
-      let event: JsonObject;
+      let event: JsonObject | undefined;
       if (typeof record.value === 'string') {
-        text = record.value;
-        event = {};
-        if (d.keepRaw) setOwn(event, d.rawFieldName, text);
+        event = jsonObject(record.value);
+        if (event === undefined || source.get(event) === undefined) {
+          text = record.value;
+          event = {};
+          if (d.keepRaw) setOwn(event, d.rawFieldName, text);
+        } else {
+          text = source.get(event);
+        }
       } else {
         event = record.value;
         text = source.get(event);
-        if (typeof text === 'number' || typeof text === 'boolean') text = String(text);
       }
-      const groups = typeof text === 'string' ? regex.namedGroups(text) : null;
+      if (typeof text === 'number' || typeof text === 'boolean') text = String(text);
+      const groups = regex.groupNames.length > 0 && typeof text === 'string' ? regex.namedGroups(text) : null;
       if (groups !== null) {
         for (const name of regex.groupNames) {
           const value = groups[name];

@@ -91,6 +91,10 @@ export interface RuleEntry {
   readonly id: string;
   readonly name: string;
   readonly annotations: readonly string[];
+  /** What the original's `padasRule` carries besides id, name and annotations (weir.output.names=original). */
+  readonly description?: string;
+  readonly pdl?: string;
+  readonly datamodel?: string;
   readonly enabled: boolean;
   readonly compiled: RuleMatcher;
 }

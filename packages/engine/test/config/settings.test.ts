@@ -71,3 +71,24 @@ test('docs/configuration.md documents every setting', () => {
   const doc = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
   for (const key of Object.keys(settingDefinitions)) assert.ok(doc.includes(`\`${key}\``), `docs/configuration.md does not name ${key}`);
 });
+
+test("the original's properties template loads: padas.* read as weir.* with a warning naming the new key; state.dir, schema.registry.url", () => {
+  const template = readFileSync(new URL('../fixtures/original/docs-samples/padas.properties.spec', import.meta.url), 'utf8');
+  const file = withFile(template);
+  const s = loadSettings(file, {});
+  assert.equal(s.get('weir.home'), '/opt/padas');
+  assert.equal(s.get('weir.application.id'), 'padas-engine');
+  assert.equal(s.get('weir.config.location'), '/opt/padas/var/config');
+  assert.equal(s.get('weir.config.store'), 'local');
+  assert.equal(s.get('state.dir'), '/opt/padas/var/state');
+  assert.equal(s.optional('schema.registry.url'), '"http://localhost:8081"');
+  assert.equal(s.optional('server.ssl.key-store'), undefined, 'classpath: key store ignored');
+  assert.equal(s.get('weir.uuid'), undefined, 'padas.uuid= (empty) is unset');
+  const line = (key: string) => template.split('\n').findIndex((l) => l.startsWith(`${key}=`)) + 1;
+  assert.ok(s.warnings.includes(`${file}:${line('padas.home')}: 'padas.home' is the original's name of 'weir.home'; read as 'weir.home' (rename it)`), s.warnings.join('\n'));
+  assert.ok(s.warnings.includes(`${file}:${line('padas.config.store')}: 'padas.config.store=rocksdb' (the original's local store) is read as 'weir.config.store=local' (SQLite)`));
+  assert.equal(s.warnings.filter((w) => w.includes("is the original's name of")).length, 6);
+  // state.dir defaults under the home; padas.* keys without a Weir counterpart stay unknown.
+  assert.equal(loadSettings(withFile('weir.home=/srv/w\n'), {}).get('state.dir'), '/srv/w/var/state');
+  assert.throws(() => loadSettings(withFile('padas.colour=red\n'), {}), /:1: unknown setting 'padas.colour'/);
+});

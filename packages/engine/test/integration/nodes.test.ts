@@ -47,13 +47,14 @@ for (const mode of storeModes) {
       await eventually(() => t.call('GET', `/api/nodes/${uuid}`, { token: user }), (r) => (r.body as NodeRecord).lastSeen > self.lastSeen, 3000);
     });
 
-    test('a missing node is 404; deleting another node is 400; a user may not delete', async () => {
+    test('a missing node is 404; deleting another (or an unknown) node is 400; a user may not delete', async () => {
       const missing = await t.call('GET', `/api/nodes/${randomUUID()}`, { token: admin });
       assert.equal(missing.status, 404);
       assert.deepEqual(missing.body, notFound);
+      // spec: any id other than the receiving node's uuid is 400 with the spec's message, known node or not
       const deleteMissing = await t.call('DELETE', `/api/nodes/${randomUUID()}`, { token: admin });
-      assert.equal(deleteMissing.status, 404);
-      assert.deepEqual(deleteMissing.body, notFound);
+      assert.equal(deleteMissing.status, 400);
+      assert.deepEqual(deleteMissing.body, mismatch);
 
       const other = randomUUID();
       await t.node.context.store.put('nodes', other, { uuid: other, host: 'elsewhere', rest: 'https://elsewhere:8999', group: 'default', state: 'RUNNING', lastSeen: new Date().toISOString(), version: '0.1.0' });

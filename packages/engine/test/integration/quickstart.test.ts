@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -70,12 +70,14 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-async function quickstartHome(): Promise<{ home: string; config: string; port: number }> {
+async function quickstartHome(): Promise<{ home: string; config: string; port: number; kafkaPort: number }> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'weir-quickstart-'));
   const port = await freePort();
+  // A free port stands for the quick start's localhost:9092 (other brokers may hold 9092 on this machine).
+  const kafkaPort = await freePort();
   const config = path.join(home, 'weir.properties');
-  writeFileSync(config, `weir.home=state\nweir.broker.embedded=true\nserver.port=${port}\nnum.stream.threads=1\nweir.metrics.port=0\nweir.log.level=warn\n`);
-  return { home, config, port };
+  writeFileSync(config, `weir.home=state\nbootstrap.servers=localhost:${kafkaPort}\nweir.broker.embedded=true\nserver.port=${port}\nnum.stream.threads=1\nweir.metrics.port=0\nweir.log.level=warn\n`);
+  return { home, config, port, kafkaPort };
 }
 
 /**
@@ -83,10 +85,17 @@ async function quickstartHome(): Promise<{ home: string; config: string; port: n
  * process), answering /api/init over HTTPS, and leaving no java or node process behind on SIGTERM.
  */
 test('npm start runs an embedded broker and the API; SIGTERM stops both', { timeout: 150_000 }, async () => {
-  const { home, config, port } = await quickstartHome();
+  const { home, config, port, kafkaPort: bootstrapPort } = await quickstartHome();
   const run = npmStart(config);
   try {
     const res = await answers(port);
+    // The embedded broker listens where bootstrap.servers says, and the start says where.
+    assert.match(run.output(), new RegExp(`starting Apache Kafka on 127\\.0\\.0\\.1:${bootstrapPort}\\b`));
+    assert.match(run.output(), new RegExp(`\\[weir\\] Kafka \\(embedded broker\\) at 127\\.0\\.0\\.1:${bootstrapPort}\\b`));
+    const metadata = await new Promise<string>((resolve, reject) => {
+      execFile('kcat', ['-b', `localhost:${bootstrapPort}`, '-L', '-m', '10'], { timeout: 20_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    });
+    assert.match(metadata, new RegExp(`1 brokers:\\s+broker 1 at 127\\.0\\.0\\.1:${bootstrapPort}`), 'a Kafka tool reaches it at bootstrap.servers as configured');
     assert.deepEqual(res.body, { initialized: false });
     assert.equal(res.headers['strict-transport-security'], 'max-age=31536000 ; includeSubDomains');
     // The web UI is served too, and its /api reaches this node.

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { checkTask } from '../../src/tasks/compile-task.ts';
 import { T0, makeTask, run, single, value, violations } from './task-harness.ts';
 
 test('text: one field per named group, _raw kept, numerals converted', () => {
@@ -31,6 +32,19 @@ test('RE2 syntax: (?i) works; look-arounds are rejected when the task is compile
   assert.deepEqual(value(run(makeTask('EXTRACT', { regex: '(?i)USER=(?<u>\\w+)', keepRaw: false }), 'user=x')), { u: 'x' });
   const [bad] = violations('EXTRACT', { regex: '(?<=a)(?<b>b)' });
   assert.match(bad ?? '', /^definition\.regex: invalid regular expression "\(\?<=a\)\(\?<b>b\)": .+; use RE2 syntax \(no look-arounds or back-references\)$/);
-  assert.deepEqual(violations('EXTRACT', { regex: '\\d+' }), ['definition.regex: "\\\\d+" has no named group; name what to extract, e.g. "user=(?<user>\\w+)"']);
   assert.deepEqual(violations('EXTRACT', {}), ['definition.regex: is required']);
+});
+
+test('a regex without named groups (the original\'s own example) is accepted and extracts nothing', () => {
+  assert.deepEqual(checkTask({ id: 1, name: 'MyTask Name', function: 'EXTRACT', definition: { field: 'somefield', regex: 'someregex text here', keepRaw: false } }), []);
+  const task = makeTask('EXTRACT', { field: 'somefield', regex: 'someregex text here', keepRaw: false });
+  assert.deepEqual(value(run(task, { somefield: 'has someregex text here', other: 1 })), { somefield: 'has someregex text here', other: 1 });
+  assert.deepEqual(value(run(makeTask('EXTRACT', { regex: '\\d+' }), 'n 42')), { _raw: 'n 42' });
+});
+
+test('text that is a JSON object holding `field` is that event: its other fields are kept', () => {
+  const task = makeTask('EXTRACT', { field: 'somefield', regex: 'user=(?<user>\\w+)' });
+  assert.deepEqual(value(run(task, '{"somefield":"login user=bob","host":"h1"}')), { somefield: 'login user=bob', host: 'h1', user: 'bob' });
+  // JSON text without the field is text, as before: matched itself and kept in _raw.
+  assert.deepEqual(value(run(task, '{"x":"user=amy"}')), { _raw: '{"x":"user=amy"}', user: 'amy' });
 });

@@ -1,0 +1,28 @@
+import { outputKeys, outputNames, setOwn } from '@weir/pdl';
+import type { JsonObject, RuleEntry } from './task-function.ts';
+
+/** The rule fields an alert needs, from a stored rule. */
+export function ruleFields(rule: { id: string; name: string; annotations?: readonly string[]; description?: string; pdl?: string; datamodel?: string }) {
+  return { id: rule.id, name: rule.name, annotations: rule.annotations ?? [], description: rule.description, pdl: rule.pdl, datamodel: rule.datamodel };
+}
+
+/**
+ * The rule an alert carries (pdl.md, "Rules and alerts"): `_rule: {id, name, annotations}`, or with
+ * `weir.output.names=original` the original's `padasRule: {id, name, description, pdl, annotations,
+ * datamodel}` (missing description and datamodel are "").
+ */
+export function ruleValue(rule: RuleEntry): [string, JsonObject] {
+  if (outputNames() === 'original') {
+    return [outputKeys.original.rule, { id: rule.id, name: rule.name, description: rule.description ?? '', pdl: rule.pdl ?? '',
+      annotations: [...rule.annotations], datamodel: rule.datamodel ?? '' }];
+  }
+  return [outputKeys.weir.rule, { id: rule.id, name: rule.name, annotations: [...rule.annotations] }];
+}
+
+/** A copy of `event` with the rule added. */
+export function withRule(event: JsonObject, rule: RuleEntry): JsonObject {
+  const out = { ...event };
+  const [key, value] = ruleValue(rule);
+  setOwn(out, key, value);
+  return out;
+}
