@@ -53,7 +53,7 @@ export class WeirNode {
         uuid,
         store,
         tokens,
-        users: new UserDirectory(store, settings.get('weir.auth.password-min-length')),
+        users: new UserDirectory(store, settings.get('weir.auth.password-min-length'), settings.get('weir.auth.password-refuse-common')),
         loginLimiter: new LoginLimiter(settings.get('weir.auth.login-max-failures'), settings.get('weir.auth.login-window-seconds')),
         topics: new TopicClients(settings),
         nodes: new NodeRegistry(store, uuid, settings.get('weir.node.heartbeat-seconds'), settings.get('weir.node.dead-after-seconds'), (err) => warn(err)),

@@ -50,12 +50,14 @@ const isAdmin = (user: User) => user.roles.some((r) => r.name === 'admin');
 export class UserDirectory {
   readonly #store: ConfigStore;
   readonly #passwordMinLength: number;
+  readonly #refuseCommon: boolean;
 
   readonly #writes = new SerialQueue();
 
-  constructor(store: ConfigStore, passwordMinLength: number) {
+  constructor(store: ConfigStore, passwordMinLength: number, refuseCommon = true) {
     this.#store = store;
     this.#passwordMinLength = passwordMinLength;
+    this.#refuseCommon = refuseCommon;
   }
 
   get initialized(): boolean {
@@ -164,7 +166,7 @@ export class UserDirectory {
   }
 
   #checkPolicy(password: string, username: string): void {
-    const problem = passwordProblem(password, username, this.#passwordMinLength);
+    const problem = passwordProblem(password, username, this.#passwordMinLength, this.#refuseCommon);
     if (problem !== undefined) throw apiError('PASSWORD_POLICY', problem);
   }
 

@@ -76,6 +76,7 @@ export const settingDefinitions = {
   'weir.auth.access-token-seconds': integer(900, 10, 31 * 24 * 3600, 'Lifetime of access tokens.'),
   'weir.auth.refresh-token-seconds': integer(86400, 60, 365 * 24 * 3600, 'Lifetime of refresh tokens.'),
   'weir.auth.password-min-length': integer(12, 1, 1024, 'Shortest password (in characters) accepted when a password is set or changed; existing passwords keep working. See docs/security.md.'),
+  'weir.auth.password-refuse-common': bool(true, 'Refuse one of the most common passwords when a password is set or changed (false: only for moving over an installation whose scripts set such passwords). See docs/security.md.'),
   'weir.auth.login-max-failures': integer(10, 1, 1_000_000, 'Failed logins allowed per user and address within the window before 429.'),
   'weir.shutdown.timeout-seconds': integer(60, 1, 3600, 'On SIGTERM/SIGINT, the longest the node waits for the batch in flight, the API requests in flight and the broker to finish; then it exits with status 1.'),
   'weir.audit.retention-days': integer(365, 1, 36500, 'How long audit entries are kept (local store: rows older are deleted; kafka store: `retention.ms` of `<prefix>_audit` when Weir creates it, and entries older are dropped from memory). See docs/security.md.'),
