@@ -90,7 +90,7 @@ describe('weirctl against a real node', () => {
     writeFileSync(ca, await serverCertificate(a.url));
     const r = await cli(['login', '--server', a.url, '-u', 'admin', '--password-stdin', '--ca', ca], 'admin-pw\n');
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^Logged in to https:\/\/127\.0\.0\.1:\d+ as admin$/m);
+    assert.equal(r.stderr, `Logged in to ${a.url.replace(/\/$/, '')} as admin\n`);
     const file = path.join(homeA, 'weir', 'config.json');
     assert.equal(statSync(file).mode & 0o777, 0o600);
     const config = JSON.parse(readFileSync(file, 'utf8')) as { server: string; username: string; tokens: { access_token: string; refresh_token: string } };
@@ -154,8 +154,7 @@ describe('weirctl against a real node', () => {
     writeFileSync(path.join(conf, 'detect', 'rules.yml'), readFileSync(path.join(conf, 'detect', 'rules.yml'), 'utf8').replace('annotations: [T1078]', 'annotations: [T1078, T1110]'));
     const dry = await cli(['apply', '-f', conf, '--dry-run']);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.match(dry.stdout, /rule\/root-login configured \(dry run\)/);
-    assert.match(dry.stdout, /^\+ {3}- T1110$/m);
+    assert.ok(dry.stdout.includes('rule/root-login configured (dry run)\n  …\n  pdl: user="root" AND action="login"\n  annotations:\n    - T1078\n+   - T1110\n  enabled: true\nrule/any-login unchanged (dry run)\n'), dry.stdout);
     assert.deepEqual(((await a.call('GET', '/api/rules/root-login', { token: admin })).body as { annotations: string[] }).annotations, ['T1078'], 'a dry run writes nothing');
     const update = await cli(['apply', '-f', path.join(conf, 'detect', 'rules.yml')]);
     assert.equal(update.code, 0, update.stderr);
