@@ -89,8 +89,33 @@ const describe: Handler = async (cmd, io) => {
   const { weir } = openSession(cmd, io.env);
   const kind = kindArg(cmd.positionals[0]!);
   const record = await getRecord(weir, kind, idArg(kind, cmd.positionals[1]!));
-  io.out(formatRecord(kind, record, cmd.output === 'json' ? 'json' : 'yaml'));
+  if (cmd.output === 'json') return io.out(formatRecord(kind, record, 'json'));
+  io.out(formatRecord(kind, record, 'yaml'));
+  const related = await references(weir, kind, record);
+  if (related.length) io.out(`${related.map((r) => `# ${r}`).join('\n')}\n`);
 };
+
+/** What a record names and what names it, as YAML comments under `describe` (so the output stays a valid spec). */
+async function references(weir: WeirClient, kind: KindInfo, record: Record<string, unknown>): Promise<string[]> {
+  const names = <T extends { id: unknown; name: unknown }>(all: T[], ids: unknown) =>
+    (Array.isArray(ids) ? ids : []).map((id) => {
+      const r = all.find((x) => x.id === id);
+      return r ? `${String(id)} ${String(r.name)}${'function' in r ? ` (${String(r.function)})` : ''}` : `${String(id)} (missing)`;
+    }).join(', ');
+  switch (kind.kind) {
+    case 'Pipeline': return [`tasks: ${names(await weir.tasks.list(), record.tasks)}`];
+    case 'Topology': return [`pipelines: ${names(await weir.pipelines.list(), record.pipelines)}`];
+    case 'Task': {
+      const users = (await weir.pipelines.list()).filter((p) => p.tasks.includes(record.id as number));
+      return [`used by pipelines: ${users.map((p) => `${p.id} ${p.name}`).join(', ') || 'none'}`];
+    }
+    case 'Rule': {
+      const users = (await weir.tasks.list()).filter((t) => Array.isArray(t.definition.rules) && (t.definition.rules as unknown[]).includes(record.id));
+      return [`used by tasks: ${users.map((t) => `${t.id} ${t.name}`).join(', ') || 'none'}`];
+    }
+    default: return [];
+  }
+}
 
 const del: Handler = async (cmd, io) => {
   const { weir } = openSession(cmd, io.env);

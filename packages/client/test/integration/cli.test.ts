@@ -183,7 +183,9 @@ describe('weirctl against a real node', () => {
     const yaml = await cli(['get', 'task', '2', '-o', 'yaml']);
     assert.match(yaml.stdout, /function: APPLY_RULES/);
     const desc = await cli(['describe', 'pipeline', '1']);
-    assert.match(desc.stdout, /name: parse-detect\ndescription: ""\ntasks:\n {2}- 1\n {2}- 2/);
+    assert.match(desc.stdout, /name: parse-detect\ndescription: ""\ntasks:\n {2}- 1\n {2}- 2\n# tasks: 1 kv \(PARSE_KV\), 2 detect \(APPLY_RULES\)\n$/);
+    assert.match((await cli(['describe', 'rule', 'root-login'])).stdout, /\n# used by tasks: 2 detect\n$/);
+    assert.match((await cli(['describe', 'task', '1'])).stdout, /\n# used by pipelines: 1 parse-detect\n$/);
     const missing = await cli(['get', 'rule', 'nope']);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^error: Resource not found: Requested rule does not exist \(HTTP 404\)$/m);
