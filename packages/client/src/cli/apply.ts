@@ -18,15 +18,20 @@ export interface ApplyReport {
 /** What a topic's settings can hold in an export: settings a user chooses, not every effective broker value. */
 export const exportedTopicOptions = ['cleanup.policy', 'retention.ms', 'retention.bytes', 'compression.type', 'max.message.bytes', 'min.insync.replicas'];
 
-/** The fields a manifest gives are what counts; fields the server adds (defaults) are not a difference. */
-function sameAs(current: Row, spec: Row): boolean {
-  return Object.entries(spec).every(([k, v]) => {
-    if (k === 'options' && v && typeof v === 'object' && current.options && typeof current.options === 'object') {
-      const cur = current.options as Record<string, unknown>;
-      return Object.entries(v as Record<string, unknown>).every(([o, ov]) => String(cur[o]) === String(ov));
-    }
-    return isDeepStrictEqual(current[k], v);
-  });
+/**
+ * The fields a manifest gives are what counts, at every depth: fields the server adds (defaults such
+ * as a topology endpoint's serdes) are not a difference. Arrays must have the same length. Topic
+ * options are compared as text (the API returns every setting as a string).
+ */
+export function sameAs(current: unknown, spec: unknown, asText = false): boolean {
+  if (asText && spec !== null && typeof spec !== 'object') return String(current) === String(spec);
+  if (Array.isArray(spec)) return Array.isArray(current) && current.length === spec.length && spec.every((v, i) => sameAs(current[i], v));
+  if (spec && typeof spec === 'object') {
+    if (!current || typeof current !== 'object' || Array.isArray(current)) return false;
+    const cur = current as Row;
+    return Object.entries(spec as Row).every(([k, v]) => sameAs(cur[k], v, asText || k === 'options'));
+  }
+  return isDeepStrictEqual(current, spec);
 }
 
 const label = (m: Manifest) => `${m.kind.kind.toLowerCase()}/${m.id}`;

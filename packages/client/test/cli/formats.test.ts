@@ -117,3 +117,18 @@ describe('weirctl config and completion', () => {
     assert.deepEqual(['events', '_schemas', '__consumer_offsets', 'weir_alerts', 'app-store-changelog', 'x-repartition', 'alerts'].filter(isUserTopic), ['events', 'alerts']);
   });
 });
+
+describe('weirctl apply: what counts as unchanged', () => {
+  test('fields the spec gives, at every depth; topic options as text; arrays by length and order', async () => {
+    const { sameAs } = await import('../../src/cli/apply.ts');
+    const stored = { id: 1, name: 't', input: { name: 'in', keySerde: 'S', valueSerde: 'S' }, output: [{ name: 'out', keySerde: 'S' }], enabled: false };
+    assert.equal(sameAs(stored, { id: 1, input: { name: 'in' }, output: [{ name: 'out' }] }), true);
+    assert.equal(sameAs(stored, { input: { name: 'other' } }), false);
+    assert.equal(sameAs(stored, { output: [] }), false);
+    assert.equal(sameAs(stored, { output: [{ name: 'out' }, { name: 'out2' }] }), false);
+    assert.equal(sameAs(stored, { enabled: true }), false);
+    assert.equal(sameAs({ options: { 'retention.ms': '1000' } }, { options: { 'retention.ms': 1000 } }), true);
+    assert.equal(sameAs({ n: '1' }, { n: 1 }), false, 'only options are compared as text');
+    assert.equal(sameAs({ tags: ['a', 'b'] }, { tags: ['b', 'a'] }), false);
+  });
+});
