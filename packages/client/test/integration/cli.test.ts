@@ -223,6 +223,41 @@ describe('weirctl against a real node', () => {
     assert.match(broken.stderr, /broken\.ndjson:2: not JSON/);
   });
 
+  test('sigma import: a dry run converts without storing, an import stores the rule, an unconvertible document exits 1 with its reason', async () => {
+    const sigmaDir = path.join(dir, 'sigma');
+    mkdirSync(sigmaDir, { recursive: true });
+    writeFileSync(path.join(sigmaDir, 'whoami.yml'), [
+      'title: Whoami run',
+      'id: 5f1a7e2c-0b1d-4c4e-9a51-3c2d7c9e0a11',
+      'status: test',
+      'logsource: { product: windows, category: process_creation }',
+      'detection:',
+      '  selection:',
+      '    Image|endswith: \\whoami.exe',
+      '  condition: selection',
+      'level: low',
+      'tags: [attack.discovery, attack.t1033]',
+      '',
+    ].join('\n'));
+    const dry = await cli(['sigma', 'import', sigmaDir, '--dry-run', '-o', 'json']);
+    assert.equal(dry.code, 0, dry.stderr);
+    const [report] = JSON.parse(dry.stdout) as { results: { status: string; id?: string }[] }[];
+    assert.equal(report!.results[0]!.status, 'converted');
+    const ruleId = report!.results[0]!.id!;
+    assert.equal((await cli(['get', 'rules', ruleId])).code, 1, 'a dry run stores nothing');
+    const real = await cli(['sigma', 'import', sigmaDir]);
+    assert.equal(real.code, 0, real.stderr);
+    assert.match(real.stdout, /converted/);
+    const stored = await cli(['get', 'rules', ruleId, '-o', 'json']);
+    assert.equal(stored.code, 0, stored.stderr);
+    const rule = JSON.parse(stored.stdout) as { annotations: string[]; pdl: string };
+    assert.ok(rule.annotations.includes('T1033'), rule.annotations.join(','));
+    writeFileSync(path.join(sigmaDir, 'broken.yml'), 'title: No detection\nlogsource: { product: windows }\n');
+    const broken = await cli(['sigma', 'import', path.join(sigmaDir, 'broken.yml')]);
+    assert.equal(broken.code, 1);
+    assert.match(broken.stdout + broken.stderr, /detection/);
+  });
+
   test('produce and consume: JSON lines in and out, follow mode; kcat sees the records', async () => {
     const events = '{"user":"root","n":1}\n{"user":"ada","n":2}\n{"user":"bob","n":3}\n';
     const produced = await cli(['produce', topic, '--key-field', 'user'], events);
