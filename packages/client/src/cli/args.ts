@@ -45,8 +45,9 @@ export const commands: Record<string, CommandSpec> = {
       timeout: { type: 'string' }, values: { type: 'boolean' }, 'key-deserializer': { type: 'string' }, 'value-deserializer': { type: 'string' } }, min: 1, max: 1 },
   engine: { usage: 'engine start|stop|state', summary: 'the stream engine of the node', options: {}, min: 1, max: 1 },
   nodes: { usage: 'nodes [-o table|json|yaml]', summary: 'the nodes of the cluster', options: {}, min: 0, max: 0 },
-  sigma: { usage: 'sigma import <file|folder>... [--mapping NAME] [--dry-run]', summary: 'convert Sigma rules on the server and store them',
-    options: { mapping: { type: 'string' }, 'dry-run': { type: 'boolean' } }, min: 2, max: Infinity },
+  sigma: { usage: 'sigma convert|import <file|folder>... [--mapping NAME] [--mapping-file F] [--dry-run]',
+    summary: 'convert Sigma rules to PDL here (convert), or on the server and store them (import)',
+    options: { mapping: { type: 'string' }, 'mapping-file': { type: 'string' }, 'dry-run': { type: 'boolean' } }, min: 2, max: Infinity },
   completion: { usage: 'completion bash|zsh', summary: 'print a shell completion script', options: {}, min: 1, max: 1 },
   help: { usage: 'help [command]', summary: 'show help', options: {}, min: 0, max: 1 },
 };

@@ -14,6 +14,7 @@ import { manifestFiles, readManifests } from './manifests.ts';
 import { formatRecord, formatRecords, formatValue, table } from './output.ts';
 import { deleteRecord, getRecord, listRecords, parseId } from './records.ts';
 import { connection, openSession } from './session.ts';
+import { convertFiles, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
 
 export interface Io {
@@ -266,9 +267,11 @@ const nodes: Handler = async (cmd, io) => get({ ...cmd, positionals: ['nodes'] }
 
 const sigma: Handler = async (cmd, io) => {
   const [action, ...targets] = cmd.positionals;
-  if (action !== 'import') throw new UsageError(`sigma: only 'import' here (found '${action}'); sigma convert comes with the converter in the CLI`);
+  if (action !== 'import' && action !== 'convert') throw new UsageError(`sigma: convert or import, found '${action}'`);
   const files = manifestFiles(targets);
-  if (!files.length) throw new UsageError(`sigma import: no .yml/.yaml files in ${targets.join(', ')}`);
+  if (!files.length) throw new UsageError(`sigma ${action}: no .yml/.yaml files in ${targets.join(', ')}`);
+  if (action === 'convert') return sigmaConvert(cmd, io, files);
+  if (cmd.values['mapping-file'] !== undefined) throw new UsageError('sigma import: --mapping-file is for convert; the server takes a built-in --mapping');
   const { extra } = openSession(cmd, io.env);
   let failed = 0;
   const rows: unknown[][] = [];
@@ -286,6 +289,20 @@ const sigma: Handler = async (cmd, io) => {
     throw new ReportedFailure('sigma');
   }
 };
+
+/** `sigma convert`: offline, with the converter the server uses; exit 1 when a document could not be converted. */
+function sigmaConvert(cmd: ParsedCommand, io: Io, files: string[]): void {
+  const mapping = loadMapping(cmd.values.mapping as string | undefined, cmd.values['mapping-file'] as string | undefined);
+  const rows = convertFiles(files, mapping);
+  if (cmd.output && cmd.output !== 'table') io.out(formatValue(rows, cmd.output));
+  else io.out(table(['FILE', 'DOC', 'STATUS', 'RULE', 'TITLE', 'PDL OR REASON'], rows.map((r) => [r.file, r.document, r.status, r.id ?? '', r.title ?? '',
+    r.status === 'converted' ? r.pdl : r.status === 'filter' ? `applies to ${r.appliedTo?.join(', ')}` : `${r.path ?? ''} ${r.reason ?? ''}`.trim()])));
+  const failed = rows.filter((r) => r.status === 'error').length;
+  if (failed) {
+    io.err(`${failed} Sigma document(s) could not be converted\n`);
+    throw new ReportedFailure('sigma');
+  }
+}
 
 const completion: Handler = async (cmd, io) => {
   const shell = cmd.positionals[0];

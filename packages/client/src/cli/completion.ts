@@ -22,7 +22,7 @@ _weirctl() {
       get|describe|delete) COMPREPLY=( $(compgen -W "${kinds}" -- "$cur") ) ;;
       engine) COMPREPLY=( $(compgen -W "start stop state" -- "$cur") ) ;;
       test) COMPREPLY=( $(compgen -W "rule pdl task pipeline" -- "$cur") ) ;;
-      sigma) COMPREPLY=( $(compgen -W "import" -- "$cur") ) ;;
+      sigma) COMPREPLY=( $(compgen -W "convert import" -- "$cur") ) ;;
       completion) COMPREPLY=( $(compgen -W "bash zsh" -- "$cur") ) ;;
       help) COMPREPLY=( $(compgen -W "${cmds}" -- "$cur") ) ;;
       *) COMPREPLY=( $(compgen -f -- "$cur") ) ;;
