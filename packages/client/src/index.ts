@@ -3,3 +3,4 @@ export { SessionExpiredError, WeirApiError } from './errors.ts';
 export type { FromSchema } from './schema-types.ts';
 export * from './types.ts';
 export { readEngineState, readRule, readTestResult, readTopology, isRefreshFailure, type TestOutcome } from './versioning.ts';
+export { ExtraEndpoints, type SigmaImportRequest, type SigmaImportResult } from './extra-endpoints.ts';

@@ -1,0 +1,32 @@
+/** The kinds weirctl knows: what `get`, `describe`, `delete` and manifests (`kind:`) name. */
+export interface KindInfo {
+  /** As written in a manifest's `kind`. */
+  readonly kind: 'Topic' | 'Lookup' | 'Rule' | 'Task' | 'Pipeline' | 'Topology' | 'User' | 'Node';
+  /** As written on the command line (`weirctl get rules`). */
+  readonly plural: string;
+  readonly names: readonly string[];
+  /** The record's id field and whether the API wants it as an integer. */
+  readonly idField: string;
+  readonly numericId: boolean;
+  /** Whether `apply`, `export` and `import` handle it. */
+  readonly manifest: boolean;
+}
+
+/** In the order `apply` writes them: what a later kind refers to exists first. */
+export const kinds: readonly KindInfo[] = [
+  { kind: 'Topic', plural: 'topics', names: ['topic', 'topics'], idField: 'name', numericId: false, manifest: true },
+  { kind: 'Lookup', plural: 'lookups', names: ['lookup', 'lookups'], idField: 'id', numericId: false, manifest: true },
+  { kind: 'Rule', plural: 'rules', names: ['rule', 'rules'], idField: 'id', numericId: false, manifest: true },
+  { kind: 'Task', plural: 'tasks', names: ['task', 'tasks'], idField: 'id', numericId: true, manifest: true },
+  { kind: 'Pipeline', plural: 'pipelines', names: ['pipeline', 'pipelines'], idField: 'id', numericId: true, manifest: true },
+  { kind: 'Topology', plural: 'topologies', names: ['topology', 'topologies'], idField: 'id', numericId: true, manifest: true },
+  { kind: 'User', plural: 'users', names: ['user', 'users'], idField: 'username', numericId: false, manifest: false },
+  { kind: 'Node', plural: 'nodes', names: ['node', 'nodes'], idField: 'uuid', numericId: false, manifest: false },
+];
+
+export function kindByName(name: string): KindInfo | undefined {
+  const n = name.toLowerCase();
+  return kinds.find((k) => k.names.includes(n) || k.kind.toLowerCase() === n);
+}
+
+export const kindNames = kinds.map((k) => k.plural);

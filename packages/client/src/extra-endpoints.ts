@@ -1,0 +1,79 @@
+import type { WeirClient } from './client.ts';
+import { SessionExpiredError, WeirApiError } from './errors.ts';
+import type { ErrorBody } from './types.ts';
+
+/**
+ * Endpoints the SDK's WeirClient does not have a method for yet (added for weirctl). They go through
+ * the same base URL, fetch and tokens as the client, and refresh an expired token once as it does.
+ */
+export interface SigmaImportRequest {
+  yaml: string;
+  /** A built-in mapping's name (e.g. `evtx-json`); the server's default when omitted. */
+  mapping?: string;
+  dryRun?: boolean;
+}
+
+export interface SigmaImportResult {
+  dryRun: boolean;
+  mapping: string;
+  converted: number;
+  failed: number;
+  stored: number;
+  results: {
+    document: number;
+    status: 'converted' | 'error' | 'filter';
+    sigmaId?: string;
+    title?: string;
+    id?: string;
+    path?: string;
+    reason?: string;
+    stored?: boolean;
+    warnings?: string[];
+  }[];
+}
+
+export class ExtraEndpoints {
+  readonly #client: WeirClient;
+  readonly #base: string;
+  readonly #fetch: typeof fetch;
+
+  constructor(client: WeirClient, baseUrl: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)) {
+    this.#client = client;
+    this.#base = baseUrl.replace(/\/$/, '');
+    this.#fetch = fetchFn;
+  }
+
+  /** `POST /api/import/sigma`: converts Sigma YAML (several documents allowed) and, unless dry-run, stores the rules. */
+  sigmaImport(request: SigmaImportRequest): Promise<SigmaImportResult> {
+    return this.#json('POST', '/api/import/sigma', request);
+  }
+
+  async #json<T>(method: string, path: string, body: unknown): Promise<T> {
+    const send = () => this.#fetch(`${this.#base}${path}`, {
+      method,
+      headers: {
+        'content-type': 'application/json;charset=UTF-8',
+        ...(this.#client.tokens ? { authorization: `Bearer ${this.#client.tokens.access_token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    let res = await send();
+    if ((res.status === 401 || res.status === 403) && this.#client.tokens?.refresh_token) {
+      await this.#client.refresh();
+      res = await send();
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) {
+      if (res.status === 401 && !this.#client.tokens) throw new SessionExpiredError(401);
+      const errorBody = parsed && typeof parsed === 'object' && 'message' in parsed ? parsed as ErrorBody : undefined;
+      throw new WeirApiError(method, path, res.status, errorBody);
+    }
+    return parsed as T;
+  }
+}
