@@ -127,6 +127,9 @@ describe('repartition records', () => {
     const back = decodeRouted(encodeRouted(routed, Buffer.from('k1')), Buffer.from(routed.key), T0 + 5);
     assert.deepEqual(back.routed, routed);
     assert.equal(back.sourceKey?.toString(), 'k1');
+    assert.equal(back.origin, undefined); // an event the idle close emitted has no input record
+    const origin = { topic: 'in', partition: 3, offset: 2n ** 40n, value: Buffer.from([0xff, 0x00, 0x7b]), timestamp: BigInt(T0 + 1) };
+    assert.deepEqual(decodeRouted(encodeRouted(routed, Buffer.from('k1'), origin), Buffer.from(routed.key), T0 + 5).origin, origin);
     assert.throws(() => decodeRouted(Buffer.from('{"x":1}'), null, 0), /not a Weir repartition record/);
   });
 
