@@ -51,6 +51,7 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
   TOPIC_REFUSED: [["<name>","<reason>"], 400, "BAD_REQUEST", "Unable to create Kafka topic <name>: <reason>"],
   MESSAGE_INVALID: [["<details>"], 400, "BAD_REQUEST", "Unable to produce the messages, error(s) in serializing -- [<details>]"],
   CONSUMER_LIMIT: [[7], 400, "BAD_REQUEST", "Unable to create a consumer: you already have 7 running consumer sessions (setting weir.topics.consume.max-sessions-per-user); wait until one completes or expires."],
+  TAIL_LIMIT: [[4], 400, "BAD_REQUEST", "Unable to open a live tail: you already have 4 open (setting weir.topics.tail.max-per-user); close one first."],
   CONSUMER_MISSING: [["<topic>"], 404, "NOT_FOUND", "No consumer session of yours for topic <topic>; create one with POST /api/topics/<topic>/consume (sessions expire when not read for a while)."],
   RESOURCE_EXISTS: [[kind], 409, "CONFLICT", "Pipeline already exists, can not create a new one. Please use update (PUT) endpoint."],
   RESOURCE_MISSING: [[kind], 404, "NOT_FOUND", "Requested pipeline does not exist"],

@@ -119,7 +119,7 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
     // only what the function reads: open groups are many, so every field counts (bench/correlation-state.ts)
     emptySummary: fn === 'event_count'
       ? (sliding ? () => ({ entries: [], count: 0 }) : () => ({ count: 0 }))
-      : fn === 'value_count'
+      : fn === 'value_count' || fn === 'value_percentile' // both count events per distinct value
         ? (sliding ? () => ({ entries: [], count: 0, values: {}, distinct: 0 }) : () => ({ count: 0, values: {}, distinct: 0 }))
         : (sliding ? () => ({ entries: [], count: 0, sum: 0 }) : () => ({ count: 0, sum: 0 })),
     add(summary, time, value) {

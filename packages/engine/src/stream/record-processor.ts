@@ -22,7 +22,7 @@ export const streamMetrics = {
  * Sends a routed record to its stage's repartition topic (appending to `out`); false when the
  * topology has no repartition topic for that task (then it is continued in place).
  */
-export type Router = (topology: TopologyPlan, taskIndex: number, routed: RoutedRecord, sourceKey: Buffer | undefined, out: OutgoingRecord[]) => boolean;
+export type Router = (topology: TopologyPlan, taskIndex: number, routed: RoutedRecord, sourceKey: Buffer | undefined, source: SourceRecord | undefined, out: OutgoingRecord[]) => boolean;
 
 /**
  * Runs one consumed record through every topology reading its topic and appends what must be
@@ -79,7 +79,7 @@ function writeResult(source: SourceRecord | undefined, key: Buffer | undefined, 
     if (rule && rule.id !== undefined) stats.add(streamMetrics.ruleMatches, [String(rule.id)]);
   }
   for (const { taskIndex, routed } of result.routes ?? []) {
-    if (route?.(topology, taskIndex, routed, key, out)) continue;
+    if (route?.(topology, taskIndex, routed, key, source, out)) continue;
     // no repartition topic for this task (it gained a correlation after the plan was made): continued here
     const task = topology.tasks[taskIndex];
     if (task?.resume) continueRouted(source, key, topology, taskIndex, task.resume(routed), alertsTopic, stats, out, undefined);

@@ -33,6 +33,15 @@ export function partitionOf(key: string, partitions: number): number {
   return (h >>> 0) % partitions;
 }
 
+/** The input record a routed event came from: what its dead letters carry (docs/engine.md, "Dead letters"). */
+export interface RoutedOrigin {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: bigint;
+  readonly value: Buffer | undefined;
+  readonly timestamp: bigint;
+}
+
 /** What a repartition record carries: the stage, the event as it reaches the stage, its time and the source record's key. */
 interface Envelope {
   readonly s: string;
@@ -41,21 +50,31 @@ interface Envelope {
   readonly e: RoutedRecord['event'];
   /** The source record's key, base64, or null. */
   readonly k: string | null;
+  /** The source record (absent for events a window closed by the clock emitted): [topic, partition, offset, value base64, timestamp]. */
+  readonly o?: [string, number, string, string | null, string];
 }
 
-export function encodeRouted(routed: RoutedRecord, sourceKey: Buffer | null | undefined): Buffer {
+export function encodeRouted(routed: RoutedRecord, sourceKey: Buffer | null | undefined, origin?: RoutedOrigin): Buffer {
   const envelope: Envelope = { s: routed.stage, p: routed.pdlStage, t: routed.time, e: routed.event, k: sourceKey ? sourceKey.toString('base64') : null };
+  if (origin) {
+    (envelope as { o?: Envelope['o'] }).o = [origin.topic, origin.partition, String(origin.offset), origin.value ? origin.value.toString('base64') : null, String(origin.timestamp)];
+  }
   return Buffer.from(JSON.stringify(envelope));
 }
 
-/** The routed record of a repartition record, and the source record's key; throws on a record that is not one. */
-export function decodeRouted(value: Buffer, key: Buffer | null | undefined, timestamp: number): { routed: RoutedRecord; sourceKey: Buffer | undefined } {
+/** The routed record of a repartition record, the source record's key and origin; throws on a record that is not one. */
+export function decodeRouted(value: Buffer, key: Buffer | null | undefined, timestamp: number): { routed: RoutedRecord; sourceKey: Buffer | undefined; origin: RoutedOrigin | undefined } {
   const e = JSON.parse(value.toString('utf8')) as Envelope;
   if (typeof e.s !== 'string' || typeof e.p !== 'number' || typeof e.t !== 'number' || typeof e.e !== 'object' || e.e === null) {
     throw new Error('not a Weir repartition record');
   }
+  const o = e.o;
+  const origin = Array.isArray(o) && o.length === 5
+    ? { topic: o[0], partition: o[1], offset: BigInt(o[2]), value: o[3] === null ? undefined : Buffer.from(o[3], 'base64'), timestamp: BigInt(o[4]) }
+    : undefined;
   return {
     routed: { stage: e.s, pdlStage: e.p, time: e.t, event: e.e, key: key ? key.toString('utf8') : '[]', timestamp },
     sourceKey: e.k === null ? undefined : Buffer.from(e.k, 'base64'),
+    origin,
   };
 }

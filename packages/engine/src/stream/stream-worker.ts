@@ -100,7 +100,7 @@ export class StreamWorker {
   #knownTopics = new Set<string>();
   #planDirty = false;
   #clockTimer: NodeJS.Timeout | undefined;
-  readonly #router: Router = (topology, taskIndex, routed, sourceKey, out) => this.#route(topology, taskIndex, routed, sourceKey, out);
+  readonly #router: Router = (topology, taskIndex, routed, sourceKey, source, out) => this.#route(topology, taskIndex, routed, sourceKey, source, out);
   /** The input topics last found missing, comma-separated. */
   #missingInputs = '';
   /** Records emitted by the clock, written with the next batch. */
@@ -274,12 +274,12 @@ export class StreamWorker {
   }
 
   /** Sends a routed record to its stage's repartition topic, to the partition of its group. */
-  #route(topology: TopologyPlan, taskIndex: number, routed: RoutedRecord, sourceKey: Buffer | undefined, out: OutgoingRecord[]): boolean {
+  #route(topology: TopologyPlan, taskIndex: number, routed: RoutedRecord, sourceKey: Buffer | undefined, source: SourceRecord | undefined, out: OutgoingRecord[]): boolean {
     const topics = topology.stages?.get(taskIndex);
     const partitions = topics && this.#stagePartitions.get(topics.repartition);
     if (!topics || !partitions) return false;
     out.push({ topic: topics.repartition, partition: partitionOf(routed.key, partitions), key: Buffer.from(routed.key),
-      value: encodeRouted(routed, sourceKey), timestamp: BigInt(routed.timestamp) });
+      value: encodeRouted(routed, sourceKey, source), timestamp: BigInt(routed.timestamp) });
     return true;
   }
 
@@ -524,9 +524,14 @@ export class StreamWorker {
       return;
     }
     this.#stateStore.select(message.topic, message.partition);
-    // a dead letter of a task after the stage goes to the input's DLQ, its value the repartition record (the event inside)
-    const source: SourceRecord = { topic: message.topic, partition: message.partition, offset: message.offset, key: decoded.sourceKey,
-      value: message.value, timestamp: message.timestamp, deadLetterTo: deadLetterTopic(topology.input) };
+    // a dead letter of a task after the stage is the input record the event came from, on the input's DLQ;
+    // an event emitted by the idle close has none: then it is the repartition record (the event inside)
+    const origin = decoded.origin;
+    const source: SourceRecord = origin
+      ? { topic: origin.topic, partition: origin.partition, offset: origin.offset, key: decoded.sourceKey, value: origin.value,
+        timestamp: origin.timestamp, deadLetterTo: deadLetterTopic(topology.input) }
+      : { topic: message.topic, partition: message.partition, offset: message.offset, key: decoded.sourceKey,
+        value: message.value, timestamp: message.timestamp, deadLetterTo: deadLetterTopic(topology.input) };
     continueRouted(source, decoded.sourceKey, topology, stage.taskIndex, task.resume(decoded.routed), this.#options.alertsTopic, this.stats, out, this.#router);
   }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isolatedEngine, post, waitForRunning } from '../helpers/engine.ts';
 import { consume, createTopics, header, json, produce, text, type RawMessage } from '../helpers/kafka.ts';
+import { kcatValues } from '../helpers/kcat.ts';
 import { uniqueTopic } from '../helpers/topics.ts';
 import { useTestNode } from '../helpers/test-node.ts';
 
@@ -23,6 +24,8 @@ describe('the stream engine: dead-letter topics', () => {
   const siblingOut = uniqueTopic('dlq-sibling-out');
   const fieldIn = uniqueTopic('dlq-field-in');
   const fieldOut = uniqueTopic('dlq-field-out');
+  const stageIn = uniqueTopic('dlq-stage-in');
+  const stageOut = uniqueTopic('dlq-stage-out');
 
   const headersOf = (m: RawMessage) => ({
     topology: header(m, 'weir.topology'), task: header(m, 'weir.task'), error: header(m, 'weir.error'), source: header(m, 'weir.source'),
@@ -30,7 +33,7 @@ describe('the stream engine: dead-letter topics', () => {
 
   const t = useTestNode(settings, async () => {
     token = await t.initAdmin();
-    await createTopics([cefIn, cefOut, rulesIn, rulesOut, missingIn, missingOut, siblingOut, fieldIn, fieldOut]);
+    await createTopics([cefIn, cefOut, rulesIn, rulesOut, missingIn, missingOut, siblingOut, fieldIn, fieldOut, stageIn, stageOut]);
     const topology = (id: number, name: string, pipelines: number[], input: string, output: string) =>
       post(t, token, '/api/topologies', { id, name, description: '', pipelines, enabled: true, group: 'default', input: { name: input }, output: [{ name: output }] });
     await post(t, token, '/api/rules', { id: 'dlq-any', name: 'Any user', description: '', pdl: 'user="*"', annotations: [], enabled: true });
@@ -38,15 +41,20 @@ describe('the stream engine: dead-letter topics', () => {
     await post(t, token, '/api/tasks', { id: 2, name: 'rules', description: '', function: 'APPLY_RULES', definition: { rules: ['dlq-any'] } });
     await post(t, token, '/api/tasks', { id: 3, name: 'pass', description: '', function: 'EVAL', definition: { eval: [{ action: 'set', field: 'ok', value: 'true' }] } });
     await post(t, token, '/api/tasks', { id: 4, name: 'message', description: '', function: 'OUTPUT_FIELD', definition: { field: 'msg' } });
+    // a correlation stage (its events go through a repartition topic), then a task that fails on some of them
+    await post(t, token, '/api/tasks', { id: 5, name: 'count', description: '', function: 'PDL_EXPRESSION', definition: { pdl: 'event_count timespan=1h group_by user' } });
+    await post(t, token, '/api/tasks', { id: 6, name: 'name', description: '', function: 'OUTPUT_FIELD', definition: { field: 'user.name' } });
     await post(t, token, '/api/pipelines', { id: 1, name: 'cef', description: '', tasks: [1] });
     await post(t, token, '/api/pipelines', { id: 2, name: 'rules', description: '', tasks: [2] });
     await post(t, token, '/api/pipelines', { id: 3, name: 'pass', description: '', tasks: [3] });
     await post(t, token, '/api/pipelines', { id: 4, name: 'message', description: '', tasks: [3, 4] });
+    await post(t, token, '/api/pipelines', { id: 5, name: 'stage', description: '', tasks: [5, 6] });
     await topology(1, 'cef-topology', [1], cefIn, cefOut);
     await topology(2, 'rules-topology', [2], rulesIn, rulesOut);
     await topology(3, 'missing-topology', [3, 99], missingIn, missingOut);
     await topology(4, 'sibling-topology', [3], missingIn, siblingOut);
     await topology(5, 'field-topology', [4], fieldIn, fieldOut);
+    await topology(6, 'stage-topology', [5], stageIn, stageOut);
     await waitForRunning(t, token);
   });
 
@@ -101,5 +109,19 @@ describe('the stream engine: dead-letter topics', () => {
     assert.deepEqual(dead.map(text), ['{"other":1}']);
     assert.deepEqual(headersOf(dead[0]!), { topology: 'field-topology', task: 'message',
       error: 'OUTPUT_FIELD: field "msg" is missing; OUTPUT_FIELD needs it to build the text', source: `${fieldIn}/0/1` });
+  });
+
+  test('a task error after a correlation stage: the original input record (key, value bytes, source), not the repartition record', async () => {
+    const bad = '{ "user" : "bob",  "_time": 1700000000001 }'; // spacing a re-encoding would not keep
+    await produce(stageIn, ['{"user":{"name":"ann"},"_time":1700000000000}', bad, '{"user":{"name":"cy"},"_time":1700000000002}'], (i) => `k${i}`);
+    const out = await consume(stageOut, 2, 30_000);
+    assert.deepEqual(out.map(text), ['ann', 'cy']);
+    const dead = await consume(`${stageIn}-dlq`, 1, 30_000);
+    assert.equal(dead.length, 1);
+    assert.deepEqual(dead[0]!.value, Buffer.from(bad), 'the input record\'s very bytes');
+    assert.equal(dead[0]!.key.toString(), 'k1');
+    assert.deepEqual(headersOf(dead[0]!), { topology: 'stage-topology', task: 'name',
+      error: 'OUTPUT_FIELD: field "user.name" is missing; OUTPUT_FIELD needs it to build the text', source: `${stageIn}/0/1` });
+    assert.deepEqual(await kcatValues(`${stageIn}-dlq`), [bad], 'as another client reads it');
   });
 });

@@ -72,6 +72,41 @@ describe('PartitionedStateStore: state per partition, backed by a changelog', ()
     assert.deepEqual([...restored.entries('rule:c#0')].map(([k]) => k), ['["b"]']);
   });
 
+  test('every correlation function continues its windows after a changelog round trip', () => {
+    // Feeds the events to a program on partition 0; with `split`, the first `split` events go to one
+    // store, whose changelog restores a fresh store (a new owner) that takes the rest.
+    const run = (pdl: string, events: JsonObject[], split: number): JsonObject[] => {
+      const first = new PartitionedStateStore();
+      first.open('rep', 0, 'chg');
+      first.select('rep', 0);
+      const before = compile(pdl, { stateStore: first, stateId: 'rule:f' });
+      const out = events.slice(0, split).flatMap((e) => before.feed(e));
+      first.deselect();
+      const log: OutgoingRecord[] = [];
+      first.drain(log);
+      const restored = restoreFrom(log, 0);
+      restored.select('rep', 0);
+      const program = compile(pdl, { stateStore: restored, stateId: 'rule:f' });
+      return [...out, ...events.slice(split).flatMap((e) => program.feed(e))];
+    };
+    const events: JsonObject[] = ['a', 'a', 'a', 'a', 'b', 'a', 'c', 'b'].map((img, i) => ({ host: 'h', img, n: i + 1, _time: T0 + i }));
+    events.push({ host: 'z', img: 'a', n: 1, _time: T0 + 7_200_000 }); // closes h's emit=close windows
+    const rules = [
+      'event_count timespan=1h group_by host where _aggregation.value >= 6',
+      'value_count(img) timespan=1h group_by host where _aggregation.value >= 3',
+      'value_sum(n) timespan=1h group_by host where _aggregation.value >= 20',
+      'value_avg(n) timespan=1h group_by host emit=close where _aggregation.value <= 5',
+      'value_percentile(img) timespan=1h group_by host where _aggregation.value <= 25',
+      'value_percentile(img) timespan=1h group_by host emit=close where _aggregation.value <= 25',
+      'temporal [ img="a" AS a || img="c" AS c ] timespan=1h group_by host',
+    ];
+    for (const pdl of rules) {
+      const whole = run(pdl, events, events.length);
+      assert.ok(whole.length >= 1, `${pdl}: emits`);
+      assert.deepEqual(run(pdl, events, 4), whole, pdl);
+    }
+  });
+
   test('a dropped partition loses its state (its next owner restores it)', () => {
     const store = new PartitionedStateStore();
     store.open('rep', 0, 'chg');
@@ -92,6 +127,9 @@ describe('repartition records', () => {
     const back = decodeRouted(encodeRouted(routed, Buffer.from('k1')), Buffer.from(routed.key), T0 + 5);
     assert.deepEqual(back.routed, routed);
     assert.equal(back.sourceKey?.toString(), 'k1');
+    assert.equal(back.origin, undefined); // an event the idle close emitted has no input record
+    const origin = { topic: 'in', partition: 3, offset: 2n ** 40n, value: Buffer.from([0xff, 0x00, 0x7b]), timestamp: BigInt(T0 + 1) };
+    assert.deepEqual(decodeRouted(encodeRouted(routed, Buffer.from('k1'), origin), Buffer.from(routed.key), T0 + 5).origin, origin);
     assert.throws(() => decodeRouted(Buffer.from('{"x":1}'), null, 0), /not a Weir repartition record/);
   });
 
