@@ -78,7 +78,6 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
   INTERNAL: [["<id>"], 500, "INTERNAL_SERVER_ERROR", "An internal error occurred; see the node's log for request <id>."],
   UNAVAILABLE: [["<what>"], 503, "SERVICE_UNAVAILABLE", "<what>"],
   PASSWORD_POLICY: [["<rule>"], 400, "BAD_REQUEST", "The password does not meet the password policy: <rule>."],
-  TAIL_LIMIT: [[7], 400, "BAD_REQUEST", "Unable to open a live tail: you already have 7 open (setting weir.topics.tail.max-per-user); close one first."],
   BODY_TOO_DEEP: [[7], 400, "BAD_REQUEST", "The request body nests arrays and objects more than 7 levels deep; at most 7 are accepted."],
   API_RATE_LIMITED: [[7,3], 429, "TOO_MANY_REQUESTS", "More than 7 API requests in a minute from this user (setting weir.http.rate-limit-per-minute); try again in 3 s."],
   RECORD_LIMIT: [[kind,7,"<setting>"], 400, "BAD_REQUEST", "Unable to store more than 7 pipelines (setting <setting>); delete some first."],
