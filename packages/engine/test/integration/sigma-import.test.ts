@@ -84,7 +84,9 @@ detection:
     assert.deepEqual(rule.annotations, ['attack.collection', 'T1560.001', 'sigma.id=6f3e2987-db24-4c78-a860-b4f4095a7095', 'sigma.level=high', 'sigma.status=test', 'sigma.author=Someone', 'sigma.reference=https://example.com/rar']);
     assert.deepEqual(second, {
       document: 1, status: 'error', sigmaId: '11111111-2222-3333-4444-555555555555', title: 'Broken', path: 'detection.selection.CommandLine|re',
-      reason: 'the regular expression cannot run in Weir (RE2 syntax, linear time): invalid named capture: `(?<=x)y`',
+      reason: "the regular expression cannot run in Weir (RE2 syntax, linear time): look-behind '(?<=' at column 1 of the regular expression: "
+        + 'Java regex syntax that needs backtracking, which Weir does not run (regular expressions run in linear time, RE2 syntax, so that no '
+        + 'event can stall the stream); drop it and match the text itself, or test the condition with a separate query',
     });
     assert.equal((await t.call('GET', '/api/rules/sigma-6f3e2987-db24-4c78-a860-b4f4095a7095', { token: admin })).status, 404);
   });
