@@ -14,6 +14,7 @@ import type { WorkerState } from './worker-states.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
 type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
+interface GroupMetadata { readonly groupId: string; readonly memberId: string; readonly generationId: number; readonly coordinatorId: number }
 
 export interface StreamWorkerOptions {
   readonly index: number;
@@ -466,6 +467,9 @@ export class StreamWorker {
 
   async #processBatch(batch: BufferMessage[]): Promise<void> {
     const started = performance.now();
+    // the generation whose assignment this batch is checked against (read before the sync, which
+    // awaits): its offsets are committed under it, so a rebalance completed meanwhile aborts them
+    const group = this.#groupMetadata();
     await this.#syncAssignment();
     const pending = this.#pendingClockOutput;
     this.#pendingClockOutput = [];
@@ -475,6 +479,8 @@ export class StreamWorker {
     const assigned = this.#assigned;
     const last = new Map<string, BufferMessage>([...this.#uncommitted].filter(([k]) => !assigned || assigned.has(k)));
     const now = Date.now();
+    /** Each partition's position before this batch, to go back to when its transaction is aborted. */
+    const before = new Map<string, bigint | undefined>();
     for (const message of batch) {
       const key = tpKey(message.topic, message.partition);
       // a partition that moved to another worker: its next owner reads it from the committed offset
@@ -482,6 +488,7 @@ export class StreamWorker {
       // read again after a rebalance that left the partition here: processed already
       const position = this.#positions.get(key);
       if (position !== undefined && message.offset < position) continue;
+      if (!before.has(key)) before.set(key, position);
       this.#positions.set(key, message.offset + 1n);
       last.set(key, message);
       const stage = plan.stages.get(message.topic);
@@ -497,8 +504,12 @@ export class StreamWorker {
     this.#stateStore.deselect();
     this.#stateStore.drain(out);
     try {
-      await this.#write(out, last);
+      await this.#write(out, last, group);
     } catch (err) {
+      if (this.#options.guarantee === 'exactly_once_v2' && rebalanceErrors.has(brokerErrorId(err) ?? '')) {
+        this.#rollBack(batch, before, brokerErrorId(err)!);
+        return;
+      }
       // Unwritten clock output is kept for the next try; consumed records are read again from the committed offsets.
       this.#pendingClockOutput = pending.concat(this.#pendingClockOutput);
       this.#positions.clear();
@@ -508,6 +519,35 @@ export class StreamWorker {
       throw err;
     }
     this.stats.latency((performance.now() - started) / 1000);
+  }
+
+  /**
+   * The group moved to a new generation while a batch's transaction was open, so the coordinator
+   * refused its offsets and the transaction was aborted (as Kafka Streams aborts on revocation):
+   * nothing of the batch is visible. The worker goes back to where the batch started, without
+   * leaving the group (leaving would start yet another rebalance, failing the other members' open
+   * transactions in turn): the batch's records wait again in front, each partition's position is
+   * the one before the batch, and the stage state (changed by the batch and by idle steps) is
+   * dropped and restored from the changelogs (read_committed: as of the last committed batch) when
+   * the next batch syncs the new assignment. Records of partitions that moved are left to their new
+   * owner, which reads them from the committed offsets.
+   */
+  #rollBack(batch: BufferMessage[], before: ReadonlyMap<string, bigint | undefined>, reason: string): void {
+    this.#queues.putBack(batch);
+    for (const [key, position] of before) {
+      if (position === undefined) this.#positions.delete(key);
+      else this.#positions.set(key, position);
+    }
+    for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);
+    this.#idleSteps.clear();
+    this.#assigned = null;
+    this.#options.onLog('info', `stream worker ${this.#options.index}: transaction aborted, the group rebalanced under it (${reason}); the batch is processed again under the new assignment`);
+  }
+
+  /** The consumer's group membership now (generation, member id), for the offsets of a transaction. */
+  #groupMetadata(): GroupMetadata | undefined {
+    const c = this.#consumer;
+    return c ? { groupId: c.groupId, memberId: c.memberId ?? '', generationId: c.generationId, coordinatorId: c.coordinatorId ?? -1 } : undefined;
   }
 
   /** A record of a stage's repartition topic: continued at its task with the state of its partition. */
@@ -531,7 +571,7 @@ export class StreamWorker {
   }
 
   /** Writes a batch's output and commits its offsets: after the acknowledgement, or in one transaction. */
-  async #write(out: OutgoingRecord[], last: Map<string, BufferMessage>): Promise<void> {
+  async #write(out: OutgoingRecord[], last: Map<string, BufferMessage>, group: GroupMetadata | undefined): Promise<void> {
     await this.#ensureTopics(out);
     if (this.#options.guarantee === 'exactly_once_v2') {
       const tx = await this.#producer!.beginTransaction();
@@ -539,7 +579,11 @@ export class StreamWorker {
         for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await tx.send({ messages: run });
         if (last.size > 0) {
           await tx.addConsumer(this.#consumer!);
-          for (const m of last.values()) await tx.addOffset(m);
+          // TxnOffsetCommit takes the group generation and member id from the message's metadata,
+          // which the client stamps at fetch time: a record fetched before a rebalance (put back, or
+          // already buffered) would carry a generation the coordinator no longer accepts
+          // (ILLEGAL_GENERATION, for ever). The offsets go with the generation the batch ran under.
+          for (const m of last.values()) await tx.addOffset(group ? ({ ...m, metadata: { ...m.metadata, consumer: group } }) : m);
         }
         await tx.commit();
       } catch (err) {
