@@ -14,6 +14,8 @@ import type { WorkerState } from './worker-states.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
 type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
+/** The payload of the client's `client:broker:*` events. */
+type BrokerEvent = { readonly broker?: { readonly host?: string; readonly port?: number } } | undefined;
 interface GroupMetadata { readonly groupId: string; readonly memberId: string; readonly generationId: number; readonly coordinatorId: number }
 
 export interface StreamWorkerOptions {
@@ -220,10 +222,18 @@ export class StreamWorker {
       isolationLevel: o.guarantee === 'exactly_once_v2' ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
     });
     this.#connectionLost = undefined;
-    const lost = (what: string) => () => {
+    // Only a broker this consumer was connected to counts: a connection attempt that fails (a dead
+    // broker still in the bootstrap list or in stale metadata) is not a stall, the client goes on
+    // to the next broker. Counting it made every new consumer give up at once while a broker was
+    // down, a restart loop that never let the group settle (each restart rebalanced the others).
+    const connected = new Set<string>();
+    const brokerOf = (event: BrokerEvent) => `${event?.broker?.host}:${event?.broker?.port}`;
+    const lost = (what: string) => (event: BrokerEvent) => {
+      if (!connected.has(brokerOf(event))) return;
       this.#connectionLost ??= what;
       this.#wake?.();
     };
+    this.#consumer.on('client:broker:connect', (event: BrokerEvent) => connected.add(brokerOf(event)));
     this.#consumer.on('client:broker:disconnect', lost('the connection to a broker closed'));
     this.#consumer.on('client:broker:failed', lost('a broker connection failed'));
     // The group is rebalancing: no new batch starts until the new assignment is known, so records of
