@@ -1,4 +1,5 @@
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import { dropAbortedOnFetch } from '../kafka/aborted-transactions.ts';
 import { brokerErrorId, brokerReason, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
 import type { RoutedRecord } from '../tasks/index.ts';
 import { readChangelog } from './changelog-restore.ts';
@@ -221,6 +222,8 @@ export class StreamWorker {
       rebalanceTimeout: 60_000,
       isolationLevel: o.guarantee === 'exactly_once_v2' ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
     });
+    // read_committed must also leave out aborted transactions' records (repartition records of a batch that was rolled back or of a killed worker)
+    if (o.guarantee === 'exactly_once_v2') dropAbortedOnFetch(this.#consumer);
     this.#connectionLost = undefined;
     // Only a broker this consumer was connected to counts: a connection attempt that fails (a dead
     // broker still in the bootstrap list or in stale metadata) is not a stall, the client goes on
