@@ -354,7 +354,7 @@ export class StreamWorker {
    */
   async #settleGained(gained: readonly string[]): Promise<void> {
     await sleep(gainedSettleMs);
-    if (this.#options.guarantee !== 'at_least_once' || !this.#consumer) return;
+    if (!this.#consumer) return;
     const byTopic = new Map<string, number[]>();
     for (const key of gained) {
       const at = key.lastIndexOf('\u0000');
@@ -363,7 +363,8 @@ export class StreamWorker {
       byTopic.set(key.slice(0, at), list);
     }
     try {
-      const committed = await this.#consumer.listCommittedOffsets({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
+      const committed = this.#options.guarantee === 'exactly_once_v2' ? await this.#stableOffsets(byTopic)
+        : await this.#consumer.listCommittedOffsets({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
       for (const [topic, offsets] of committed) {
         offsets.forEach((offset, partition) => {
           const key = tpKey(topic, partition);
@@ -372,6 +373,33 @@ export class StreamWorker {
       }
     } catch (err) {
       this.#options.onLog('info', `stream worker ${this.#options.index}: committed offsets not read after a rebalance (${describeFailure(err)})`);
+    }
+  }
+
+  /**
+   * The committed offsets of partitions once no transaction that commits offsets for them is still
+   * open (OffsetFetch with require_stable, as Kafka's read_committed consumer asks; the client's
+   * consumer does not ask, and its stream read the offsets at the join). Without it, a partition's
+   * previous owner whose transaction added its offsets before the rebalance and committed after it
+   * had its batch processed again here: one batch of duplicates in the committed output.
+   */
+  async #stableOffsets(byTopic: ReadonlyMap<string, number[]>): Promise<Map<string, (bigint | undefined)[]>> {
+    const topics = [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+    const deadline = Date.now() + 30_000; // far beyond the transaction timeout (the client asks 5 s): an open one is aborted by then
+    for (;;) {
+      try {
+        const groups = await this.#admin!.listConsumerGroupOffsets({ groups: [{ groupId: this.#options.groupId, topics }], requireStable: true });
+        const result = new Map<string, (bigint | undefined)[]>();
+        for (const topic of groups[0]?.topics ?? []) {
+          const offsets: (bigint | undefined)[] = [];
+          for (const p of topic.partitions) offsets[p.partitionIndex] = p.committedOffset;
+          result.set(topic.name, offsets);
+        }
+        return result;
+      } catch (err) {
+        if (brokerErrorId(err) !== 'UNSTABLE_OFFSET_COMMIT' || Date.now() > deadline || !this.#running) throw err;
+        await sleep(200);
+      }
     }
   }
 
@@ -682,6 +710,14 @@ export class StreamWorker {
         // PRODUCER_FENCED, so a restarted node could never resume its transactions.
         ...(o.guarantee === 'exactly_once_v2' ? { transactionalId: o.transactionalId, producerId: -1n, producerEpoch: -1 } : {}),
       });
+      if (o.guarantee === 'exactly_once_v2') {
+        // InitProducerId now, before the consumer joins (Kafka Streams' initTransactions): it fences
+        // this transactional id's previous incarnation and aborts its open transaction at once; the
+        // client would only send it with the first batch, so a transaction left open by a killed
+        // process kept its offsets pending (and other workers waiting) until it timed out.
+        const fence = await this.#producer.beginTransaction();
+        await fence.cancel();
+      }
     }
   }
 
