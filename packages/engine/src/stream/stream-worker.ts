@@ -1,6 +1,7 @@
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
 import { dropAbortedOnFetch } from '../kafka/aborted-transactions.ts';
 import { brokerErrorId, brokerReason, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
+import { internalReplication } from '../kafka/weir-topic-setup.ts';
 import type { RoutedRecord } from '../tasks/index.ts';
 import { readChangelog } from './changelog-restore.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
@@ -269,10 +270,13 @@ export class StreamWorker {
     const wanted = [...new Set(stages.flatMap((s) => [s.topology.input, s.topics.repartition, s.topics.changelog]))];
     const existing = new Set(await admin.listTopics({ includeInternals: false }));
     const inputMeta = await admin.metadata({ topics: [...new Set(stages.map((s) => s.topology.input))] });
+    // replicated like Weir's own topics (3 replicas, min.insync.replicas=2 where the cluster has 3 brokers):
+    // the changelog is the only durable copy of the state, the repartition topic holds records in flight
+    const replication = wanted.some((t) => !existing.has(t)) ? await internalReplication(admin) : { replicas: -1, configs: [] };
     for (const stage of stages) {
       const partitions = inputMeta.topics.get(stage.topology.input)?.partitionsCount ?? 1;
       const create = (topic: string, configs: { name: string; value: string }[]) => existing.has(topic) ? Promise.resolve()
-        : admin.createTopics({ topics: [topic], partitions, replicas: -1, configs }).then(
+        : admin.createTopics({ topics: [topic], partitions, replicas: replication.replicas, configs: [...configs, ...replication.configs] }).then(
           () => this.#options.onLog('info', `created topic ${topic} (${partitions} partitions)`),
           (err: unknown) => { if (!isTopicAlreadyExists(err)) throw err; });
       await create(stage.topics.repartition, [{ name: 'retention.ms', value: String(repartitionRetentionMs) }]);
