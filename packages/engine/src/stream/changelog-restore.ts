@@ -1,4 +1,5 @@
 import { FetchIsolationLevels, type Consumer, type RecordsBatch } from '@platformatic/kafka';
+import { dropAbortedRecords } from '../kafka/aborted-transactions.ts';
 
 const IS_CONTROL_BATCH = 0x20;
 
@@ -27,6 +28,8 @@ export async function readChangelog(consumer: Consumer<Buffer, Buffer, Buffer, B
       node: leader, maxWaitTime: 100, minBytes: 1, maxBytes: 32 * 1024 * 1024, isolationLevel,
       topics: [{ topicId: info.id, partitions: [{ partition, fetchOffset: position, partitionMaxBytes: 32 * 1024 * 1024, currentLeaderEpoch: -1, lastFetchedEpoch: -1 }] }],
     });
+    // the broker leaves aborted transactions' records in a read_committed fetch: the state of a batch whose transaction was aborted is not restored
+    if (readCommitted) dropAbortedRecords(response);
     for (const topicResponse of response.responses) {
       for (const p of topicResponse.partitions) {
         if (p.partitionIndex !== partition) continue;

@@ -1,5 +1,7 @@
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import { dropAbortedOnFetch } from '../kafka/aborted-transactions.ts';
 import { brokerErrorId, brokerReason, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
+import { internalReplication } from '../kafka/weir-topic-setup.ts';
 import type { RoutedRecord } from '../tasks/index.ts';
 import { readChangelog } from './changelog-restore.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
@@ -14,6 +16,9 @@ import type { WorkerState } from './worker-states.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
 type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
+/** The payload of the client's `client:broker:*` events. */
+type BrokerEvent = { readonly broker?: { readonly host?: string; readonly port?: number } } | undefined;
+interface GroupMetadata { readonly groupId: string; readonly memberId: string; readonly generationId: number; readonly coordinatorId: number }
 
 export interface StreamWorkerOptions {
   readonly index: number;
@@ -218,11 +223,21 @@ export class StreamWorker {
       rebalanceTimeout: 60_000,
       isolationLevel: o.guarantee === 'exactly_once_v2' ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
     });
+    // read_committed must also leave out aborted transactions' records (repartition records of a batch that was rolled back or of a killed worker)
+    if (o.guarantee === 'exactly_once_v2') dropAbortedOnFetch(this.#consumer);
     this.#connectionLost = undefined;
-    const lost = (what: string) => () => {
+    // Only a broker this consumer was connected to counts: a connection attempt that fails (a dead
+    // broker still in the bootstrap list or in stale metadata) is not a stall, the client goes on
+    // to the next broker. Counting it made every new consumer give up at once while a broker was
+    // down, a restart loop that never let the group settle (each restart rebalanced the others).
+    const connected = new Set<string>();
+    const brokerOf = (event: BrokerEvent) => `${event?.broker?.host}:${event?.broker?.port}`;
+    const lost = (what: string) => (event: BrokerEvent) => {
+      if (!connected.has(brokerOf(event))) return;
       this.#connectionLost ??= what;
       this.#wake?.();
     };
+    this.#consumer.on('client:broker:connect', (event: BrokerEvent) => connected.add(brokerOf(event)));
     this.#consumer.on('client:broker:disconnect', lost('the connection to a broker closed'));
     this.#consumer.on('client:broker:failed', lost('a broker connection failed'));
     // The group is rebalancing: no new batch starts until the new assignment is known, so records of
@@ -255,10 +270,13 @@ export class StreamWorker {
     const wanted = [...new Set(stages.flatMap((s) => [s.topology.input, s.topics.repartition, s.topics.changelog]))];
     const existing = new Set(await admin.listTopics({ includeInternals: false }));
     const inputMeta = await admin.metadata({ topics: [...new Set(stages.map((s) => s.topology.input))] });
+    // replicated like Weir's own topics (3 replicas, min.insync.replicas=2 where the cluster has 3 brokers):
+    // the changelog is the only durable copy of the state, the repartition topic holds records in flight
+    const replication = wanted.some((t) => !existing.has(t)) ? await internalReplication(admin) : { replicas: -1, configs: [] };
     for (const stage of stages) {
       const partitions = inputMeta.topics.get(stage.topology.input)?.partitionsCount ?? 1;
       const create = (topic: string, configs: { name: string; value: string }[]) => existing.has(topic) ? Promise.resolve()
-        : admin.createTopics({ topics: [topic], partitions, replicas: -1, configs }).then(
+        : admin.createTopics({ topics: [topic], partitions, replicas: replication.replicas, configs: [...configs, ...replication.configs] }).then(
           () => this.#options.onLog('info', `created topic ${topic} (${partitions} partitions)`),
           (err: unknown) => { if (!isTopicAlreadyExists(err)) throw err; });
       await create(stage.topics.repartition, [{ name: 'retention.ms', value: String(repartitionRetentionMs) }]);
@@ -340,7 +358,7 @@ export class StreamWorker {
    */
   async #settleGained(gained: readonly string[]): Promise<void> {
     await sleep(gainedSettleMs);
-    if (this.#options.guarantee !== 'at_least_once' || !this.#consumer) return;
+    if (!this.#consumer) return;
     const byTopic = new Map<string, number[]>();
     for (const key of gained) {
       const at = key.lastIndexOf('\u0000');
@@ -349,7 +367,8 @@ export class StreamWorker {
       byTopic.set(key.slice(0, at), list);
     }
     try {
-      const committed = await this.#consumer.listCommittedOffsets({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
+      const committed = this.#options.guarantee === 'exactly_once_v2' ? await this.#stableOffsets(byTopic)
+        : await this.#consumer.listCommittedOffsets({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
       for (const [topic, offsets] of committed) {
         offsets.forEach((offset, partition) => {
           const key = tpKey(topic, partition);
@@ -358,6 +377,33 @@ export class StreamWorker {
       }
     } catch (err) {
       this.#options.onLog('info', `stream worker ${this.#options.index}: committed offsets not read after a rebalance (${describeFailure(err)})`);
+    }
+  }
+
+  /**
+   * The committed offsets of partitions once no transaction that commits offsets for them is still
+   * open (OffsetFetch with require_stable, as Kafka's read_committed consumer asks; the client's
+   * consumer does not ask, and its stream read the offsets at the join). Without it, a partition's
+   * previous owner whose transaction added its offsets before the rebalance and committed after it
+   * had its batch processed again here: one batch of duplicates in the committed output.
+   */
+  async #stableOffsets(byTopic: ReadonlyMap<string, number[]>): Promise<Map<string, (bigint | undefined)[]>> {
+    const topics = [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+    const deadline = Date.now() + 30_000; // far beyond the transaction timeout (the client asks 5 s): an open one is aborted by then
+    for (;;) {
+      try {
+        const groups = await this.#admin!.listConsumerGroupOffsets({ groups: [{ groupId: this.#options.groupId, topics }], requireStable: true });
+        const result = new Map<string, (bigint | undefined)[]>();
+        for (const topic of groups[0]?.topics ?? []) {
+          const offsets: (bigint | undefined)[] = [];
+          for (const p of topic.partitions) offsets[p.partitionIndex] = p.committedOffset;
+          result.set(topic.name, offsets);
+        }
+        return result;
+      } catch (err) {
+        if (brokerErrorId(err) !== 'UNSTABLE_OFFSET_COMMIT' || Date.now() > deadline || !this.#running) throw err;
+        await sleep(200);
+      }
     }
   }
 
@@ -466,6 +512,9 @@ export class StreamWorker {
 
   async #processBatch(batch: BufferMessage[]): Promise<void> {
     const started = performance.now();
+    // the generation whose assignment this batch is checked against (read before the sync, which
+    // awaits): its offsets are committed under it, so a rebalance completed meanwhile aborts them
+    const group = this.#groupMetadata();
     await this.#syncAssignment();
     const pending = this.#pendingClockOutput;
     this.#pendingClockOutput = [];
@@ -475,6 +524,8 @@ export class StreamWorker {
     const assigned = this.#assigned;
     const last = new Map<string, BufferMessage>([...this.#uncommitted].filter(([k]) => !assigned || assigned.has(k)));
     const now = Date.now();
+    /** Each partition's position before this batch, to go back to when its transaction is aborted. */
+    const before = new Map<string, bigint | undefined>();
     for (const message of batch) {
       const key = tpKey(message.topic, message.partition);
       // a partition that moved to another worker: its next owner reads it from the committed offset
@@ -482,6 +533,7 @@ export class StreamWorker {
       // read again after a rebalance that left the partition here: processed already
       const position = this.#positions.get(key);
       if (position !== undefined && message.offset < position) continue;
+      if (!before.has(key)) before.set(key, position);
       this.#positions.set(key, message.offset + 1n);
       last.set(key, message);
       const stage = plan.stages.get(message.topic);
@@ -497,8 +549,12 @@ export class StreamWorker {
     this.#stateStore.deselect();
     this.#stateStore.drain(out);
     try {
-      await this.#write(out, last);
+      await this.#write(out, last, group);
     } catch (err) {
+      if (this.#options.guarantee === 'exactly_once_v2' && rebalanceErrors.has(brokerErrorId(err) ?? '')) {
+        this.#rollBack(batch, before, brokerErrorId(err)!);
+        return;
+      }
       // Unwritten clock output is kept for the next try; consumed records are read again from the committed offsets.
       this.#pendingClockOutput = pending.concat(this.#pendingClockOutput);
       this.#positions.clear();
@@ -508,6 +564,35 @@ export class StreamWorker {
       throw err;
     }
     this.stats.latency((performance.now() - started) / 1000);
+  }
+
+  /**
+   * The group moved to a new generation while a batch's transaction was open, so the coordinator
+   * refused its offsets and the transaction was aborted (as Kafka Streams aborts on revocation):
+   * nothing of the batch is visible. The worker goes back to where the batch started, without
+   * leaving the group (leaving would start yet another rebalance, failing the other members' open
+   * transactions in turn): the batch's records wait again in front, each partition's position is
+   * the one before the batch, and the stage state (changed by the batch and by idle steps) is
+   * dropped and restored from the changelogs (read_committed: as of the last committed batch) when
+   * the next batch syncs the new assignment. Records of partitions that moved are left to their new
+   * owner, which reads them from the committed offsets.
+   */
+  #rollBack(batch: BufferMessage[], before: ReadonlyMap<string, bigint | undefined>, reason: string): void {
+    this.#queues.putBack(batch);
+    for (const [key, position] of before) {
+      if (position === undefined) this.#positions.delete(key);
+      else this.#positions.set(key, position);
+    }
+    for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);
+    this.#idleSteps.clear();
+    this.#assigned = null;
+    this.#options.onLog('info', `stream worker ${this.#options.index}: transaction aborted, the group rebalanced under it (${reason}); the batch is processed again under the new assignment`);
+  }
+
+  /** The consumer's group membership now (generation, member id), for the offsets of a transaction. */
+  #groupMetadata(): GroupMetadata | undefined {
+    const c = this.#consumer;
+    return c ? { groupId: c.groupId, memberId: c.memberId ?? '', generationId: c.generationId, coordinatorId: c.coordinatorId ?? -1 } : undefined;
   }
 
   /** A record of a stage's repartition topic: continued at its task with the state of its partition. */
@@ -536,7 +621,7 @@ export class StreamWorker {
   }
 
   /** Writes a batch's output and commits its offsets: after the acknowledgement, or in one transaction. */
-  async #write(out: OutgoingRecord[], last: Map<string, BufferMessage>): Promise<void> {
+  async #write(out: OutgoingRecord[], last: Map<string, BufferMessage>, group: GroupMetadata | undefined): Promise<void> {
     await this.#ensureTopics(out);
     if (this.#options.guarantee === 'exactly_once_v2') {
       const tx = await this.#producer!.beginTransaction();
@@ -544,7 +629,11 @@ export class StreamWorker {
         for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await tx.send({ messages: run });
         if (last.size > 0) {
           await tx.addConsumer(this.#consumer!);
-          for (const m of last.values()) await tx.addOffset(m);
+          // TxnOffsetCommit takes the group generation and member id from the message's metadata,
+          // which the client stamps at fetch time: a record fetched before a rebalance (put back, or
+          // already buffered) would carry a generation the coordinator no longer accepts
+          // (ILLEGAL_GENERATION, for ever). The offsets go with the generation the batch ran under.
+          for (const m of last.values()) await tx.addOffset(group ? ({ ...m, metadata: { ...m.metadata, consumer: group } }) : m);
         }
         await tx.commit();
       } catch (err) {
@@ -630,6 +719,14 @@ export class StreamWorker {
         // PRODUCER_FENCED, so a restarted node could never resume its transactions.
         ...(o.guarantee === 'exactly_once_v2' ? { transactionalId: o.transactionalId, producerId: -1n, producerEpoch: -1 } : {}),
       });
+      if (o.guarantee === 'exactly_once_v2') {
+        // InitProducerId now, before the consumer joins (Kafka Streams' initTransactions): it fences
+        // this transactional id's previous incarnation and aborts its open transaction at once; the
+        // client would only send it with the first batch, so a transaction left open by a killed
+        // process kept its offsets pending (and other workers waiting) until it timed out.
+        const fence = await this.#producer.beginTransaction();
+        await fence.cancel();
+      }
     }
   }
 

@@ -47,6 +47,15 @@ describe('broker loss in the three-broker cluster', () => {
       const described = await node.call('GET', `/api/topics/${alertsTopic}`, { token });
       assert.equal(described.status, 200, described.text);
       assert.match(described.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/);
+      // so did it the correlation stage's repartition and changelog topics
+      for (const internal of ['repartition', 'changelog']) {
+        const name = `${groupId}-logins-1-task1-${internal}`;
+        const partitions = await kcatPartitions(name);
+        assert.ok(partitions.length === 4 && partitions.every((p) => p.replicas.length === 3), `${name}: ${JSON.stringify(partitions)}`);
+        const res = await node.call('GET', `/api/topics/${name}`, { token });
+        assert.equal(res.status, 200, res.text);
+        assert.match(res.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/, name);
+      }
 
       const first = streamHalf(0);
       await produceEvents(input, first);
