@@ -6,6 +6,12 @@ import { alertsTopicName, auditTopicName, configTopics, weirTopicNames, type Wei
 
 /** Broker settings of the compacted configuration topics (architecture: Stores). */
 export const configTopicSettings = { 'cleanup.policy': 'compact', 'retention.bytes': '-1' } as const;
+/**
+ * The alerts topic, created by Weir: an alert's record timestamp is its event's time, so a time limit
+ * would delete the alerts of a replay of old logs within minutes of raising them. It is bounded by
+ * size instead: 1 GiB per partition (set `retention.ms`/`retention.bytes` on the topic to change it).
+ */
+export const alertsTopicSettings = { 'retention.ms': '-1', 'retention.bytes': String(1024 ** 3) } as const;
 
 /**
  * A lookup is one record, so `<prefix>_lookups` accepts records as large as the lookup limit allows
@@ -54,7 +60,8 @@ export async function ensureWeirTopics(settings: Settings, clientId: string, wit
     const replication = wanted.some((topic) => !existing.has(names[topic])) ? await internalReplication(admin) : undefined;
     for (const topic of wanted) {
       if (existing.has(names[topic])) continue;
-      const configs: { name: string; value: string }[] = topic === 'alerts' ? [] : Object.entries(configTopicSettings).map(([name, value]) => ({ name, value }));
+      const configs: { name: string; value: string }[] = topic === 'alerts' ? Object.entries(alertsTopicSettings).map(([name, value]) => ({ name, value }))
+        : Object.entries(configTopicSettings).map(([name, value]) => ({ name, value }));
       configs.push(...replication!.configs);
       if (topic === 'lookups') {
         configs.push({ name: 'max.message.bytes', value: String(lookupTopicMaxMessageBytes(settings.get('weir.lookup.max-bytes'))) });

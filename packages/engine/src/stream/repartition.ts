@@ -50,12 +50,17 @@ interface Envelope {
   readonly e: RoutedRecord['event'];
   /** The source record's key, base64, or null. */
   readonly k: string | null;
+  /**
+   * The routed record's timestamp (ms). Repartition topics keep LogAppendTime, so that a replay of old
+   * events is not deleted by retention before it is read; the record's own time travels here.
+   */
+  readonly r?: number;
   /** The source record (absent for events a window closed by the clock emitted): [topic, partition, offset, value base64, timestamp]. */
   readonly o?: [string, number, string, string | null, string];
 }
 
 export function encodeRouted(routed: RoutedRecord, sourceKey: Buffer | null | undefined, origin?: RoutedOrigin): Buffer {
-  const envelope: Envelope = { s: routed.stage, p: routed.pdlStage, t: routed.time, e: routed.event, k: sourceKey ? sourceKey.toString('base64') : null };
+  const envelope: Envelope = { s: routed.stage, p: routed.pdlStage, t: routed.time, e: routed.event, k: sourceKey ? sourceKey.toString('base64') : null, r: routed.timestamp };
   if (origin) {
     (envelope as { o?: Envelope['o'] }).o = [origin.topic, origin.partition, String(origin.offset), origin.value ? origin.value.toString('base64') : null, String(origin.timestamp)];
   }
@@ -73,7 +78,7 @@ export function decodeRouted(value: Buffer, key: Buffer | null | undefined, time
     ? { topic: o[0], partition: o[1], offset: BigInt(o[2]), value: o[3] === null ? undefined : Buffer.from(o[3], 'base64'), timestamp: BigInt(o[4]) }
     : undefined;
   return {
-    routed: { stage: e.s, pdlStage: e.p, time: e.t, event: e.e, key: key ? key.toString('utf8') : '[]', timestamp },
+    routed: { stage: e.s, pdlStage: e.p, time: e.t, event: e.e, key: key ? key.toString('utf8') : '[]', timestamp: typeof e.r === 'number' ? e.r : timestamp },
     sourceKey: e.k === null ? undefined : Buffer.from(e.k, 'base64'),
     origin,
   };

@@ -279,7 +279,8 @@ export class StreamWorker {
         : admin.createTopics({ topics: [topic], partitions, replicas: replication.replicas, configs: [...configs, ...replication.configs] }).then(
           () => this.#options.onLog('info', `created topic ${topic} (${partitions} partitions)`),
           (err: unknown) => { if (!isTopicAlreadyExists(err)) throw err; });
-      await create(stage.topics.repartition, [{ name: 'retention.ms', value: String(repartitionRetentionMs) }]);
+      // Retention counts from the append: a replay of last year's events is read before it expires.
+      await create(stage.topics.repartition, [{ name: 'retention.ms', value: String(repartitionRetentionMs) }, { name: 'message.timestamp.type', value: 'LogAppendTime' }]);
       await create(stage.topics.changelog, [{ name: 'cleanup.policy', value: 'compact' }]);
     }
     const meta = await admin.metadata({ topics: stages.map((s) => s.topics.repartition) });
