@@ -29,6 +29,24 @@ export interface ConsumedMessage {
   readonly headers?: Record<string, string>;
 }
 
+/**
+ * A fetched message as the consume API answers it (key and value by their serdes, headers as text);
+ * throws an Error naming the partition and offset when a serde cannot read it.
+ */
+export function consumedMessage(message: Message, keyType: SerdeType, valueType: SerdeType): ConsumedMessage {
+  let key: unknown;
+  let value: unknown;
+  try {
+    key = deserialize(keyType, message.key);
+    value = deserialize(valueType, message.value);
+  } catch (err) {
+    throw new Error(`${(err as Error).message} (partition ${message.partition}, offset ${message.offset})`, { cause: err });
+  }
+  const headers = headerText(message);
+  const m = { key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp) };
+  return headers ? { ...m, headers } : m;
+}
+
 export interface ConsumeLimits {
   readonly maxSessionsPerUser: number;
   readonly idleSeconds: number;
@@ -82,19 +100,14 @@ class ConsumeSession {
 
   #take(message: Message): void {
     if (!this.running || !inPartition(this.#request.start, message)) return;
-    let key: unknown;
-    let value: unknown;
+    let m: ConsumedMessage;
     try {
-      key = deserialize(this.#request.keyType, message.key);
-      value = deserialize(this.#request.valueType, message.value);
+      m = consumedMessage(message, this.#request.keyType, this.#request.valueType);
     } catch (err) {
-      void this.close(`${(err as Error).message} (partition ${message.partition}, offset ${message.offset})`);
+      void this.close((err as Error).message);
       return;
     }
-    const headers = headerText(message);
-    this.messages.push(headers
-      ? { key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp), headers }
-      : { key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp) });
+    this.messages.push(m);
     this.#bytes += (message.key?.length ?? 0) + (message.value?.length ?? 0);
     if (this.messages.length >= this.#request.maxEvents || this.#bytes >= this.#limits.maxBytes) void this.close(consumerStatus.COMPLETED);
   }

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Consumer, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
 import { apiError } from '../errors.ts';
 import { brokerReason } from './broker-errors.ts';
-import { deserialize } from './serde-codecs.ts';
 import type { SerdeType } from './serdes.ts';
-import { headerText, inPartition, startOptions, type StartPosition } from './start-position.ts';
-import type { ConsumedMessage } from './consume-sessions.ts';
+import { inPartition, startOptions, type StartPosition } from './start-position.ts';
+import { consumedMessage, type ConsumedMessage } from './consume-sessions.ts';
 
 type ConsumerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
 
@@ -53,17 +52,13 @@ export class Tail {
 
   #take(message: Message): void {
     if (this.#closed || !inPartition(this.#request.start, message)) return;
-    let key: unknown;
-    let value: unknown;
+    let m: ConsumedMessage;
     try {
-      key = deserialize(this.#request.keyType, message.key);
-      value = deserialize(this.#request.valueType, message.value);
+      m = consumedMessage(message, this.#request.keyType, this.#request.valueType);
     } catch (err) {
-      void this.close(`${(err as Error).message} (partition ${message.partition}, offset ${message.offset})`);
+      void this.close((err as Error).message);
       return;
     }
-    const headers = headerText(message);
-    const m: ConsumedMessage = { key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp), ...(headers ? { headers } : {}) };
     if (!this.#sink.message(m)) this.#stream?.pause();
   }
 
