@@ -3,6 +3,7 @@ import { Consumer, Producer, type ClusterMetadata, type FetchOptions, type Recor
 type FetchRequestTopic = FetchOptions<Buffer, Buffer, Buffer, Buffer>['topics'][number];
 import type { Settings } from '../config/settings.ts';
 import { kafkaConnection } from '../kafka/client-options.ts';
+import { visitRecords } from '../kafka/record-batches.ts';
 import { describeError, ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
 import { auditTopicName, weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
 import { SerialQueue } from '../serial-queue.ts';
@@ -28,8 +29,6 @@ export function collectionOfKey(topic: WeirTopic, key: string): [Collection, str
   return collection ? [collection, key] : undefined;
 }
 
-const IS_CONTROL_BATCH = 0x20;
-const IS_CONTROL_RECORD = 0x20;
 const fetchWaitMs = 200;
 const readBackTimeoutMs = 30_000;
 const transactionTimeoutMs = 15_000;
@@ -284,20 +283,10 @@ export class KafkaConfigStore implements ConfigStore {
   }
 
   #apply(name: string, topic: WeirTopic | 'audit', batches: readonly RecordsBatch[]): void {
-    let position = this.#position.get(name)!;
-    for (const batch of batches) {
-      const last = batch.firstOffset + BigInt(batch.lastOffsetDelta);
-      if (last < position) continue;
-      if (!(batch.attributes & IS_CONTROL_BATCH)) {
-        for (const record of batch.records) {
-          const offset = batch.firstOffset + BigInt(record.offsetDelta);
-          if (offset < position || record.attributes & IS_CONTROL_RECORD) continue;
-          if (topic === 'audit') this.#applyAudit(offset, record.value);
-          else if (record.key) this.#applyRecord(topic, record.key.toString('utf8'), record.value);
-        }
-      }
-      position = last + 1n;
-    }
+    const position = visitRecords(batches, this.#position.get(name)!, (offset, record) => {
+      if (topic === 'audit') this.#applyAudit(offset, record.value);
+      else if (record.key) this.#applyRecord(topic, record.key.toString('utf8'), record.value);
+    });
     this.#position.set(name, position);
     for (const waiter of this.#waiters) {
       if (waiter.topic === name && position > waiter.offset) {

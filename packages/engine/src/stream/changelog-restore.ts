@@ -1,7 +1,6 @@
 import { FetchIsolationLevels, type Consumer, type RecordsBatch } from '@platformatic/kafka';
 import { dropAbortedRecords } from '../kafka/aborted-transactions.ts';
-
-const IS_CONTROL_BATCH = 0x20;
+import { visitRecords } from '../kafka/record-batches.ts';
 
 /**
  * Reads one partition of a changelog topic from its first to its last offset (the last stable
@@ -34,20 +33,11 @@ export async function readChangelog(consumer: Consumer<Buffer, Buffer, Buffer, B
       for (const p of topicResponse.partitions) {
         if (p.partitionIndex !== partition) continue;
         if (p.errorCode !== 0) throw new Error(`restoring ${topic}-${partition} failed with Kafka error code ${p.errorCode}`);
-        const batches = (p.records ?? []) as readonly RecordsBatch[];
-        for (const batch of batches) {
-          const last = batch.firstOffset + BigInt(batch.lastOffsetDelta);
-          if (last < position) continue;
-          if (!(batch.attributes & IS_CONTROL_BATCH)) {
-            for (const record of batch.records) {
-              const offset = batch.firstOffset + BigInt(record.offsetDelta);
-              if (offset < position || offset >= end || !record.key) continue;
-              apply(record.key, record.value ?? null);
-              count++;
-            }
-          }
-          position = last + 1n;
-        }
+        position = visitRecords((p.records ?? []) as readonly RecordsBatch[], position, (offset, record) => {
+          if (offset >= end || !record.key) return;
+          apply(record.key, record.value ?? null);
+          count++;
+        });
       }
     }
   }
