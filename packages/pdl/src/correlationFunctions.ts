@@ -55,12 +55,74 @@ function insertSorted(entries: Entry[], entry: Entry): void {
 interface AggregationSummary {
   entries: Entry[];
   count: number;
-  /** value_count: occurrences per distinct value (or tuple) */
-  values: Record<string, number>;
-  distinct: number;
+  /**
+   * value_count, value_percentile: occurrences per distinct value (or tuple). null while the window
+   * holds none; while it holds one, that value as a string, whose occurrences are `count` (most open
+   * groups hold one: an object and its count per group would cost ~50 B more,
+   * bench/correlation-state.ts); from the second distinct value on, an object of counts, with
+   * `distinct` its number of keys. Every form restores from the changelog.
+   */
+  values: string | Record<string, number> | null;
+  distinct?: number;
   sum: number;
   /** value_percentile: the value (its text) of the event added last */
   last?: string;
+}
+
+/** Counts one more event of `key`; false when it is a new distinct value beyond `limit` (not counted). Call before `count++`. */
+function addValue(s: AggregationSummary, key: string, limit: number): boolean {
+  if (s.values === null) {
+    s.values = key;
+    return true;
+  }
+  if (typeof s.values === 'string') {
+    if (s.values === key) return true;
+    s.values = { [s.values]: s.count }; // a second distinct value: from now on an object
+    s.distinct = 1;
+  }
+  const values = s.values;
+  if (Object.hasOwn(values, key)) {
+    values[key] = (values[key] as number) + 1;
+    return true;
+  }
+  if ((s.distinct ?? 0) >= limit) return false;
+  // defineProperty: a value such as "__proto__" is an own key like any other
+  Object.defineProperty(values, key, { value: 1, writable: true, enumerable: true, configurable: true });
+  s.distinct = (s.distinct ?? 0) + 1;
+  return true;
+}
+
+/** Counts one event of `key` less (a sliding window forgot it). Call after `count--`. */
+function forgetValue(s: AggregationSummary, key: string): void {
+  if (s.values === null) return;
+  if (typeof s.values === 'string') {
+    if (s.count === 0) s.values = null;
+    return;
+  }
+  const n = (s.values[key] ?? 1) - 1;
+  if (n === 0) {
+    delete s.values[key];
+    s.distinct = (s.distinct ?? 1) - 1;
+  } else {
+    s.values[key] = n;
+  }
+}
+
+function occurrences(s: AggregationSummary, key: string): number {
+  if (s.values === null) return 0;
+  if (typeof s.values === 'string') return s.values === key ? s.count : 0;
+  return Object.hasOwn(s.values, key) ? (s.values[key] as number) : 0;
+}
+
+function distinctValues(s: AggregationSummary): number {
+  return s.values === null ? 0 : typeof s.values === 'string' ? 1 : (s.distinct ?? Object.keys(s.values).length);
+}
+
+/** The counts per distinct value as a fresh object (the `_aggregation.values` output). */
+function valueCounts(s: AggregationSummary): Record<string, number> {
+  if (s.values === null) return {};
+  if (typeof s.values !== 'string') return { ...s.values };
+  return { [s.values]: s.count };
 }
 
 function valueText(value: unknown): string {
@@ -101,16 +163,7 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
 
   const forget = (s: AggregationSummary, entry: Entry): void => {
     s.count--;
-    if (fn === 'value_count' || fn === 'value_percentile') {
-      const key = entry[1] as string;
-      const n = (s.values[key] ?? 1) - 1;
-      if (n === 0) {
-        delete s.values[key];
-        s.distinct--;
-      } else {
-        s.values[key] = n;
-      }
-    }
+    if (fn === 'value_count' || fn === 'value_percentile') forgetValue(s, entry[1] as string);
   };
 
   return {
@@ -120,25 +173,13 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
     emptySummary: fn === 'event_count'
       ? (sliding ? () => ({ entries: [], count: 0 }) : () => ({ count: 0 }))
       : fn === 'value_count' || fn === 'value_percentile' // both count events per distinct value
-        ? (sliding ? () => ({ entries: [], count: 0, values: {}, distinct: 0 }) : () => ({ count: 0, values: {}, distinct: 0 }))
+        ? (sliding ? () => ({ entries: [], count: 0, values: null }) : () => ({ count: 0, values: null }))
         : (sliding ? () => ({ entries: [], count: 0, sum: 0 }) : () => ({ count: 0, sum: 0 })),
     add(summary, time, value) {
       const s = summary as unknown as AggregationSummary;
       let evicted = 0;
       if (fn === 'value_percentile') s.last = value as string;
-      if (fn === 'value_count' || fn === 'value_percentile') {
-        const key = value as string;
-        const seen = Object.hasOwn(s.values, key);
-        if (!seen && !sliding && s.distinct >= limit) {
-          evicted++;
-        } else {
-          if (!seen) {
-            Object.defineProperty(s.values, key, { value: 0, writable: true, enumerable: true, configurable: true });
-            s.distinct++;
-          }
-          s.values[key] = (s.values[key] as number) + 1;
-        }
-      }
+      if ((fn === 'value_count' || fn === 'value_percentile') && !addValue(s, value as string, sliding ? Infinity : limit)) evicted++;
       s.count++;
       if (typeof value === 'number' && fn !== 'event_count' && fn !== 'value_count') s.sum += value;
       if (sliding) {
@@ -164,17 +205,17 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
           return {
             function: fn,
             fields: names,
-            valueCount: s.distinct,
-            value: s.distinct,
+            valueCount: distinctValues(s),
+            value: distinctValues(s),
             eventCount: s.count,
-            values: { ...s.values },
+            values: valueCounts(s),
             groupBy,
             window: win,
           };
         case 'value_percentile': {
           // the share, in percent, of the window's events that hold the last event's value
           const last = s.last;
-          const n = last !== undefined && Object.hasOwn(s.values, last) ? (s.values[last] as number) : 0;
+          const n = last === undefined ? 0 : occurrences(s, last);
           const value = s.count === 0 || last === undefined ? null : (100 * n) / s.count;
           return { function: fn, field: names[0] as string, value, lastValue: last ?? null, valueEventCount: n, eventCount: s.count, groupBy, window: win };
         }

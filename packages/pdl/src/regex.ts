@@ -113,6 +113,9 @@ export function literalSearch(pattern: string): ((text: string) => boolean | und
   return (text) => (NON_ASCII.test(text) ? undefined : text.toLowerCase().includes(lower));
 }
 
+/** The start of a non-capturing group, optionally with flags scoped to it: `(?:`, `(?i:`, `(?-s:`. */
+const GROUP_WITH_FLAGS = /^\(\?[A-Za-z-]*:/;
+
 /** Escapes that match no literal character of their own (classes, assertions); any other letter or digit escape stops the search. */
 const NON_LITERAL_ESCAPES = new Set(['d', 'D', 'w', 'W', 's', 'S', 'b', 'B', 'A', 'z']);
 
@@ -142,8 +145,9 @@ export function requiredLiteral(pattern: string): { readonly text: string; reado
       case ')':
         return null;
       case '(': {
-        // a group is skipped whole; only named groups may start with `(?` (flags inside a group stay in it)
-        if (pattern[i + 1] === '?' && pattern[i + 2] !== '<' && !(pattern[i + 2] === 'P' && pattern[i + 3] === '<')) return null;
+        // a group is skipped whole: a named group, `(?:…)` or `(?flags:…)` (flags inside a group stay
+        // in it); `(?flags)` would change the rest of the pattern
+        if (pattern[i + 1] === '?' && pattern[i + 2] !== '<' && !(pattern[i + 2] === 'P' && pattern[i + 3] === '<') && !GROUP_WITH_FLAGS.test(pattern.slice(i, i + 12))) return null;
         end();
         const close = skipGroup(pattern, i);
         if (close < 0) return null;

@@ -1,6 +1,8 @@
 import type { Pipeline, Query, ScalarLiteral } from './ast.ts';
 import { lowerCase } from './query.ts';
+import { requiredLiteral } from './regex.ts';
 import { getPath, isCanonicalNumeral, isObject } from './values.ts';
+import type { JsonObject } from './values.ts';
 import { hasWildcard, wildcardParts } from './wildcard.ts';
 
 /**
@@ -49,6 +51,38 @@ interface Affix {
 interface ContainsGroup {
   readonly head: string;
   readonly affixes: Affix[];
+  /**
+   * With many keys in the group (a list of file hashes: `imphash=…` by the thousand): the keys
+   * of at least `subLength` characters by a hash of their first `subLength`, and the shorter
+   * ones (compared one by one).
+   */
+  sub: Map<number, Affix[]> | undefined;
+  subLength: number;
+  shortAffixes: Affix[];
+}
+
+/** A group with more keys than this is sub-indexed (ContainsGroup.sub). */
+const SUB_INDEX = 3;
+
+/** Keys shorter than this stay out of a group's sub-index (the head has HEAD_LENGTH characters). */
+const SUB_MIN = 4;
+
+function subIndex(group: ContainsGroup): void {
+  if (group.affixes.length <= SUB_INDEX) return;
+  const long = group.affixes.filter((a) => a.text.length >= SUB_MIN);
+  if (long.length <= SUB_INDEX) return;
+  // the hashed length: the shortest of the longer three quarters of the keys (at most 16)
+  const lengths = long.map((a) => a.text.length).sort((a, b) => a - b);
+  group.subLength = Math.min(16, lengths[Math.floor(lengths.length / 4)] as number);
+  group.shortAffixes = group.affixes.filter((a) => a.text.length < group.subLength);
+  group.sub = new Map();
+  for (const affix of group.affixes) {
+    if (affix.text.length < group.subLength) continue;
+    const hash = affixHash(affix.text, group.subLength, false);
+    const bucket = group.sub.get(hash);
+    if (bucket === undefined) group.sub.set(hash, [affix]);
+    else bucket.push(affix);
+  }
 }
 
 /**
@@ -75,6 +109,8 @@ interface AffixIndex {
   readonly isLength: Uint8Array;
   readonly maxLength: number;
   readonly buckets: Map<number, Affix[]>;
+  /** bloom[hash & 0xffff] is 1 when some affix may have the hash. */
+  readonly bloom: Uint8Array;
 }
 
 /**
@@ -100,16 +136,119 @@ interface FieldIndex {
   /**
    * With many substring groups: the groups with a full head, by a hash of it. The text is then
    * scanned once, position by position (a hash of the 3 characters there), instead of one search
-   * per group; `shortContains` holds the groups with shorter heads (searched as before).
+   * per group; `shortByFirst` holds the groups with shorter heads (one or two characters: an
+   * emoji, a homoglyph, `^^`), by their first character, and `starts` flags every character
+   * that begins some group's head (other positions are passed over).
    */
   containsByHead: Map<number, ContainsGroup[]> | undefined;
-  shortContains: ContainsGroup[] | undefined;
+  /** headBloom[hash & 0xffff] is 1 when some head of containsByHead may have the hash: most positions stop there. */
+  headBloom: Uint8Array | undefined;
+  shortByFirst: Map<number, ContainsGroup[]> | undefined;
+  starts: Uint8Array | undefined;
   /** Whether prefixes, suffixes or contains is set (strings need more than a Map lookup). */
   hasText: boolean;
 }
 
-/** How much more an event is assumed to meet an affix or substring key than an exact one. */
-const KIND_WEIGHT: Readonly<Record<Key['kind'], number>> = { equals: 1, prefix: 2, suffix: 2, contains: 8 };
+/**
+ * How likely an event is guessed to meet a key, without seeing events (only compared, not a
+ * probability: a short substring's guess exceeds 1). The largest of:
+ * - four times the share of the other rules that name the key (affixes counted twice, substrings
+ *   four times): a key many rules name (a log source, `Channel = "…"`, `EventID = 1`) describes
+ *   common events;
+ * - for a text, the share of the other texts the rules require of the field that have it as the
+ *   same prefix, suffix or (up to 6 characters) substring: when most of a field's values in the
+ *   rules end with `.exe`, so do events', and `.exe` is a poor key;
+ * - 1% for an exact value (booleans 50%); for a text, the product of its characters' chances
+ *   (letters and digits 0.15, other ASCII 0.3, anything else 0.0002: logs are mostly ASCII), 64
+ *   times that for a substring (it may start anywhere), twice for an affix.
+ */
+const SHARE_WEIGHT: Readonly<Record<Key['kind'], number>> = { equals: 1, prefix: 2, suffix: 2, contains: 4 };
+
+function keyChance(key: Key, share: number, stats: TextStats | undefined): number {
+  let base: number;
+  if (key.kind === 'equals') base = typeof key.value === 'boolean' ? 0.5 : 0.01;
+  else {
+    const text = key.value as string;
+    let p = 1;
+    for (let i = 0; i < text.length && p > 1e-12; i++) {
+      const c = text.charCodeAt(i);
+      p *= c >= 0x80 ? 0.0002 : (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 0.15 : 0.3;
+    }
+    base = p * (key.kind === 'contains' ? 64 : 2);
+    if (stats !== undefined && stats.values > 1) {
+      const counts = key.kind === 'prefix' ? stats.prefixes : key.kind === 'suffix' ? stats.suffixes : stats.substrings;
+      const count = counts.get(text.toLowerCase()) ?? 1;
+      base = Math.max(base, (count - 1) / (stats.values - 1));
+    }
+  }
+  return Math.max(base, 4 * share * SHARE_WEIGHT[key.kind]);
+}
+
+/** Of the distinct texts rules require of one field (lower-cased): how many have each short prefix, suffix, substring. */
+interface TextStats {
+  values: number;
+  readonly prefixes: Map<string, number>;
+  readonly suffixes: Map<string, number>;
+  readonly substrings: Map<string, number>;
+}
+
+const STATS_AFFIX = 16;
+const STATS_SUBSTRING = 6;
+
+function textStats(keys: Iterable<Key>): Map<string, TextStats> {
+  // per field: its distinct texts, and the texts of its affix and short substring keys to count
+  interface Field {
+    readonly stats: TextStats;
+    readonly texts: Set<string>;
+    readonly wanted: Readonly<Record<'prefix' | 'suffix' | 'contains', Set<string>>>;
+    readonly lengths: Readonly<Record<'prefix' | 'suffix' | 'contains', Set<number>>>;
+  }
+  const fields = new Map<string, Field>();
+  for (const key of keys) {
+    if (typeof key.value !== 'string') continue;
+    const id = fieldId(key.path);
+    let field = fields.get(id);
+    if (field === undefined) {
+      field = {
+        stats: { values: 0, prefixes: new Map(), suffixes: new Map(), substrings: new Map() },
+        texts: new Set(),
+        wanted: { prefix: new Set(), suffix: new Set(), contains: new Set() },
+        lengths: { prefix: new Set(), suffix: new Set(), contains: new Set() },
+      };
+      fields.set(id, field);
+    }
+    const text = key.value.toLowerCase();
+    field.texts.add(text);
+    if (key.kind === 'equals' || (key.kind === 'contains' ? text.length > STATS_SUBSTRING : text.length > STATS_AFFIX)) continue;
+    field.wanted[key.kind].add(text);
+    field.lengths[key.kind].add(text.length);
+  }
+  const byField = new Map<string, TextStats>();
+  for (const [id, field] of fields) {
+    const { stats, wanted, lengths } = field;
+    stats.values = field.texts.size;
+    const count = (map: Map<string, number>, piece: string): void => {
+      map.set(piece, (map.get(piece) ?? 0) + 1);
+    };
+    for (const text of field.texts) {
+      for (const n of lengths.prefix) if (n <= text.length && wanted.prefix.has(text.slice(0, n))) count(stats.prefixes, text.slice(0, n));
+      for (const n of lengths.suffix) if (n <= text.length && wanted.suffix.has(text.slice(-n))) count(stats.suffixes, text.slice(-n));
+      if (lengths.contains.size === 0) continue;
+      const seen = new Set<string>();
+      for (const n of lengths.contains) {
+        for (let at = 0; at + n <= text.length; at++) {
+          const piece = text.slice(at, at + n);
+          if (wanted.contains.has(piece) && !seen.has(piece)) {
+            seen.add(piece);
+            count(stats.substrings, piece);
+          }
+        }
+      }
+    }
+    byField.set(id, stats);
+  }
+  return byField;
+}
 
 /**
  * Rules indexed by conditions they need to match (from the first query stage): `field = literal`
@@ -133,6 +272,8 @@ export class RuleIndex {
    */
   readonly selected: Int32Array;
   readonly #fields: FieldIndex[] = [];
+  /** The fields by path, as a tree: each object on the way is read once per event. */
+  readonly #root: PathNode = newPathNode();
   readonly #always: Int32Array;
   // scratch state of select(): positions found through the fields, and marks against duplicates
   readonly #found: Int32Array;
@@ -144,6 +285,8 @@ export class RuleIndex {
   readonly #guardValue: Int32Array;
   readonly #guardField2: Int32Array;
   readonly #guardValue2: Int32Array;
+  /** Per rule, its indexed keys and guards as text (keysOf); undefined: always a candidate. */
+  readonly #described: ({ keys: readonly string[]; guards: readonly string[] } | undefined)[] = [];
 
   constructor(rules: readonly (IndexableRule | null | undefined)[]) {
     this.size = rules.length;
@@ -158,6 +301,7 @@ export class RuleIndex {
 
     // how many rules name each key, and how many distinct values each field is required to hold
     const frequency = new Map<string, number>();
+    const keys = new Map<string, Key>();
     const distinct = new Map<string, number>();
     for (const need of needs) {
       const ids = new Set<string>();
@@ -165,6 +309,7 @@ export class RuleIndex {
         if (n.kind !== 'key') for (const part of n.parts) collect(part);
         else if (!ids.has(n.key.id)) {
           ids.add(n.key.id);
+          keys.set(n.key.id, n.key);
           const count = frequency.get(n.key.id) ?? 0;
           frequency.set(n.key.id, count + 1);
           const field = fieldId(n.key.path);
@@ -173,8 +318,10 @@ export class RuleIndex {
       };
       if (need !== undefined) collect(need);
     }
-    // a key's cost: the rules sharing it (weighted by kind), less a fraction for a varied field
-    const cost = (key: Key): number => (frequency.get(key.id) ?? 0) * KIND_WEIGHT[key.kind] + 1 / (2 + (distinct.get(fieldId(key.path)) ?? 0));
+    // a key's cost: how likely an event meets it (a guess, keyChance), less a trifle for a varied field
+    const ruleCount = Math.max(1, rules.length);
+    const stats = textStats(keys.values());
+    const cost = (key: Key): number => keyChance(key, ((frequency.get(key.id) ?? 1) - 1) / ruleCount, stats.get(fieldId(key.path))) + 1e-6 / (2 + (distinct.get(fieldId(key.path)) ?? 0));
 
     const byField = new Map<string, FieldIndex>();
     const always: number[] = [];
@@ -183,9 +330,12 @@ export class RuleIndex {
       const choice = need === undefined ? undefined : cheapest(need, cost);
       if (choice === undefined) {
         always.push(position);
+        this.#described[position] = undefined;
         continue;
       }
-      guardsOf(need as Need, choice.keys, frequency).forEach((guard, n) => {
+      const guards = guardsOf(need as Need, choice.keys, frequency);
+      this.#described[position] = { keys: choice.keys.map(describeKey), guards: guards.map(describeKey) };
+      guards.forEach((guard, n) => {
         const gid = (guard.caseless ? 'i\u0000' : '') + fieldId(guard.path);
         let g = this.#guards.findIndex((x) => x.id === gid);
         if (g === -1) {
@@ -211,7 +361,9 @@ export class RuleIndex {
             suffixes: undefined,
             contains: undefined,
             containsByHead: undefined,
-            shortContains: undefined,
+            headBloom: undefined,
+            shortByFirst: undefined,
+            starts: undefined,
             hasText: false,
           };
           byField.set(id, field);
@@ -222,19 +374,36 @@ export class RuleIndex {
     }
     for (const field of this.#fields) {
       const groups = field.contains;
+      for (const group of groups ?? []) subIndex(group);
       if (groups === undefined || groups.length <= SCAN_GROUPS) continue;
       field.containsByHead = new Map();
-      field.shortContains = [];
+      field.shortByFirst = new Map();
+      field.starts = new Uint8Array(65536);
+      field.headBloom = new Uint8Array(65536);
       for (const group of groups) {
-        if (group.head.length < HEAD_LENGTH) {
-          field.shortContains.push(group);
-          continue;
-        }
-        const hash = headHash(group.head, 0);
-        const bucket = field.containsByHead.get(hash);
-        if (bucket === undefined) field.containsByHead.set(hash, [group]);
+        const first = group.head.charCodeAt(0);
+        const short = group.head.length < HEAD_LENGTH;
+        const map = short ? field.shortByFirst : field.containsByHead;
+        const hash = short ? first : headHash(group.head, 0);
+        if (short) field.starts[first] = 1;
+        else field.headBloom[hash & 0xffff] = 1;
+        const bucket = map.get(hash);
+        if (bucket === undefined) map.set(hash, [group]);
         else bucket.push(group);
       }
+    }
+    for (const field of this.#fields) {
+      let node = this.#root;
+      for (const key of field.path) {
+        let child = node.children.get(key);
+        if (child === undefined) {
+          node.children.set(key, (child = newPathNode()));
+          node.keys.push(key);
+          node.nodes.push(child);
+        }
+        node = child;
+      }
+      node.fields.push(field);
     }
     this.indexedCount = rules.length - always.length;
     this.#always = Int32Array.from(always);
@@ -259,47 +428,11 @@ export class RuleIndex {
     let epoch = ++this.#epoch;
     if (epoch === 0xffffffff) {
       marks.fill(0);
+      this.#guardReadScratch?.fill(0);
       epoch = this.#epoch = 1;
     }
-    let count = 0;
-    for (let f = 0; f < fields.length; f++) {
-      const field = fields[f] as FieldIndex;
-      // no ownership test: an inherited value (a function, an object) finds nothing
-      const value = field.key === undefined ? getPath(event, field.path) : event[field.key];
-      if (value === undefined) continue;
-      const isArray = Array.isArray(value);
-      const n = isArray ? value.length : 1;
-      for (let i = 0; i < n; i++) {
-        const element: unknown = isArray ? value[i] : value;
-        let list: Positions | undefined;
-        switch (typeof element) {
-          case 'string':
-            if (field.caseless) {
-              const lower = lowerCase(element);
-              if (field.hasText) count = addText(field, lower, found, count, marks, epoch);
-              list = field.strings.get(lower);
-              break;
-            }
-            if (field.numbers.size !== 0 && isCanonicalNumeral(element)) {
-              const numbered = field.numbers.get(Number(element));
-              if (numbered !== undefined) count = add(numbered, found, count, marks, epoch);
-            }
-            if (field.hasText) count = addText(field, element, found, count, marks, epoch);
-            list = field.strings.get(element);
-            break;
-          case 'number':
-            list = field.numbers.get(element);
-            break;
-          case 'boolean':
-            list = element ? field.trueRules : field.falseRules;
-            break;
-          default:
-            list = undefined;
-        }
-        if (list !== undefined) count = add(list, found, count, marks, epoch);
-      }
-    }
-    if (this.#guards.length > 0) count = this.#applyGuards(event, found, count);
+    let count = visit(this.#root, event, found, 0, marks, epoch);
+    if (this.#guards.length > 0) count = this.#applyGuards(event, found, count, epoch);
     // positions arrive per list in order, the lists in any order: sort (they are short)
     sortPrefix(found, count);
     if (found === selected) return count;
@@ -324,46 +457,26 @@ export class RuleIndex {
   }
 
   /** Drops the found rules whose guard (a required `field = value`) the event does not meet. */
-  #applyGuards(event: Record<string, unknown>, found: Int32Array, count: number): number {
-    const guards = this.#guards;
-    const metA = this.#metA;
-    const metB = this.#metB;
-    for (let g = 0; g < guards.length; g++) {
-      const guard = guards[g] as GuardField;
-      const value = guard.key === undefined ? getPath(event, guard.path) : event[guard.key];
-      metA[g] = -1;
-      metB[g] = -1;
-      switch (typeof value) {
-        case 'string': {
-          const text = guard.caseless ? lowerCase(value) : value;
-          metA[g] = guard.strings.get(text) ?? -1;
-          if (!guard.caseless && guard.numbers.size !== 0 && isCanonicalNumeral(value)) metB[g] = guard.numbers.get(Number(value)) ?? -1;
-          break;
-        }
-        case 'number':
-          metA[g] = guard.numbers.get(value) ?? -1;
-          break;
-        case 'boolean':
-          metA[g] = guard.booleans.get(value) ?? -1;
-          break;
-        default:
-          // an array (any element may meet it) or an object: the guard cannot decide, keep the rules
-          if (value !== undefined && value !== null && typeof value === 'object') metA[g] = metB[g] = ANY_GUARD;
-      }
-    }
+  #applyGuards(event: Record<string, unknown>, found: Int32Array, count: number, epoch: number): number {
     const field = this.#guardField;
     const wanted = this.#guardValue;
     const field2 = this.#guardField2;
     const wanted2 = this.#guardValue2;
+    const metA = this.#metA;
+    const metB = this.#metB;
+    const readAt = this.#guardRead;
     let kept = 0;
     for (let c = 0; c < count; c++) {
       const position = found[c] as number;
       const g = field[position] as number;
       if (g !== -1) {
+        // a guard field is read once per event, when a found rule first needs it
+        if (readAt[g] !== epoch) this.#readGuard(g, event, epoch);
         const a = metA[g] as number;
         if (a !== ANY_GUARD && a !== wanted[position] && metB[g] !== wanted[position]) continue;
         const g2 = field2[position] as number;
         if (g2 !== -1) {
+          if (readAt[g2] !== epoch) this.#readGuard(g2, event, epoch);
           const a2 = metA[g2] as number;
           if (a2 !== ANY_GUARD && a2 !== wanted2[position] && metB[g2] !== wanted2[position]) continue;
         }
@@ -372,6 +485,40 @@ export class RuleIndex {
     }
     return kept;
   }
+
+  /** Which value of guard field `g` the event holds (metA, and metB for a numeral's number). */
+  #readGuard(g: number, event: Record<string, unknown>, epoch: number): void {
+    const guard = this.#guards[g] as GuardField;
+    const metA = this.#metA;
+    const metB = this.#metB;
+    this.#guardRead[g] = epoch;
+    const value = guard.key === undefined ? getPath(event, guard.path) : event[guard.key];
+    metA[g] = -1;
+    metB[g] = -1;
+    switch (typeof value) {
+      case 'string': {
+        const text = guard.caseless ? lowerCase(value) : value;
+        metA[g] = guard.strings.get(text) ?? -1;
+        if (!guard.caseless && guard.numbers.size !== 0 && isCanonicalNumeral(value)) metB[g] = guard.numbers.get(Number(value)) ?? -1;
+        break;
+      }
+      case 'number':
+        metA[g] = guard.numbers.get(value) ?? -1;
+        break;
+      case 'boolean':
+        metA[g] = guard.booleans.get(value) ?? -1;
+        break;
+      default:
+        // an array (any element may meet it) or an object: the guard cannot decide, keep the rules
+        if (value !== undefined && value !== null && typeof value === 'object') metA[g] = metB[g] = ANY_GUARD;
+    }
+  }
+
+  get #guardRead(): Uint32Array {
+    return (this.#guardReadScratch ??= new Uint32Array(this.#guards.length));
+  }
+
+  #guardReadScratch: Uint32Array | undefined;
 
   get #metA(): Int32Array {
     return (this.#metScratchA ??= new Int32Array(this.#guards.length));
@@ -383,6 +530,15 @@ export class RuleIndex {
 
   #metScratchA: Int32Array | undefined;
   #metScratchB: Int32Array | undefined;
+
+  /**
+   * How the rule at `position` is indexed (for tests and tools): the keys of which an event must
+   * meet one (`suffix Image i"\\cmd.exe"`) and the guards it must also meet; undefined when the
+   * rule is a candidate for every event.
+   */
+  keysOf(position: number): { readonly keys: readonly string[]; readonly guards: readonly string[] } | undefined {
+    return this.#described[position];
+  }
 
   /** The positions `select` finds, as a new array (for tests and tools; hot paths use `select`). */
   candidates(event: unknown): number[] {
@@ -443,6 +599,8 @@ function guardsOf(need: Need, chosen: readonly Key[], frequency: ReadonlyMap<str
 
 const fieldId = (path: readonly string[]): string => path.join('\u0000');
 
+const describeKey = (key: Key): string => `${key.kind} ${key.path.join('.')} ${key.caseless ? 'i' : ''}${JSON.stringify(key.value)}`;
+
 function makeKey(kind: Key['kind'], path: readonly string[], value: string | number | boolean, caseless = false): Need {
   const type = caseless ? 'i' : typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';
   return { kind: 'key', key: { kind, path, value, caseless, id: `${kind}\u0000${type}:${String(value)}\u0000${fieldId(path)}` } };
@@ -483,6 +641,7 @@ function queryNeed(query: Query): Need | undefined {
       const value = query.value;
       if (value.kind === 'Field' || value.kind === 'Array') return undefined;
       if (query.operator === '=') return equalsNeed(query.field.path, value);
+      if (query.operator === '~=' && value.kind === 'String') return regexNeed(query.field.path, value.value);
       if (query.operator === '?=' && value.kind === 'String') {
         // a string holds the pattern's text as a substring; an array element equals the pattern
         // (`=`, which holds its text too): each non-empty piece between wildcards is a substring
@@ -495,6 +654,29 @@ function queryNeed(query: Query): Need | undefined {
     default:
       return undefined; // NOT, and anything else: nothing required
   }
+}
+
+/**
+ * `field ~= "pattern"` holds only for a string (or an array's string element) that contains the
+ * literal text every match of the pattern contains (regex.ts, `requiredLiteral`): a substring key.
+ * For `(?i)` the key is caseless and taken from the literal's longest piece without an `s`: RE2
+ * folds `ſ` (U+017F) to `s`, which `toLowerCase` does not; every other ASCII letter's fold (`K`,
+ * U+212A, for `k` included) lower-cases to the letter, so the lower-cased string holds the piece.
+ */
+function regexNeed(path: readonly string[], pattern: string): Need | undefined {
+  let required: ReturnType<typeof requiredLiteral>;
+  try {
+    required = requiredLiteral(pattern);
+  } catch {
+    return undefined;
+  }
+  if (required === null) return undefined;
+  if (!required.ignoreCase) return makeKey('contains', path, required.text);
+  const piece = required.text
+    .toLowerCase()
+    .split('s')
+    .reduce((a, b) => (b.length > a.length ? b : a), '');
+  return piece === '' ? undefined : makeKey('contains', path, piece, true);
 }
 
 /** `field = literal` (on the field or an element): the exact value, or a wildcard pattern's literal pieces. */
@@ -555,7 +737,7 @@ function addPosition(field: FieldIndex, key: Key, position: number): void {
       const head = text.slice(0, HEAD_LENGTH);
       const groups = (field.contains ??= []);
       let group = groups.find((g) => g.head === head);
-      if (group === undefined) groups.push((group = { head, affixes: [] }));
+      if (group === undefined) groups.push((group = { head, affixes: [], sub: undefined, subLength: 0, shortAffixes: [] }));
       let affix = group.affixes.find((a) => a.text === text);
       if (affix === undefined) group.affixes.push((affix = { text, positions: [] }));
       list = affix.positions;
@@ -563,6 +745,7 @@ function addPosition(field: FieldIndex, key: Key, position: number): void {
       const fromEnd = key.kind === 'suffix';
       const index = fromEnd ? (field.suffixes = growAffixIndex(field.suffixes, text.length)) : (field.prefixes = growAffixIndex(field.prefixes, text.length));
       const hash = affixHash(text, text.length, fromEnd);
+      index.bloom[hash & 0xffff] = 1;
       let bucket = index.buckets.get(hash);
       if (bucket === undefined) index.buckets.set(hash, (bucket = []));
       let affix = bucket.find((a) => a.text === text);
@@ -592,7 +775,7 @@ function growAffixIndex(index: AffixIndex | undefined, length: number): AffixInd
   const isLength = new Uint8Array(length + 1);
   if (index !== undefined) isLength.set(index.isLength);
   isLength[length] = 1;
-  return { isLength, maxLength: length, buckets: index?.buckets ?? new Map() };
+  return { isLength, maxLength: length, buckets: index?.buckets ?? new Map(), bloom: index?.bloom ?? new Uint8Array(65536) };
 }
 
 /** The hash of the first (or last) `length` characters of `text`; the same steps as in `addAffixes`. */
@@ -616,27 +799,108 @@ function add(list: Positions, into: Int32Array, count: number, marks: Uint32Arra
   return count;
 }
 
+/** A level of the indexed fields' paths: the fields that end here and the keys below. */
+interface PathNode {
+  readonly fields: FieldIndex[];
+  readonly children: Map<string, PathNode>;
+  readonly keys: string[];
+  readonly nodes: PathNode[];
+}
+
+const newPathNode = (): PathNode => ({ fields: [], children: new Map(), keys: [], nodes: [] });
+
+/** Above this many keys at a level, the event object's own keys are walked instead (fewer, usually). */
+const WALK_OBJECT_KEYS = 8;
+
+/**
+ * Meets the fields below `node` in the object `value`: each key is read as `getPath` reads it
+ * (an inherited value counts only where `getPath` would take it), so the index sees what the rules see.
+ */
+function visit(node: PathNode, value: JsonObject, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+  if (node.keys.length > WALK_OBJECT_KEYS) {
+    for (const key in value) {
+      const child = node.children.get(key);
+      if (child !== undefined) count = visitChild(child, value, key, into, count, marks, epoch);
+    }
+    return count;
+  }
+  const keys = node.keys;
+  for (let k = 0; k < keys.length; k++) count = visitChild(node.nodes[k] as PathNode, value, keys[k] as string, into, count, marks, epoch);
+  return count;
+}
+
+function visitChild(child: PathNode, parent: JsonObject, key: string, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+  const next = parent[key];
+  if (next === undefined) return count;
+  if ((typeof next === 'function' || key === '__proto__' || Object.getPrototypeOf(parent) !== Object.prototype) && !Object.hasOwn(parent, key)) return count;
+  const fields = child.fields;
+  for (let f = 0; f < fields.length; f++) count = meet(fields[f] as FieldIndex, next, into, count, marks, epoch);
+  if (child.keys.length !== 0 && typeof next === 'object' && next !== null && !Array.isArray(next)) count = visit(child, next as JsonObject, into, count, marks, epoch);
+  return count;
+}
+
+/** The rules of `field` that its value (or an element of it) meets. */
+function meet(field: FieldIndex, value: unknown, found: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+  const isArray = Array.isArray(value);
+  const n = isArray ? value.length : 1;
+  for (let i = 0; i < n; i++) {
+    const element: unknown = isArray ? value[i] : value;
+    let list: Positions | undefined;
+    switch (typeof element) {
+      case 'string':
+        if (field.caseless) {
+          const lower = lowerCase(element);
+          if (field.hasText) count = addText(field, lower, found, count, marks, epoch);
+          list = field.strings.get(lower);
+          break;
+        }
+        if (field.numbers.size !== 0 && isCanonicalNumeral(element)) {
+          const numbered = field.numbers.get(Number(element));
+          if (numbered !== undefined) count = add(numbered, found, count, marks, epoch);
+        }
+        if (field.hasText) count = addText(field, element, found, count, marks, epoch);
+        list = field.strings.get(element);
+        break;
+      case 'number':
+        list = field.numbers.get(element);
+        break;
+      case 'boolean':
+        list = element ? field.trueRules : field.falseRules;
+        break;
+      default:
+        list = undefined;
+    }
+    if (list !== undefined) count = add(list, found, count, marks, epoch);
+  }
+  return count;
+}
+
 /** The rules whose prefix, suffix or substring keys the string meets. */
 function addText(field: FieldIndex, text: string, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
   if (field.prefixes !== undefined) count = addAffixes(field.prefixes, text, false, into, count, marks, epoch);
   if (field.suffixes !== undefined) count = addAffixes(field.suffixes, text, true, into, count, marks, epoch);
   const byHead = field.containsByHead;
   if (byHead !== undefined) {
+    const bloom = field.headBloom as Uint8Array;
     for (let at = 0, last = text.length - HEAD_LENGTH; at <= last; at++) {
-      const bucket = byHead.get(headHash(text, at));
-      if (bucket === undefined) continue;
-      for (let b = 0; b < bucket.length; b++) {
-        const group = bucket[b] as ContainsGroup;
-        if (!text.startsWith(group.head, at)) continue;
-        const affixes = group.affixes;
-        for (let a = 0; a < affixes.length; a++) {
-          const affix = affixes[a] as Affix;
-          if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
-        }
+      const hash = headHash(text, at);
+      if (bloom[hash & 0xffff] === 0) continue;
+      const bucket = byHead.get(hash);
+      if (bucket !== undefined) count = addGroupsAt(bucket, text, at, into, count, marks, epoch);
+    }
+    const byFirst = field.shortByFirst as Map<number, ContainsGroup[]>;
+    if (byFirst.size !== 0) {
+      const starts = field.starts as Uint8Array;
+      for (let at = 0; at < text.length; at++) {
+        const first = text.charCodeAt(at);
+        if (starts[first] === 0) continue;
+        const bucket = byFirst.get(first);
+        if (bucket !== undefined) count = addGroupsAt(bucket, text, at, into, count, marks, epoch);
       }
     }
+    return count;
   }
-  const groups = byHead === undefined ? field.contains : field.shortContains;
+  const groups = field.contains;
   if (groups === undefined) return count;
   for (let g = 0; g < groups.length; g++) {
     const affixes = (groups[g] as ContainsGroup).affixes;
@@ -645,26 +909,51 @@ function addText(field: FieldIndex, text: string, into: Int32Array, count: numbe
       if (text.includes(affix.text)) count = add(affix.positions, into, count, marks, epoch);
       continue;
     }
-    const head = (groups[g] as ContainsGroup).head;
-    for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, at + 1)) {
-      for (let a = 0; a < affixes.length; a++) {
-        const affix = affixes[a] as Affix;
-        if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
-      }
-    }
+    const group = groups[g] as ContainsGroup;
+    for (let at = text.indexOf(group.head); at !== -1; at = text.indexOf(group.head, at + 1)) count = addGroupAt(group, text, at, into, count, marks, epoch);
+  }
+  return count;
+}
+
+/** The rules of the substring keys of `groups` that start at `at` in `text`. */
+function addGroupsAt(groups: readonly ContainsGroup[], text: string, at: number, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+  for (let b = 0; b < groups.length; b++) {
+    const group = groups[b] as ContainsGroup;
+    if (text.startsWith(group.head, at)) count = addGroupAt(group, text, at, into, count, marks, epoch);
+  }
+  return count;
+}
+
+/** The rules of the group's keys that start at `at` (where its head is). */
+function addGroupAt(group: ContainsGroup, text: string, at: number, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+  const sub = group.sub;
+  const affixes = sub === undefined ? group.affixes : group.shortAffixes;
+  for (let a = 0; a < affixes.length; a++) {
+    const affix = affixes[a] as Affix;
+    if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
+  }
+  if (sub === undefined || at + group.subLength > text.length) return count;
+  let hash = 0;
+  for (let i = 0; i < group.subLength; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(at + i)) | 0;
+  const bucket = sub.get(hash);
+  if (bucket === undefined) return count;
+  for (let a = 0; a < bucket.length; a++) {
+    const affix = bucket[a] as Affix;
+    if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
   }
   return count;
 }
 
 function addAffixes(index: AffixIndex, text: string, fromEnd: boolean, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
   const isLength = index.isLength;
+  const bloom = index.bloom;
   const limit = Math.min(index.maxLength, text.length);
   const last = text.length - 1;
   let hash = 0;
   for (let i = 0; i < limit; ) {
     hash = (Math.imul(hash, 31) + text.charCodeAt(fromEnd ? last - i : i)) | 0;
     i++;
-    if (isLength[i] === 0) continue;
+    if (isLength[i] === 0 || bloom[hash & 0xffff] === 0) continue;
     const bucket = index.buckets.get(hash);
     if (bucket === undefined) continue;
     for (let b = 0; b < bucket.length; b++) {

@@ -181,6 +181,28 @@ describe('value_count, value_sum, value_avg', () => {
     });
   });
 
+  test('value_count: the counts stay exact as a window goes from one value to several and back (sliding), "__proto__" included', () => {
+    const values = (o: JsonObject | undefined) => (o?.['_aggregation'] as JsonObject)['values'];
+    const out = feedAll('value_count(v) timespan=1m reset=false', [
+      { v: '__proto__', _time: T0 },
+      { v: '__proto__', _time: T0 + 1000 },
+      { v: 'b', _time: T0 + 2000 },
+      { v: 'b', _time: T0 + 61_500 }, // both "__proto__" events have left the window
+      { v: 'b', _time: T0 + 200_000 }, // so has everything before
+    ]);
+    assert.deepEqual(out.map(values), [
+      JSON.parse('{"__proto__":1}'), JSON.parse('{"__proto__":2}'), JSON.parse('{"__proto__":2,"b":1}'), { b: 2 }, { b: 1 },
+    ]);
+    assert.equal(Object.getPrototypeOf(values(out[2])), Object.prototype, 'a value named __proto__ is a key, not a prototype');
+  });
+
+  test('value_count emit=close: maxEventsPerGroup bounds the distinct values, the counts of the kept ones stay exact', () => {
+    const window = ['a', 'a', 'b', 'a', 'c'].map((v, i) => ({ v, _time: T0 + i }));
+    const out = feedAll('value_count(v) timespan=1m emit=close', [...window, { v: 'x', _time: T0 + 2 * MIN }], { limits: { maxEventsPerGroup: 2 } });
+    assert.deepEqual((out[0]?.['_aggregation'] as JsonObject)['values'], { a: 3, b: 1 });
+    assert.equal((out[0]?.['_aggregation'] as JsonObject)['eventCount'], 5);
+  });
+
   test('value_count of several fields counts distinct tuples', () => {
     const out = feedAll('value_count(a, b) timespan=1m reset=false', [
       { a: 1, b: 'x', _time: T0 },

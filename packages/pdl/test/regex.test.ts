@@ -68,6 +68,10 @@ describe('required literal prefilter', () => {
       ['ab[c]de', 'ab'],
       ['abc(d)ef', 'abc'],
       ['(?<n>a)bcd', 'bcd'],
+      ['(?:a|b)cd', 'cd'],
+      ['ab(?i:x)y', 'ab'],
+      ['(?i)cmd.{0,5}(?:/c|/r).+powershell', 'powershell'],
+      ['(?-s:a)bc', 'bc'],
       ['a|b', null],
       ['(?s)abc', null],
       ['x(?i)abc', null],
@@ -83,7 +87,7 @@ describe('required literal prefilter', () => {
     // pieces of pattern with a text they match, so that generated texts often match
     const atoms: [string, string][] = [
       ['a', 'a'], ['b', 'b'], ['A', 'A'], ['-', '-'], ['e', 'e'], ['\\.', '.'], ['.', 'x'], ['\\s', ' '], ['\\d', '1'],
-      ['[ab]', 'b'], ['[^a]', 'c'], ['(a|b)', 'b'], ['(?:ab)', 'ab'], ['(?<g>b)', 'b'], ['\\(', '('], ['/', '/'],
+      ['[ab]', 'b'], ['[^a]', 'c'], ['(a|b)', 'b'], ['(?:ab)', 'ab'], ['(?i:ab)', 'aB'], ['(?<g>b)', 'b'], ['\\(', '('], ['/', '/'],
       ['é', 'é'], ['😀', '😀'], [']', ']'], ['^', ''], ['$', ''], ['\\x41', 'A'], ['\\pL', 'q'],
     ];
     const quantifiers: [string, number, number][] = [['', 1, 1], ['', 1, 1], ['', 1, 1], ['', 1, 1], ['?', 0, 1], ['*', 0, 2], ['+', 1, 2], ['{2}', 2, 2], ['{0,1}', 0, 1], ['*?', 0, 2]];

@@ -303,3 +303,116 @@ describe('RuleIndex guards (a second required equality, such as a log source)', 
     assert.deepEqual(candidates(index, { EventID: 1, flag: 'true', Image: 'x' }), []);
   });
 });
+
+/** The rules matching each event are the same with the index as with every rule run (the index drops no match). */
+function assertKeepsMatches(rules: string[], events: readonly unknown[]): void {
+  const { index, compiled } = indexOf(...rules);
+  for (const e of events) {
+    const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+    assert.deepEqual(index.candidates(e).filter((i) => compiled[i]?.run(e) !== null), all, `${JSON.stringify(e)} with ${JSON.stringify(rules)}`);
+  }
+}
+
+describe('RuleIndex, regular expressions by their required literal', () => {
+  test('a rule with a regular expression is met only by a string holding its literal text', () => {
+    const { index } = indexOf('c ~= "cmd.{0,5}(?:/c|/r).+powershell"', 'c ~= "(?i)\\\\s-e(nc|ncodedcommand)?\\\\s"', 'c ~= "(?i)mimikatz"', 'c ~= "\\\\d+"');
+    assert.deepEqual(index.keysOf(0)?.keys, ['contains c "powershell"']);
+    assert.deepEqual(index.keysOf(1)?.keys, ['contains c i"-e"']);
+    assert.deepEqual(index.keysOf(2)?.keys, ['contains c i"mimikatz"']);
+    assert.equal(index.keysOf(3), undefined); // no literal: always a candidate
+    assert.deepEqual(candidates(index, { c: 'cmd /c powershell /enc AAA' }), [0, 3]);
+    assert.deepEqual(candidates(index, { c: 'x -E y' }), [1, 3]);
+    assert.deepEqual(candidates(index, { c: ['a', 'MimiKatz.exe'] }), [2, 3]);
+    assert.deepEqual(candidates(index, { c: 'PowerShell' }), [3]); // case-sensitive pattern
+  });
+
+  test('(?i) keys avoid the letter s: RE2 folds ſ (U+017F) to s, which toLowerCase does not', () => {
+    const { index, compiled } = indexOf('c ~= "(?i)lsass"', 'c ~= "(?i)kerberos"');
+    assert.deepEqual(index.keysOf(0)?.keys, ['contains c i"l"']);
+    assert.deepEqual(index.keysOf(1)?.keys, ['contains c i"kerbero"']);
+    for (const text of ['LſASS', 'lsaſſ', '\u212Aerberoſ', 'KERBEROS']) {
+      const e = { c: text };
+      const matching = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+      assert.equal(matching.length, 1, text);
+      assert.deepEqual(candidates(index, e).filter((i) => matching.includes(i)), matching, text);
+    }
+  });
+
+  test('property: regular expressions, (?i), Unicode case folding and arrays keep every match', () => {
+    const unit = fc.constantFrom('a', 'b', 's', 'k', 'S', 'K', '\u017F', '\u212A', 'İ', '-', ' ', '.', 'é');
+    const atom = fc.constantFrom('a', 'b', 's', 'k', 'ab', 'sk', '\\.', '.', '\\s', '[ab]', '(?:a|b)', '(?i:s)', 'a?', 'b+', 'k*', '\\d', 'é', '-');
+    const regex = fc.tuple(fc.boolean(), fc.array(atom, { minLength: 1, maxLength: 6 })).map(([ci, atoms]) => (ci ? '(?i)' : '') + atoms.join(''));
+    const rule = fc.oneof(
+      { weight: 3, arbitrary: fc.tuple(fc.constantFrom('f', 'g'), regex).map(([f, r]) => `${f} ~= ${JSON.stringify(r)}`) },
+      { weight: 1, arbitrary: fc.tuple(regex, regex).map(([r, q]) => `f ~= ${JSON.stringify(r)} OR g ~= ${JSON.stringify(q)}`) },
+      { weight: 1, arbitrary: fc.tuple(regex, fc.string({ unit, minLength: 1, maxLength: 3 })).map(([r, t]) => `f ~= ${JSON.stringify(r)} AND g ?= i${JSON.stringify(t)}`) },
+    );
+    const value = fc.oneof(fc.string({ unit, maxLength: 12 }), fc.array(fc.oneof(fc.string({ unit, maxLength: 8 }), fc.integer()), { maxLength: 3 }), fc.integer());
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 12 }), fc.array(fc.record({ f: value, g: value }, { requiredKeys: [] }), { minLength: 1, maxLength: 8 }), (rules, events) => {
+        assertKeepsMatches(rules, events);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});
+
+describe('RuleIndex, large key sets (Sigma scale: hash lists, hundreds of substrings, short and non-ASCII keys)', () => {
+  test('property: many substring, prefix and suffix keys sharing heads, with guards, keep every match', () => {
+    // keys from a small pool of texts over a small alphabet share their first characters (groups
+    // get sub-indexed); events are made of pieces of the same texts, so keys are often met
+    const unit = fc.constantFrom('a', 'b', 'a', 'b', 'A', '=', '😀', 'А');
+    const pool = fc.array(fc.string({ unit, minLength: 1, maxLength: 14 }), { minLength: 4, maxLength: 12 });
+    const scenario = pool.chain((texts) => {
+      const needle = fc.oneof(fc.constantFrom(...texts), fc.constantFrom(...texts).map((t) => t.slice(0, 5)), fc.string({ unit, minLength: 1, maxLength: 6 }));
+      const rule = fc
+        .tuple(fc.constantFrom('?=', '= prefix', '= suffix', '= middle', 'IN'), needle, needle, fc.boolean(), fc.constantFrom('', 'ch = "x" AND ', 'ch = "x" AND id = 1 AND ', 'n.f = 1 AND '))
+        .map(([op, n, m, ci, guard]) => {
+          const lit = (t: string): string => `${ci ? 'i' : ''}${JSON.stringify(t)}`;
+          const f = guard.startsWith('n.') ? 'n.g' : 'f';
+          switch (op) {
+            case '?=':
+              return `${guard}${f} ?= ${lit(n)}`;
+            case '= prefix':
+              return `${guard}${f} = ${lit(`${n}*`)}`;
+            case '= suffix':
+              return `${guard}${f} = ${lit(`*${n}`)}`;
+            case '= middle':
+              return `${guard}${f} = ${lit(`*${n}*${m}`)}`;
+            default:
+              return `${guard}${f} IN [${lit(`*${n}*`)}, ${lit(m)}]`;
+          }
+        });
+      const flip = (t: string, seed: number): string => [...t].map((c, i) => ((seed >> i % 16) & 1 ? c.toUpperCase() : c)).join('');
+      const text = fc.tuple(fc.array(fc.oneof(needle, fc.string({ unit, maxLength: 3 })), { maxLength: 4 }), fc.nat()).map(([parts, seed]) => (seed % 2 === 0 ? parts.join('') : flip(parts.join(''), seed)));
+      const value = fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: fc.array(text, { maxLength: 3 }) });
+      const event = fc.record(
+        { f: value, ch: fc.constantFrom('x', 'y', ['x']), id: fc.constantFrom(1, '1', 2), n: fc.record({ f: fc.constantFrom(1, 2), g: value }, { requiredKeys: [] }) },
+        { requiredKeys: [] },
+      );
+      return fc.tuple(fc.array(rule, { minLength: 20, maxLength: 120 }), fc.array(event, { minLength: 1, maxLength: 8 }));
+    });
+    fc.assert(
+      fc.property(scenario, ([rules, events]) => {
+        assertKeepsMatches(rules, events);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('keys sharing their first characters (a group, sub-indexed by more of them) are each found', () => {
+    const needles = ['abab=a', 'ababbb', 'abaAAA', 'aba=ab', 'abaxyz', 'abaxyzw', 'aba', 'abab'];
+    const { index } = indexOf(...needles.map((n) => `f ?= ${JSON.stringify(n)}`), ...needles.map((n) => `g ?= i${JSON.stringify(n)}`));
+    assert.deepEqual(candidates(index, { f: 'xxababbbyy' }), [1, 6, 7]);
+    assert.deepEqual(candidates(index, { f: 'abaxyzw', g: 'ABAXYZ' }), [4, 5, 6, 12, 14]);
+    assert.deepEqual(candidates(index, { f: ['abaAAA', 'aba=a'], g: ['aBaB=A'] }), [2, 6, 8, 14, 15]);
+  });
+
+  test('an event reaches the fields of the rules through its nested objects only as getPath does', () => {
+    const rules = Array.from({ length: 12 }, (_, i) => `a.b${i} = "v" OR a.c ?= "w${i}"`);
+    rules.push('constructor = "x"', '__proto__.x = "v"', 'a.b0.c = "v"');
+    const inherited = Object.create({ b1: 'v' }) as Record<string, unknown>;
+    inherited['b0'] = 'v';
+    assertKeepsMatches(rules, [{ a: { b0: 'v', b5: 'v', c: 'w3 w11' } }, { a: inherited }, { a: [{ b0: 'v' }] }, { a: { b0: { c: 'v' } } }, { constructor: 'x' }, JSON.parse('{"__proto__": {"x": "v"}}')]);
+  });
+});

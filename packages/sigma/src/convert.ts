@@ -173,7 +173,14 @@ export function convertSigma(text: string, options: ConvertOptions): DocumentRes
       results[index] = failure(index, null, new SigmaConversionError('', `not valid YAML${where}: ${(e?.message ?? '').split('\n')[0] as string}`));
       return;
     }
-    const value: unknown = yamlDoc.toJS({ maxAliasCount: 100 });
+    let value: unknown;
+    try {
+      value = yamlDoc.toJS({ maxAliasCount: 100 });
+    } catch (error) {
+      // the yaml library refuses alias expansion beyond maxAliasCount (a "billion laughs" document) with a ReferenceError
+      results[index] = failure(index, null, new SigmaConversionError('', `not a usable YAML document: ${(error as Error).message}`));
+      return;
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       results[index] = failure(index, null, new SigmaConversionError('', 'a Sigma document must be a YAML map'));
       return;

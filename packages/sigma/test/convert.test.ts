@@ -45,3 +45,12 @@ describe('Sigma detection to PDL', () => {
     assert.throws(() => parseMapping('name: m\nextra: 1'), new MappingError("unknown key 'extra' in the mapping"));
   });
 });
+
+test('a document whose aliases expand beyond the limit (billion laughs) is a failed document, not an exception (found by the fuzz suite)', () => {
+  const laughs = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+  for (const [name, prev] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e']]) laughs.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
+  const results = convertSigma(`${laughs.join('\n')}\n`, { mapping });
+  assert.equal(results.length, 1);
+  assert.equal(results[0]!.status, 'error');
+  assert.match((results[0] as { reason: string }).reason, /^not a usable YAML document: .*alias/i);
+});
