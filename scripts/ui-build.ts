@@ -8,7 +8,9 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/ui/dist/index.html');
-const sources = ['packages/ui/src', 'packages/ui/index.html', 'packages/ui/vite.config.ts', 'packages/ui/public', 'packages/client/src', 'packages/pdl/src'];
+const sources = ['packages/ui/src', 'packages/ui/index.html', 'packages/ui/vite.config.ts', 'packages/ui/public', 'packages/client/src', 'packages/pdl/src',
+  // the task schemas and defaults the task forms are built from (through @weir/client)
+  'packages/engine/src/tasks/task-schemas.ts', 'packages/engine/src/tasks/definition-defaults.ts'];
 
 function newest(p: string): number {
   const full = path.join(root, p);

@@ -272,6 +272,15 @@ export class WeirClient {
   async testPdl(pdl: string, event: Record<string, unknown>): Promise<TestOutcome> {
     return readTestResult(await this.#json('POST', '/api/test/pdl', { text: JSON.stringify({ pdl, data: JSON.stringify(event) }) }));
   }
+  /**
+   * The PDL over several events fed in order to one program, state kept across them: everything it
+   * emitted (how correlations such as `event_count` are tested). 400 `PDL_INVALID` names line and column.
+   */
+  async testPdlSequence(pdl: string, events: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+    const body = await this.#json<{ result: unknown }>('POST', '/api/test/pdl', { text: JSON.stringify({ pdl, data: JSON.stringify(events) }) });
+    if (Array.isArray(body.result)) return body.result as Record<string, unknown>[];
+    throw new TypeError(`unexpected PDL sequence test result: ${JSON.stringify(body)}`);
+  }
   /** `{ok: true}` or the parser's error with its line and column. */
   async pdlSyntax(pdl: string): Promise<PdlSyntax> {
     const body = await this.#json<{ result: boolean; error?: { message: string; line: number; column: number } }>(

@@ -4,3 +4,4 @@ export type { FromSchema } from './schema-types.ts';
 export * from './types.ts';
 export { readEngineState, readRule, readTestResult, readTopology, isRefreshFailure, type TestOutcome } from './versioning.ts';
 export { ExtraEndpoints, type SigmaImportRequest, type SigmaImportResult } from './extra-endpoints.ts';
+export { taskDefaults, taskSchemas } from './task-schemas.ts';

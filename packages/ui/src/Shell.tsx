@@ -1,19 +1,22 @@
 import { ActionIcon, AppShell, Burger, Group, Loader, NavLink, SegmentedControl, Text, Title, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Spotlight, spotlight, type SpotlightActionData } from '@mantine/spotlight';
+import { Spotlight, spotlight } from '@mantine/spotlight';
 import { Suspense } from 'react';
 import { pageFor, pages } from './pages.ts';
+import { paletteActions, usePaletteEntries } from './palette.ts';
 import { useRouter } from './router.tsx';
 import { useSession } from './session.tsx';
 
 /** The frame of every page: navigation, theme, user, Ctrl+K palette. */
 export function Shell() {
-  const { path, navigate } = useRouter();
+  const { path, search, navigate } = useRouter();
   const session = useSession();
   const [opened, { toggle }] = useDisclosure();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   const page = pageFor(path);
-  const actions: SpotlightActionData[] = pages.map((p) => ({ id: p.path, label: p.label, description: `Go to ${p.label}`, onClick: () => navigate(p.path) }));
+  const shown = pages.filter((p) => !p.adminOnly || session.isAdmin);
+  const palette = usePaletteEntries(session.isAdmin, session.user?.username);
+  const actions = paletteActions(shown, palette.entries, navigate);
   const Page = page?.component;
   return (
     <AppShell header={{ height: 52 }} navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -35,17 +38,19 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Pages">
-        {pages.map((p) => (
+        {shown.map((p) => (
           <NavLink key={p.path} href={p.path} label={p.label} active={page?.path === p.path}
             onClick={(e) => { e.preventDefault(); navigate(p.path); }} />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loader aria-label="Loading page" />}>
-          {Page ? <Page /> : <Text role="alert">No page at {path}.</Text>}
+          {Page ? <Page key={path + search} /> : <Text role="alert">No page at {path}.</Text>}
         </Suspense>
       </AppShell.Main>
-      <Spotlight actions={actions} shortcut={['mod + K']} nothingFound="Nothing found" searchProps={{ placeholder: 'Go to…', 'aria-label': 'Command palette search' }} />
+      <Spotlight actions={actions} shortcut={['mod + K']} limit={50} onSpotlightOpen={palette.load} scrollable maxHeight={480}
+        nothingFound={palette.loading ? 'Loading…' : palette.problems.length ? `Nothing found (not searched: ${palette.problems.join('; ')})` : 'Nothing found'}
+        searchProps={{ placeholder: 'Go to a page, rule, topic, task, pipeline, topology, lookup or user…', 'aria-label': 'Command palette search' }} />
     </AppShell>
   );
 }

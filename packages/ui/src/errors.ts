@@ -9,3 +9,20 @@ export function errorText(err: unknown): string {
   }
   return (err as Error).message ?? String(err);
 }
+
+/**
+ * The API's per-field violations of a refused record (`errors: ["definition.field: is required", …]`)
+ * by field path, so that a form shows each next to its field; empty for other failures.
+ */
+export function fieldErrors(err: unknown): Record<string, string> {
+  if (!(err instanceof WeirApiError)) return {};
+  const list = (err.body as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(list)) return {};
+  const out: Record<string, string> = {};
+  for (const e of list) {
+    if (typeof e !== 'string') continue;
+    const i = e.indexOf(': ');
+    if (i > 0) out[e.slice(0, i)] = (out[e.slice(0, i)] ? `${out[e.slice(0, i)]}; ` : '') + e.slice(i + 2);
+  }
+  return out;
+}

@@ -1,20 +1,24 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 
-/** A small history router: the path is the page; links push state, Back/Forward work. */
-const RouterContext = createContext<{ path: string; navigate: (to: string) => void }>({ path: '/', navigate: () => {} });
+/**
+ * A small history router: the path is the page, the query string its parameters (`?topic=…`);
+ * links push state, Back/Forward work.
+ */
+const RouterContext = createContext<{ path: string; search: string; navigate: (to: string) => void }>({ path: '/', search: '', navigate: () => {} });
 
 export function Router({ children }: { children: ReactNode }) {
-  const [path, setPath] = useState(() => window.location.pathname);
+  const [location, setLocation] = useState(() => ({ path: window.location.pathname, search: window.location.search }));
   useEffect(() => {
-    const onPop = () => setPath(window.location.pathname);
+    const onPop = () => setLocation({ path: window.location.pathname, search: window.location.search });
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
   const navigate = useCallback((to: string) => {
-    if (to !== window.location.pathname) window.history.pushState(null, '', to);
-    setPath(to.split('?')[0]!);
+    if (to !== window.location.pathname + window.location.search) window.history.pushState(null, '', to);
+    const q = to.indexOf('?');
+    setLocation({ path: q < 0 ? to : to.slice(0, q), search: q < 0 ? '' : to.slice(q) });
   }, []);
-  return <RouterContext.Provider value={{ path, navigate }}>{children}</RouterContext.Provider>;
+  return <RouterContext.Provider value={{ ...location, navigate }}>{children}</RouterContext.Provider>;
 }
 
 export function useRouter() {

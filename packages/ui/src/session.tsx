@@ -12,6 +12,8 @@ interface Session {
   login(username: string, password: string): Promise<void>;
   logout(): Promise<void>;
   initialized(): void;
+  /** Reads the signed-in user again (after a change of their own profile). */
+  reloadUser(): Promise<void>;
 }
 
 const SessionContext = createContext<Session | undefined>(undefined);
@@ -65,6 +67,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     },
     initialized() {
       setPhase('login');
+    },
+    async reloadUser() {
+      setUser(await api.me());
     },
   };
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

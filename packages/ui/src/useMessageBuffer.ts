@@ -10,6 +10,8 @@ export function useMessageBuffer(limit = 200_000) {
   const store = useRef<ConsumedMessage[]>([]);
   const [version, setVersion] = useState(0);
   const scheduled = useRef(false);
+  // How many messages the bound has dropped from the head so far (filters that work incrementally restart then).
+  const dropped = useRef(0);
   const flush = useCallback(() => {
     if (scheduled.current) return;
     scheduled.current = true;
@@ -21,12 +23,15 @@ export function useMessageBuffer(limit = 200_000) {
   const append = useCallback((items: readonly ConsumedMessage[]) => {
     const s = store.current;
     for (const m of items) s.push(m);
-    if (s.length > limit) s.splice(0, s.length - limit);
+    if (s.length > limit) {
+      dropped.current += s.length - limit;
+      s.splice(0, s.length - limit);
+    }
     flush();
   }, [flush, limit]);
   const clear = useCallback(() => {
     store.current = [];
     setVersion((v) => v + 1);
   }, []);
-  return { messages: store.current, version, append, clear };
+  return { messages: store.current, version, dropped: dropped.current, append, clear };
 }

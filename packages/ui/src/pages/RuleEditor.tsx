@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Card, Code, Group, NumberInput, Select, Stack, Sw
 import { notifications } from '@mantine/notifications';
 import type { Rule } from '@weir/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { parse } from '../../../pdl/src/parser.ts';
 import { api } from '../api.ts';
 import { errorText } from '../errors.ts';
 import { PdlEditor } from '../pdl/PdlEditor.tsx';
@@ -13,6 +14,16 @@ import { usePoll } from '../usePoll.ts';
 const empty: Rule = { id: '', name: '', description: '', pdl: '', annotations: [], enabled: true };
 
 interface Outcome { index: number; event: unknown; matched: boolean; output: Record<string, unknown> | null; error?: string }
+interface Sequence { events: number; outputs: Record<string, unknown>[]; error?: string }
+
+/** Whether the PDL keeps state across events (event_count, distinct_count, sequence, …); false when it does not parse. */
+function hasCorrelation(pdl: string): boolean {
+  try {
+    return parse(pdl).stages.some((s) => s.kind === 'AggregationStage' || s.kind === 'TemporalStage');
+  } catch {
+    return false;
+  }
+}
 
 /** "Line L, column C: what" (the parser's message may already start with its position). */
 function positioned(s: { message?: string; line?: number; column?: number }): string {
@@ -44,6 +55,7 @@ export function RuleEditor({ id }: { id: string | undefined }) {
   const [syntax, setSyntax] = useState<{ ok: boolean; message?: string; line?: number; column?: number }>();
   const [sample, setSample] = useState('');
   const [outcomes, setOutcomes] = useState<Outcome[]>();
+  const [sequence, setSequence] = useState<Sequence>();
   const [testError, setTestError] = useState<string>();
   const [sampleTopic, setSampleTopic] = useState<string | null>(null);
   const [sampleCount, setSampleCount] = useState<number | string>(20);
@@ -97,6 +109,14 @@ export function RuleEditor({ id }: { id: string | undefined }) {
         }
       }
       setOutcomes(results);
+      // A correlation also runs over the whole sample as one stream, in order, state kept across events.
+      if (hasCorrelation(rule.pdl)) {
+        try {
+          setSequence({ events: events.length, outputs: await api.testPdlSequence(rule.pdl, events) });
+        } catch (err) {
+          setSequence({ events: events.length, outputs: [], error: errorText(err) });
+        }
+      } else setSequence(undefined);
     } catch (err) {
       setTestError(errorText(err));
     }
@@ -164,7 +184,22 @@ export function RuleEditor({ id }: { id: string | undefined }) {
               {outcomes.map((o) => (
                 <Group key={o.index} align="start" wrap="nowrap">
                   <Badge variant="dot" color={o.error ? 'red' : o.matched ? 'green' : 'gray'}>{o.error ? 'error' : o.matched ? 'match' : 'no match'}</Badge>
-                  <Code block style={{ flex: 1 }}>{o.error ?? JSON.stringify(o.output ?? o.event)}</Code>
+                  <Code block tabIndex={0} style={{ flex: 1 }}>{o.error ?? JSON.stringify(o.output ?? o.event)}</Code>
+                </Group>
+              ))}
+            </Stack>
+          )}
+          {sequence && (
+            <Stack gap="xs" data-testid="correlation-results">
+              <Title order={3} size="h5">Correlation over the sample</Title>
+              <Text size="sm">The {sequence.events} events fed in order to one run of the rule, its state kept across them (the per-event results above see each event alone).</Text>
+              {sequence.error
+                ? <Alert color="red" role="alert">{sequence.error}</Alert>
+                : <Text size="sm">{sequence.outputs.length} correlation output{sequence.outputs.length === 1 ? '' : 's'}</Text>}
+              {sequence.outputs.map((o, i) => (
+                <Group key={i} align="start" wrap="nowrap">
+                  <Badge variant="dot" color="green">output {i + 1}</Badge>
+                  <Code block tabIndex={0} style={{ flex: 1 }}>{JSON.stringify(o)}</Code>
                 </Group>
               ))}
             </Stack>

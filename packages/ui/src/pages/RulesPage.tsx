@@ -1,7 +1,7 @@
-import { Alert, Badge, Button, FileButton, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, CloseButton, FileButton, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Rule } from '@weir/client';
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api } from '../api.ts';
 import { techniqueName } from '../attack.ts';
@@ -11,6 +11,7 @@ import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
 import { RuleEditor } from './RuleEditor.tsx';
+import { annotatesTechnique } from './coverage.ts';
 import { filterRules } from './rule-filter.ts';
 
 /** `/rules`: the table; `/rules/new` and `/rules/{id}`: the editor. */
@@ -24,11 +25,17 @@ function RulesTable() {
   const { isAdmin } = useSession();
   const { navigate } = useRouter();
   const rules = usePoll(() => api.rules.list(), 0);
-  const [search, setSearch] = useState('');
+  const params = new URLSearchParams(window.location.search);
+  const [search, setSearch] = useState(() => params.get('search') ?? '');
+  // `?technique=T1110` (from the ATT&CK coverage page): the rules annotated with it or its sub-techniques.
+  const [technique, setTechnique] = useState(() => params.get('technique') ?? undefined);
   const [pending, setPending] = useState<Rule[]>();
   // The list filters on a deferred copy of the search, so typing never waits for the table.
   const deferred = useDeferredValue(search);
-  const shown = useMemo(() => filterRules(rules.data ?? [], deferred), [rules.data, deferred]);
+  const byTechnique = useMemo(() => (technique ? (rules.data ?? []).filter((r) => annotatesTechnique(r, technique)) : rules.data ?? []), [rules.data, technique]);
+  const shown = useMemo(() => filterRules(byTechnique, deferred), [byTechnique, deferred]);
+  const existing = useMemo(() => new Map((rules.data ?? []).map((r) => [r.id, r])), [rules.data]);
+  const onOpen = useCallback((r: Rule) => navigate(`/rules/${encodeURIComponent(r.id)}`), [navigate]);
   const toggle = async (rule: Rule, enabled: boolean) => {
     try {
       await api.rules.update(rule.id, { ...rule, enabled });
@@ -37,6 +44,9 @@ function RulesTable() {
       notifications.show({ color: 'red', title: `Cannot update ${rule.id}`, message: errorText(err) });
     }
   };
+  const toggleLatest = useRef(toggle);
+  toggleLatest.current = toggle;
+  const toggleRef = useCallback((r: Rule, on: boolean) => void toggleLatest.current(r, on), []);
   const pick = async (file: File | null) => {
     if (!file) return;
     try {
@@ -57,7 +67,6 @@ function RulesTable() {
       notifications.show({ color: 'red', title: 'Import refused', message: errorText(err) });
     }
   };
-  const existing = new Map((rules.data ?? []).map((r) => [r.id, r]));
   return (
     <Stack>
       <Group justify="space-between">
@@ -82,7 +91,13 @@ function RulesTable() {
         </Alert>
       )}
       <TextInput label="Search rules" placeholder="id, name, PDL or technique" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
-      <RuleRows rules={shown} isAdmin={isAdmin} onToggle={(r, on) => void toggle(r, on)} onOpen={(r) => navigate(`/rules/${encodeURIComponent(r.id)}`)} />
+      {technique && (
+        <Group gap="xs" data-testid="technique-filter">
+          <Badge variant="light" size="lg">Technique {technique}{techniqueName(technique) ? ` ${techniqueName(technique)}` : ''}</Badge>
+          <CloseButton size="sm" aria-label={`Clear the technique filter ${technique}`} onClick={() => setTechnique(undefined)} />
+        </Group>
+      )}
+      <RuleRows rules={shown} isAdmin={isAdmin} onToggle={toggleRef} onOpen={onOpen} />
       <Text size="sm" data-testid="rule-count">{shown.length} of {rules.data?.length ?? 0} rules</Text>
     </Stack>
   );
@@ -91,8 +106,11 @@ function RulesTable() {
 const rowHeight = 40;
 const columns = '90px 220px 260px 320px 1fr';
 
-/** The rules as a virtualised ARIA table: only the visible rows are rendered (10,000 rules stay fast). */
-function RuleRows({ rules, isAdmin, onToggle, onOpen }: { rules: readonly Rule[]; isAdmin: boolean; onToggle: (r: Rule, on: boolean) => void; onOpen: (r: Rule) => void }) {
+/**
+ * The rules as a virtualised ARIA table: only the visible rows are rendered (10,000 rules stay
+ * fast); memoised, so a keystroke in the search re-renders it once, when the filtered list changes.
+ */
+const RuleRows = memo(function RuleRows({ rules, isAdmin, onToggle, onOpen }: { rules: readonly Rule[]; isAdmin: boolean; onToggle: (r: Rule, on: boolean) => void; onOpen: (r: Rule) => void }) {
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rules.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 10 });
   const cell = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
@@ -124,4 +142,4 @@ function RuleRows({ rules, isAdmin, onToggle, onOpen }: { rules: readonly Rule[]
       </div>
     </div>
   );
-}
+});

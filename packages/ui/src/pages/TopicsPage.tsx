@@ -13,7 +13,7 @@ export default function TopicsPage() {
   const { isAdmin } = useSession();
   const { navigate } = useRouter();
   const topics = usePoll(() => api.topics(), 0);
-  const [search, setSearch] = useState('');
+  const [search, setSearch] = useState(() => new URLSearchParams(window.location.search).get('search') ?? '');
   const [described, setDescribed] = useState<BrokerTopic>();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();

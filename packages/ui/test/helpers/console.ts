@@ -20,15 +20,14 @@ export interface Console {
   stop(): Promise<void>;
 }
 
-/** A real engine on the test broker, the real UI server in front of it, and Debian's chromium. */
-export async function startConsole(): Promise<Console> {
+/**
+ * A real engine on the test broker, the real UI server in front of it, and Debian's chromium.
+ * `overrides`: the engine's settings (e.g. isolatedEngine(): its own consumer group and topics).
+ */
+export async function startConsole(overrides: Parameters<typeof startTestNode>[0] = {}): Promise<Console> {
   if (uiBuildStale()) buildUi(() => {});
-  const node = await startTestNode();
-  const api = new URL(node.url);
-  const settings = loadUiSettings(undefined, {
-    'server.host': '127.0.0.1', 'server.port': 0, 'api.host': '127.0.0.1', 'api.port': Number(api.port), 'weir.home': node.home,
-  });
-  const ui = await startUiServer(settings, path.join(uiRoot, 'dist'));
+  const node = await startTestNode(overrides);
+  const ui = await startUiFor(node);
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   mkdirSync(screenshotDir, { recursive: true });
   return {
@@ -46,6 +45,15 @@ export async function startConsole(): Promise<Console> {
   };
 }
 
+/** The real UI server (built app, API proxy) in front of a test node, on a free port. */
+export async function startUiFor(node: TestNode): Promise<UiServer> {
+  const api = new URL(node.url);
+  const settings = loadUiSettings(undefined, {
+    'server.host': '127.0.0.1', 'server.port': 0, 'api.host': '127.0.0.1', 'api.port': Number(api.port), 'weir.home': node.home,
+  });
+  return startUiServer(settings, path.join(uiRoot, 'dist'));
+}
+
 /** axe-core on the page: the serious and critical violations, described (empty when none). */
 export async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
@@ -56,4 +64,14 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: false });
+}
+
+/** Signs in through the login form and waits for the overview. */
+export async function signIn(p: Page, username: string, password: string): Promise<void> {
+  await p.goto('/');
+  await p.getByRole('heading', { name: 'Sign in to Weir' }).waitFor();
+  await p.getByRole('textbox', { name: /^Username/ }).fill(username);
+  await p.locator('input[type=password]').fill(password);
+  await p.getByRole('button', { name: 'Sign in' }).click();
+  await p.getByRole('heading', { name: 'Overview' }).waitFor();
 }

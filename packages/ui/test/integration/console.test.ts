@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { screenshotDir, seriousViolations, shoot, startConsole, type Console } from '../helpers/console.ts';
+import { screenshotDir, seriousViolations, shoot, signIn, startConsole, type Console } from '../helpers/console.ts';
 
 /**
  * The Weir Console in a real browser (Debian's chromium) against the real UI server, engine and
@@ -197,16 +197,15 @@ const pagesToVisit: [string, string, string][] = [
   ['Rules', '/rules', 'rules'],
   ['Rule failed-login', '/rules/failed-login', 'rule-editor'],
   ['Alerts', '/alerts', 'alerts'],
+  ['Lookups', '/lookups', 'lookups'],
+  ['Tasks', '/tasks', 'tasks'],
+  ['Pipelines', '/pipelines', 'pipelines'],
+  ['Topologies', '/topologies', 'topologies'],
+  ['Configuration', '/configuration', 'configuration'],
+  ['ATT&CK coverage', '/coverage', 'coverage'],
+  ['Users', '/users', 'users'],
+  ['Profile', '/profile', 'profile'],
 ];
-
-async function signIn(p: Page, username: string, password: string): Promise<void> {
-  await p.goto('/');
-  await p.getByRole('heading', { name: 'Sign in to Weir' }).waitFor();
-  await p.getByRole('textbox', { name: /^Username/ }).fill(username);
-  await p.locator('input[type=password]').fill(password);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.getByRole('heading', { name: 'Overview' }).waitFor();
-}
 
 describe('every page, light and dark: no serious or critical accessibility violation; screenshots', () => {
   for (const scheme of ['light', 'dark'] as const) {
@@ -236,12 +235,25 @@ describe('role test: a `user` sees no write control, and a forged write is refus
     await signIn(p, 'uma', 'uma-password-1');
     assert.equal(await p.getByTestId('whoami').textContent(), 'uma (user)');
     const writeControls = /^(Create topic|Delete|New rule|Import JSON|Save rule|Produce|Edit and re-produce|Start engine|Stop engine|Create)$/;
+    // The configuration pages (lookups, tasks, pipelines, topologies, export/import).
+    const configWriteControls = /^(New task|Save task|New pipeline|Save pipeline|Add task|New topology|Save topology|Add output|Edit|Remove|Replace|Choose a file|Save lookup|Choose an exported file|Import configuration|Add .* step)$/;
     for (const [heading, url, name] of pagesToVisit) {
       await p.goto(url);
       await p.getByRole('heading', { name: heading, exact: true }).waitFor();
       await p.waitForLoadState('networkidle').catch(() => {});
       const buttons = await p.getByRole('button').allTextContents();
-      assert.deepEqual(buttons.filter((b) => writeControls.test(b.trim())), [], `${url} shows write controls to a user`);
+      assert.deepEqual(buttons.filter((b) => writeControls.test(b.trim()) || configWriteControls.test(b.trim())), [], `${url} shows write controls to a user`);
+      // A record of the configuration pages opens read-only: no write control in its drawer either.
+      const view = { '/tasks': 'View task 1', '/pipelines': 'View pipeline 1', '/topologies': 'View topology 1' }[url];
+      if (view) {
+        await p.getByRole('button', { name: view }).click();
+        const drawer = p.getByRole('dialog');
+        await drawer.getByRole('textbox', { name: /^Name/ }).waitFor();
+        assert.equal(await drawer.getByRole('textbox', { name: /^Name/ }).getAttribute('readonly'), '', `${view}: the name is read-only`);
+        const inDrawer = await drawer.getByRole('button').allTextContents();
+        assert.deepEqual(inDrawer.filter((b) => writeControls.test(b.trim()) || configWriteControls.test(b.trim())), [], `${view} shows write controls to a user`);
+        await p.keyboard.press('Escape');
+      }
       if (url === '/rules') {
         const toggle = p.getByRole('switch', { name: 'Rule failed-login enabled' });
         assert.equal(await toggle.isDisabled(), true, 'the enabled toggle is read-only');

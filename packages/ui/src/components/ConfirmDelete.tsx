@@ -1,0 +1,30 @@
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { errorText } from '../errors.ts';
+
+/** Asks before a delete; shows the API's refusal in the dialog. */
+export function ConfirmDelete({ what, onClose, onConfirm }: { what: string | undefined; onClose: () => void; onConfirm: () => Promise<void> }) {
+  const [error, setError] = useState<string>();
+  const confirm = async () => {
+    try {
+      await onConfirm();
+      setError(undefined);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <Modal opened={what !== undefined} onClose={() => { setError(undefined); onClose(); }} title={`Delete ${what ?? ''}`}>
+      <Stack>
+        {error && <Alert color="red" role="alert">{error}</Alert>}
+        <Text size="sm">Delete {what}? This cannot be undone.</Text>
+        <Group><Button color="red.9" onClick={() => void confirm()}>Delete</Button><Button variant="default" onClick={onClose}>Cancel</Button></Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The next free integer id of a list of records (tasks, pipelines, topologies). */
+export function nextId(records: readonly { id: number }[] | undefined): number {
+  return (records ?? []).reduce((m, r) => Math.max(m, r.id), 0) + 1;
+}

@@ -1,0 +1,204 @@
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Modal, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { User } from '@weir/client';
+import { useMemo, useState } from 'react';
+import { api } from '../api.ts';
+import { errorText } from '../errors.ts';
+import { useRouter } from '../router.tsx';
+import { useSession } from '../session.tsx';
+import { usePoll } from '../usePoll.ts';
+
+const roleNames = ['admin', 'user'] as const;
+
+/** `/users` (admin): list, create, edit name/e-mail/roles, reset a password, delete; `/users/{username}` opens that user. */
+export default function UsersPage() {
+  const { isAdmin, user: me } = useSession();
+  const { path, navigate } = useRouter();
+  if (!isAdmin) {
+    return (
+      <Stack>
+        <Title order={1}>Users</Title>
+        <Text>Only an admin manages users. Your own name, e-mail and password are on your{' '}
+          <Anchor href="/profile" onClick={(e) => { e.preventDefault(); navigate('/profile'); }}>profile</Anchor>.</Text>
+      </Stack>
+    );
+  }
+  const opened = path.startsWith('/users/') ? decodeURIComponent(path.slice('/users/'.length)) : undefined;
+  return <UsersTable me={me?.username} opened={opened} navigate={navigate} />;
+}
+
+function UsersTable({ me, opened, navigate }: { me: string | undefined; opened: string | undefined; navigate: (to: string) => void }) {
+  const users = usePoll(() => api.users(), 0);
+  const [search, setSearch] = useState('');
+  const [creating, setCreating] = useState(false);
+  const [resetting, setResetting] = useState<User>();
+  const [deleting, setDeleting] = useState<User>();
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    const all = [...(users.data ?? [])].sort((a, b) => a.username.localeCompare(b.username));
+    return q ? all.filter((u) => `${u.username}\n${u.name}\n${u.email}\n${u.roles.map((r) => r.name).join(' ')}`.toLowerCase().includes(q)) : all;
+  }, [users.data, search]);
+  const editing = opened === undefined ? undefined : users.data?.find((u) => u.username === opened);
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>Users</Title>
+        <Button onClick={() => setCreating(true)}>Create user</Button>
+      </Group>
+      {users.error && <Alert color="red" role="alert">{users.error}</Alert>}
+      {opened !== undefined && users.data && !editing && <Alert color="yellow" role="alert">There is no user {opened}.</Alert>}
+      <TextInput label="Search users" placeholder="username, name, e-mail or role" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+      <Table striped highlightOnHover aria-label="Users">
+        <Table.Thead><Table.Tr><Table.Th>Username</Table.Th><Table.Th>Name</Table.Th><Table.Th>E-mail</Table.Th><Table.Th>Roles</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
+        <Table.Tbody>
+          {shown.map((u) => (
+            <Table.Tr key={u.username} data-testid="user-row">
+              <Table.Td>{u.username}{u.username === me ? ' (you)' : ''}</Table.Td>
+              <Table.Td>{u.name}</Table.Td>
+              <Table.Td>{u.email}</Table.Td>
+              <Table.Td>{u.roles.map((r) => <Badge key={r.name} variant="outline" mr={4}>{r.name}</Badge>)}</Table.Td>
+              <Table.Td>
+                <Group gap="xs">
+                  <Button size="compact-xs" variant="outline" aria-label={`Edit ${u.username}`} onClick={() => navigate(`/users/${encodeURIComponent(u.username)}`)}>Edit</Button>
+                  <Button size="compact-xs" variant="outline" aria-label={`Reset password of ${u.username}`} onClick={() => setResetting(u)}>Reset password</Button>
+                  <Button size="compact-xs" variant="default" aria-label={`Delete ${u.username}`} disabled={u.username === me}
+                    title={u.username === me ? 'Nobody can delete their own user' : undefined} onClick={() => setDeleting(u)}>Delete</Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Text size="sm" data-testid="user-count">{shown.length} of {users.data?.length ?? 0} users</Text>
+      <CreateUser opened={creating} onClose={() => setCreating(false)} onCreated={() => { setCreating(false); users.reload(); }} />
+      {editing && <EditUser key={editing.username} user={editing} self={editing.username === me} onClose={() => navigate('/users')} onSaved={() => { navigate('/users'); users.reload(); }} />}
+      {resetting && <ResetPassword user={resetting} self={resetting.username === me} onClose={() => setResetting(undefined)} />}
+      {deleting && <DeleteUser user={deleting} onClose={() => setDeleting(undefined)} onDeleted={() => { setDeleting(undefined); users.reload(); }} />}
+    </Stack>
+  );
+}
+
+function RolePicker({ value, onChange }: { value: string[]; onChange: (v: string[]) => void }) {
+  return (
+    <Checkbox.Group label="Roles" value={value} onChange={onChange}>
+      <Text size="sm">admin: every write and user management; user: read-only, and their own profile.</Text>
+      <Group mt="xs">{roleNames.map((r) => <Checkbox key={r} value={r} label={r} />)}</Group>
+    </Checkbox.Group>
+  );
+}
+
+function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
+  const [form, setForm] = useState({ name: '', username: '', email: '', password: '', roles: ['user'] });
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    if (!form.username.trim()) return setError('The username is required.');
+    if (!form.password) return setError('A password is required.');
+    if (form.roles.length === 0) return setError('Choose at least one role.');
+    try {
+      const created = await api.createUser({ ...form, username: form.username.trim(), roles: form.roles.map((name) => ({ name })) });
+      notifications.show({ color: 'green', message: `User ${created.username} created` });
+      setForm({ name: '', username: '', email: '', password: '', roles: ['user'] });
+      setError(undefined);
+      onCreated();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title="Create user">
+      <Stack>
+        {error && <Alert color="red" role="alert">{error}</Alert>}
+        <TextInput label="Username" required placeholder="letters, digits, _ . @ -" value={form.username} onChange={(e) => setForm({ ...form, username: e.currentTarget.value })} />
+        <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+        <TextInput label="E-mail" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.currentTarget.value })} />
+        <PasswordInput label="Password" required value={form.password} onChange={(e) => setForm({ ...form, password: e.currentTarget.value })} />
+        <RolePicker value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
+        <Button onClick={() => void submit()}>Create</Button>
+      </Stack>
+    </Modal>
+  );
+}
+
+function EditUser({ user, self, onClose, onSaved }: { user: User; self: boolean; onClose: () => void; onSaved: () => void }) {
+  const session = useSession();
+  const [form, setForm] = useState({ name: user.name, email: user.email, roles: user.roles.map((r) => r.name) });
+  const [error, setError] = useState<string>();
+  const rolesChanged = form.roles.length !== user.roles.length || form.roles.some((r) => !user.roles.some((u) => u.name === r));
+  const submit = async () => {
+    if (form.roles.length === 0) return setError('Choose at least one role.');
+    try {
+      await api.updateUser(user.username, { username: user.username, name: form.name, email: form.email, password: '', roles: form.roles.map((name) => ({ name })) });
+      notifications.show({ color: 'green', message: `User ${user.username} saved` });
+      // A change of roles ends every session of that user, this one too when it is yours.
+      if (self && rolesChanged) await session.logout();
+      else onSaved();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title={`Edit user ${user.username}`}>
+      <Stack>
+        {error && <Alert color="red" role="alert">{error}</Alert>}
+        <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+        <TextInput label="E-mail" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.currentTarget.value })} />
+        <RolePicker value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
+        {rolesChanged && <Text size="sm" role="status">{self ? 'Changing your own roles signs you out; sign in again to continue.' : `Changing roles signs ${user.username} out of every session.`}</Text>}
+        <Button onClick={() => void submit()}>Save user</Button>
+      </Stack>
+    </Modal>
+  );
+}
+
+function ResetPassword({ user, self, onClose }: { user: User; self: boolean; onClose: () => void }) {
+  const session = useSession();
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    if (!password) return setError('Type the new password.');
+    if (password !== repeat) return setError('The two passwords differ.');
+    try {
+      await api.updateUser(user.username, { username: user.username, name: user.name, email: user.email, password, roles: user.roles.map((r) => ({ name: r.name })) });
+      notifications.show({ color: 'green', message: `Password of ${user.username} reset; their sessions have ended` });
+      // A new password ends every session of the user: for yourself, sign in again with it.
+      if (self) await session.login(user.username, password);
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title={`Reset password of ${user.username}`}>
+      <Stack>
+        {error && <Alert color="red" role="alert">{error}</Alert>}
+        <Text size="sm">The new password ends every session of {user.username}.</Text>
+        <PasswordInput label="New password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+        <PasswordInput label="Repeat the new password" required value={repeat} onChange={(e) => setRepeat(e.currentTarget.value)} />
+        <Button onClick={() => void submit()}>Set password</Button>
+      </Stack>
+    </Modal>
+  );
+}
+
+function DeleteUser({ user, onClose, onDeleted }: { user: User; onClose: () => void; onDeleted: () => void }) {
+  const [error, setError] = useState<string>();
+  const submit = async () => {
+    try {
+      await api.deleteUser(user.username);
+      notifications.show({ color: 'green', message: `User ${user.username} deleted` });
+      onDeleted();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title={`Delete user ${user.username}`}>
+      <Stack>
+        {error && <Alert color="red" role="alert">{error}</Alert>}
+        <Text size="sm">This deletes {user.username} ({user.name || 'no name'}) and ends all of their sessions at once.</Text>
+        <Group><Button color="red.9" onClick={() => void submit()}>Delete {user.username}</Button><Button variant="default" onClick={onClose}>Cancel</Button></Group>
+      </Stack>
+    </Modal>
+  );
+}
