@@ -4,7 +4,7 @@
  * WEIR_TEST_BOOTSTRAP. A test file needs the broker when it lives in an `integration/` folder or uses
  * the broker helpers (`helpers/test-node.ts`, `helpers/kafka.ts`), so a unit's Kafka test can sit
  * next to its other tests (`test/store/kafka-store.test.ts` mirrors `src/store/kafka-store.ts`). `npm test -- unit` runs the unit tests
- * only; other arguments select files. The fault tests (test/faults/) are not part of it: `npm run test:faults` runs them.
+ * only; other arguments select files. The fault tests (test/faults/) and the fuzz suite (test/fuzz/) are not part of it: `npm run test:faults` and `npm run test:fuzz` run them.
  * The exit code is node's test runner's, so CI fails when a test fails.
  */
 import { spawn } from 'node:child_process';
@@ -20,7 +20,7 @@ function testFiles(dir: string): string[] {
   for (const name of readdirSync(dir)) {
     const full = path.join(dir, name);
     if (statSync(full).isDirectory()) {
-      if (name !== 'faults') out = out.concat(testFiles(full));
+      if (name !== 'faults' && name !== 'fuzz') out = out.concat(testFiles(full));
     } else if (name.endsWith('.test.ts')) out.push(full);
   }
   return out;

@@ -8,6 +8,7 @@ import { apiError, isApiError, withDetails, type ApiError } from './errors.ts';
 import { fixedHeaders, hstsHeader } from './http/fixed-headers.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerHealth } from './http/health.ts';
+import { clientError, frameworkError, maxPathParamLength } from './http/http-layer-errors.ts';
 import { routeModules } from './routes/index.ts';
 import { compiledSchema } from './validation/json-schema.ts';
 import { describeRequestViolations } from './validation/violations.ts';
@@ -19,12 +20,14 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
   const options: FastifyServerOptions & { https?: { pfx: Buffer; passphrase: string } } = {
     logger: { level: ctx.settings.get('weir.log.level') },
     bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxPathParamLength },
+    frameworkErrors: frameworkError,
   };
   // Slow clients: headers and the whole request must arrive in time (checked every second), else 408.
   const headersTimeout = ctx.settings.get('weir.http.headers-timeout-seconds') * 1000;
   const requestTimeout = ctx.settings.get('weir.http.request-timeout-seconds') * 1000;
   options.requestTimeout = requestTimeout;
+  options.clientErrorHandler = clientError({ headers: headersTimeout / 1000, request: requestTimeout / 1000 });
   const serverLimits = { headersTimeout, requestTimeout, connectionsCheckingInterval: 1000 };
   if (tls) options.https = { pfx: tls.pfx, passphrase: tls.passphrase, ...serverLimits } as typeof options.https;
   const app = Fastify(options) as unknown as FastifyInstance;
@@ -50,7 +53,7 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (isForbidden(error)) return reply.code(403).send();
-    const apiErr = toApiError(error, bodyLimit, String(request.id));
+    const apiErr = toApiError(error, bodyLimit, String(request.id), request.routeOptions.config.invalid);
     if (apiErr.httpStatus >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
     return reply.code(apiErr.httpStatus).type('application/json').send(apiErr.body);
   });
@@ -65,10 +68,12 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
   return app;
 }
 
-function toApiError(error: FastifyError | ApiError, bodyLimit: number, requestId: string): ApiError {
+function toApiError(error: FastifyError | ApiError, bodyLimit: number, requestId: string,
+  invalid: ((errors: readonly ErrorObject[], part: string) => ApiError) | undefined): ApiError {
   if (isApiError(error)) return error;
   const e = error as FastifyError;
   if (e.validation) {
+    if (invalid) return invalid(e.validation as ErrorObject[], e.validationContext ?? 'body');
     const details = describeRequestViolations(e.validation as ErrorObject[], e.validationContext ?? 'body');
     return withDetails(apiError('VALIDATION', details.join('; ')), details);
   }

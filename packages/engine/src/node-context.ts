@@ -8,6 +8,8 @@ import type { NodeRegistry } from './nodes/node-registry.ts';
 import type { TopicClients } from './kafka/topic-clients.ts';
 import type { StreamEngine } from './stream/stream-engine.ts';
 import type { EngineMetrics } from './stream/engine-metrics.ts';
+import type { ApiError } from './errors.ts';
+import type { ErrorObject } from 'ajv';
 
 /** The node's lifecycle as the health routes see it (http/health.ts). */
 export interface HealthState {
@@ -42,6 +44,11 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** A health probe: no token, no rate limit (http/health.ts). */
     health?: boolean;
+    /**
+     * How the route answers a request that fails its schemas, when the spec words it differently
+     * (the topic bodies: TOPIC_INVALID); default VALIDATION with the request rendering (api.ts).
+     */
+    invalid?: (errors: readonly ErrorObject[], part: string) => ApiError;
   }
   interface FastifyRequest {
     /** The authenticated caller; set on every route that is not public. */

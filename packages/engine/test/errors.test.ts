@@ -73,6 +73,11 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
   MALFORMED_JSON: [["<detail>"], 400, "BAD_REQUEST", "The request body is not valid JSON: <detail>"],
   BODY_TOO_LARGE: [[7], 413, "PAYLOAD_TOO_LARGE", "The request body is larger than the limit of 7 bytes (setting weir.http.body-limit)."],
   MEDIA_TYPE: [["<type>"], 415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported Content-Type '<type>'; send application/json."],
+  URL_INVALID: [["/api/rules/%zz"], 400, "BAD_REQUEST", "The request path '/api/rules/%zz' is not a valid URL: every % must start a %XX escape of UTF-8 bytes."],
+  PATH_PARAM_TOO_LONG: [[7], 414, "URI_TOO_LONG", "A path parameter is longer than 7 characters (percent-encoded); no id is that long."],
+  HEADERS_TOO_LARGE: [[7], 431, "REQUEST_HEADER_FIELDS_TOO_LARGE", "The request line and headers are larger than 7 bytes; send long values in the body."],
+  REQUEST_TIMEOUT: [[2, 3], 408, "REQUEST_TIMEOUT", "The request did not arrive in time: headers within 2 s, the whole request within 3 s (settings weir.http.headers-timeout-seconds, weir.http.request-timeout-seconds)."],
+  HTTP_INVALID: [["HPE_X"], 400, "BAD_REQUEST", "The request is not valid HTTP/1.1 (HPE_X); the connection is closed."],
   ROUTE_MISSING: [["<method>","<url>"], 404, "NOT_FOUND", "No API route <method> <url>"],
   LOGIN_RATE_LIMITED: [[7], 429, "TOO_MANY_REQUESTS", "Too many failed logins for this user from this address; try again in 7 s."],
   INTERNAL: [["<id>"], 500, "INTERNAL_SERVER_ERROR", "An internal error occurred; see the node's log for request <id>."],
@@ -85,7 +90,7 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
 };
 
 test('the API error catalog: count, and every code\'s status and text', () => {
-  assert.equal(Object.keys(errorCatalog).length, 49);
+  assert.equal(Object.keys(errorCatalog).length, 54);
   assert.deepEqual(Object.keys(errorCatalog).sort(), Object.keys(pinned).sort());
   for (const [code, [args, httpStatus, status, debugMessage]] of Object.entries(pinned)) {
     const error = (apiError as (c: string, ...a: unknown[]) => ApiError)(code, ...args);

@@ -16,8 +16,15 @@ export function parseProperties(text: string): PropertyEntry[] {
     const startLine = i + 1;
     let line = lines[i]!.trimStart();
     if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;
-    while (/(^|[^\\])(\\\\)*\\$/.test(line) && i + 1 < lines.length) {
-      line = line.slice(0, -1) + lines[++i]!.trimStart();
+    // the pieces are joined once: re-testing and copying the growing line for every piece took quadratic time
+    const parts: string[] = [];
+    while (continues(line) && i + 1 < lines.length) {
+      parts.push(line.slice(0, -1));
+      line = lines[++i]!.trimStart();
+    }
+    if (parts.length > 0) {
+      parts.push(line);
+      line = parts.join('');
     }
     const match = /^((?:\\.|[^=:\s\\])+)\s*[=:\s]\s*(.*)$/.exec(line);
     const key = match ? match[1]! : line;
@@ -25,6 +32,13 @@ export function parseProperties(text: string): PropertyEntry[] {
     entries.push({ key: unescape(key), value: unescape(value.trimEnd()), line: startLine });
   }
   return entries;
+}
+
+/** True when the line ends with an odd number of backslashes (the last one continues the line). */
+function continues(line: string): boolean {
+  let n = 0;
+  for (let i = line.length - 1; i >= 0 && line.charCodeAt(i) === 0x5c; i--) n++;
+  return n % 2 === 1;
 }
 
 function unescape(s: string): string {

@@ -1,12 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { access } from '../auth/roles.ts';
 import type { HealthState, NodeContext } from '../node-context.ts';
+import { responseShape } from '../validation/response-shape.ts';
 
 /** How long one broker probe result is reused, and the longest a probe may take. */
 const probeCacheMs = 5000;
 const probeTimeoutMs = 2000;
 
 export type { HealthState } from '../node-context.ts';
+
+/** `{status: UP | DOWN, checks}`: the checks (ready only) name each dependency and why it fails. */
+const healthAnswer = responseShape({
+  type: 'object',
+  properties: { status: { type: 'string', enum: ['UP', 'DOWN'] }, checks: { type: 'object', description: 'per dependency: its state, and why it fails' } },
+});
 
 /**
  * `GET /health/live` and `GET /health/ready` (docs/operations.md, "Health checks"): no token, no
@@ -36,9 +43,9 @@ export function registerHealth(app: FastifyInstance, ctx: NodeContext, state: He
     return probing;
   };
 
-  app.get('/health/live', { config: { health: true, access: access.public } }, async () => ({ status: 'UP' }));
+  app.get('/health/live', { config: { health: true, access: access.public }, schema: { response: { 200: healthAnswer } } }, async () => ({ status: 'UP' }));
 
-  app.get('/health/ready', { config: { health: true, access: access.public } }, async (_request, reply) => {
+  app.get('/health/ready', { config: { health: true, access: access.public }, schema: { response: { 200: healthAnswer, 503: healthAnswer } } }, async (_request, reply) => {
     if (Date.now() - kafka.at > probeCacheMs) await probe();
     const engine = ctx.engine.state();
     const checks = {

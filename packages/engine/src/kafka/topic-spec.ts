@@ -1,8 +1,12 @@
+import type { ErrorObject } from 'ajv';
+import { compiledSchema } from '../validation/json-schema.ts';
+import { describeValueViolations, type ValuePhrasing } from '../validation/violations.ts';
 import { topicNameProblem, topicNameSchema } from './topic-names.ts';
 
 /**
- * A broker topic as the API takes it (spec: Broker topic) and its validation. Pure: the routes turn
- * the violations into the spec's 400 (`Unable to create Kafka topic, error(s) in validating schema -- [...]`).
+ * A broker topic as the API takes it (spec: Broker topic): its JSON Schema, checked by the topic
+ * routes, and the violations worded as the spec fixes them (`$[1].numberOfPartitions: must be an
+ * integer >= 1, found 0`, in `Unable to create Kafka topic, error(s) in validating schema -- [...]`).
  */
 export interface TopicSpec {
   readonly name: string;
@@ -12,110 +16,79 @@ export interface TopicSpec {
   readonly options: Readonly<Record<string, string>>;
 }
 
-const maxPartitions = 2 ** 31 - 1;
-const maxReplicationFactor = 2 ** 15 - 1;
+/** A topic body as the schema accepts it (options values of any scalar type, the earlier form's `compact`). */
+interface TopicBody {
+  readonly name: string;
+  readonly numberOfPartitions: number;
+  readonly replicationFactor: number;
+  readonly options?: Readonly<Record<string, string | number | boolean>> | null;
+  readonly compact?: boolean;
+}
 
-/**
- * The topic body as JSON Schema, for the OpenAPI document. validateTopic checks bodies by hand
- * because the spec fixes the wording of its violations (`$[1].numberOfPartitions: ...`).
- */
+/** Most topics one bulk request may create. */
+export const maxTopicsPerRequest = 1000;
+
+/** Unknown fields are violations too, so that a typo (`partitions`) does not silently create a one-partition topic. */
 export const topicSpecSchema = {
   type: 'object',
+  description: 'an object with name, numberOfPartitions, replicationFactor and options',
   properties: {
     name: topicNameSchema,
-    numberOfPartitions: { type: 'integer', minimum: 1, maximum: maxPartitions },
-    replicationFactor: { type: 'integer', minimum: 1, maximum: maxReplicationFactor },
-    options: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+    numberOfPartitions: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 },
+    replicationFactor: { type: 'integer', minimum: 1, maximum: 2 ** 15 - 1 },
+    options: {
+      type: ['object', 'null'], description: 'an object of setting name to string value',
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+    },
     compact: { type: 'boolean', description: 'earlier form of options["cleanup.policy"] = "compact"' },
   },
   required: ['name', 'numberOfPartitions', 'replicationFactor'],
   additionalProperties: false,
 } as const;
-/** Most topics one bulk request may create. */
-export const maxTopicsPerRequest = 1000;
 
-const fields = ['name', 'numberOfPartitions', 'replicationFactor', 'options', 'compact'] as const;
+/** Bulk and the earlier array form: one invalid element fails the whole request. */
+export const topicListSchema = { type: 'array', description: 'an array of topics', items: topicSpecSchema, maxItems: maxTopicsPerRequest } as const;
 
-function describe(value: unknown): string {
-  if (typeof value === 'string') return `string "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
-  if (Array.isArray(value)) return 'an array';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+/** POST /api/topics: one topic, or (earlier form) an array of them. */
+export const topicOrListSchema = { if: { type: 'array' }, then: topicListSchema, else: topicSpecSchema } as const;
+
+/** The spec's words for what the schema keywords cannot phrase: the topic name rules, the request limit. */
+export const topicPhrasing: ValuePhrasing = {
+  fields: Object.keys(topicSpecSchema.properties),
+  explain(e: ErrorObject) {
+    if (e.parentSchema === topicNameSchema && typeof e.data === 'string') return topicNameProblem(e.data);
+    if (e.keyword === 'maxItems' && Array.isArray(e.data)) return `at most ${maxTopicsPerRequest} topics per request, found ${e.data.length}`;
+    return undefined;
+  },
+};
+
+/** The violations of a topic request, as the spec words them. */
+export function topicViolations(errors: readonly ErrorObject[]): string[] {
+  return describeValueViolations(errors, topicPhrasing);
 }
 
-function integerProblem(value: unknown, max: number): string | undefined {
-  if (typeof value !== 'number' || !Number.isInteger(value)) return `must be an integer >= 1, found ${describe(value)}`;
-  if (value < 1) return `must be an integer >= 1, found ${value}`;
-  if (value > max) return `must be an integer <= ${max}, found ${value}`;
-  return undefined;
+/** A topic body that passed the schema, as the broker takes it: options as strings, `compact` as cleanup.policy. */
+export function topicOf(body: unknown): TopicSpec {
+  const { name, numberOfPartitions, replicationFactor, options, compact } = body as TopicBody;
+  const settings: Record<string, string> = {};
+  for (const [key, value] of Object.entries(options ?? {})) settings[key] = String(value);
+  if (compact === true && settings['cleanup.policy'] === undefined) settings['cleanup.policy'] = 'compact';
+  return { name, numberOfPartitions, replicationFactor, options: settings };
 }
 
 export type TopicValidation =
   | { readonly ok: true; readonly topic: TopicSpec }
   | { readonly ok: false; readonly violations: readonly string[] };
 
-/**
- * Checks one topic of a request. `path` prefixes every violation (`$` or `$[2]`). Unknown fields are
- * violations too, so that a typo (`partitions`) does not silently create a one-partition topic.
- */
-export function validateTopic(input: unknown, path = '$'): TopicValidation {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { ok: false, violations: [`${path}: must be an object with name, numberOfPartitions, replicationFactor and options, found ${describe(input)}`] };
-  }
-  const body = input as Record<string, unknown>;
-  const violations: string[] = [];
-  for (const key of Object.keys(body)) {
-    if (!(fields as readonly string[]).includes(key)) violations.push(`${path}.${key}: unknown field; accepted: ${fields.join(', ')}`);
-  }
-  const { name, numberOfPartitions, replicationFactor, options, compact } = body;
-  if (name === undefined) violations.push(`${path}.name: is required`);
-  else if (typeof name !== 'string') violations.push(`${path}.name: must be a string, found ${describe(name)}`);
-  else {
-    const problem = topicNameProblem(name);
-    if (problem) violations.push(`${path}.name: ${problem}`);
-  }
-  for (const [field, value, max] of [['numberOfPartitions', numberOfPartitions, maxPartitions], ['replicationFactor', replicationFactor, maxReplicationFactor]] as const) {
-    if (value === undefined) violations.push(`${path}.${field}: is required`);
-    else {
-      const problem = integerProblem(value, max);
-      if (problem) violations.push(`${path}.${field}: ${problem}`);
-    }
-  }
-  const settings: Record<string, string> = {};
-  if (options !== undefined && options !== null) {
-    if (typeof options !== 'object' || Array.isArray(options)) violations.push(`${path}.options: must be an object of setting name to string value, found ${describe(options)}`);
-    else {
-      for (const [key, value] of Object.entries(options)) {
-        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') settings[key] = String(value);
-        else violations.push(`${path}.options.${key}: must be a string, found ${describe(value)}`);
-      }
-    }
-  }
-  if (compact !== undefined) {
-    if (typeof compact !== 'boolean') violations.push(`${path}.compact: must be true or false, found ${describe(compact)}`);
-    else if (compact && settings['cleanup.policy'] === undefined) settings['cleanup.policy'] = 'compact';
-  }
-  if (violations.length > 0) return { ok: false, violations };
-  return {
-    ok: true,
-    topic: { name: name as string, numberOfPartitions: numberOfPartitions as number, replicationFactor: replicationFactor as number, options: settings },
-  };
+/** Checks one topic against the schema the routes declare. */
+export function validateTopic(input: unknown): TopicValidation {
+  const validate = compiledSchema(topicSpecSchema);
+  return validate(input) ? { ok: true, topic: topicOf(input) } : { ok: false, violations: topicViolations(validate.errors ?? []) };
 }
 
-/**
- * Checks an array of topics (bulk and the earlier array form). One invalid element fails the whole
- * request, and every violation carries its element's index (`$[1].numberOfPartitions: ...`).
- */
+/** Checks an array of topics; every violation carries its element's index (`$[1].numberOfPartitions: ...`). */
 export function validateTopics(input: unknown):
   { readonly ok: true; readonly topics: readonly TopicSpec[] } | { readonly ok: false; readonly violations: readonly string[] } {
-  if (!Array.isArray(input)) return { ok: false, violations: [`$: must be an array of topics, found ${describe(input)}`] };
-  if (input.length > maxTopicsPerRequest) return { ok: false, violations: [`$: at most ${maxTopicsPerRequest} topics per request, found ${input.length}`] };
-  const topics: TopicSpec[] = [];
-  const violations: string[] = [];
-  input.forEach((element, i) => {
-    const result = validateTopic(element, `$[${i}]`);
-    if (result.ok) topics.push(result.topic);
-    else violations.push(...result.violations);
-  });
-  return violations.length > 0 ? { ok: false, violations } : { ok: true, topics };
+  const validate = compiledSchema(topicListSchema);
+  return validate(input) ? { ok: true, topics: (input as unknown[]).map(topicOf) } : { ok: false, violations: topicViolations(validate.errors ?? []) };
 }

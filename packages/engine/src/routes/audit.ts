@@ -2,6 +2,7 @@ import { access } from '../auth/roles.ts';
 import { apiError } from '../errors.ts';
 import type { AuditRecord } from '../store/config-store.ts';
 import type { RouteModule } from './route-module.ts';
+import { auditPage } from './response-schemas.ts';
 
 const auditQuery = {
   type: 'object',
@@ -36,7 +37,7 @@ const shown = (e: AuditRecord) => ({ ...e, time: new Date(e.time).toISOString() 
  * time range `from`..`to` (inclusive), paged by `offset` and `limit` (default 100, at most 1000).
  */
 export const auditRoutes: RouteModule = (app, ctx) => {
-  app.get<AuditParams>('/api/audit', { config: { access: access.admin }, schema: { querystring: auditQuery } }, async (request) => {
+  app.get<AuditParams>('/api/audit', { config: { access: access.admin }, schema: { querystring: auditQuery, response: { 200: auditPage } } }, async (request) => {
     const q = request.query;
     const limit = q.limit === undefined ? 100 : Number(q.limit);
     if (limit < 1 || limit > maxLimit) throw apiError('VALIDATION', `query.limit must be from 1 to ${maxLimit}; got ${limit}`);

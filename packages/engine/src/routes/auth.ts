@@ -3,13 +3,14 @@ import { bearer, tokenUser } from '../auth/token-user.ts';
 import type { RouteModule } from './route-module.ts';
 import { apiError } from '../errors.ts';
 import { loginBody } from './user-schemas.ts';
+import { noContent, refreshRefused, tokenPair } from './response-schemas.ts';
 
 /**
  * Spec: Authentication. Login failures answer 401 with an empty body; refresh failures 401 + ERROR.
  * `POST /api/logout` (Weir's addition, docs/api.md) revokes the caller's login session.
  */
 export const authRoutes: RouteModule = (app, ctx) => {
-  app.post('/api/login', { config: { access: access.public }, schema: { body: loginBody } }, async (request, reply) => {
+  app.post('/api/login', { config: { access: access.public }, schema: { body: loginBody, response: { 200: tokenPair, 401: noContent } } }, async (request, reply) => {
     const { username, password } = request.body as { username: string; password: string };
     const wait = ctx.loginLimiter.blockedFor(username, request.ip);
     if (wait > 0) {
@@ -29,7 +30,7 @@ export const authRoutes: RouteModule = (app, ctx) => {
     return ctx.tokens.issue(session.user.username, session.key);
   });
 
-  app.get('/api/token/refresh', { config: { access: access.public } }, async (request, reply) => {
+  app.get('/api/token/refresh', { config: { access: access.public }, schema: { response: { 200: tokenPair, 401: refreshRefused } } }, async (request, reply) => {
     const token = bearer(request.headers.authorization);
     const found = token === undefined ? undefined : await tokenUser(ctx.tokens, ctx.users, token, 'refresh');
     if (!found) {
@@ -44,7 +45,7 @@ export const authRoutes: RouteModule = (app, ctx) => {
    * session. Its refresh token (and every one refreshed from the same login) and its access tokens
    * are refused from now on, on every node. No header → 401; an invalid token → 403; done → 204.
    */
-  app.post('/api/logout', { config: { access: access.public } }, async (request, reply) => {
+  app.post('/api/logout', { config: { access: access.public }, schema: { response: { 204: noContent, 401: noContent, 403: noContent } } }, async (request, reply) => {
     const header = request.headers.authorization;
     if (!header) return reply.code(401).header('www-authenticate', 'Bearer').send();
     const token = bearer(header);

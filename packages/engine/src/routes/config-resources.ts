@@ -3,6 +3,9 @@ import { ifNoneMatchHolds } from '../etag.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
+import { noContent } from './response-schemas.ts';
+import { handlerCheckedBody } from '../http/handler-checked-body.ts';
+import { listOf, responseShape } from '../validation/response-shape.ts';
 
 type ById = { Params: { id: string } };
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
@@ -17,30 +20,33 @@ export const configResourceRoutes: RouteModule = (app, ctx) => {
     const resource = new ConfigResource(kind, ctx.store, limit);
     const collection = `/api/${kind.path}`;
     const read = { config: { access: access.member } };
-    const write = { config: { access: access.admin } };
+    // record bodies: checked once, by the resource on save (earlier forms become the latest form first)
+    const write = { config: { access: access.admin }, ...handlerCheckedBody };
+    const record = responseShape(kind.schema);
+    const records = listOf(kind.schema);
 
     // The collection is serialised once per change; `If-None-Match` with its ETag → 304 (docs/api.md).
-    app.get(collection, read, async (request, reply) => {
+    app.get(collection, { ...read, schema: { response: { 200: records, 304: noContent } } }, async (request, reply) => {
       const { body, etag } = resource.serialisedList();
       reply.header('etag', etag);
       if (ifNoneMatchHolds(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    app.get<ById>(`${collection}/:id`, { ...read, schema: { params: idParams } }, async (request) => resource.get(request.params.id));
+    app.get<ById>(`${collection}/:id`, { ...read, schema: { params: idParams, response: { 200: record } } }, async (request) => resource.get(request.params.id));
 
-    app.post(collection, write, async (request, reply) => {
-      const record = await resource.create(request.body);
-      return reply.code(201).header('location', collection).send(record);
+    app.post(collection, { ...write, schema: { body: kind.schema, response: { 201: record } } }, async (request, reply) => {
+      const created = await resource.create(request.body);
+      return reply.code(201).header('location', collection).send(created);
     });
 
-    app.put<ById>(`${collection}/:id`, { ...write, schema: { params: idParams } }, async (request) => resource.update(request.params.id, request.body));
+    app.put<ById>(`${collection}/:id`, { ...write, schema: { params: idParams, body: kind.schema, response: { 200: record } } }, async (request) => resource.update(request.params.id, request.body));
 
-    app.delete<ById>(`${collection}/:id`, { ...write, schema: { params: idParams } }, async (request, reply) => {
+    app.delete<ById>(`${collection}/:id`, { ...write, schema: { params: idParams, response: { 204: noContent } } }, async (request, reply) => {
       await resource.delete(request.params.id);
       return reply.code(204).send();
     });
 
-    app.post(`/api/bulk/${kind.path}`, write, async (request) => resource.bulk(request.body));
+    app.post(`/api/bulk/${kind.path}`, { ...write, schema: { body: { type: 'array', items: kind.schema }, response: { 200: records } } }, async (request) => resource.bulk(request.body));
   }
 };

@@ -5,24 +5,39 @@ import type { NodeContext } from '../node-context.ts';
 import { unavailableOr } from '../kafka/broker-errors.ts';
 import { defaultDeserializer, serdeConfiguration, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
 import { weirTopicNames } from '../kafka/weir-topics.ts';
-import { streamMetrics } from '../stream/record-processor.ts';
+import { metricNames } from '../stream/metric-names.ts';
 import type { RouteModule } from './route-module.ts';
 import { startPosition, topicParams, type StartFields } from './topic-schemas.ts';
+import { eventStream, metricsSummary as metricsSummaryShape } from './response-schemas.ts';
 
 type TailQuery = Record<string, string | undefined>;
+
+/** The tail's query parameters; their values are checked by tail() below, which says what each must be. */
+const tailQuery = {
+  type: 'object',
+  properties: {
+    offset: { type: 'string', description: 'earliest or latest (default latest)' },
+    startOffset: { type: 'string', description: 'an offset to start at (an integer >= 0)' },
+    startTimestamp: { type: 'string', description: 'a time to start at (epoch ms)' },
+    partition: { type: 'string', description: 'only this partition' },
+    maxSeconds: { type: 'string', description: 'close the stream after this many seconds' },
+    keyDeserializer: { type: 'string', description: 'a deserializer class (default string)' },
+    valueDeserializer: { type: 'string', description: 'a deserializer class (default string)' },
+  },
+} as const;
 
 /**
  * What the web UI needs live (docs/api.md → Live data): a JSON summary of this node's metrics, and
  * server-sent events that tail a topic or the alerts. Open to every user, like reading topics.
  */
 export const liveRoutes: RouteModule = (app, ctx) => {
-  app.get('/api/metrics/summary', { config: { access: access.member } }, async () => metricsSummary(ctx));
+  app.get('/api/metrics/summary', { config: { access: access.member }, schema: { response: { 200: metricsSummaryShape } } }, async () => metricsSummary(ctx));
 
   app.get<{ Params: { name: string }; Querystring: TailQuery }>('/api/topics/:name/tail',
-    { config: { access: access.member }, schema: { params: topicParams } },
+    { config: { access: access.member }, schema: { params: topicParams, querystring: tailQuery, response: { 200: eventStream } } },
     (request, reply) => tail(ctx, request, reply, request.params.name, 'latest'));
 
-  app.get<{ Querystring: TailQuery }>('/api/alerts/tail', { config: { access: access.member } },
+  app.get<{ Querystring: TailQuery }>('/api/alerts/tail', { config: { access: access.member }, schema: { querystring: tailQuery, response: { 200: eventStream } } },
     (request, reply) => tail(ctx, request, reply, weirTopicNames(ctx.settings.get('weir.topic.prefix')).alerts, 'latest'));
 };
 
@@ -34,13 +49,13 @@ async function metricsSummary(ctx: NodeContext) {
   return {
     node: ctx.uuid,
     time: Date.now(),
-    workers: values('weir_worker_state').filter((v) => v.value === 1).map((v) => ({ worker: String(v.labels.worker), state: String(v.labels.state) })),
-    recordsIn: rows(streamMetrics.recordsIn, ['topology']),
-    recordsOut: rows(streamMetrics.recordsOut, ['topology', 'topic']),
-    deadLettered: rows(streamMetrics.deadLettered, ['topology', 'task']),
-    alerts: rows(streamMetrics.alerts, ['topology']),
-    ruleMatches: rows(streamMetrics.ruleMatches, ['rule']),
-    lag: rows('weir_consumer_lag', ['topic', 'partition']),
+    workers: values(metricNames.workerState).filter((v) => v.value === 1).map((v) => ({ worker: String(v.labels.worker), state: String(v.labels.state) })),
+    recordsIn: rows(metricNames.recordsIn, ['topology']),
+    recordsOut: rows(metricNames.recordsOut, ['topology', 'topic']),
+    deadLettered: rows(metricNames.deadLettered, ['topology', 'task']),
+    alerts: rows(metricNames.alerts, ['topology']),
+    ruleMatches: rows(metricNames.ruleMatches, ['rule']),
+    lag: rows(metricNames.consumerLag, ['topic', 'partition']),
   };
 }
 

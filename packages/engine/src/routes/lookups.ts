@@ -1,12 +1,21 @@
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../auth/roles.ts';
 import { apiError, isApiError } from '../errors.ts';
 import { LookupResource, type LookupFile } from '../resources/lookup.ts';
 import type { RouteModule } from './route-module.ts';
+import { lookup, lookupId, noContent } from './response-schemas.ts';
+import { handlerCheckedBody } from '../http/handler-checked-body.ts';
+import { listOf } from '../validation/response-shape.ts';
 
 type ById = { Params: { id: string } };
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
+/** The multipart parts, read and checked by readUpload (documented here). */
+const upload = (id: boolean) => ({
+  type: 'object',
+  properties: { ...(id ? { id: { type: 'string', description: 'the lookup id (on create)' } } : {}), file: { type: 'string', format: 'binary', description: 'CSV, or a JSON array of objects' } },
+});
+const uploadRoute = (id: boolean, schema: object) => ({ ...handlerCheckedBody, schema: { consumes: ['multipart/form-data'], body: upload(id), ...schema } });
 
 interface Upload {
   readonly id?: string;
@@ -14,7 +23,7 @@ interface Upload {
 }
 
 /** Reads the multipart parts `id` and `file`; a file over the limit → 413 before it is all read. */
-async function readUpload(request: FastifyRequest, maxBytes: number): Promise<Upload> {
+async function readUpload(request: FastifyRequest, reply: FastifyReply, maxBytes: number): Promise<Upload> {
   if (!request.isMultipart()) throw apiError('LOOKUP_NOT_MULTIPART');
   let id: string | undefined;
   let file: Upload['file'];
@@ -28,6 +37,9 @@ async function readUpload(request: FastifyRequest, maxBytes: number): Promise<Up
       }
     }
   } catch (err) {
+    // The rest of the body is not read: the connection is closed after the answer, else the unread
+    // bytes stall it and the client's next request on it never gets an answer.
+    void reply.header('connection', 'close');
     if (isApiError(err)) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw apiError('LOOKUP_TOO_LARGE', maxBytes);
@@ -44,22 +56,22 @@ export const lookupRoutes: RouteModule = async (app, ctx) => {
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxBytes } });
 
-    scope.get('/api/lookups', { config: { access: access.member } }, async () => lookups.list());
+    scope.get('/api/lookups', { config: { access: access.member }, schema: { response: { 200: listOf(lookup) } } }, async () => lookups.list());
 
-    scope.get<ById>('/api/lookups/:id', { config: { access: access.member }, schema: { params: idParams } }, async (request) => lookups.get(request.params.id));
+    scope.get<ById>('/api/lookups/:id', { config: { access: access.member }, schema: { params: idParams, response: { 200: lookup } } }, async (request) => lookups.get(request.params.id));
 
-    scope.post('/api/lookups', { config: { access: access.admin } }, async (request, reply) => {
-      const upload = await readUpload(request, maxBytes);
+    scope.post('/api/lookups', { config: { access: access.admin }, ...uploadRoute(true, { response: { 201: lookupId } }) }, async (request, reply) => {
+      const upload = await readUpload(request, reply, maxBytes);
       const created = await lookups.create(upload.id, upload.file);
       return reply.code(201).header('location', '/api/lookups').send(created);
     });
 
-    scope.post<ById>('/api/lookups/:id', { config: { access: access.admin }, schema: { params: idParams } }, async (request) => {
+    scope.post<ById>('/api/lookups/:id', { config: { access: access.admin }, ...uploadRoute(false, { params: idParams, response: { 200: lookupId } }) }, async (request, reply) => {
       lookups.requireExisting(request.params.id);
-      return lookups.update(request.params.id, (await readUpload(request, maxBytes)).file);
+      return lookups.update(request.params.id, (await readUpload(request, reply, maxBytes)).file);
     });
 
-    scope.delete<ById>('/api/lookups/:id', { config: { access: access.admin }, schema: { params: idParams } }, async (request, reply) => {
+    scope.delete<ById>('/api/lookups/:id', { config: { access: access.admin }, schema: { params: idParams, response: { 204: noContent } } }, async (request, reply) => {
       await lookups.delete(request.params.id);
       return reply.code(204).send();
     });

@@ -1,16 +1,20 @@
 import { access } from '../auth/roles.ts';
 import type { RouteModule } from './route-module.ts';
+import { node, noContent } from './response-schemas.ts';
+import { listOf } from '../validation/response-shape.ts';
+
+const nodes = listOf(node);
 
 type ById = { Params: { id: string } };
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
 
 /** Spec: Nodes. Reading is open to `user`; deregistering is admin only. */
 export const nodeRoutes: RouteModule = (app, ctx) => {
-  app.get('/api/nodes', { config: { access: access.member } }, async () => ctx.nodes.list());
+  app.get('/api/nodes', { config: { access: access.member }, schema: { response: { 200: nodes } } }, async () => ctx.nodes.list());
 
-  app.get<ById>('/api/nodes/:id', { config: { access: access.member }, schema: { params: idParams } }, async (request) => ctx.nodes.get(request.params.id));
+  app.get<ById>('/api/nodes/:id', { config: { access: access.member }, schema: { params: idParams, response: { 200: node } } }, async (request) => ctx.nodes.get(request.params.id));
 
-  app.delete<ById>('/api/nodes/:id', { config: { access: access.admin }, schema: { params: idParams } }, async (request, reply) => {
+  app.delete<ById>('/api/nodes/:id', { config: { access: access.admin }, schema: { params: idParams, response: { 204: noContent } } }, async (request, reply) => {
     await ctx.nodes.deregister(request.params.id);
     return reply.code(204).send();
   });

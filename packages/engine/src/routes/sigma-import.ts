@@ -7,8 +7,21 @@ import { apiError } from '../errors.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
+import { sigmaImport } from './response-schemas.ts';
+import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 
 type Query = { Querystring: { mapping?: string; dryRun?: string; license?: string } };
+
+/** The body: the Sigma YAML as text/plain (options in the query), or JSON; read and checked by readRequest (documented here). */
+const sigmaBody = {
+  description: 'Sigma YAML as text/plain, or JSON {yaml, mapping | mappingYaml, dryRun, license}',
+  anyOf: [
+    { type: 'string' },
+    { type: 'object', properties: { yaml: { type: 'string' }, mapping: { type: 'string' }, mappingYaml: { type: 'string' }, dryRun: { type: 'boolean' }, license: { type: ['string', 'null'] } } },
+  ],
+};
+/** Options of the text/plain form (checked by readRequest, which words their errors). */
+const sigmaQuery = { type: 'object', properties: { mapping: { type: 'string' }, dryRun: { type: 'string', description: 'true or false' }, license: { type: 'string' } } };
 
 /** The mappings shipped in packages/sigma/mappings, by name (read once). */
 function loadBuiltInMappings(): Map<string, Mapping> {
@@ -114,7 +127,7 @@ export const sigmaImportRoutes: RouteModule = (app, ctx) => {
   // The rule count limit of POST /api/bulk/rules holds here too (weir.rules.max-count → RECORD_LIMIT).
   const limit = { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' };
   const rules = new ConfigResource(resourceKinds.find((k) => k.path === 'rules')!, ctx.store, limit);
-  app.post<Query>('/api/import/sigma', { config: { access: access.admin } }, async (request) => {
+  app.post<Query>('/api/import/sigma', { config: { access: access.admin }, ...handlerCheckedBody, schema: { body: sigmaBody, querystring: sigmaQuery, response: { 200: sigmaImport } } }, async (request) => {
     const req = readRequest(request.body, request.query, mappings);
     const results = convertSigma(req.yaml, { mapping: req.mapping, license: req.license });
     const toStore = results.flatMap((r) => (r.status === 'converted' && r.store ? [r.rule] : []));

@@ -2,12 +2,25 @@ import { check, compile, isPdlSyntaxError } from '@weir/pdl';
 import { access } from '../auth/roles.ts';
 import { apiError } from '../errors.ts';
 import { parseJson } from '../http/body-parsers.ts';
-import type { PipelineRecord, TaskRecordSpec } from '../stream/config-snapshot.ts';
-import { storedLookups, storedRules } from '../stream/store-config.ts';
+import type { Lookup } from '../resources/lookup.ts';
+import type { StoredPipeline } from '../resources/pipeline.ts';
+import type { StoredRule } from '../resources/rule.ts';
+import type { StoredTask } from '../resources/task.ts';
+import type { ConfigStore } from '../store/config-store.ts';
+import { LookupBook, RuleBook } from '../stream/rule-book.ts';
 import { compileTask, isTaskDefinitionError, runPipeline, type CompiledTask, type TaskEnvironment, type TaskRecord } from '../tasks/index.ts';
 import type { RouteModule } from './route-module.ts';
+import { syntaxResult, testResult } from './response-schemas.ts';
+import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
+
+/** The bodies: text/plain (spec) or JSON, read and checked by the handlers below (documented here). */
+const eventBody = { description: 'the event: a JSON value, sent as text/plain or application/json' };
+const recordBody = { type: 'string', description: 'the record as it would arrive on the input topic (text/plain; JSON is taken as its text)' };
+const pdlBody = { type: 'object', properties: { pdl: { type: 'string' }, data: { type: 'string', description: 'a JSON-encoded event or array of events' } } };
+const syntaxBody = { type: 'object', properties: { pdl: { type: 'string' } } };
+const testRoute = (schema: object) => ({ config: { access: access.member }, ...handlerCheckedBody, schema });
 type ById = { Params: { id: string } };
 
 /** The body as text: the test endpoints take text/plain (spec) and also JSON. */
@@ -33,13 +46,26 @@ function resultOf(records: readonly TaskRecord[]): unknown {
 }
 
 /** A stored task compiled for a test; a task that no longer compiles is a 400 naming it. */
-function compileForTest(spec: TaskRecordSpec, env: TaskEnvironment): CompiledTask {
+function compileForTest(spec: StoredTask, env: TaskEnvironment): CompiledTask {
   try {
     return compileTask(spec, env);
   } catch (err) {
     if (isTaskDefinitionError(err)) throw apiError('TASK_FAILED', spec.name, err.message);
     throw err;
   }
+}
+
+/** The stored lookups, and the stored rules compiled on first use (the engine's books, filled from the store). */
+function storedLookups(store: ConfigStore): LookupBook {
+  const lookups = new LookupBook();
+  lookups.update(store.list<Lookup>('lookups'));
+  return lookups;
+}
+
+function storedRules(store: ConfigStore, lookups: LookupBook): RuleBook {
+  const rules = new RuleBook();
+  rules.readFrom((id) => store.get<StoredRule>('rules', id), lookups);
+  return rules;
 }
 
 const kinds = {
@@ -52,7 +78,7 @@ const kinds = {
  * the stored configuration; nothing is written anywhere.
  */
 export const testRoutes: RouteModule = (app, ctx) => {
-  app.post<ById>('/api/test/rules/:id', { config: { access: access.member }, schema: { params: idParams } }, async (request) => {
+  app.post<ById>('/api/test/rules/:id', testRoute({ params: idParams, body: eventBody, response: { 200: testResult } }), async (request) => {
     const rule = ctx.store.get<{ pdl: string }>('rules', request.params.id);
     if (!rule) throw apiError('RESOURCE_MISSING', kinds.rule);
     const event = typeof request.body === 'string' ? parseJson(request.body) : request.body;
@@ -65,8 +91,8 @@ export const testRoutes: RouteModule = (app, ctx) => {
     }
   });
 
-  app.post<ById>('/api/test/tasks/:id', { config: { access: access.member }, schema: { params: idParams } }, async (request) => {
-    const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<TaskRecordSpec>('tasks', request.params.id) : undefined;
+  app.post<ById>('/api/test/tasks/:id', testRoute({ params: idParams, body: recordBody, response: { 200: testResult } }), async (request) => {
+    const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<StoredTask>('tasks', request.params.id) : undefined;
     if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
     const lookups = storedLookups(ctx.store);
     const rules = storedRules(ctx.store, lookups);
@@ -75,13 +101,13 @@ export const testRoutes: RouteModule = (app, ctx) => {
     return { result: resultOf(result.records) };
   });
 
-  app.post<ById>('/api/test/pipelines/:id', { config: { access: access.member }, schema: { params: idParams } }, async (request) => {
-    const pipeline = /^\d+$/.test(request.params.id) ? ctx.store.get<PipelineRecord>('pipelines', request.params.id) : undefined;
+  app.post<ById>('/api/test/pipelines/:id', testRoute({ params: idParams, body: recordBody, response: { 200: testResult } }), async (request) => {
+    const pipeline = /^\d+$/.test(request.params.id) ? ctx.store.get<StoredPipeline>('pipelines', request.params.id) : undefined;
     if (!pipeline) throw apiError('PIPELINE_TEST_MISSING');
     const lookups = storedLookups(ctx.store);
     const rules = storedRules(ctx.store, lookups);
     const tasks = pipeline.tasks.map((id) => {
-      const spec = ctx.store.get<TaskRecordSpec>('tasks', String(id));
+      const spec = ctx.store.get<StoredTask>('tasks', String(id));
       if (!spec) throw apiError('TEST_INPUT_INVALID', `Pipeline ${pipeline.id} refers to task ${id}, which does not exist.`);
       return compileForTest(spec, { rules, lookups });
     });
@@ -93,7 +119,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
     return { result: resultOf(result.records) };
   });
 
-  app.post('/api/test/pdl', { config: { access: access.member } }, async (request) => {
+  app.post('/api/test/pdl', testRoute({ body: pdlBody, response: { 200: testResult } }), async (request) => {
     const body = objectBody(request.body);
     if (typeof body.pdl !== 'string') throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
     if (typeof body.data !== 'string') throw apiError('TEST_INPUT_INVALID', 'data must be a string holding a JSON-encoded event or array of events.');
@@ -118,7 +144,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
     return { result: emitted };
   });
 
-  app.post('/api/test/pdl/syntax', { config: { access: access.member } }, async (request) => {
+  app.post('/api/test/pdl/syntax', testRoute({ body: syntaxBody, response: { 200: syntaxResult } }), async (request) => {
     const body = objectBody(request.body);
     if (typeof body.pdl !== 'string') throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
     const lookups = storedLookups(ctx.store);

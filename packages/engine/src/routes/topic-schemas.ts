@@ -3,8 +3,8 @@ import { serdeConfiguration } from '../kafka/serdes.ts';
 import type { StartPosition } from '../kafka/start-position.ts';
 
 /**
- * Request schemas of the produce and consume endpoints (spec: Topics). Topic bodies are checked by
- * kafka/topic-spec.ts instead, because the spec fixes their error text.
+ * Request schemas of the produce and consume endpoints (spec: Topics). Topic bodies: kafka/topic-spec.ts
+ * (the schema and the spec's wording of its violations).
  */
 export const topicParams = {
   type: 'object',

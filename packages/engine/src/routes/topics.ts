@@ -1,13 +1,15 @@
+import type { ErrorObject } from 'ajv';
 import { access } from '../auth/roles.ts';
 import type { NodeContext } from '../node-context.ts';
 import { apiError, withDetails } from '../errors.ts';
 import { brokerErrorId, brokerReason, isUnreachable, unavailableOr } from '../kafka/broker-errors.ts';
 import { SerdeError, serialize } from '../kafka/serde-codecs.ts';
 import { defaultDeserializer, defaultSerializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
-import { validateTopic, validateTopics, type TopicSpec } from '../kafka/topic-spec.ts';
+import { topicListSchema, topicOf, topicOrListSchema, topicViolations, type TopicSpec } from '../kafka/topic-spec.ts';
 import type { RecordToProduce } from '../kafka/topic-producer.ts';
 import { requiredTopics, weirTopicNames } from '../kafka/weir-topics.ts';
 import type { RouteModule } from './route-module.ts';
+import { consumed, consumerCreated, initialized, noContent, produced, topic, topicCreated, topicNames, topicResults } from './response-schemas.ts';
 import { consumeBody, consumeDefaults, consumeQuery, produceBody, startPosition, topicParams, type StartFields } from './topic-schemas.ts';
 
 type ByName = { Params: { name: string } };
@@ -43,52 +45,52 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     }
   };
 
-  app.get('/api/topics', { config: { access: access.member } }, () => withKafka(() => kafka.admin.list()));
-  app.get('/api/topics/list', { config: { access: access.member } }, () => withKafka(() => kafka.admin.list()));
+  app.get('/api/topics', { config: { access: access.member }, schema: { response: { 200: topicNames } } }, () => withKafka(() => kafka.admin.list()));
+  app.get('/api/topics/list', { config: { access: access.member }, schema: { response: { 200: topicNames } } }, () => withKafka(() => kafka.admin.list()));
 
-  app.get('/api/topics/init', { config: { access: access.member } }, async () => {
+  app.get('/api/topics/init', { config: { access: access.member }, schema: { response: { 200: initialized } } }, async () => {
     const names = weirTopicNames(ctx.settings.get('weir.topic.prefix'));
     const existing = new Set(await withKafka(() => kafka.admin.list()));
     return { initialized: requiredTopics.every((t) => existing.has(names[t])) };
   });
 
-  app.post('/api/topics', { config: { access: access.admin } }, async (request, reply) => {
+  const topicBody = { access: access.admin, invalid: invalidTopics };
+  app.post('/api/topics', { config: topicBody, schema: { body: topicOrListSchema, response: { 201: topicCreated } } }, async (request, reply) => {
     if (Array.isArray(request.body)) {
       // Earlier form: [{name, numberOfPartitions, replicationFactor, compact}] → [{result, name} | {result, message}].
-      const topics = checkedTopics(request.body);
+      const topics = request.body.map(topicOf);
       const results = await createEach(ctx, topics);
       return reply.code(201).header('location', '/api/topics').send(
         results.map((r) => (r.result === 'success' ? { result: r.result, name: r.name } : { result: r.result, message: r.message })));
     }
-    const checked = validateTopic(request.body);
-    if (!checked.ok) throw invalidTopics(checked.violations);
+    const topic = topicOf(request.body);
     try {
-      const created = await auditedTopicChange(ctx, 'create', checked.topic.name, checked.topic, () => kafka.admin.create(checked.topic));
+      const created = await auditedTopicChange(ctx, 'create', topic.name, topic, () => kafka.admin.create(topic));
       return reply.code(201).header('location', '/api/topics').send(created);
     } catch (err) {
-      if (brokerErrorId(err) !== undefined) throw apiError('TOPIC_REFUSED', checked.topic.name, brokerReason(err));
+      if (brokerErrorId(err) !== undefined) throw apiError('TOPIC_REFUSED', topic.name, brokerReason(err));
       throw unavailableOr(err, kafka.bootstrap);
     }
   });
 
-  app.post('/api/bulk/topics', { config: { access: access.admin } }, async (request, reply) => {
-    const results = await createEach(ctx, checkedTopics(request.body));
+  app.post('/api/bulk/topics', { config: topicBody, schema: { body: topicListSchema, response: { 201: topicResults } } }, async (request, reply) => {
+    const results = await createEach(ctx, (request.body as unknown[]).map(topicOf));
     return reply.code(201).header('location', '/api/topics').send(results);
   });
 
-  app.get<ByName>('/api/topics/:name', { config: { access: access.member }, schema: { params: topicParams } }, async (request) => {
+  app.get<ByName>('/api/topics/:name', { config: { access: access.member }, schema: { params: topicParams, response: { 200: topic } } }, async (request) => {
     const topic = await withKafka(() => kafka.admin.describe(request.params.name));
     if (!topic) throw apiError('TOPIC_MISSING');
     return topic;
   });
 
-  app.delete<ByName>('/api/topics/:name', { config: { access: access.admin }, schema: { params: topicParams } }, async (request, reply) => {
+  app.delete<ByName>('/api/topics/:name', { config: { access: access.admin }, schema: { params: topicParams, response: { 204: noContent } } }, async (request, reply) => {
     const deleted = await auditedTopicChange(ctx, 'delete', request.params.name, undefined, () => withKafka(() => kafka.admin.delete(request.params.name)));
     if (!deleted) throw apiError('TOPIC_DELETE_MISSING');
     return reply.code(204).send();
   });
 
-  app.post<ByName>('/api/topics/:name/produce', { config: { access: access.admin }, schema: { params: topicParams, body: produceBody } },
+  app.post<ByName>('/api/topics/:name/produce', { config: { access: access.admin }, schema: { params: topicParams, body: produceBody, response: { 201: produced } } },
     async (request, reply) => {
       const { name } = request.params;
       const body = request.body as ProduceBody;
@@ -104,7 +106,7 @@ export const topicRoutes: RouteModule = (app, ctx) => {
       }
     });
 
-  app.post<ByName>('/api/topics/:name/consume', { config: { access: access.member }, schema: { params: topicParams, body: consumeBody(ctx.settings) } },
+  app.post<ByName>('/api/topics/:name/consume', { config: { access: access.member }, schema: { params: topicParams, body: consumeBody(ctx.settings), response: { 201: consumerCreated } } },
     async (request, reply) => {
       const { name } = request.params;
       const body = (request.body ?? {}) as ConsumeBody;
@@ -122,7 +124,7 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     });
 
   app.get<ByName & { Querystring: { index?: string } }>('/api/topics/:name/consume',
-    { config: { access: access.member }, schema: { params: topicParams, querystring: consumeQuery } }, async (request) => {
+    { config: { access: access.member }, schema: { params: topicParams, querystring: consumeQuery, response: { 200: consumed } } }, async (request) => {
       const raw = request.query.index;
       if (raw !== undefined && !/^\d{1,9}$/.test(raw)) {
         throw apiError('VALIDATION', `querystring.index must be an integer >= 0 (the first message to return), found '${raw}'`);
@@ -133,14 +135,10 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     });
 };
 
-function invalidTopics(violations: readonly string[]) {
+/** A topic body that fails its schema: the spec's TOPIC_INVALID, listing every violation. */
+function invalidTopics(errors: readonly ErrorObject[]) {
+  const violations = topicViolations(errors);
   return withDetails(apiError('TOPIC_INVALID', violations.join(', ')), violations);
-}
-
-function checkedTopics(body: unknown): readonly TopicSpec[] {
-  const checked = validateTopics(body);
-  if (!checked.ok) throw invalidTopics(checked.violations);
-  return checked.topics;
 }
 
 /** One CreateTopics call per topic, in order, so that each gets its own result and broker message. */

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { streamMetrics } from './record-processor.ts';
+import { metricNames as m } from './metric-names.ts';
 import type { StatsReport } from './worker-stats.ts';
 import { workerStates, type WorkerState } from './worker-states.ts';
 
@@ -15,27 +15,27 @@ export class EngineMetrics {
   readonly #states: Gauge;
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'weir_process_' });
+    collectDefaultMetrics({ register: this.registry, prefix: m.processPrefix });
     const counter = (name: string, help: string, labelNames: string[]) =>
       new Counter({ name, help, labelNames, registers: [this.registry] });
     this.#counters = new Map([
-      [streamMetrics.recordsIn, counter(streamMetrics.recordsIn, 'Records read, per topology.', ['topology'])],
-      [streamMetrics.recordsOut, counter(streamMetrics.recordsOut, 'Records written, per topology and output topic.', ['topology', 'topic'])],
-      [streamMetrics.deadLettered, counter(streamMetrics.deadLettered, 'Records sent to a dead-letter topic, per topology and task.', ['topology', 'task'])],
-      [streamMetrics.ruleMatches, counter(streamMetrics.ruleMatches, 'Rule matches (alerts), per rule.', ['rule'])],
-      [streamMetrics.alerts, counter(streamMetrics.alerts, 'Alerts written to the alerts topic, per topology.', ['topology'])],
-      [streamMetrics.skipped, counter(streamMetrics.skipped, 'Records not processed, per topic and reason (tombstone, encode).', ['topic', 'reason'])],
-      ['weir_task_errors_total', counter('weir_task_errors_total', 'Recovered task errors (e.g. TIMESTAMP could not parse the time), per task.', ['task'])],
-      ['weir_rules_skipped_total', counter('weir_rules_skipped_total', 'Rules APPLY_RULES skipped, per rule and reason (missing, disabled).', ['rule', 'reason'])],
+      [m.recordsIn, counter(m.recordsIn, 'Records read, per topology.', ['topology'])],
+      [m.recordsOut, counter(m.recordsOut, 'Records written, per topology and output topic.', ['topology', 'topic'])],
+      [m.deadLettered, counter(m.deadLettered, 'Records sent to a dead-letter topic, per topology and task.', ['topology', 'task'])],
+      [m.ruleMatches, counter(m.ruleMatches, 'Rule matches (alerts), per rule.', ['rule'])],
+      [m.alerts, counter(m.alerts, 'Alerts written to the alerts topic, per topology.', ['topology'])],
+      [m.skipped, counter(m.skipped, 'Records not processed, per topic and reason (tombstone, encode).', ['topic', 'reason'])],
+      [m.taskErrors, counter(m.taskErrors, 'Recovered task errors (e.g. TIMESTAMP could not parse the time), per task.', ['task'])],
+      [m.rulesSkipped, counter(m.rulesSkipped, 'Rules APPLY_RULES skipped, per rule and reason (missing, disabled).', ['rule', 'reason'])],
     ]);
     this.#latency = new Histogram({
-      name: 'weir_batch_processing_seconds',
+      name: m.batchSeconds,
       help: 'Time from a fetched batch to its acknowledged produce and commit.',
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    this.#lag = new Gauge({ name: 'weir_consumer_lag', help: 'Records not yet processed, per input topic and partition.', labelNames: ['topic', 'partition'], registers: [this.registry] });
-    this.#states = new Gauge({ name: 'weir_worker_state', help: '1 for the current state of each stream worker.', labelNames: ['worker', 'state'], registers: [this.registry] });
+    this.#lag = new Gauge({ name: m.consumerLag, help: 'Records not yet processed, per input topic and partition.', labelNames: ['topic', 'partition'], registers: [this.registry] });
+    this.#states = new Gauge({ name: m.workerState, help: '1 for the current state of each stream worker.', labelNames: ['worker', 'state'], registers: [this.registry] });
   }
 
   report(report: StatsReport): void {

@@ -1,22 +1,12 @@
 import type { MessageToProduce } from '@platformatic/kafka';
-import { outputKeys, outputNames } from '@weir/pdl';
 import { resumePipeline, runPipeline, type PipelineResult, type RoutedRecord, type TaskRecord, type TaskResult } from '../tasks/index.ts';
 import { deadLetterRecord, type SourceRecord } from './dead-letter.ts';
+import { metricNames } from './metric-names.ts';
 import { decodeValue, encodeValue } from './record-codec.ts';
 import type { TopologyPlan } from './topology-plan.ts';
 import type { WorkerStats } from './worker-stats.ts';
 
 export type OutgoingRecord = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
-
-/** Metric names, shared with the engine's Prometheus registry. */
-export const streamMetrics = {
-  recordsIn: 'weir_records_in_total',
-  recordsOut: 'weir_records_out_total',
-  deadLettered: 'weir_records_dead_lettered_total',
-  ruleMatches: 'weir_rule_matches_total',
-  alerts: 'weir_alerts_total',
-  skipped: 'weir_records_skipped_total',
-} as const;
 
 /**
  * Sends a routed record to its stage's repartition topic (appending to `out`); false when the
@@ -32,13 +22,13 @@ export function processRecord(source: SourceRecord, topologies: readonly Topolog
   stats: WorkerStats, out: OutgoingRecord[], route?: Router): void {
   if (source.value === undefined || source.value === null) {
     // A tombstone carries no event: counted, not processed.
-    stats.add(streamMetrics.skipped, [source.topic, 'tombstone']);
+    stats.add(metricNames.skipped, [source.topic, 'tombstone']);
     return;
   }
   const timestamp = Number(source.timestamp);
   for (let i = 0; i < topologies.length; i++) {
     const topology = topologies[i]!;
-    stats.add(streamMetrics.recordsIn, [topology.name]);
+    stats.add(metricNames.recordsIn, [topology.name]);
     if (topology.failure !== undefined) {
       deadLetter(source, topology.name, 'topology', topology.failure, stats, out);
       continue;
@@ -69,15 +59,14 @@ function writeResult(source: SourceRecord | undefined, key: Buffer | undefined, 
   alertsTopic: string, stats: WorkerStats, out: OutgoingRecord[], route: Router | undefined): void {
   for (const failure of result.failures) {
     if (source) deadLetter(source, topology.name, failure.task.name, `${failure.task.function}: ${failure.message}`, stats, out);
-    else stats.add(streamMetrics.skipped, [topology.name, failure.task.name]);
+    else stats.add(metricNames.skipped, [topology.name, failure.task.name]);
   }
   writeOutputs(source ?? { key }, topology, result.records, stats, out, key);
   for (const alert of result.alerts) {
     out.push({ topic: alertsTopic, key, value: Buffer.from(JSON.stringify(alert.value)), timestamp: BigInt(alert.timestamp) });
-    stats.add(streamMetrics.alerts, [topology.name]);
-    const rule = typeof alert.value === 'object' ? (alert.value[outputKeys[outputNames()].rule] as { id?: unknown } | undefined) : undefined;
-    if (rule && rule.id !== undefined) stats.add(streamMetrics.ruleMatches, [String(rule.id)]);
+    stats.add(metricNames.alerts, [topology.name]);
   }
+  topology.ruleMatches.drainInto(stats);
   for (const { taskIndex, routed } of result.routes ?? []) {
     if (route?.(topology, taskIndex, routed, key, source, out)) continue;
     // no repartition topic for this task (it gained a correlation after the plan was made): continued here
@@ -98,20 +87,20 @@ export function writeOutputs(source: Pick<SourceRecord, 'key'> & Partial<SourceR
         value = previousType === output.valueType && previous ? previous : encodeValue(output.valueType, record.value);
       } catch (err) {
         if (source.topic !== undefined) deadLetter(source as SourceRecord, topology.name, 'encode', `${output.topic}: ${(err as Error).message}`, stats, out);
-        else stats.add(streamMetrics.skipped, [output.topic, 'encode']);
+        else stats.add(metricNames.skipped, [output.topic, 'encode']);
         continue;
       }
       previousType = output.valueType;
       previous = value;
       out.push({ topic: output.topic, key, value, timestamp: BigInt(record.timestamp) });
-      stats.add(streamMetrics.recordsOut, [topology.name, output.topic]);
+      stats.add(metricNames.recordsOut, [topology.name, output.topic]);
     }
   }
 }
 
 function deadLetter(source: SourceRecord, topology: string, task: string, error: string, stats: WorkerStats, out: OutgoingRecord[]): void {
   out.push(deadLetterRecord(source, { topology, task, error }));
-  stats.add(streamMetrics.deadLettered, [topology, task]);
+  stats.add(metricNames.deadLettered, [topology, task]);
 }
 
 /**

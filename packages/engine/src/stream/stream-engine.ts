@@ -66,11 +66,15 @@ export class StreamEngine {
     return states.every((s) => s === 'RUNNING') ? 'RUNNING' : 'NOT_RUNNING';
   }
 
-  /** Starts the workers; 400 (spec text) unless every worker is NOT_RUNNING. Returns the states, REBALANCING. */
-  start(): Promise<WorkerState[]> {
+  /**
+   * Starts the workers; 400 (spec text) unless every worker is NOT_RUNNING. Returns the states,
+   * REBALANCING. `beforeStart` (the audit entry) runs once the start is known to go ahead.
+   */
+  start(beforeStart?: () => Promise<void>): Promise<WorkerState[]> {
     return this.#serially(async () => {
       const current = this.state();
       if (current !== 'NOT_RUNNING') throw apiError('ENGINE_NOT_STOPPED', current);
+      await beforeStart?.();
       const s = this.#settings;
       const group = s.get('weir.group');
       const applicationId = s.get('weir.application.id');

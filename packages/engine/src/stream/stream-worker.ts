@@ -1,24 +1,27 @@
-import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type BaseOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import { Admin, Consumer, FetchIsolationLevels, type BaseOptions, type MessagesStream } from '@platformatic/kafka';
 import { dropAbortedOnFetch } from '../kafka/aborted-transactions.ts';
-import { brokerErrorId, brokerReason, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
-import { internalReplication } from '../kafka/weir-topic-setup.ts';
+import { brokerErrorId, brokerReason } from '../kafka/broker-errors.ts';
+import { BatchWriter, rebalanceErrors, type BufferMessage, type GroupMetadata } from './batch-writer.ts';
 import type { RoutedRecord } from '../tasks/index.ts';
 import { readChangelog } from './changelog-restore.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic, type SourceRecord } from './dead-letter.ts';
 import { PartitionedStateStore } from './partitioned-state.ts';
 import { PartitionQueues } from './partition-queues.ts';
-import { continueRouted, processRecord, sizeBoundedRuns, streamMetrics, timestampSafeRuns, type OutgoingRecord, type Router } from './record-processor.ts';
-import { decodeRouted, encodeRouted, partitionOf, repartitionRetentionMs } from './repartition.ts';
-import { buildPlan, LookupBook, RuleBook, TaskCache, type StageBinding, type StreamPlan, type TopologyPlan } from './topology-plan.ts';
+import { IdleClock } from './idle-clock.ts';
+import { metricNames } from './metric-names.ts';
+import { continueRouted, processRecord, type OutgoingRecord, type Router } from './record-processor.ts';
+import { decodeRouted, encodeRouted, partitionOf } from './repartition.ts';
+import { stableOffsets } from './stable-offsets.ts';
+import { ensureStageTopics } from './stage-topics.ts';
+import { LookupBook, RuleBook } from './rule-book.ts';
+import { buildPlan, TaskCache, type StageBinding, type StreamPlan, type TopologyPlan } from './topology-plan.ts';
 import { WorkerStats } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
-type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
 /** The payload of the client's `client:broker:*` events. */
 type BrokerEvent = { readonly broker?: { readonly host?: string; readonly port?: number } } | undefined;
-interface GroupMetadata { readonly groupId: string; readonly memberId: string; readonly generationId: number; readonly coordinatorId: number }
 
 export interface StreamWorkerOptions {
   readonly index: number;
@@ -51,11 +54,9 @@ function describeFailure(err: unknown): string {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
-/** A commit refused because the group is rebalancing or moved on: the records stay processed, the offsets are committed with a later batch or re-read by the partition's next owner. */
 /** How long a worker waits before it restores and reads partitions it gained in a rebalance (see #settleGained). */
 const gainedSettleMs = 1500;
 
-const rebalanceErrors = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
 const keepFetching = (): void => {};
 
 /**
@@ -73,14 +74,15 @@ export class StreamWorker {
   readonly #rules = new RuleBook(this.#stateStore);
   readonly #lookups = new LookupBook();
   readonly #tasks = new TaskCache();
-  #plan: StreamPlan = { version: 0, byInput: new Map(), inputTopics: [], outputTopics: [], ruleTopologies: new Map(), stages: new Map() };
+  #plan: StreamPlan = { version: 0, byInput: new Map(), inputTopics: [], outputTopics: [], stages: new Map() };
   #state: WorkerState = 'CREATED';
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
-  #producer: Producer<Buffer, Buffer, Buffer, Buffer> | undefined;
+  /** Produces a batch's output and commits its offsets (or does both in a transaction). */
+  readonly #writer: BatchWriter;
   /** Reads changelog partitions (plain fetches, never joins a group). */
   #restorer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #admin: Admin | undefined;
@@ -97,10 +99,8 @@ export class StreamWorker {
   #uncommitted = new Map<string, BufferMessage>();
   /** Partition count of each stage's repartition topic. */
   readonly #stagePartitions = new Map<string, number>();
-  /** Wall-clock time of the last record (or idle step) per open state partition. */
-  readonly #lastActivity = new Map<string, number>();
-  /** Wall-clock time of the last idle step per state partition (cleared by a record). */
-  readonly #idleSteps = new Map<string, number>();
+  /** When each state partition last got a record, for weir.stream.idle-close-seconds. */
+  readonly #idle = new IdleClock();
   #subscribed = '';
   #knownTopics = new Set<string>();
   #planDirty = false;
@@ -116,6 +116,7 @@ export class StreamWorker {
   constructor(options: StreamWorkerOptions) {
     // Short timeouts: a request lost to a restarting broker must fail fast so the worker can rebuild.
     this.#options = { ...options, connection: { ...options.connection, connectTimeout: 5000, requestTimeout: 10_000 } };
+    this.#writer = new BatchWriter(this.#options, { admin: () => this.#admin!, knownTopics: () => this.#knownTopics });
   }
 
   get state(): WorkerState {
@@ -128,8 +129,8 @@ export class StreamWorker {
     this.#rules.update(snapshot.rules, this.#lookups);
     for (const [id, reason] of this.#rules.broken) this.#options.onLog('warn', `rule ${id} is skipped: ${reason}`);
     this.#plan = buildPlan(snapshot, { group: this.#options.group, groupId: this.#options.groupId, stateStore: this.#stateStore, rules: this.#rules, lookups: this.#lookups,
-      counters: { taskError: (task) => this.stats.add('weir_task_errors_total', [task.name]),
-        ruleSkipped: (_task, ruleId, reason) => this.stats.add('weir_rules_skipped_total', [ruleId, reason]) } }, this.#tasks);
+      counters: { taskError: (task) => this.stats.add(metricNames.taskErrors, [task.name]),
+        ruleSkipped: (_task, ruleId, reason) => this.stats.add(metricNames.rulesSkipped, [ruleId, reason]) } }, this.#tasks);
     for (const [, topologies] of this.#plan.byInput) {
       for (const t of topologies) if (t.failure) this.#options.onLog('warn', `topology ${t.name} cannot run: ${t.failure}; its records go to ${deadLetterTopic(t.input)}`);
     }
@@ -259,37 +260,14 @@ export class StreamWorker {
     this.#stream.on('readable', keepFetching);
   }
 
-  /**
-   * Creates the repartition and changelog topics of the plan's correlation stages when missing
-   * (partitions: the input topic's; changelog compacted) and returns the repartition topics to consume.
-   */
+  /** Creates the plan's stage topics for these inputs when missing; returns the repartition topics to consume. */
   async #ensureStageTopics(inputs: ReadonlySet<string>): Promise<string[]> {
     const stages = [...this.#plan.stages.values()].filter((s) => inputs.has(s.topology.input));
     if (stages.length === 0) return [];
-    const admin = this.#admin!;
-    const wanted = [...new Set(stages.flatMap((s) => [s.topology.input, s.topics.repartition, s.topics.changelog]))];
-    const existing = new Set(await admin.listTopics({ includeInternals: false }));
-    const inputMeta = await admin.metadata({ topics: [...new Set(stages.map((s) => s.topology.input))] });
-    // replicated like Weir's own topics (3 replicas, min.insync.replicas=2 where the cluster has 3 brokers):
-    // the changelog is the only durable copy of the state, the repartition topic holds records in flight
-    const replication = wanted.some((t) => !existing.has(t)) ? await internalReplication(admin) : { replicas: -1, configs: [] };
-    for (const stage of stages) {
-      const partitions = inputMeta.topics.get(stage.topology.input)?.partitionsCount ?? 1;
-      const create = (topic: string, configs: { name: string; value: string }[]) => existing.has(topic) ? Promise.resolve()
-        : admin.createTopics({ topics: [topic], partitions, replicas: replication.replicas, configs: [...configs, ...replication.configs] }).then(
-          () => this.#options.onLog('info', `created topic ${topic} (${partitions} partitions)`),
-          (err: unknown) => { if (!isTopicAlreadyExists(err)) throw err; });
-      // Retention counts from the append: a replay of last year's events is read before it expires.
-      await create(stage.topics.repartition, [{ name: 'retention.ms', value: String(repartitionRetentionMs) }, { name: 'message.timestamp.type', value: 'LogAppendTime' }]);
-      await create(stage.topics.changelog, [{ name: 'cleanup.policy', value: 'compact' }]);
-    }
-    const meta = await admin.metadata({ topics: stages.map((s) => s.topics.repartition) });
-    for (const stage of stages) {
-      const count = meta.topics.get(stage.topics.repartition)?.partitionsCount;
-      if (count) this.#stagePartitions.set(stage.topics.repartition, count);
-    }
-    for (const t of wanted) this.#knownTopics.add(t);
-    return [...new Set(stages.map((s) => s.topics.repartition))].sort();
+    const topics = await ensureStageTopics(this.#admin!, stages, (message) => this.#options.onLog('info', message));
+    for (const [topic, count] of topics.partitions) this.#stagePartitions.set(topic, count);
+    for (const t of topics.known) this.#knownTopics.add(t);
+    return topics.repartition;
   }
 
   /** Sends a routed record to its stage's repartition topic, to the partition of its group. */
@@ -323,7 +301,7 @@ export class StreamWorker {
     for (const [topic, partition] of [...this.#stateStore.partitions()]) {
       if (!assigned.has(tpKey(topic, partition))) {
         this.#stateStore.drop(topic, partition);
-        this.#lastActivity.delete(tpKey(topic, partition));
+        this.#idle.forget(tpKey(topic, partition));
       }
     }
     const readCommitted = this.#options.guarantee === 'exactly_once_v2';
@@ -345,7 +323,7 @@ export class StreamWorker {
           this.#assigned = null;
           throw err;
         }
-        this.#lastActivity.set(tpKey(topic, partition), Date.now());
+        this.#idle.opened(tpKey(topic, partition), Date.now());
       }
     }
   }
@@ -368,7 +346,7 @@ export class StreamWorker {
       byTopic.set(key.slice(0, at), list);
     }
     try {
-      const committed = this.#options.guarantee === 'exactly_once_v2' ? await this.#stableOffsets(byTopic)
+      const committed = this.#options.guarantee === 'exactly_once_v2' ? await stableOffsets(this.#admin!, this.#options.groupId, byTopic, () => this.#running)
         : await this.#consumer.listCommittedOffsets({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
       for (const [topic, offsets] of committed) {
         offsets.forEach((offset, partition) => {
@@ -378,33 +356,6 @@ export class StreamWorker {
       }
     } catch (err) {
       this.#options.onLog('info', `stream worker ${this.#options.index}: committed offsets not read after a rebalance (${describeFailure(err)})`);
-    }
-  }
-
-  /**
-   * The committed offsets of partitions once no transaction that commits offsets for them is still
-   * open (OffsetFetch with require_stable, as Kafka's read_committed consumer asks; the client's
-   * consumer does not ask, and its stream read the offsets at the join). Without it, a partition's
-   * previous owner whose transaction added its offsets before the rebalance and committed after it
-   * had its batch processed again here: one batch of duplicates in the committed output.
-   */
-  async #stableOffsets(byTopic: ReadonlyMap<string, number[]>): Promise<Map<string, (bigint | undefined)[]>> {
-    const topics = [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
-    const deadline = Date.now() + 30_000; // far beyond the transaction timeout (the client asks 5 s): an open one is aborted by then
-    for (;;) {
-      try {
-        const groups = await this.#admin!.listConsumerGroupOffsets({ groups: [{ groupId: this.#options.groupId, topics }], requireStable: true });
-        const result = new Map<string, (bigint | undefined)[]>();
-        for (const topic of groups[0]?.topics ?? []) {
-          const offsets: (bigint | undefined)[] = [];
-          for (const p of topic.partitions) offsets[p.partitionIndex] = p.committedOffset;
-          result.set(topic.name, offsets);
-        }
-        return result;
-      } catch (err) {
-        if (brokerErrorId(err) !== 'UNSTABLE_OFFSET_COMMIT' || Date.now() > deadline || !this.#running) throw err;
-        await sleep(200);
-      }
     }
   }
 
@@ -540,8 +491,7 @@ export class StreamWorker {
       const stage = plan.stages.get(message.topic);
       if (stage) {
         this.#processRouted(message, stage, out);
-        this.#lastActivity.set(key, now);
-        this.#idleSteps.delete(key);
+        this.#idle.active(key, now);
         continue;
       }
       const topologies = plan.byInput.get(message.topic);
@@ -585,7 +535,7 @@ export class StreamWorker {
       else this.#positions.set(key, position);
     }
     for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);
-    this.#idleSteps.clear();
+    this.#idle.clearSteps();
     this.#assigned = null;
     this.#options.onLog('info', `stream worker ${this.#options.index}: transaction aborted, the group rebalanced under it (${reason}); the batch is processed again under the new assignment`);
   }
@@ -605,7 +555,7 @@ export class StreamWorker {
     try {
       decoded = decodeRouted(message.value, message.key, Number(message.timestamp));
     } catch (err) {
-      this.stats.add(streamMetrics.skipped, [message.topic, 'decode']);
+      this.stats.add(metricNames.skipped, [message.topic, 'decode']);
       this.#options.onLog('warn', `${message.topic}/${message.partition}/${message.offset}: ${(err as Error).message}`);
       return;
     }
@@ -621,61 +571,17 @@ export class StreamWorker {
     continueRouted(source, decoded.sourceKey, topology, stage.taskIndex, task.resume(decoded.routed), this.#options.alertsTopic, this.stats, out, this.#router);
   }
 
-  /** Writes a batch's output and commits its offsets: after the acknowledgement, or in one transaction. */
+  /** Writes a batch's output and commits its offsets; offsets a rebalance refused (at_least_once) wait for the next batch. */
   async #write(out: OutgoingRecord[], last: Map<string, BufferMessage>, group: GroupMetadata | undefined): Promise<void> {
-    await this.#ensureTopics(out);
-    if (this.#options.guarantee === 'exactly_once_v2') {
-      const tx = await this.#producer!.beginTransaction();
-      try {
-        for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await tx.send({ messages: run });
-        if (last.size > 0) {
-          await tx.addConsumer(this.#consumer!);
-          // TxnOffsetCommit takes the group generation and member id from the message's metadata,
-          // which the client stamps at fetch time: a record fetched before a rebalance (put back, or
-          // already buffered) would carry a generation the coordinator no longer accepts
-          // (ILLEGAL_GENERATION, for ever). The offsets go with the generation the batch ran under.
-          for (const m of last.values()) await tx.addOffset(group ? ({ ...m, metadata: { ...m.metadata, consumer: group } }) : m);
-        }
-        await tx.commit();
-      } catch (err) {
-        await tx.abort().catch(() => {});
-        throw err;
-      }
+    const refusal = await this.#writer.write(out, last, group, this.#consumer);
+    if (refusal === undefined) {
       this.#uncommitted.clear();
-    } else {
-      for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await this.#producer!.send({ messages: run, acks: ProduceAcks.ALL });
-      try {
-        await Promise.all([...last.values()].map((m) => m.commit()));
-        this.#uncommitted.clear();
-      } catch (err) {
-        // The group rebalanced under the batch: its output is written; the offsets are committed with
-        // the next batch while the partition stays here, else its next owner repeats at most this batch.
-        if (!rebalanceErrors.has(brokerErrorId(err) ?? '')) throw err;
-        this.#uncommitted = last;
-        this.#options.onLog('info', `stream worker ${this.#options.index}: commit deferred by a rebalance (${brokerErrorId(err)})`);
-      }
+      return;
     }
-  }
-
-  /** Output and dead-letter topics are created when missing (auto-creation is off on Weir's broker). */
-  async #ensureTopics(out: OutgoingRecord[]): Promise<void> {
-    let missing: Set<string> | undefined;
-    for (const record of out) {
-      if (!this.#knownTopics.has(record.topic)) (missing ??= new Set()).add(record.topic);
-    }
-    if (!missing) return;
-    const existing = new Set(await this.#admin!.listTopics({ includeInternals: false }));
-    const create = [...missing].filter((t) => !existing.has(t));
-    if (create.length) {
-      try {
-        await this.#admin!.createTopics({ topics: create, partitions: 1, replicas: -1 });
-        this.#options.onLog('info', `created topic(s) ${create.join(', ')}`);
-      } catch (err) {
-        if (!isTopicAlreadyExists(err)) throw err;
-      }
-    }
-    for (const t of missing) this.#knownTopics.add(t);
-    for (const t of existing) this.#knownTopics.add(t);
+    // The group rebalanced under the batch: its output is written; the offsets are committed with
+    // the next batch while the partition stays here, else its next owner repeats at most this batch.
+    this.#uncommitted = last;
+    this.#options.onLog('info', `stream worker ${this.#options.index}: commit deferred by a rebalance (${refusal})`);
   }
 
   /**
@@ -691,16 +597,13 @@ export class StreamWorker {
     const out = this.#pendingClockOutput;
     const before = out.length;
     for (const [topic, partition] of [...this.#stateStore.partitions()]) {
-      const key = tpKey(topic, partition);
       const stage = this.#plan.stages.get(topic);
-      const lastActive = this.#lastActivity.get(key) ?? now;
       const task = stage?.topology.tasks[stage.taskIndex];
-      if (!stage || !task?.advanceBy || now - lastActive < idleMs) continue;
-      // the first idle step covers the whole idle time; later ones the time since the previous step
-      const idleSince = this.#idleSteps.get(key) ?? lastActive;
-      this.#idleSteps.set(key, now);
+      if (!stage || !task?.advanceBy) continue;
+      const idleFor = this.#idle.step(tpKey(topic, partition), now, idleMs);
+      if (idleFor === undefined) continue;
       this.#stateStore.select(topic, partition);
-      continueRouted(undefined, undefined, stage.topology, stage.taskIndex, task.advanceBy(now - idleSince), this.#options.alertsTopic, this.stats, out, this.#router);
+      continueRouted(undefined, undefined, stage.topology, stage.taskIndex, task.advanceBy(idleFor), this.#options.alertsTopic, this.stats, out, this.#router);
     }
     this.#stateStore.deselect();
     if (out.length > before) this.#wake?.();
@@ -709,26 +612,7 @@ export class StreamWorker {
   async #ensureClients(): Promise<void> {
     const o = this.#options;
     this.#admin ??= new Admin({ ...o.connection, clientId: `${o.clientId}-admin` });
-    if (!this.#producer) {
-      this.#producer = new Producer({
-        ...o.connection,
-        clientId: `${o.clientId}-producer`,
-        idempotent: true,
-        acks: ProduceAcks.ALL,
-        // -1/-1 asks the coordinator for a fresh epoch of this transactional id; the client's default
-        // (0/0) claims to be producer 0, which a coordinator that knows the id answers with
-        // PRODUCER_FENCED, so a restarted node could never resume its transactions.
-        ...(o.guarantee === 'exactly_once_v2' ? { transactionalId: o.transactionalId, producerId: -1n, producerEpoch: -1 } : {}),
-      });
-      if (o.guarantee === 'exactly_once_v2') {
-        // InitProducerId now, before the consumer joins (Kafka Streams' initTransactions): it fences
-        // this transactional id's previous incarnation and aborts its open transaction at once; the
-        // client would only send it with the first batch, so a transaction left open by a killed
-        // process kept its offsets pending (and other workers waiting) until it timed out.
-        const fence = await this.#producer.beginTransaction();
-        await fence.cancel();
-      }
-    }
+    await this.#writer.open();
   }
 
   async #closeConsumer(): Promise<void> {
@@ -750,15 +634,13 @@ export class StreamWorker {
 
   async #closeClients(): Promise<void> {
     await this.#closeConsumer();
-    const producer = this.#producer;
     const admin = this.#admin;
     const restorer = this.#restorer;
-    this.#producer = undefined;
     this.#admin = undefined;
     this.#restorer = undefined;
     await restorer?.close(true).catch(() => {});
     this.#knownTopics.clear();
-    await producer?.close().catch(() => {});
+    await this.#writer.close();
     await admin?.close().catch(() => {});
   }
 

@@ -1,9 +1,13 @@
-import { ruleFields } from '../tasks/rule-alert.ts';
-import { compile, type CompiledPdl, type CorrelationStateStore, type LookupResolver, type LookupTable } from '@weir/pdl';
+import type { CorrelationStateStore } from '@weir/pdl';
 import { serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
-import { compileTask, type CompiledTask, type RuleEntry, type RuleSource, type TaskCounters } from '../tasks/index.ts';
-import type { ConfigSnapshot, LookupRecord, RuleRecord, TopologyRecord } from './config-snapshot.ts';
+import type { StoredPipeline } from '../resources/pipeline.ts';
+import type { StoredTask } from '../resources/task.ts';
+import type { StoredTopology } from '../resources/topology.ts';
+import { compileTask, type CompiledTask, type TaskCounters } from '../tasks/index.ts';
+import type { ConfigSnapshot } from './config-snapshot.ts';
 import { stageTopics, type StageTopics } from './repartition.ts';
+import type { LookupBook, RuleBook } from './rule-book.ts';
+import { RuleMatches } from './rule-matches.ts';
 
 export interface OutputBinding {
   readonly topic: string;
@@ -22,6 +26,8 @@ export interface TopologyPlan {
   readonly failure?: string;
   /** Task index → the topics of the correlation stage it holds (engine mode: its correlations run on the repartition topic's partitions). */
   readonly stages?: ReadonlyMap<number, StageTopics>;
+  /** The rule matches its APPLY_RULES tasks reported, for `weir_rule_matches_total` (shared by the plans of one TaskCache). */
+  readonly ruleMatches: RuleMatches;
 }
 
 /** Where the records of a repartition topic continue: a topology and the index of its routing task. */
@@ -37,81 +43,8 @@ export interface StreamPlan {
   readonly byInput: ReadonlyMap<string, readonly TopologyPlan[]>;
   readonly inputTopics: readonly string[];
   readonly outputTopics: readonly string[];
-  /** Rule id → the topologies whose APPLY_RULES lists it (where clock-closed correlation alerts go). */
-  readonly ruleTopologies: ReadonlyMap<string, readonly TopologyPlan[]>;
   /** Repartition topic → the stage that consumes it. */
   readonly stages: ReadonlyMap<string, StageBinding>;
-}
-
-/** Rules by id, swapped as a whole when the configuration changes; compiled rules are reused while their PDL is unchanged. */
-export class RuleBook implements RuleSource {
-  #entries = new Map<string, RuleEntry & { readonly compiled: CompiledPdl }>();
-  #compiled = new Map<string, { pdl: string; compiled: CompiledPdl }>();
-  /** Rules whose PDL no longer compiles (e.g. a lookup they use was deleted), with the reason. */
-  readonly broken = new Map<string, string>();
-  #version = 0;
-  readonly #stateStore: CorrelationStateStore | undefined;
-
-  /** `stateStore`: where the correlation rules keep their state (the engine's partitioned store); default one in-memory store per rule. */
-  constructor(stateStore?: CorrelationStateStore) {
-    this.#stateStore = stateStore;
-  }
-
-  get(id: string): RuleEntry | undefined {
-    return this.#entries.get(id);
-  }
-
-  /** Changes on every update (RuleSource.version: APPLY_RULES then resolves its rules again). */
-  get version(): number {
-    return this.#version;
-  }
-
-  update(rules: readonly RuleRecord[], lookups: LookupResolver): void {
-    const entries = new Map<string, RuleEntry & { readonly compiled: CompiledPdl }>();
-    const compiled = new Map<string, { pdl: string; compiled: CompiledPdl }>();
-    this.broken.clear();
-    for (const rule of rules) {
-      let program = this.#compiled.get(rule.id);
-      if (!program || program.pdl !== rule.pdl) {
-        try {
-          program = { pdl: rule.pdl, compiled: compile(rule.pdl, { lookups, stateId: `rule:${rule.id}`, ...(this.#stateStore ? { stateStore: this.#stateStore } : {}) }) };
-        } catch (err) {
-          this.broken.set(rule.id, (err as Error).message);
-          continue;
-        }
-      }
-      compiled.set(rule.id, program);
-      entries.set(rule.id, { ...ruleFields(rule), enabled: rule.enabled !== false, compiled: program.compiled });
-    }
-    this.#entries = entries;
-    this.#compiled = compiled;
-    this.#version++;
-  }
-
-  /** Every compiled rule (the clock closes the emit=close windows of correlation rules). */
-  compiledRules(): Iterable<RuleEntry & { readonly compiled: CompiledPdl }> {
-    return this.#entries.values();
-  }
-}
-
-/**
- * Lookup tables by id. Replaced only when the lookups changed (the engine sends them only then), so
- * the PDL indexes built on a table survive other configuration changes.
- */
-export class LookupBook implements LookupResolver {
-  #tables = new Map<string, LookupTable>();
-  #version = 0;
-
-  get(id: string): LookupTable | undefined {
-    return this.#tables.get(id);
-  }
-
-  update(lookups: readonly LookupRecord[]): void {
-    const next = new Map<string, LookupTable>();
-    this.#version++;
-    for (const lookup of lookups) next.set(lookup.id, { version: this.#version, rows: lookup.content });
-    this.#tables = next;
-  }
 }
 
 export interface PlanEnvironment {
@@ -129,13 +62,16 @@ export interface PlanEnvironment {
 export class TaskCache {
   #tasks = new Map<string, CompiledTask>();
   #used = new Set<string>();
+  /** Where the tasks compiled here report their rule matches. */
+  readonly ruleMatches = new RuleMatches();
 
-  get(topologyId: number, spec: { id: number; name: string; function: string; definition?: unknown }, env: PlanEnvironment): CompiledTask {
+  get(topologyId: number, spec: StoredTask, env: PlanEnvironment): CompiledTask {
     const key = `${topologyId}\u0000${spec.id}\u0000${spec.name}\u0000${spec.function}\u0000${JSON.stringify(spec.definition ?? {})}`;
     this.#used.add(key);
     let task = this.#tasks.get(key);
     if (!task) {
-      task = compileTask(spec, { rules: env.rules, lookups: env.lookups, counters: env.counters,
+      const counters = { ...env.counters, ruleMatched: this.ruleMatches.ruleMatched };
+      task = compileTask(spec, { rules: env.rules, lookups: env.lookups, counters,
         ...(env.groupId !== undefined ? { routeCorrelations: true } : {}), ...(env.stateStore ? { stateStore: env.stateStore } : {}) });
       this.#tasks.set(key, task);
     }
@@ -155,7 +91,6 @@ export function buildPlan(snapshot: ConfigSnapshot, env: PlanEnvironment, cache:
   const tasks = new Map(snapshot.tasks.map((t) => [t.id, t]));
   const byInput = new Map<string, TopologyPlan[]>();
   const outputs = new Set<string>();
-  const ruleTopologies = new Map<string, TopologyPlan[]>();
   const stages = new Map<string, StageBinding>();
   for (const topology of snapshot.topologies) {
     if (topology.enabled === false || (topology.group ?? 'default') !== env.group) continue;
@@ -165,38 +100,20 @@ export function buildPlan(snapshot: ConfigSnapshot, env: PlanEnvironment, cache:
     list.push(plan);
     byInput.set(plan.input, list);
     for (const o of plan.outputs) outputs.add(o.topic);
-    for (const ruleId of appliedRules(topology, pipelines, tasks)) {
-      const users = ruleTopologies.get(ruleId) ?? [];
-      users.push(plan);
-      ruleTopologies.set(ruleId, users);
-    }
   }
   cache.sweep();
-  return { version: snapshot.version, byInput, inputTopics: [...byInput.keys()].sort(), outputTopics: [...outputs].sort(), ruleTopologies, stages };
+  return { version: snapshot.version, byInput, inputTopics: [...byInput.keys()].sort(), outputTopics: [...outputs].sort(), stages };
 }
 
-/** The rule ids that the APPLY_RULES tasks of a topology list. */
-function appliedRules(topology: TopologyRecord, pipelines: Map<number, ConfigSnapshot['pipelines'][number]>,
-  tasks: Map<number, ConfigSnapshot['tasks'][number]>): Set<string> {
-  const ids = new Set<string>();
-  for (const pipelineId of topology.pipelines) {
-    for (const taskId of pipelines.get(pipelineId)?.tasks ?? []) {
-      const task = tasks.get(taskId);
-      const rules = task?.function === 'APPLY_RULES' ? (task.definition as { rules?: unknown } | undefined)?.rules : undefined;
-      if (Array.isArray(rules)) for (const id of rules) ids.add(String(id));
-    }
-  }
-  return ids;
-}
-
-function planTopology(topology: TopologyRecord, pipelines: Map<number, ConfigSnapshot['pipelines'][number]>,
-  tasks: Map<number, ConfigSnapshot['tasks'][number]>, env: PlanEnvironment, cache: TaskCache): TopologyPlan {
+function planTopology(topology: StoredTopology, pipelines: ReadonlyMap<number, StoredPipeline>,
+  tasks: ReadonlyMap<number, StoredTask>, env: PlanEnvironment, cache: TaskCache): TopologyPlan {
   const base = {
     id: topology.id,
     name: topology.name,
     input: topology.input.name,
     valueType: serdeTypeOf(topology.input.valueSerde) ?? 'String',
     outputs: topology.output.map((o) => ({ topic: o.name, valueType: serdeTypeOf(o.valueSerde) ?? 'String' })),
+    ruleMatches: cache.ruleMatches,
   };
   const compiled: CompiledTask[] = [];
   for (const pipelineId of topology.pipelines) {
@@ -215,15 +132,8 @@ function planTopology(topology: TopologyRecord, pipelines: Map<number, ConfigSna
   if (env.groupId === undefined) return { ...base, tasks: compiled };
   const stages = new Map<number, StageTopics>();
   compiled.forEach((task, index) => {
-    if (task.resume !== undefined && holdsCorrelation(tasks.get(task.id), env.rules)) stages.set(index, stageTopics(env.groupId!, topology, task.id));
+    // a task that routes correlations holds a stage now unless it says otherwise (APPLY_RULES: none of its rules correlates)
+    if (task.resume !== undefined && task.holdsCorrelation?.() !== false) stages.set(index, stageTopics(env.groupId!, topology, task.id));
   });
   return { ...base, tasks: compiled, stages };
-}
-
-/** Whether a task holds a correlation stage now: a PDL_EXPRESSION that routes, or an APPLY_RULES listing a correlation rule. */
-function holdsCorrelation(spec: ConfigSnapshot['tasks'][number] | undefined, rules: RuleBook): boolean {
-  if (spec?.function === 'PDL_EXPRESSION') return true;
-  if (spec?.function !== 'APPLY_RULES') return false;
-  const ids = (spec.definition as { rules?: unknown } | undefined)?.rules;
-  return Array.isArray(ids) && ids.some((id) => rules.get(String(id))?.compiled.hasCorrelation === true);
 }

@@ -11,10 +11,8 @@ interface ApplyRulesDefinition {
 
 const noRules: RuleSource = { get: () => undefined };
 
-/** The rule's output plus `_rule` (or the original's `padasRule`, rule-alert.ts); a copy when the output is shared. */
-function alert(output: JsonObject, rule: RuleEntry, copy: boolean): JsonObject {
-  return withRule(copy ? (cloneJson(output) as JsonObject) : output, rule);
-}
+/** Builds an alert from a matching rule's output; reports the match (TaskCounters.ruleMatched). */
+type Raise = (output: JsonObject, rule: RuleEntry, copy: boolean) => JsonObject;
 
 /** The listed rules as last resolved, and the index over them. */
 interface Resolved {
@@ -42,6 +40,11 @@ export const applyRules: TaskFactory = (definition, task, env) => {
   const counters = env.counters;
   const route = env.routeCorrelations === true;
   let resolved: Resolved | null = null;
+  /** The one place an alert is built: the rule's output plus `_rule` (or the original's `padasRule`, rule-alert.ts); a copy when the output is shared. */
+  const alert: Raise = (output, rule, copy) => {
+    counters?.ruleMatched?.(task, rule.id);
+    return withRule(copy ? (cloneJson(output) as JsonObject) : output, rule);
+  };
 
   /** The listed rules now; the index is rebuilt only when a compiled rule or its enabled flag changed. */
   function resolve(): Resolved {
@@ -108,8 +111,9 @@ export const applyRules: TaskFactory = (definition, task, env) => {
       const rule = routed.stage.startsWith('rule:') ? rules.get(routed.stage.slice(5)) : undefined;
       if (rule === undefined || !rule.enabled || !rule.compiled.resume) return nothing;
       const outputs = rule.compiled.resume({ stage: routed.pdlStage, event: routed.event, time: routed.time });
-      return alertsOf(outputs, rule, routed.timestamp);
+      return alertsOf(outputs, rule, routed.timestamp, alert);
     },
+    holdsCorrelation: () => ids.some((id) => rules.get(id)?.compiled.hasCorrelation === true),
     advanceBy(elapsedMs) {
       const records: TaskRecord[] = [];
       for (const id of ids) {
@@ -126,7 +130,7 @@ export const applyRules: TaskFactory = (definition, task, env) => {
 };
 
 /** A resumed correlation's outputs as alerts, timestamped like the record that completed them. */
-function alertsOf(outputs: readonly JsonObject[], rule: RuleEntry, timestamp: number): TaskResult {
+function alertsOf(outputs: readonly JsonObject[], rule: RuleEntry, timestamp: number, alert: Raise): TaskResult {
   if (outputs.length === 0) return nothing;
   return { kind: 'alerts', records: outputs.map((output, i) => ({ value: alert(output, rule, i > 0), timestamp })) };
 }

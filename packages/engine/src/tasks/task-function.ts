@@ -78,6 +78,11 @@ export interface CompiledTask extends TaskIdentity {
   resume?(routed: RoutedRecord): TaskResult;
   /** Present on tasks that route correlations: advances the stream time of their stages by `elapsedMs` (idle close). */
   advanceBy?(elapsedMs: number): TaskResult;
+  /**
+   * Present on tasks whose correlation stages come and go with the configuration (APPLY_RULES: the
+   * rules it lists): whether one runs in the task now. A task with `resume` and without this always holds one.
+   */
+  holdsCorrelation?(): boolean;
 }
 
 /**
@@ -124,6 +129,8 @@ export interface TaskCounters {
   taskError?(task: TaskIdentity, message: string): void;
   /** APPLY_RULES skipped a listed rule. */
   ruleSkipped?(task: TaskIdentity, ruleId: string, reason: RuleSkipReason): void;
+  /** APPLY_RULES raised an alert for a rule (once per alert: what `weir_rule_matches_total` counts). */
+  ruleMatched?(task: TaskIdentity, ruleId: string): void;
 }
 
 /** The PDL compiler (`compile` of @weir/pdl); injectable so the runtime can wrap it. */
@@ -158,6 +165,7 @@ export interface CompiledRun {
   readonly advanceTime?: CompiledTask['advanceTime'];
   readonly resume?: CompiledTask['resume'];
   readonly advanceBy?: CompiledTask['advanceBy'];
+  readonly holdsCorrelation?: CompiledTask['holdsCorrelation'];
 }
 
 export type { TaskFunction };

@@ -3,9 +3,10 @@ import type { ErrorObject } from 'ajv';
 /**
  * The one formatter of JSON Schema violations (request bodies, params and query strings checked
  * by the route schemas, and configuration records checked by their resource schema), so every
- * 400 names each field by its path. Two renderings, both fixed by the spec's examples and the
- * tests: a request part (`body.messages.1 must have required property 'value'`) and a record field
- * (`definition.eval[0].action: must be one of rename, set, remove`).
+ * 400 names each field by its path. Three renderings, fixed by the spec's examples and the
+ * tests: a request part (`body.messages.1 must have required property 'value'`), a record field
+ * (`definition.eval[0].action: must be one of rename, set, remove`) and a value with what was
+ * found (`$[1].numberOfPartitions: must be an integer >= 1, found string "3"`, the topic bodies).
  *
  * Bounded: at most `maxListedViolations` distinct texts are listed, then `… and N more`, so a body
  * with 100,000 bad elements costs time linear in its size and gets a short answer.
@@ -78,4 +79,111 @@ export function describeViolations(errors: readonly ErrorObject[], limit = maxLi
 /** The violations of a request part checked by a route schema (`body.username must be string`). */
 export function describeRequestViolations(errors: readonly ErrorObject[], part: string, limit = maxListedViolations): string[] {
   return listed(errors, (e) => requestViolation(e, part), limit);
+}
+
+/** A value as a violation names what it found: `string "abc"`, `number 1.5`, `an object`, `null`. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `string "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+/** What the value rendering needs to know of a schema beyond its keywords. */
+export interface ValuePhrasing {
+  /** The fields of an object in the order they are reported (unknown fields come first). */
+  readonly fields: readonly string[];
+  /** A schema's own text for a violation (a rule the spec words), or undefined for the generic one. */
+  explain?(e: ErrorObject): string | undefined;
+}
+
+interface SchemaFacts {
+  readonly type?: string | readonly string[];
+  readonly description?: string;
+  readonly minimum?: number;
+  readonly properties?: object;
+}
+
+/** `/1/options/retention.ms` → `$[1].options.retention.ms`. */
+function valuePath(instancePath: string, child?: string): string {
+  const path = fieldPath(instancePath, child);
+  return path === '' ? '$' : path.startsWith('[') ? `$${path}` : `$.${path}`;
+}
+
+/** What a schema expects, as `must be …` says it: from its type (an object's or array's description says its shape). */
+function expected(schema: SchemaFacts): string {
+  const type = [schema.type ?? ''].flat()[0];
+  if ((type === 'object' || type === 'array') && schema.description !== undefined) return schema.description;
+  switch (type) {
+    case 'integer':
+      return schema.minimum === undefined ? 'an integer' : `an integer >= ${schema.minimum}`;
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'true or false';
+    case 'array':
+      return 'an array';
+    default:
+      return `${type === 'object' ? 'an' : 'a'} ${type}`;
+  }
+}
+
+/** One violation of a value, saying what was found; the field it names (for ordering and one violation per field). */
+function valueViolation(e: ErrorObject, phrasing: ValuePhrasing): { field: string; text: string } {
+  const params = e.params as Record<string, unknown>;
+  const child = e.keyword === 'required' ? String(params.missingProperty) : e.keyword === 'additionalProperties' ? String(params.additionalProperty) : undefined;
+  const field = valuePath(e.instancePath, child);
+  const own = phrasing.explain?.(e);
+  if (own !== undefined) return { field, text: `${field}: ${own}` };
+  const schema = (e.parentSchema ?? {}) as SchemaFacts;
+  const integer = [schema.type].flat().includes('integer') ? 'an integer' : 'a number';
+  switch (e.keyword) {
+    case 'required':
+      return { field, text: `${field}: is required` };
+    case 'additionalProperties':
+      return { field, text: `${field}: unknown field; accepted: ${Object.keys(schema.properties ?? {}).join(', ')}` };
+    case 'type':
+      return { field, text: `${field}: must be ${expected(schema)}, found ${describeValue(e.data)}` };
+    case 'minimum':
+      return { field, text: `${field}: must be ${integer} >= ${String(params.limit)}, found ${String(e.data)}` };
+    case 'maximum':
+      return { field, text: `${field}: must be ${integer} <= ${String(params.limit)}, found ${String(e.data)}` };
+    default:
+      return { field, text: `${field}: ${e.message ?? 'is invalid'}` };
+  }
+}
+
+/**
+ * The violations of a value (the topic bodies: the spec words them), one per field: an element's
+ * unknown fields first, then its fields in `phrasing.fields` order, elements in index order.
+ */
+export function describeValueViolations(errors: readonly ErrorObject[], phrasing: ValuePhrasing, limit = maxListedViolations): string[] {
+  const seen = new Set<string>();
+  const found: { field: string; text: string; order: number[] }[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'if') continue;
+    const violation = valueViolation(e, phrasing);
+    if (seen.has(violation.field)) continue;
+    seen.add(violation.field);
+    found.push({ ...violation, order: orderOf(e, phrasing.fields) });
+  }
+  found.sort((a, b) => compareOrder(a.order, b.order));
+  const texts = found.slice(0, limit).map((v) => v.text);
+  if (found.length > limit) texts.push(`… and ${found.length - limit} more`);
+  return texts;
+}
+
+/** Element indexes, then -1 for an unknown field or the field's place in `fields`. */
+function orderOf(e: ErrorObject, fields: readonly string[]): number[] {
+  const parts = e.instancePath.split('/').slice(1);
+  const indexes = parts.filter((p) => /^\d+$/.test(p)).map(Number);
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'additionalProperties') return [...indexes, -1];
+  const name = e.keyword === 'required' ? String(params.missingProperty) : parts.find((p) => !/^\d+$/.test(p));
+  return name === undefined ? indexes : [...indexes, fields.indexOf(name)];
+}
+
+function compareOrder(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }

@@ -110,17 +110,50 @@ export function compareAlerts(actual: Map<string, number[]>, expected = expected
 
 /** Writes events with acks=all (keys null, the partition each event names, its timestamp). */
 export async function produceEvents(topic: string, events: readonly StreamEvent[], bootstrap = testBootstrap()): Promise<void> {
-  const producer = new Producer({ clientId: 'weir-fault-producer', bootstrapBrokers: bootstrap.split(','), retries: 20, retryDelay: 500 });
+  // Patient, and never on stale metadata: after a broker is killed, the controller notices only at
+  // its session timeout (KRaft's broker.session.timeout.ms, 9 s) and then elects new leaders. The
+  // client's own retries keep the leader it last knew when the answer is an error rather than a
+  // broken connection (91 attempts failed so in one CI run), so each refused batch is sent again
+  // after its metadata is dropped, until a deadline. A batch holds one partition's records: a
+  // refused batch wrote nothing, and no record is sent twice on purpose.
+  const producer = new Producer({ clientId: 'weir-fault-producer', bootstrapBrokers: bootstrap.split(','), retries: 3, retryDelay: 500 });
+  const deadline = Date.now() + 180_000;
   try {
-    for (let i = 0; i < events.length; i += 500) {
-      await producer.send({
-        messages: events.slice(i, i + 500).map((e) => ({ topic, partition: e.partition, value: Buffer.from(e.value), timestamp: BigInt(e.timestamp) })),
-        acks: ProduceAcks.ALL,
-      });
+    for (const batch of partitionBatches(events, 500)) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await producer.send({
+            messages: batch.map((e) => ({ topic, partition: e.partition, value: Buffer.from(e.value), timestamp: BigInt(e.timestamp) })),
+            acks: ProduceAcks.ALL,
+          });
+          break;
+        } catch (err) {
+          if (Date.now() > deadline) throw new Error(`producing to ${topic} failed ${attempt} times over 180 s`, { cause: err });
+          producer.clearMetadata();
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
     }
   } finally {
     await producer.close();
   }
+}
+
+/** Splits `events` into batches of at most `size` records of one partition each, keeping their order within a partition. */
+function partitionBatches(events: readonly StreamEvent[], size: number): StreamEvent[][] {
+  const batches: StreamEvent[][] = [];
+  const open = new Map<number, StreamEvent[]>();
+  for (const e of events) {
+    let batch = open.get(e.partition);
+    if (!batch) {
+      batch = [];
+      open.set(e.partition, batch);
+      batches.push(batch);
+    }
+    batch.push(e);
+    if (batch.length === size) open.delete(e.partition);
+  }
+  return batches;
 }
 
 /** Creates topics on the cluster: replication 3 and min.insync.replicas=2 when it has three brokers. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/broker/ports.ts';
@@ -26,7 +26,7 @@ export class NodeProcess {
   async configure(settings: Record<string, string>): Promise<void> {
     this.port = await freePort();
     const all = { 'weir.home': this.home, 'weir.uuid': this.uuid, 'bootstrap.servers': testBootstrap(), 'weir.broker.embedded': 'false',
-      'server.port': String(this.port), 'server.address': '127.0.0.1', 'weir.metrics.port': '0', 'num.stream.threads': '2', 'weir.log.level': 'warn',
+      'server.port': String(this.port), 'server.address': '127.0.0.1', 'weir.metrics.port': '0', 'num.stream.threads': '2', 'weir.log.level': process.env.WEIR_TEST_NODE_LOG_LEVEL ?? 'warn',
       // 'admin-pw' predates the password policy; the fault tests poll faster than the default rate limit.
       'weir.auth.password-min-length': '6', 'weir.http.rate-limit-per-minute': '1000000', ...settings };
     writeFileSync(this.config, Object.entries(all).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
@@ -36,7 +36,13 @@ export class NodeProcess {
   async start(): Promise<void> {
     this.child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'packages/engine/src/main.ts', '--config', this.config],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    const keep = (c: Buffer) => (this.output = (this.output + c.toString()).slice(-20_000));
+    // WEIR_TEST_NODE_LOGS=<dir>: every line of every node process also goes to <dir>/node-<uuid>.log (diagnosing a fault run)
+    const logDir = process.env.WEIR_TEST_NODE_LOGS;
+    if (logDir) mkdirSync(logDir, { recursive: true });
+    const keep = (c: Buffer) => {
+      this.output = (this.output + c.toString()).slice(-20_000);
+      if (logDir) appendFileSync(path.join(logDir, `node-${this.uuid}.log`), c);
+    };
     this.child.stdout!.on('data', keep);
     this.child.stderr!.on('data', keep);
     const child = this.child;

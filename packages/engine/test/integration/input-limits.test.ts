@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { describe, test } from 'node:test';
+import { useTestNode } from '../helpers/test-node.ts';
 
 interface ErrorBody { status: string; debugMessage: string; errors?: unknown[] }
 
 /** The two failures of the first fuzz run (issue 13), fixed at their cause. */
 describe('input limits: bounded validation errors and a nesting limit', () => {
-  let t: TestNode;
-  let admin: string;
-  before(async () => {
-    t = await startTestNode({ 'weir.engine.autostart': 'false' });
+  let admin = '';
+  const t = useTestNode({ 'weir.engine.autostart': 'false' }, async () => {
     admin = await t.initAdmin();
   });
-  after(() => t.stop());
 
   test('a long invalid array gets at most 20 violations and a count, on every route that saw it', async () => {
     const many = Array.from({ length: 100_000 }, (_, i) => `x${i}`);

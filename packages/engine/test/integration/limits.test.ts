@@ -68,7 +68,9 @@ describe('limits, each at its edge', () => {
 
   test('a client that does not finish its headers in time gets 408 and is disconnected', async () => {
     const { closed } = rawConnection(t.url, 'GET /api/init HTTP/1.1\r\nHost: localhost\r\n');
-    assert.match(await closed, /^HTTP\/1\.1 408/);
+    const response = await closed;
+    assert.match(response, /^HTTP\/1\.1 408/);
+    assert.equal((JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as { status: string }).status, 'REQUEST_TIMEOUT', 'an error object');
   });
 
   test('connections beyond the maximum are closed at once', async () => {

@@ -4,7 +4,8 @@ import { apiRoutes } from '../../src/http/access-control.ts';
 import { docsPrefix } from '../../src/http/openapi.ts';
 import { useTestNode } from '../helpers/test-node.ts';
 
-type Operation = { security?: unknown[]; 'x-weir-roles'?: string[]; requestBody?: unknown; parameters?: { in: string; name: string }[] };
+type Operation = { security?: unknown[]; 'x-weir-roles'?: string[]; requestBody?: unknown; parameters?: { in: string; name: string }[];
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }> };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 const fixed = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'cache-control': 'no-cache, no-store, max-age=0, must-revalidate' };
@@ -40,6 +41,21 @@ describe('OpenAPI document and reference', () => {
     assert.ok(doc.paths['/api/tasks']!.post!.requestBody, 'POST /api/tasks documents its body');
     assert.ok(doc.paths['/api/users/{username}']!.get!.parameters!.some((p) => p.in === 'path' && p.name === 'username'));
     assert.ok(doc.paths['/api/topics/{name}/produce']!.post!.requestBody);
+    assert.ok(doc.paths['/api/topics']!.post!.requestBody, 'the topic body is declared on its route');
+    assert.ok(doc.paths['/api/lookups']!.post!.requestBody, 'the lookup upload is declared on its route');
+  });
+
+  test('every operation documents its answer: a declared response schema (or a described empty one), not the default', async () => {
+    const doc = (await t.call('GET', '/api/openapi.json')).body as Document;
+    for (const route of apiRoutes(t.node.api).filter((r) => !r.url.startsWith(docsPrefix))) {
+      const operation = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]![route.method.toLowerCase()]!;
+      const success = Object.entries(operation.responses ?? {}).filter(([code]) => code.startsWith('2'));
+      assert.ok(success.length > 0 && success.every(([, r]) => r.content !== undefined || r.description !== 'Default Response'), `${route.method} ${route.url}: ${JSON.stringify(operation.responses)}`);
+    }
+    const answer = (path: string, method: string, code: string) => doc.paths[path]![method]!.responses![code]!.content!['application/json']!.schema!;
+    assert.deepEqual(Object.keys(answer('/api/users/{username}', 'get', '200').properties!), ['username', 'name', 'email', 'roles']);
+    assert.ok(answer('/api/tasks/{id}', 'get', '200').properties!.definition, 'a task answer shows its definition');
+    assert.ok(answer('/api/topics/{name}', 'get', '200').properties!.numberOfPartitions);
   });
 
   test('/api/docs serves the interactive reference from the node itself, with the fixed headers', async () => {

@@ -1,0 +1,134 @@
+import { ProduceAcks, Producer, type Admin, type BaseOptions, type Consumer, type Message } from '@platformatic/kafka';
+import { brokerErrorId, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
+import { sizeBoundedRuns, timestampSafeRuns, type OutgoingRecord } from './record-processor.ts';
+
+type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
+export type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
+export interface GroupMetadata { readonly groupId: string; readonly memberId: string; readonly generationId: number; readonly coordinatorId: number }
+
+/** Errors by which the group coordinator says the group rebalanced (or moved on) under a commit. */
+export const rebalanceErrors = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
+
+export interface BatchWriterOptions {
+  readonly connection: Connection;
+  readonly clientId: string;
+  readonly guarantee: 'at_least_once' | 'exactly_once_v2';
+  /** Unique per worker and stable across restarts of the node (fences zombie transactions). */
+  readonly transactionalId: string;
+  readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+/** What the writer needs of its worker: the admin client and the set of topics known to exist. */
+export interface WriterContext {
+  admin(): Admin;
+  knownTopics(): Set<string>;
+}
+
+/**
+ * Writes a batch's output and commits its offsets: under at_least_once, the produce acknowledged
+ * (acks=all, in size- and timestamp-safe runs) and then the offsets committed; under
+ * exactly_once_v2, both in one Kafka transaction. Creates output and dead-letter topics when missing.
+ */
+export class BatchWriter {
+  readonly #options: BatchWriterOptions;
+  readonly #context: WriterContext;
+  #producer: Producer<Buffer, Buffer, Buffer, Buffer> | undefined;
+
+  constructor(options: BatchWriterOptions, context: WriterContext) {
+    this.#options = options;
+    this.#context = context;
+  }
+
+  /** Creates the producer; under exactly_once_v2 it also fences this transactional id's previous incarnation. */
+  async open(): Promise<void> {
+    if (this.#producer) return;
+    const o = this.#options;
+    this.#producer = new Producer({
+      ...o.connection,
+      clientId: `${o.clientId}-producer`,
+      idempotent: true,
+      acks: ProduceAcks.ALL,
+      // -1/-1 asks the coordinator for a fresh epoch of this transactional id; the client's default
+      // (0/0) claims to be producer 0, which a coordinator that knows the id answers with
+      // PRODUCER_FENCED, so a restarted node could never resume its transactions.
+      ...(o.guarantee === 'exactly_once_v2' ? { transactionalId: o.transactionalId, producerId: -1n, producerEpoch: -1 } : {}),
+    });
+    if (o.guarantee === 'exactly_once_v2') {
+      // InitProducerId now, before the consumer joins (Kafka Streams' initTransactions): it fences
+      // this transactional id's previous incarnation and aborts its open transaction at once; the
+      // client would only send it with the first batch, so a transaction left open by a killed
+      // process kept its offsets pending (and other workers waiting) until it timed out.
+      const fence = await this.#producer.beginTransaction();
+      await fence.cancel();
+    }
+  }
+
+  async close(): Promise<void> {
+    const producer = this.#producer;
+    this.#producer = undefined;
+    await producer?.close().catch(() => {});
+  }
+
+  /**
+   * Writes `out` and commits the offsets after `last` (the last processed message per partition)
+   * under the generation `group` the batch ran under. Returns undefined when all is committed, or,
+   * under at_least_once, the error by which a rebalance refused the commit: the output is written,
+   * the offsets are for the caller to commit later. Throws on any other failure (under exactly_once_v2 the transaction is aborted first).
+   */
+  async write(out: OutgoingRecord[], last: ReadonlyMap<string, BufferMessage>, group: GroupMetadata | undefined,
+    consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined): Promise<string | undefined> {
+    await this.#ensureTopics(out);
+    const producer = this.#producer!;
+    if (this.#options.guarantee === 'exactly_once_v2') {
+      const tx = await producer.beginTransaction();
+      try {
+        for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await tx.send({ messages: run });
+        if (last.size > 0) {
+          await tx.addConsumer(consumer!);
+          // TxnOffsetCommit takes the group generation and member id from the message's metadata,
+          // which the client stamps at fetch time: a record fetched before a rebalance (put back, or
+          // already buffered) would carry a generation the coordinator no longer accepts
+          // (ILLEGAL_GENERATION, for ever). The offsets go with the generation the batch ran under.
+          for (const m of last.values()) await tx.addOffset(group ? ({ ...m, metadata: { ...m.metadata, consumer: group } }) : m);
+        }
+        await tx.commit();
+      } catch (err) {
+        await tx.abort().catch(() => {});
+        throw err;
+      }
+      return undefined;
+    }
+    for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await producer.send({ messages: run, acks: ProduceAcks.ALL });
+    try {
+      await Promise.all([...last.values()].map((m) => m.commit()));
+      return undefined;
+    } catch (err) {
+      const refusal = brokerErrorId(err);
+      if (!refusal || !rebalanceErrors.has(refusal)) throw err;
+      return refusal;
+    }
+  }
+
+  /** Output and dead-letter topics are created when missing (auto-creation is off on Weir's broker). */
+  async #ensureTopics(out: OutgoingRecord[]): Promise<void> {
+    const known = this.#context.knownTopics();
+    let missing: Set<string> | undefined;
+    for (const record of out) {
+      if (!known.has(record.topic)) (missing ??= new Set()).add(record.topic);
+    }
+    if (!missing) return;
+    const admin = this.#context.admin();
+    const existing = new Set(await admin.listTopics({ includeInternals: false }));
+    const create = [...missing].filter((t) => !existing.has(t));
+    if (create.length) {
+      try {
+        await admin.createTopics({ topics: create, partitions: 1, replicas: -1 });
+        this.#options.onLog('info', `created topic(s) ${create.join(', ')}`);
+      } catch (err) {
+        if (!isTopicAlreadyExists(err)) throw err;
+      }
+    }
+    for (const t of missing) known.add(t);
+    for (const t of existing) known.add(t);
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * Every metric name the engine exports (`GET /metrics`, `GET /api/metrics/summary`), in one place:
+ * the workers count under these names, the Prometheus registry declares them, the summary reads them.
+ */
+export const metricNames = {
+  recordsIn: 'weir_records_in_total',
+  recordsOut: 'weir_records_out_total',
+  deadLettered: 'weir_records_dead_lettered_total',
+  ruleMatches: 'weir_rule_matches_total',
+  alerts: 'weir_alerts_total',
+  skipped: 'weir_records_skipped_total',
+  taskErrors: 'weir_task_errors_total',
+  rulesSkipped: 'weir_rules_skipped_total',
+  batchSeconds: 'weir_batch_processing_seconds',
+  consumerLag: 'weir_consumer_lag',
+  workerState: 'weir_worker_state',
+  /** Prefix of Node's process metrics (CPU, memory, event loop, GC). */
+  processPrefix: 'weir_process_',
+} as const;

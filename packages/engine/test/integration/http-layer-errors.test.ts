@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import tls from 'node:tls';
+import { describe, test } from 'node:test';
+import { useTestNode } from '../helpers/test-node.ts';
+
+interface ErrorBody { status: string; message: string; debugMessage: string }
+
+/** Sends raw bytes over TLS and returns everything the server wrote until it closed or `ms` passed. */
+function raw(url: string, text: string, ms = 5000): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), rejectUnauthorized: false });
+    let received = '';
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(received);
+    };
+    const timer = setTimeout(done, ms);
+    socket.on('data', (c: Buffer) => {
+      received += c.toString();
+      if (/\r\n\r\n[\s\S]*\}$/.test(received)) done();
+    });
+    socket.once('secureConnect', () => socket.write(text));
+    socket.once('close', done);
+    socket.once('error', done);
+  });
+}
+
+function bodyOf(response: string): ErrorBody {
+  return JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as ErrorBody;
+}
+
+/**
+ * Found by the fuzz suite (issue 13): errors raised by the HTTP layer before any route runs (a path
+ * that is not valid percent-encoding, a long path parameter, oversized headers) were Fastify's and
+ * Node's own `{error, message, statusCode}` bodies, not the spec's error object; and ids the schemas
+ * accept (up to 256 characters) could be created but not read, changed or deleted (paths over 100
+ * characters per parameter were refused).
+ */
+describe('errors of the HTTP layer are error objects; every id the schemas accept is reachable', () => {
+  let admin = '';
+  const t = useTestNode({ 'weir.engine.autostart': 'false' }, async () => {
+    admin = await t.initAdmin();
+  });
+
+  test('a rule with a 256-character id (the longest accepted) is read, updated and deleted through its path', async () => {
+    const id = `r${'é'.repeat(255)}`;
+    const rule = { id, name: 'long id', description: '', pdl: 'a = 1', enabled: true };
+    assert.equal((await t.call('POST', '/api/rules', { token: admin, body: rule })).status, 201);
+    const path = `/api/rules/${encodeURIComponent(id)}`;
+    const got = await t.call('GET', path, { token: admin });
+    assert.equal(got.status, 200, got.text);
+    assert.equal((got.body as { id: string }).id, id);
+    assert.equal((await t.call('PUT', path, { token: admin, body: { ...rule, name: 'renamed' } })).status, 200);
+    assert.equal((await t.call('DELETE', path, { token: admin })).status, 204);
+  });
+
+  test('a path that is not valid percent-encoding is a 400 error object naming the path', async () => {
+    const res = await t.call('GET', '/api/rules/%zz', { token: admin });
+    assert.equal(res.status, 400, res.text);
+    assert.deepEqual(res.body, { status: 'BAD_REQUEST', message: 'Resource validation failed',
+      debugMessage: "The request path '/api/rules/%zz' is not a valid URL: every % must start a %XX escape of UTF-8 bytes." });
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+  });
+
+  test('a path parameter longer than the limit is a 414 error object naming the limit', async () => {
+    const res = await t.call('GET', `/api/rules/${'x'.repeat(5000)}`, { token: admin });
+    assert.equal(res.status, 414, res.text);
+    assert.deepEqual(res.body, { status: 'URI_TOO_LONG', message: 'Request URI too long',
+      debugMessage: 'A path parameter is longer than 4096 characters (percent-encoded); no id is that long.' });
+  });
+
+  test('headers larger than the server accepts are a 431 error object, and the connection is closed', async () => {
+    const response = await raw(t.url, `GET /api/init HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.match(response, /^HTTP\/1\.1 431 /);
+    assert.deepEqual(bodyOf(response), { status: 'REQUEST_HEADER_FIELDS_TOO_LARGE', message: 'Request header fields too large',
+      debugMessage: 'The request line and headers are larger than 16384 bytes; send long values in the body.' });
+  });
+
+  test('a request that is not HTTP is a 400 error object, and the connection is closed', async () => {
+    const response = await raw(t.url, 'NOT HTTP AT ALL\r\n\r\n');
+    assert.match(response, /^HTTP\/1\.1 400 /);
+    assert.equal(bodyOf(response).status, 'BAD_REQUEST');
+    assert.match(bodyOf(response).debugMessage, /^The request is not valid HTTP\/1\.1 \(HPE_\w+\); the connection is closed\.$/);
+  });
+});
