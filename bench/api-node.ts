@@ -9,7 +9,8 @@ export interface Server {
 
 export function startServer(mode: 'node' | 'ceiling', options: object): Promise<Server> {
   const child = fork(new URL('./api-server.ts', import.meta.url), [mode, JSON.stringify(options)], {
-    execArgv: ['--disable-warning=ExperimentalWarning'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--disable-warning=ExperimentalWarning'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
     child.once('message', (m: { url: string }) => resolve({ child, url: m.url }));
@@ -26,19 +27,38 @@ export async function stopServer(server: Server): Promise<void> {
 const agent = new https.Agent({ rejectUnauthorized: false });
 
 /** A JSON body, or a Buffer sent as it is with `contentType`. */
-export function call(url: string, method: string, body?: unknown, token?: string, contentType = 'application/json'): Promise<{ status: number; text: string; etag?: string }> {
+export function call(
+  url: string,
+  method: string,
+  body?: unknown,
+  token?: string,
+  contentType = 'application/json',
+): Promise<{ status: number; text: string; etag?: string }> {
   const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = https.request(url, { method, agent, headers: {
-      ...(payload ? { 'content-type': contentType, 'content-length': String(payload.length) } : {}),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), etag: res.headers.etag }));
-    });
+    const req = https.request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          ...(payload ? { 'content-type': contentType, 'content-length': String(payload.length) } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            etag: res.headers.etag,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
-

@@ -15,13 +15,21 @@ const options = JSON.parse(arg) as { bootstrap: string; home: string; body?: str
 
 if (mode === 'node') {
   const settings = loadSettings(undefined, {}).with({
-    'weir.home': options.home, 'bootstrap.servers': options.bootstrap, 'weir.broker.embedded': 'false', 'server.port': '0',
-    'server.address': '127.0.0.1', 'weir.log.level': 'silent', 'weir.metrics.port': '0',
+    'weir.home': options.home,
+    'bootstrap.servers': options.bootstrap,
+    'weir.broker.embedded': 'false',
+    'server.port': '0',
+    'server.address': '127.0.0.1',
+    'weir.log.level': 'silent',
+    'weir.metrics.port': '0',
     // The bench's fixture password ('admin-pw') predates the password policy, and one user drives the
     // load: the per-user rate limit (default 1,200 a minute) would measure the limiter, not the API.
-    'weir.auth.password-min-length': '6', 'weir.http.rate-limit-per-minute': '10000000',
+    'weir.auth.password-min-length': '6',
+    'weir.http.rate-limit-per-minute': '10000000',
     // bench/node-memory.ts runs the engine; bench/api.ts measures the API alone
-    ...(options.streamThreads ? { 'num.stream.threads': String(options.streamThreads) } : { 'weir.engine.autostart': 'false' }),
+    ...(options.streamThreads
+      ? { 'num.stream.threads': String(options.streamThreads) }
+      : { 'weir.engine.autostart': 'false' }),
   });
   const node = await WeirNode.start(settings);
   process.send!({ url: node.url });
@@ -33,10 +41,13 @@ if (mode === 'node') {
   const tls = path.join(options.home, 'var', 'tls', 'weir.p12');
   const body = readFileSync(options.body!);
   const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
-  const server = https.createServer({ pfx: readFileSync(tls), passphrase: readFileSync(`${tls}.password`, 'utf8').trim() }, (_req, res) => {
-    res.writeHead(200, headers);
-    res.end(body);
-  });
+  const server = https.createServer(
+    { pfx: readFileSync(tls), passphrase: readFileSync(`${tls}.password`, 'utf8').trim() },
+    (_req, res) => {
+      res.writeHead(200, headers);
+      res.end(body);
+    },
+  );
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
     process.send!({ url: `https://localhost:${typeof address === 'object' && address ? address.port : 0}` });

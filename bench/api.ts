@@ -34,27 +34,51 @@ async function load(url: string, pid: number, headers: Record<string, string>): 
   const result = await autocannon({ url, connections, duration: seconds, headers });
   const cpu = cpuSeconds(pid) - cpu0;
   const statuses = `2xx ${result['2xx']}, 3xx ${result['3xx']}, 4xx ${result['4xx']}, 5xx ${result['5xx']}, errors ${result.errors}, timeouts ${result.timeouts}`;
-  return { rate: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, statuses, cpu };
+  return {
+    rate: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    statuses,
+    cpu,
+  };
 }
 
-const show = (label: string, l: Load) => console.log(`${label.padEnd(44)} ${Math.round(l.rate).toLocaleString('en-US').padStart(7)} req/s  ` +
-  `p50 ${l.p50} ms  p99 ${l.p99} ms  max ${l.max} ms  server CPU ${l.cpu.toFixed(1)} s  (${l.statuses})`);
+const show = (label: string, l: Load) =>
+  console.log(
+    `${label.padEnd(44)} ${Math.round(l.rate).toLocaleString('en-US').padStart(7)} req/s  ` +
+      `p50 ${l.p50} ms  p99 ${l.p99} ms  max ${l.max} ms  server CPU ${l.cpu.toFixed(1)} s  (${l.statuses})`,
+  );
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-api-'));
   const broker = new EmbeddedBroker({ dir: path.join(dir, 'broker'), internalPartitions: 1 });
   const bootstrap = await broker.start();
   // interrupted: the broker (a JVM of its own) must not outlive the bench
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
   const home = path.join(dir, 'home');
   let node: Server | undefined;
   let ceiling: Server | undefined;
   try {
     node = await startServer('node', { bootstrap, home });
-    const init = await call(`${node.url}/api/init`, 'POST', { name: 'Admin', username: 'admin', email: 'admin@example.com', password: 'admin-pw', roles: [{ name: 'admin' }] });
+    const init = await call(`${node.url}/api/init`, 'POST', {
+      name: 'Admin',
+      username: 'admin',
+      email: 'admin@example.com',
+      password: 'admin-pw',
+      roles: [{ name: 'admin' }],
+    });
     if (init.status !== 201) throw new Error(`init: ${init.status} ${init.text}`);
-    const token = (JSON.parse((await call(`${node.url}/api/login`, 'POST', { username: 'admin', password: 'admin-pw' })).text) as { access_token: string }).access_token;
-    const rules = pdlRules(benchRules(ruleCount)).map((r) => ({ ...r, description: `Detects ${r.name}: a Sigma-style rule of the engine benchmark` }));
+    const token = (
+      JSON.parse((await call(`${node.url}/api/login`, 'POST', { username: 'admin', password: 'admin-pw' })).text) as {
+        access_token: string;
+      }
+    ).access_token;
+    const rules = pdlRules(benchRules(ruleCount)).map((r) => ({
+      ...r,
+      description: `Detects ${r.name}: a Sigma-style rule of the engine benchmark`,
+    }));
     const bulk = await call(`${node.url}/api/bulk/rules`, 'POST', rules, token);
     if (bulk.status !== 200) throw new Error(`bulk: ${bulk.status} ${bulk.text.slice(0, 500)}`);
     const listed = await call(`${node.url}/api/rules`, 'GET', undefined, token);
@@ -62,14 +86,21 @@ async function main(): Promise<void> {
     const bodyFile = path.join(dir, 'rules.json');
     writeFileSync(bodyFile, listed.text);
     ceiling = await startServer('ceiling', { bootstrap, home, body: bodyFile });
-    console.log(`GET /api/rules: ${ruleCount} rules, ${Buffer.byteLength(listed.text).toLocaleString('en-US')} bytes; ${connections} connections, ${seconds} s each; ` +
-      `${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `GET /api/rules: ${ruleCount} rules, ${Buffer.byteLength(listed.text).toLocaleString('en-US')} bytes; ${connections} connections, ${seconds} s each; ` +
+        `${os.cpus().length} cores, load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+    );
     const auth = { authorization: `Bearer ${token}` };
     const top = await load(`${ceiling.url}/api/rules`, ceiling.child.pid!, {});
     show('ceiling: plain Node HTTPS, the same bytes', top);
     const full = await load(`${node.url}/api/rules`, node.child.pid!, auth);
     show('Weir: GET /api/rules → 200', full);
-    console.log(`Weir / ceiling (200 with the body): ${(full.rate / top.rate).toFixed(2)}; p99 ${full.p99} ms (ceiling ${top.p99} ms)`);
+    console.log(
+      `Weir / ceiling (200 with the body): ${(full.rate / top.rate).toFixed(2)}; p99 ${full.p99} ms (ceiling ${top.p99} ms)`,
+    );
     // an API without ETags (an earlier Weir) is measured without this scenario
     if (listed.etag) {
       const cached = await load(`${node.url}/api/rules`, node.child.pid!, { ...auth, 'if-none-match': listed.etag });

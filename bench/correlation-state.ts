@@ -43,20 +43,32 @@ function bytesPerGroup(pdl: string, n: number): number {
 }
 
 function updates(n: number): { memory: number; sqlite: number } {
-  const state = (i: number) => ({ open: true, start: T0, end: T0 + 600_000, maxTime: T0 + i, suppressedUntil: 0, summary: { count: i % 50 } });
+  const state = (i: number) => ({
+    open: true,
+    start: T0,
+    end: T0 + 600_000,
+    maxTime: T0 + i,
+    suppressedUntil: 0,
+    summary: { count: i % 50 },
+  });
   const memory = new InMemoryCorrelationStateStore();
   let t = performance.now();
   for (let i = 0; i < n; i++) memory.set('s', `["user-${i % 100_000}"]`, state(i));
   const memoryMs = performance.now() - t;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-sqlite-'));
   const db = new DatabaseSync(path.join(dir, 'state.db'));
-  db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE state (scope TEXT, key TEXT, value TEXT, PRIMARY KEY (scope, key)) WITHOUT ROWID');
-  const upsert = db.prepare('INSERT INTO state (scope, key, value) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value');
+  db.exec(
+    'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE state (scope TEXT, key TEXT, value TEXT, PRIMARY KEY (scope, key)) WITHOUT ROWID',
+  );
+  const upsert = db.prepare(
+    'INSERT INTO state (scope, key, value) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value',
+  );
   t = performance.now();
   // batched like the engine's 2,000-record batches: one transaction per batch
   for (let i = 0; i < n; i += 2000) {
     db.exec('BEGIN');
-    for (let j = i; j < Math.min(n, i + 2000); j++) upsert.run('s', `["user-${j % 100_000}"]`, JSON.stringify(state(j)));
+    for (let j = i; j < Math.min(n, i + 2000); j++)
+      upsert.run('s', `["user-${j % 100_000}"]`, JSON.stringify(state(j)));
     db.exec('COMMIT');
   }
   const sqliteMs = performance.now() - t;
@@ -72,37 +84,60 @@ async function restore(n: number): Promise<{ loadMs: number; memoryMs: number; s
   const admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: [bootstrap] });
   try {
     const changelog = 'bench-stage-changelog';
-    await admin.createTopics({ topics: [changelog], partitions: 1, replicas: 1, configs: [{ name: 'cleanup.policy', value: 'compact' }] });
+    await admin.createTopics({
+      topics: [changelog],
+      partitions: 1,
+      replicas: 1,
+      configs: [{ name: 'cleanup.policy', value: 'compact' }],
+    });
     // the changelog of 1M open event_count groups, as the engine writes it
     const source = new PartitionedStateStore();
     source.open('bench-stage-repartition', 0, changelog);
     source.select('bench-stage-repartition', 0);
-    const program = compile('event_count timespan=10m group_by user emit=close', { stateStore: source, stateId: 'rule:bench', limits: { maxGroups: n + 1 } });
+    const program = compile('event_count timespan=10m group_by user emit=close', {
+      stateStore: source,
+      stateId: 'rule:bench',
+      limits: { maxGroups: n + 1 },
+    });
     const producer = new Producer({ clientId: 'bench-load', bootstrapBrokers: [bootstrap] });
     let t = performance.now();
     for (let i = 0; i < n; i += 20_000) {
       for (let j = i; j < Math.min(n, i + 20_000); j++) program.feed({ user: `user-${j}`, _time: T0 + (j % 1000) });
       const out: OutgoingRecord[] = [];
       source.drain(out);
-      for (let k = 0; k < out.length; k += 2000) await producer.send({ messages: out.slice(k, k + 2000), acks: ProduceAcks.LEADER });
+      for (let k = 0; k < out.length; k += 2000)
+        await producer.send({ messages: out.slice(k, k + 2000), acks: ProduceAcks.LEADER });
     }
     await producer.close();
     const loadMs = performance.now() - t;
-    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({ clientId: 'bench-restore', groupId: 'bench-restore-unused', bootstrapBrokers: [bootstrap] });
+    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
+      clientId: 'bench-restore',
+      groupId: 'bench-restore-unused',
+      bootstrapBrokers: [bootstrap],
+    });
     const target = new PartitionedStateStore();
     target.open('bench-stage-repartition', 0, changelog);
     t = performance.now();
-    const records = await readChangelog(consumer, changelog, 0, false, (key, value) => target.restore('bench-stage-repartition', 0, key, value));
+    const records = await readChangelog(consumer, changelog, 0, false, (key, value) =>
+      target.restore('bench-stage-repartition', 0, key, value),
+    );
     const memoryMs = performance.now() - t;
     target.select('bench-stage-repartition', 0);
-    if (target.size('rule:bench#0') !== n) throw new Error(`restored ${target.size('rule:bench#0')} groups, expected ${n}`);
+    if (target.size('rule:bench#0') !== n)
+      throw new Error(`restored ${target.size('rule:bench#0')} groups, expected ${n}`);
     const sqliteDir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-sqlite-'));
     const db = new DatabaseSync(path.join(sqliteDir, 'state.db'));
-    db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID');
-    const upsert = db.prepare('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    db.exec(
+      'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID',
+    );
+    const upsert = db.prepare(
+      'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
     t = performance.now();
     db.exec('BEGIN');
-    await readChangelog(consumer, changelog, 0, false, (key, value) => { if (value) upsert.run(key.toString(), value.toString()); });
+    await readChangelog(consumer, changelog, 0, false, (key, value) => {
+      if (value) upsert.run(key.toString(), value.toString());
+    });
     db.exec('COMMIT');
     const sqliteMs = performance.now() - t;
     db.close();
@@ -124,12 +159,20 @@ async function main(): Promise<void> {
     ['event_count emit=close', 'event_count timespan=10m group_by user emit=close'],
     ['value_count emit=close', 'value_count(host) timespan=10m group_by user emit=close'],
     ['event_count emit=event', 'event_count timespan=10m group_by user reset=false where _aggregation.value >= 20'],
-    ['value_count emit=event', 'value_count(host) timespan=10m group_by user reset=false where _aggregation.value >= 5'],
-  ] as const) console.log(`  ${name}: ${bytesPerGroup(pdl, sample).toFixed(0)} B`);
+    [
+      'value_count emit=event',
+      'value_count(host) timespan=10m group_by user reset=false where _aggregation.value >= 5',
+    ],
+  ] as const)
+    console.log(`  ${name}: ${bytesPerGroup(pdl, sample).toFixed(0)} B`);
   const u = updates(1_000_000);
-  console.log(`1,000,000 state updates over 100,000 groups: memory ${u.memory.toFixed(0)} ms, node:sqlite ${u.sqlite.toFixed(0)} ms (memory/sqlite time ratio ${(u.memory / u.sqlite).toFixed(3)})`);
+  console.log(
+    `1,000,000 state updates over 100,000 groups: memory ${u.memory.toFixed(0)} ms, node:sqlite ${u.sqlite.toFixed(0)} ms (memory/sqlite time ratio ${(u.memory / u.sqlite).toFixed(3)})`,
+  );
   const r = await restore(n);
-  console.log(`changelog of ${n.toLocaleString('en')} open groups written in ${(r.loadMs / 1000).toFixed(1)} s; restored ${r.records.toLocaleString('en')} records: into memory ${(r.memoryMs / 1000).toFixed(1)} s, into node:sqlite ${(r.sqliteMs / 1000).toFixed(1)} s`);
+  console.log(
+    `changelog of ${n.toLocaleString('en')} open groups written in ${(r.loadMs / 1000).toFixed(1)} s; restored ${r.records.toLocaleString('en')} records: into memory ${(r.memoryMs / 1000).toFixed(1)} s, into node:sqlite ${(r.sqliteMs / 1000).toFixed(1)} s`,
+  );
 }
 
 await main();

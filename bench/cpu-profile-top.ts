@@ -17,7 +17,11 @@ interface Profile {
 
 const target = process.argv[2]!;
 const top = Number(process.argv[3] ?? 30);
-const files = statSync(target).isDirectory() ? readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(target, f)) : [target];
+const files = statSync(target).isDirectory()
+  ? readdirSync(target)
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => path.join(target, f))
+  : [target];
 
 /** The package (or the repository folder) a script belongs to. */
 function owner(url: string): string {

@@ -43,7 +43,8 @@ function exited(child: ChildProcess): Promise<void> {
 
 export function startWeir(options: WeirRunnerOptions, onLog: (line: string) => void): Runner {
   const child = fork(new URL('./engine-weir.ts', import.meta.url), [JSON.stringify(options)], {
-    execArgv: ['--disable-warning=ExperimentalWarning'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: ['--disable-warning=ExperimentalWarning'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let batches = 0;
   child.on('message', (message: WeirRunnerMessage) => {
@@ -87,10 +88,17 @@ export function buildPeer(): void {
   if (result.status !== 0) throw new Error(`building ${peerDir} failed:\n${result.stdout}${result.stderr}`);
 }
 
-export function startPeer(mode: 'raw' | 'passthrough' | 'reference', args: Record<string, string | number>, onLog: (line: string) => void): Runner {
+export function startPeer(
+  mode: 'raw' | 'passthrough' | 'reference',
+  args: Record<string, string | number>,
+  onLog: (line: string) => void,
+): Runner {
   const classpath = `${path.join(peerDir, 'target', 'classes')}:${path.join(peerDir, 'target', 'lib', '*')}`;
-  const child = spawn('java', ['-cp', classpath, 'dev.weir.bench.Main', mode, ...Object.entries(args).map(([k, v]) => `${k}=${v}`)],
-    { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    'java',
+    ['-cp', classpath, 'dev.weir.bench.Main', mode, ...Object.entries(args).map(([k, v]) => `${k}=${v}`)],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   const forward = (data: Buffer) => {
     for (const line of data.toString('utf8').split('\n')) if (line.trim() && !line.startsWith('STARTED')) onLog(line);
   };

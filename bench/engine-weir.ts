@@ -37,7 +37,12 @@ const send = (message: WeirRunnerMessage) => {
 
 function lookupRows(count: number): { id: string; content: Record<string, unknown>[] }[] {
   const content: Record<string, unknown>[] = [];
-  for (let i = 0; i < count; i++) content.push({ ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, owner: `team-${i % 100}`, site: `site-${i % 7}` });
+  for (let i = 0; i < count; i++)
+    content.push({
+      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      owner: `team-${i % 100}`,
+      site: `site-${i % 7}`,
+    });
   return [{ id: 'assets', content }];
 }
 
@@ -46,25 +51,42 @@ function benchSnapshot() {
   const rows = options.lookupRows ?? 0;
   const base = snapshot(options.scenario, options.input, options.output, rules, rows > 0 ? lookupRows(rows) : []);
   if (rows === 0) return base;
-  const tasks = base.tasks.map((t) => t.name === 'enrich'
-    ? { ...t, definition: { pdl: `${(t.definition as { pdl: string }).pdl} | lookup assets ip AS src OUTPUT owner` } } : t);
+  const tasks = base.tasks.map((t) =>
+    t.name === 'enrich'
+      ? { ...t, definition: { pdl: `${(t.definition as { pdl: string }).pdl} | lookup assets ip AS src OUTPUT owner` } }
+      : t,
+  );
   return { ...base, tasks };
 }
 
 const profile = process.env.WEIR_BENCH_CPU_PROF;
 /** WEIR_BENCH_WORKER_HEAP_MB: each worker thread's old-generation limit (Worker `resourceLimits`), to see what bounds the resident memory. */
 const heapMb = Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0);
-const execArgv = ['--disable-warning=ExperimentalWarning', ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])];
+const execArgv = [
+  '--disable-warning=ExperimentalWarning',
+  ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+];
 const config = benchSnapshot();
 let batches = 0;
 let records = 0;
 const workers = Array.from({ length: options.threads }, (_, index) => {
   const init: WorkerInit = {
-    index, bootstrapServers: options.bootstrap, kafkaClient: {}, clientId: `${options.group}-StreamThread-${index + 1}`,
-    groupId: options.group, group: 'default', guarantee: 'at_least_once', transactionalId: `${options.group}-${index}`, alertsTopic: options.alertsTopic, outputNames: 'weir',
+    index,
+    bootstrapServers: options.bootstrap,
+    kafkaClient: {},
+    clientId: `${options.group}-StreamThread-${index + 1}`,
+    groupId: options.group,
+    group: 'default',
+    guarantee: 'at_least_once',
+    transactionalId: `${options.group}-${index}`,
+    alertsTopic: options.alertsTopic,
+    outputNames: 'weir',
   };
-  const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url),
-    { workerData: init, execArgv, ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}) });
+  const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url), {
+    workerData: init,
+    execArgv,
+    ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
+  });
   const stopped = new Promise<void>((resolve) => {
     thread.on('message', (message: FromWorker) => {
       if (message.type === 'stats') {

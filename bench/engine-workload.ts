@@ -12,8 +12,10 @@ const stringSerde = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 export function line(i: number): string {
   const user = users[i % users.length];
   const status = i % 10 === 0 ? 'failed' : 'ok';
-  return `ts=2026-11-21T10:${String(Math.floor(i / 60000) % 60).padStart(2, '0')}:${String(Math.floor(i / 1000) % 60).padStart(2, '0')}.${String(i % 1000).padStart(3, '0')}Z ` +
-    `user=${user} src=10.0.${i % 256}.${(i * 7) % 256} dst=10.1.0.${i % 50} action=login status=${status} EventID=${4624 + (i % 3)} bytes=${(i * 37) % 100000} process="C:\\Windows\\System32\\svc${i % 40}.exe"`;
+  return (
+    `ts=2026-11-21T10:${String(Math.floor(i / 60000) % 60).padStart(2, '0')}:${String(Math.floor(i / 1000) % 60).padStart(2, '0')}.${String(i % 1000).padStart(3, '0')}Z ` +
+    `user=${user} src=10.0.${i % 256}.${(i * 7) % 256} dst=10.1.0.${i % 50} action=login status=${status} EventID=${4624 + (i % 3)} bytes=${(i * 37) % 100000} process="C:\\Windows\\System32\\svc${i % 40}.exe"`
+  );
 }
 
 /**
@@ -46,16 +48,40 @@ export function benchRules(count = 100): BenchRule[] {
     const kind = r % 10;
     const user = r < 100 ? users[r % users.length]! : `user-${r}`;
     const conditions: Condition[] =
-      kind === 0 ? [{ field: 'EventID', op: 'eqNumber', value: 4625 }, { field: 'user', op: 'eq', value: user },
-        { field: 'process', op: 'regex', value: `svc${r % 40}\\.exe$` }, { field: 'status', op: 'eq', value: 'failed' }] :
-      kind < 4 ? [{ field: 'EventID', op: 'eqNumber', value: 4624 + (r % 3) }, { field: 'user', op: 'eq', value: user },
-        { field: 'status', op: 'eq', value: 'failed' }, { field: 'dst', op: 'eq', value: `10.1.0.${r % 50}` }] :
-      kind < 6 ? [{ field: 'user', op: 'in', value: [user, `nobody-${r}`] }, { field: 'dst', op: 'eq', value: `10.1.0.${r % 50}` },
-        { field: 'src', op: 'eq', value: `10.0.${r}.*` }] :
-      kind < 8 ? [{ field: 'process', op: 'eq', value: `*\\svc${r % 40}.exe` }, { field: 'action', op: 'eq', value: 'login' },
-        { field: 'user', op: 'eq', value: user }, { field: 'bytes', op: 'gt', value: r * 900 }, { field: 'status', op: 'eq', value: 'failed' }] :
-      [{ field: 'src', op: 'contains', value: `10.0.${r}.` }, { field: 'status', op: 'eq', value: 'failed' },
-        { field: 'user', op: 'eq', value: user }, { field: 'EventID', op: 'eqNumber', value: 4626 }];
+      kind === 0
+        ? [
+            { field: 'EventID', op: 'eqNumber', value: 4625 },
+            { field: 'user', op: 'eq', value: user },
+            { field: 'process', op: 'regex', value: `svc${r % 40}\\.exe$` },
+            { field: 'status', op: 'eq', value: 'failed' },
+          ]
+        : kind < 4
+          ? [
+              { field: 'EventID', op: 'eqNumber', value: 4624 + (r % 3) },
+              { field: 'user', op: 'eq', value: user },
+              { field: 'status', op: 'eq', value: 'failed' },
+              { field: 'dst', op: 'eq', value: `10.1.0.${r % 50}` },
+            ]
+          : kind < 6
+            ? [
+                { field: 'user', op: 'in', value: [user, `nobody-${r}`] },
+                { field: 'dst', op: 'eq', value: `10.1.0.${r % 50}` },
+                { field: 'src', op: 'eq', value: `10.0.${r}.*` },
+              ]
+            : kind < 8
+              ? [
+                  { field: 'process', op: 'eq', value: `*\\svc${r % 40}.exe` },
+                  { field: 'action', op: 'eq', value: 'login' },
+                  { field: 'user', op: 'eq', value: user },
+                  { field: 'bytes', op: 'gt', value: r * 900 },
+                  { field: 'status', op: 'eq', value: 'failed' },
+                ]
+              : [
+                  { field: 'src', op: 'contains', value: `10.0.${r}.` },
+                  { field: 'status', op: 'eq', value: 'failed' },
+                  { field: 'user', op: 'eq', value: user },
+                  { field: 'EventID', op: 'eqNumber', value: 4626 },
+                ];
     out.push({ id: `r${r}`, name: `rule ${r}`, annotations: [`T${1000 + r}`], conditions });
   }
   return out;
@@ -66,18 +92,30 @@ const literal = (text: string): string => `"${text.replaceAll('\\', '\\\\').repl
 
 function pdlOf(c: Condition): string {
   switch (c.op) {
-    case 'eq': return `${c.field}=${literal(c.value)}`;
-    case 'eqNumber': return `${c.field}=${c.value}`;
-    case 'gt': return `${c.field} > ${c.value}`;
-    case 'contains': return `${c.field} ?= ${literal(c.value)}`;
-    case 'regex': return `${c.field} ~= ${literal(c.value)}`;
-    case 'in': return `${c.field} IN [${c.value.map(literal).join(', ')}]`;
+    case 'eq':
+      return `${c.field}=${literal(c.value)}`;
+    case 'eqNumber':
+      return `${c.field}=${c.value}`;
+    case 'gt':
+      return `${c.field} > ${c.value}`;
+    case 'contains':
+      return `${c.field} ?= ${literal(c.value)}`;
+    case 'regex':
+      return `${c.field} ~= ${literal(c.value)}`;
+    case 'in':
+      return `${c.field} IN [${c.value.map(literal).join(', ')}]`;
   }
 }
 
 /** The rules as Weir stores them. */
 export function pdlRules(rules: readonly BenchRule[]): ConfigSnapshot['rules'] {
-  return rules.map((r) => ({ id: r.id, name: r.name, pdl: r.conditions.map(pdlOf).join(' AND '), annotations: [...r.annotations], enabled: true }));
+  return rules.map((r) => ({
+    id: r.id,
+    name: r.name,
+    pdl: r.conditions.map(pdlOf).join(' AND '),
+    annotations: [...r.annotations],
+    enabled: true,
+  }));
 }
 
 export type Scenario = 'passthrough' | 'reference';
@@ -86,19 +124,39 @@ export type Scenario = 'passthrough' | 'reference';
 export const referenceTasks: ConfigSnapshot['tasks'] = [
   { id: 1, name: 'parse', function: 'PARSE_KV', definition: {} },
   { id: 2, name: 'time', function: 'TIMESTAMP', definition: { field: 'ts' } },
-  { id: 3, name: 'enrich', function: 'PDL_EXPRESSION', definition: { pdl: 'eval severity=if(status="failed", "high", "low"), who=lower(user)' } },
+  {
+    id: 3,
+    name: 'enrich',
+    function: 'PDL_EXPRESSION',
+    definition: { pdl: 'eval severity=if(status="failed", "high", "low"), who=lower(user)' },
+  },
 ];
 
 /** Weir's configuration of one scenario: input → (pipeline) → output; extra lookups for the memory figures. */
-export function snapshot(kind: Scenario, input: string, output: string, rules: readonly BenchRule[],
-  lookups: ConfigSnapshot['lookups'] = []): ConfigSnapshot {
-  const topology = { id: 1, name: kind, pipelines: kind === 'passthrough' ? [] : [1], enabled: true, group: 'default',
-    input: { name: input, keySerde: stringSerde, valueSerde: stringSerde }, output: [{ name: output, keySerde: stringSerde, valueSerde: stringSerde }] };
+export function snapshot(
+  kind: Scenario,
+  input: string,
+  output: string,
+  rules: readonly BenchRule[],
+  lookups: ConfigSnapshot['lookups'] = [],
+): ConfigSnapshot {
+  const topology = {
+    id: 1,
+    name: kind,
+    pipelines: kind === 'passthrough' ? [] : [1],
+    enabled: true,
+    group: 'default',
+    input: { name: input, keySerde: stringSerde, valueSerde: stringSerde },
+    output: [{ name: output, keySerde: stringSerde, valueSerde: stringSerde }],
+  };
   return {
     version: 1,
     topologies: [topology],
     pipelines: [{ id: 1, name: 'reference', tasks: [1, 2, 3, 4] }],
-    tasks: [...referenceTasks, { id: 4, name: 'detect', function: 'APPLY_RULES', definition: { rules: rules.map((r) => r.id) } }],
+    tasks: [
+      ...referenceTasks,
+      { id: 4, name: 'detect', function: 'APPLY_RULES', definition: { rules: rules.map((r) => r.id) } },
+    ],
     rules: pdlRules(rules),
     lookups,
   };

@@ -48,15 +48,25 @@ async function createTopics(names: string[], configs: { name: string; value: str
 }
 
 async function committed(group: string, topic: string): Promise<number> {
-  const [result] = await admin.listConsumerGroupOffsets({ groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [...Array(partitions).keys()] }] }] as never });
+  const [result] = await admin.listConsumerGroupOffsets({
+    groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [...Array(partitions).keys()] }] }] as never,
+  });
   let sum = 0;
-  for (const t of result?.topics ?? []) for (const p of t.partitions) if (p.committedOffset > 0n) sum += Number(p.committedOffset);
+  for (const t of result?.topics ?? [])
+    for (const p of t.partitions) if (p.committedOffset > 0n) sum += Number(p.committedOffset);
   return sum;
 }
 
 /** Records on a topic (the sum of its partitions' end offsets). */
 async function endOffset(topic: string): Promise<number> {
-  const [t] = await admin.listOffsets({ topics: [{ name: topic, partitions: [...Array(partitions).keys()].map((partitionIndex) => ({ partitionIndex, timestamp: -1n })) }] });
+  const [t] = await admin.listOffsets({
+    topics: [
+      {
+        name: topic,
+        partitions: [...Array(partitions).keys()].map((partitionIndex) => ({ partitionIndex, timestamp: -1n })),
+      },
+    ],
+  });
   return (t?.partitions ?? []).reduce((sum, p) => sum + Number(p.offset), 0);
 }
 
@@ -72,7 +82,13 @@ interface Measured {
 }
 
 /** Runs until the group committed the whole input: events/s and CPU from the first output on. */
-async function measure(runner: Runner | null, group: string, input: string, output: string, total = events): Promise<Measured> {
+async function measure(
+  runner: Runner | null,
+  group: string,
+  input: string,
+  output: string,
+  total = events,
+): Promise<Measured> {
   const cpu = () => (runner ? cpuSeconds(runner.pid) : (process.cpuUsage().user + process.cpuUsage().system) / 1e6);
   const rss = () => (runner ? residentMiB(runner.pid) : process.memoryUsage().rss / 2 ** 20);
   const deadline = Date.now() + 15 * 60_000;
@@ -103,22 +119,44 @@ async function measure(runner: Runner | null, group: string, input: string, outp
   if (runner) await runner.stop();
   const batches = runner?.batches() ?? 0;
   return {
-    rate: total / seconds, cpuPerMillion: ((cpu1 - cpu0) / total) * 1e6, rssMaxMiB: rssMax, rssSteps: steps,
-    outputs: await endOffset(output), ...(batches > 0 ? { cadenceMs: (seconds * 1000 * threads) / batches } : {}),
+    rate: total / seconds,
+    cpuPerMillion: ((cpu1 - cpu0) / total) * 1e6,
+    rssMaxMiB: rssMax,
+    rssSteps: steps,
+    outputs: await endOffset(output),
+    ...(batches > 0 ? { cadenceMs: (seconds * 1000 * threads) / batches } : {}),
   };
 }
 
 /** (a) The raw loop with the same client, batch size and commit rule as the stream worker, in this process. */
 async function rawLoop(input: string, output: string, group: string): Promise<() => Promise<void>> {
-  const consumer = new Consumer({ clientId: 'bench-raw', groupId: group, bootstrapBrokers: [bootstrap], maxWaitTime: 200, maxBytes: 16 * 1024 * 1024 });
-  const producer = new Producer({ clientId: 'bench-raw', bootstrapBrokers: [bootstrap], idempotent: true, acks: ProduceAcks.ALL });
-  const stream = await consumer.consume({ topics: [input], mode: 'committed', fallbackMode: 'earliest', autocommit: false, highWaterMark: 4096 });
+  const consumer = new Consumer({
+    clientId: 'bench-raw',
+    groupId: group,
+    bootstrapBrokers: [bootstrap],
+    maxWaitTime: 200,
+    maxBytes: 16 * 1024 * 1024,
+  });
+  const producer = new Producer({
+    clientId: 'bench-raw',
+    bootstrapBrokers: [bootstrap],
+    idempotent: true,
+    acks: ProduceAcks.ALL,
+  });
+  const stream = await consumer.consume({
+    topics: [input],
+    mode: 'committed',
+    fallbackMode: 'earliest',
+    autocommit: false,
+    highWaterMark: 4096,
+  });
   let running = true;
   const loop = (async () => {
     while (running) {
       const batch: Message<Buffer, Buffer, Buffer, Buffer>[] = [];
       let m;
-      while (batch.length < 2000 && (m = stream.read()) !== null) batch.push(m as Message<Buffer, Buffer, Buffer, Buffer>);
+      while (batch.length < 2000 && (m = stream.read()) !== null)
+        batch.push(m as Message<Buffer, Buffer, Buffer, Buffer>);
       if (batch.length === 0) {
         // wait for records or 200 ms, leaving no listener behind
         await new Promise<void>((resolve) => {
@@ -132,7 +170,9 @@ async function rawLoop(input: string, output: string, group: string): Promise<()
         });
         continue;
       }
-      await producer.send({ messages: batch.map((b) => ({ topic: output, key: b.key, value: b.value, timestamp: b.timestamp })) });
+      await producer.send({
+        messages: batch.map((b) => ({ topic: output, key: b.key, value: b.value, timestamp: b.timestamp })),
+      });
       const last = new Map<string, Message<Buffer, Buffer, Buffer, Buffer>>();
       for (const b of batch) last.set(`${b.topic}:${b.partition}`, b);
       await Promise.all([...last.values()].map((b) => b.commit()));
@@ -148,20 +188,48 @@ async function rawLoop(input: string, output: string, group: string): Promise<()
   };
 }
 
-function weir(scenario: 'passthrough' | 'reference', group: string, input: string, output: string, alertsTopic: string,
-  extra: { rules?: number; lookupRows?: number } = {}): Runner {
+function weir(
+  scenario: 'passthrough' | 'reference',
+  group: string,
+  input: string,
+  output: string,
+  alertsTopic: string,
+  extra: { rules?: number; lookupRows?: number } = {},
+): Runner {
   return startWeir({ bootstrap, group, scenario, input, output, alertsTopic, threads, ...extra }, log(group));
 }
 
-function peer(mode: 'raw' | 'passthrough' | 'reference', group: string, input: string, output: string, alerts: string, commitIntervalMs: number): Runner {
-  return startPeer(mode, { bootstrap, group, input, output, alerts, threads, commitIntervalMs, rules: rulesFile, stateDir: path.join(dir, `ks-${group}`) }, log(group));
+function peer(
+  mode: 'raw' | 'passthrough' | 'reference',
+  group: string,
+  input: string,
+  output: string,
+  alerts: string,
+  commitIntervalMs: number,
+): Runner {
+  return startPeer(
+    mode,
+    {
+      bootstrap,
+      group,
+      input,
+      output,
+      alerts,
+      threads,
+      commitIntervalMs,
+      rules: rulesFile,
+      stateDir: path.join(dir, `ks-${group}`),
+    },
+    log(group),
+  );
 }
 
 async function load(topic: string, from: number, to: number, key: (i: number) => string): Promise<void> {
   const producer = new Producer({ clientId: 'bench-load', bootstrapBrokers: [bootstrap] });
   for (let i = from; i < to; i += 10_000) {
     const messages = [];
-    for (let j = i; j < Math.min(to, i + 10_000); j++) messages.push({ topic, key: Buffer.from(key(j)), value: Buffer.from(line(j)) });
+    for (let j = i; j < Math.min(to, i + 10_000); j++)
+      messages.push({ topic, key: Buffer.from(key(j)), value: Buffer.from(line(j)) });
     await producer.send({ messages, acks: ProduceAcks.LEADER });
   }
   await producer.close();
@@ -179,59 +247,115 @@ async function throughput(input: string): Promise<number> {
     const stopRaw = await rawLoop(input, topic('a'), `bench-a${round}`);
     add('a', await measure(null, `bench-a${round}`, input, topic('a')));
     await stopRaw();
-    add('j', await measure(peer('raw', `bench-j${round}`, input, topic('j'), '', 0), `bench-j${round}`, input, topic('j')));
-    const b = await measure(weir('passthrough', `bench-b${round}`, input, topic('b'), `alerts-b${round}`), `bench-b${round}`, input, topic('b'));
+    add(
+      'j',
+      await measure(peer('raw', `bench-j${round}`, input, topic('j'), '', 0), `bench-j${round}`, input, topic('j')),
+    );
+    const b = await measure(
+      weir('passthrough', `bench-b${round}`, input, topic('b'), `alerts-b${round}`),
+      `bench-b${round}`,
+      input,
+      topic('b'),
+    );
     add('b', b);
-    const c = await measure(weir('reference', `bench-c${round}`, input, topic('c'), `alerts-c${round}`), `bench-c${round}`, input, topic('c'));
+    const c = await measure(
+      weir('reference', `bench-c${round}`, input, topic('c'), `alerts-c${round}`),
+      `bench-c${round}`,
+      input,
+      topic('c'),
+    );
     add('c', c);
     const commitB = Math.max(1, Math.round(b.cadenceMs ?? 100));
     const commitC = Math.max(1, Math.round(c.cadenceMs ?? 100));
-    add('k', await measure(peer('passthrough', `bench-k${round}`, input, topic('k'), '', commitB), `bench-k${round}`, input, topic('k')));
-    add('l', await measure(peer('reference', `bench-l${round}`, input, topic('l'), `alerts-l${round}`, commitC), `bench-l${round}`, input, topic('l')));
-    console.log(`round ${round}: Weir commit cadence per thread: passthrough ${b.cadenceMs?.toFixed(1)} ms, reference ${c.cadenceMs?.toFixed(1)} ms ` +
-      `→ Kafka Streams commit.interval.ms ${commitB} / ${commitC}; reference outputs: Weir ${c.outputs}, Kafka Streams ${results.get('l')!.at(-1)!.outputs}`);
+    add(
+      'k',
+      await measure(
+        peer('passthrough', `bench-k${round}`, input, topic('k'), '', commitB),
+        `bench-k${round}`,
+        input,
+        topic('k'),
+      ),
+    );
+    add(
+      'l',
+      await measure(
+        peer('reference', `bench-l${round}`, input, topic('l'), `alerts-l${round}`, commitC),
+        `bench-l${round}`,
+        input,
+        topic('l'),
+      ),
+    );
+    console.log(
+      `round ${round}: Weir commit cadence per thread: passthrough ${b.cadenceMs?.toFixed(1)} ms, reference ${c.cadenceMs?.toFixed(1)} ms ` +
+        `→ Kafka Streams commit.interval.ms ${commitB} / ${commitC}; reference outputs: Weir ${c.outputs}, Kafka Streams ${results.get('l')!.at(-1)!.outputs}`,
+    );
   }
   const best = (k: string) => Math.max(...results.get(k)!.map((m) => m.rate));
   const leastCpu = (k: string) => Math.min(...results.get(k)!.map((m) => m.cpuPerMillion));
   const rows: [string, string][] = [
-    ['a', '(a) Node raw loop, @platformatic/kafka (bench process)'], ['j', '(j) Java raw loop, 1 thread'],
-    ['b', '(b) Weir passthrough, 2 threads'], ['k', '(k) Kafka Streams passthrough, 2 threads'],
-    ['c', '(c) Weir reference pipeline, 2 threads'], ['l', '(l) Kafka Streams reference pipeline, 2 threads'],
+    ['a', '(a) Node raw loop, @platformatic/kafka (bench process)'],
+    ['j', '(j) Java raw loop, 1 thread'],
+    ['b', '(b) Weir passthrough, 2 threads'],
+    ['k', '(k) Kafka Streams passthrough, 2 threads'],
+    ['c', '(c) Weir reference pipeline, 2 threads'],
+    ['l', '(l) Kafka Streams reference pipeline, 2 threads'],
   ];
-  console.log(`\n${events.toLocaleString('en-US')} events, ${rounds} round(s); events/s best (rounds) | CPU-s per 1M events least (rounds) | RSS max MiB`);
+  console.log(
+    `\n${events.toLocaleString('en-US')} events, ${rounds} round(s); events/s best (rounds) | CPU-s per 1M events least (rounds) | RSS max MiB`,
+  );
   for (const [k, label] of rows) {
     const ms = results.get(k)!;
-    console.log(`${label.padEnd(50)} ${fmtRate(best(k)).padStart(8)} (${ms.map((m) => fmtRate(m.rate)).join(' / ')})  | ` +
-      `${fmtCpu(leastCpu(k)).padStart(6)} (${ms.map((m) => fmtCpu(m.cpuPerMillion)).join(' / ')})  | ${Math.round(Math.max(...ms.map((m) => m.rssMaxMiB)))}`);
+    console.log(
+      `${label.padEnd(50)} ${fmtRate(best(k)).padStart(8)} (${ms.map((m) => fmtRate(m.rate)).join(' / ')})  | ` +
+        `${fmtCpu(leastCpu(k)).padStart(6)} (${ms.map((m) => fmtCpu(m.cpuPerMillion)).join(' / ')})  | ${Math.round(Math.max(...ms.map((m) => m.rssMaxMiB)))}`,
+    );
   }
-  const ratio = (x: string, y: string) => `events/s ${(best(x) / best(y)).toFixed(2)}, CPU-s per 1M ${(leastCpu(x) / leastCpu(y)).toFixed(2)}`;
+  const ratio = (x: string, y: string) =>
+    `events/s ${(best(x) / best(y)).toFixed(2)}, CPU-s per 1M ${(leastCpu(x) / leastCpu(y)).toFixed(2)}`;
   console.log(`Weir / Kafka Streams, passthrough (b/k): ${ratio('b', 'k')}`);
   console.log(`Weir / Kafka Streams, reference   (c/l): ${ratio('c', 'l')}`);
-  console.log(`Weir passthrough / Node raw loop (b/a): events/s ${(best('b') / best('a')).toFixed(2)}; Java raw / Node raw (j/a): ${(best('j') / best('a')).toFixed(2)}`);
+  console.log(
+    `Weir passthrough / Node raw loop (b/a): events/s ${(best('b') / best('a')).toFixed(2)}; Java raw / Node raw (j/a): ${(best('j') / best('a')).toFixed(2)}`,
+  );
   const c = results.get('c')!;
-  console.log(`Weir reference, resident MiB at first output / half / end: ${c.map((m) => m.rssSteps.map(Math.round).join(' / ')).join('; ')}`);
+  console.log(
+    `Weir reference, resident MiB at first output / half / end: ${c.map((m) => m.rssSteps.map(Math.round).join(' / ')).join('; ')}`,
+  );
   return best('c');
 }
 
 /** (key, timestamp) of every record of a topic, read with kcat (librdkafka reports LogAppendTime). */
 function kcat(topic: string): [string, number][] {
-  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%k %T\n'], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
-  return result.stdout.split('\n').filter(Boolean).map((l) => {
-    const space = l.lastIndexOf(' ');
-    return [l.slice(0, space), Number(l.slice(space + 1))];
+  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%k %T\n'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
   });
+  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
+  return result.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const space = l.lastIndexOf(' ');
+      return [l.slice(0, space), Number(l.slice(space + 1))];
+    });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** End-to-end latency of the reference pipeline at a fixed rate: input append time → output append time. */
 async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<void> {
   const input = `lat-in-${who}`;
   const output = `lat-out-${who}`;
   const group = `bench-lat-${who}`;
-  await createTopics([input, output, `lat-alerts-${who}`], [{ name: 'message.timestamp.type', value: 'LogAppendTime' }]);
-  const runner = who === 'weir' ? weir('reference', group, input, output, `lat-alerts-${who}`) : peer('reference', group, input, output, `lat-alerts-${who}`, 100);
+  await createTopics(
+    [input, output, `lat-alerts-${who}`],
+    [{ name: 'message.timestamp.type', value: 'LogAppendTime' }],
+  );
+  const runner =
+    who === 'weir'
+      ? weir('reference', group, input, output, `lat-alerts-${who}`)
+      : peer('reference', group, input, output, `lat-alerts-${who}`, 100);
   // started: the group has committed a first few records; then at least 5 s at the same rate warm
   // the JIT and settle the group (keys W…), until it has caught up (less than half a second of input
   // not committed; at most 90 s); then `latencySeconds` measured (keys L…)
@@ -268,7 +392,12 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
       continue;
     }
     const messages = [];
-    for (let i = sent; i < due; i++) messages.push({ topic: input, key: Buffer.from(`${measuredFrom < 0 ? 'W' : 'L'}${i}`), value: Buffer.from(line(i)) });
+    for (let i = sent; i < due; i++)
+      messages.push({
+        topic: input,
+        key: Buffer.from(`${measuredFrom < 0 ? 'W' : 'L'}${i}`),
+        value: Buffer.from(line(i)),
+      });
     await producer.send({ messages, acks: ProduceAcks.LEADER });
     sent = due;
   }
@@ -286,17 +415,24 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
     if (start !== undefined) latencies.push(ts - start);
   }
   latencies.sort((x, y) => x - y);
-  console.log(`latency ${who.padEnd(13)} at ${fmtRate(achieved)} events/s for ${latencySeconds} s after ${warmupSeconds.toFixed(1)} s of warm-up (${measured.toLocaleString('en-US')} events, ` +
-    `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`);
+  console.log(
+    `latency ${who.padEnd(13)} at ${fmtRate(achieved)} events/s for ${latencySeconds} s after ${warmupSeconds.toFixed(1)} s of warm-up (${measured.toLocaleString('en-US')} events, ` +
+      `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
+  );
 }
 
 /** Weir's process with 10,000 rules (all listed by APPLY_RULES) and a 1,000,000-row lookup table the enrich task uses. */
 async function memory(input: string): Promise<void> {
   await createTopics(['out-mem', 'alerts-mem']);
-  const runner = weir('reference', 'bench-mem', input, 'out-mem', 'alerts-mem', { rules: 10_000, lookupRows: 1_000_000 });
+  const runner = weir('reference', 'bench-mem', input, 'out-mem', 'alerts-mem', {
+    rules: 10_000,
+    lookupRows: 1_000_000,
+  });
   const m = await measure(runner, 'bench-mem', input, 'out-mem');
-  console.log(`memory: Weir reference with 10,000 rules and a 1,000,000-row lookup: resident max ${Math.round(m.rssMaxMiB)} MiB; ` +
-    `at first output / half / end ${m.rssSteps.map(Math.round).join(' / ')} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`);
+  console.log(
+    `memory: Weir reference with 10,000 rules and a 1,000,000-row lookup: resident max ${Math.round(m.rssMaxMiB)} MiB; ` +
+      `at first output / half / end ${m.rssSteps.map(Math.round).join(' / ')} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -307,14 +443,20 @@ async function main(): Promise<void> {
   const broker = new EmbeddedBroker({ dir, internalPartitions: 1 });
   bootstrap = await broker.start();
   // interrupted: the broker (a JVM of its own) must not outlive the bench
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
   admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: [bootstrap] });
   try {
     const input = 'bench-in';
     await createTopics([input]);
     const t = performance.now();
     await load(input, 0, events, (j) => `k${j % 1000}`);
-    console.log(`loaded ${events.toLocaleString('en-US')} events in ${((performance.now() - t) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `loaded ${events.toLocaleString('en-US')} events in ${((performance.now() - t) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     let bestReference = Number(process.env.WEIR_BENCH_LATENCY_RATE ?? 0) * 2;
     if (parts.has('throughput')) bestReference = await throughput(input);
     if (parts.has('latency')) {
@@ -326,17 +468,36 @@ async function main(): Promise<void> {
     if (parts.has('rss')) {
       // Weir's reference pipeline alone, for its resident memory (with WEIR_BENCH_WORKER_HEAP_MB to bound the worker heaps)
       await createTopics(['out-rss', 'alerts-rss']);
-      const m = await measure(weir('reference', 'bench-rss', input, 'out-rss', 'alerts-rss'), 'bench-rss', input, 'out-rss');
-      console.log(`rss run, Weir reference (worker old generation limit: ${Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0) > 0 ? `${process.env.WEIR_BENCH_WORKER_HEAP_MB} MB` : 'default'}): resident at first output / half / end ` +
-        `${m.rssSteps.map(Math.round).join(' / ')} MiB, max ${Math.round(m.rssMaxMiB)} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`);
+      const m = await measure(
+        weir('reference', 'bench-rss', input, 'out-rss', 'alerts-rss'),
+        'bench-rss',
+        input,
+        'out-rss',
+      );
+      console.log(
+        `rss run, Weir reference (worker old generation limit: ${Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0) > 0 ? `${process.env.WEIR_BENCH_WORKER_HEAP_MB} MB` : 'default'}): resident at first output / half / end ` +
+          `${m.rssSteps.map(Math.round).join(' / ')} MiB, max ${Math.round(m.rssMaxMiB)} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`,
+      );
     }
     if (parts.has('profile')) {
       // WEIR_BENCH_CPU_PROF=<dir> makes the runner's worker threads write .cpuprofile files there
       await createTopics(['out-prof']);
-      const m = await measure(weir('passthrough', 'bench-prof', input, 'out-prof', 'alerts-prof'), 'bench-prof', input, 'out-prof');
-      console.log(`profile run, Weir passthrough: ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M, commit every ${m.cadenceMs?.toFixed(1)} ms per thread`);
+      const m = await measure(
+        weir('passthrough', 'bench-prof', input, 'out-prof', 'alerts-prof'),
+        'bench-prof',
+        input,
+        'out-prof',
+      );
+      console.log(
+        `profile run, Weir passthrough: ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M, commit every ${m.cadenceMs?.toFixed(1)} ms per thread`,
+      );
     }
-    console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `load average at the end: ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     await admin.close();
     await broker.stop();

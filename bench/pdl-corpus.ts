@@ -32,13 +32,60 @@ const pick = <T>(random: () => number, values: readonly T[]): T => values[Math.f
 // ---- vocabularies ------------------------------------------------------------------------
 
 const SYS32 = 'C:\\Windows\\System32\\';
-const LOLBINS = ['cmd.exe', 'powershell.exe', 'rundll32.exe', 'regsvr32.exe', 'mshta.exe', 'certutil.exe', 'wmic.exe', 'schtasks.exe', 'bitsadmin.exe', 'reg.exe', 'net.exe', 'sc.exe'];
+const LOLBINS = [
+  'cmd.exe',
+  'powershell.exe',
+  'rundll32.exe',
+  'regsvr32.exe',
+  'mshta.exe',
+  'certutil.exe',
+  'wmic.exe',
+  'schtasks.exe',
+  'bitsadmin.exe',
+  'reg.exe',
+  'net.exe',
+  'sc.exe',
+];
 const BENIGN = Array.from({ length: 300 }, (_, i) => `svc${i}host.exe`);
 /** Tools rules look for; rare in events. */
 const TOOLS = Array.from({ length: 5000 }, (_, i) => `tool${i}.exe`);
-const FOLDERS = [SYS32, 'C:\\Windows\\SysWOW64\\', 'C:\\Program Files\\Vendor\\', 'C:\\Users\\Public\\', 'C:\\Users\\bob\\AppData\\Local\\Temp\\'];
-const PARENTS = ['explorer.exe', 'services.exe', 'svchost.exe', 'winword.exe', 'excel.exe', 'wmiprvse.exe', 'cmd.exe', 'powershell.exe'];
-const FLAGS = ['-enc', '-nop', '-w hidden', '/c whoami', 'downloadstring', 'iex', '-exec bypass', '/transfer', 'urlcache', '-decode', 'javascript:', 'scrobj.dll', 'shadowcopy', 'delete', '/create', 'add', 'stop', 'config'];
+const FOLDERS = [
+  SYS32,
+  'C:\\Windows\\SysWOW64\\',
+  'C:\\Program Files\\Vendor\\',
+  'C:\\Users\\Public\\',
+  'C:\\Users\\bob\\AppData\\Local\\Temp\\',
+];
+const PARENTS = [
+  'explorer.exe',
+  'services.exe',
+  'svchost.exe',
+  'winword.exe',
+  'excel.exe',
+  'wmiprvse.exe',
+  'cmd.exe',
+  'powershell.exe',
+];
+const FLAGS = [
+  '-enc',
+  '-nop',
+  '-w hidden',
+  '/c whoami',
+  'downloadstring',
+  'iex',
+  '-exec bypass',
+  '/transfer',
+  'urlcache',
+  '-decode',
+  'javascript:',
+  'scrobj.dll',
+  'shadowcopy',
+  'delete',
+  '/create',
+  'add',
+  'stop',
+  'config',
+];
 const WORDS = ['update', 'install', 'report', 'sync', 'backup', 'scan', 'query', 'list', 'open', 'save'];
 const USERS = Array.from({ length: 400 }, (_, i) => `CORP\\user${i}`);
 const SERVICE_USERS = Array.from({ length: 2000 }, (_, i) => `CORP\\svc_acct${i}`);
@@ -49,8 +96,14 @@ const TAGS = Array.from({ length: 2000 }, (_, i) => `attack.t${1000 + i}`);
 const REGEXES: readonly { pdl: string; js: string }[] = [
   { pdl: '(?i)\\s-e(nc|ncodedcommand)?\\s+[a-z0-9+/=]{8,}', js: '\\s-e(nc|ncodedcommand)?\\s+[a-z0-9+/=]{8,}' },
   { pdl: '(?i)(iex|invoke-expression)\\s*\\(', js: '(iex|invoke-expression)\\s*\\(' },
-  { pdl: 'https?://[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}', js: 'https?://[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}' },
-  { pdl: '\\\\AppData\\\\Local\\\\Temp\\\\[a-z0-9]+\\.(dll|exe)', js: '\\\\AppData\\\\Local\\\\Temp\\\\[a-z0-9]+\\.(dll|exe)' },
+  {
+    pdl: 'https?://[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}',
+    js: 'https?://[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}',
+  },
+  {
+    pdl: '\\\\AppData\\\\Local\\\\Temp\\\\[a-z0-9]+\\.(dll|exe)',
+    js: '\\\\AppData\\\\Local\\\\Temp\\\\[a-z0-9]+\\.(dll|exe)',
+  },
   { pdl: '(?i)/c\\s+(whoami|net\\s+user|ipconfig)', js: '/c\\s+(whoami|net\\s+user|ipconfig)' },
 ];
 
@@ -81,7 +134,8 @@ export function makeEvent(random: () => number): BenchEvent {
   const r = random();
   const tags: string[] = [];
   const ntags = Math.floor(random() * 3);
-  for (let i = 0; i < ntags; i++) tags.push(random() < 0.9 ? TAGS[Math.floor(random() * 50)] as string : pick(random, TAGS));
+  for (let i = 0; i < ntags; i++)
+    tags.push(random() < 0.9 ? (TAGS[Math.floor(random() * 50)] as string) : pick(random, TAGS));
   const user = random() < 0.95 ? pick(random, USERS) : pick(random, SERVICE_USERS);
   const img = image(random);
   if (r < 0.6) {
@@ -105,7 +159,13 @@ export function makeEvent(random: () => number): BenchEvent {
       tags,
     };
   }
-  return { EventID: pick(random, [11, 13, 7, 22]), Image: img, User: user, TargetObject: `HKLM\\Software\\${pick(random, WORDS)}`, tags };
+  return {
+    EventID: pick(random, [11, 13, 7, 22]),
+    Image: img,
+    User: user,
+    TargetObject: `HKLM\\Software\\${pick(random, WORDS)}`,
+    tags,
+  };
 }
 
 // ---- rules ---------------------------------------------------------------------------------
@@ -113,7 +173,8 @@ export function makeEvent(random: () => number): BenchEvent {
 const pdlString = (text: string): string => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 const jsString = (text: string): string => JSON.stringify(text);
 const pdlList = (values: readonly string[]): string => `[${values.map(pdlString).join(', ')}]`;
-const jsAny = (field: string, values: readonly string[]): string => `(${values.map((v) => `e.${field} === ${jsString(v)}`).join(' || ')})`;
+const jsAny = (field: string, values: readonly string[]): string =>
+  `(${values.map((v) => `e.${field} === ${jsString(v)}`).join(' || ')})`;
 
 /**
  * A Sigma-style rule. Every rule but one in a hundred has an equality or IN list on a selective

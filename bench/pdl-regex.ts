@@ -8,7 +8,12 @@ const inputs = [
   'GET /index.php?id=1%20UNION%20SELECT%20password%20FROM%20users HTTP/1.1',
   'user=alice src=10.0.0.1 dst=10.0.0.2 action=allowed bytes=5120',
 ];
-const patterns = ['(?i)\\\\cmd\\.exe', '(?i)-enc(odedcommand)?\\s+[A-Za-z0-9+/=]{20,}', '(?i)union\\s+select', '\\d+\\.\\d+\\.\\d+\\.\\d+'];
+const patterns = [
+  '(?i)\\\\cmd\\.exe',
+  '(?i)-enc(odedcommand)?\\s+[A-Za-z0-9+/=]{20,}',
+  '(?i)union\\s+select',
+  '\\d+\\.\\d+\\.\\d+\\.\\d+',
+];
 
 function bench(name: string, test: (p: number, s: string) => boolean): number {
   const rounds = 50_000;
@@ -47,5 +52,7 @@ for (const [name, test] of [
 ] as const) {
   const start = performance.now();
   for (let r = 0; r < 200_000; r++) for (const s of inputs) test(s);
-  console.log(`${name.padEnd(14)} ${(((performance.now() - start) * 1e6) / (200_000 * inputs.length)).toFixed(0)} ns/test`);
+  console.log(
+    `${name.padEnd(14)} ${(((performance.now() - start) * 1e6) / (200_000 * inputs.length)).toFixed(0)} ns/test`,
+  );
 }

@@ -170,9 +170,17 @@ function handIndexed(set: RuleSet, n: number): Outcome {
 
 /** The whole APPLY_RULES task (alerts built, matchAll), for reference. */
 function applyRulesTask(set: RuleSet): (n: number) => Outcome {
-  const entries = new Map<string, RuleEntry>(set.compiled.map((compiled, i) => [`r${i}`, { id: `r${i}`, name: `rule ${i}`, annotations: [], enabled: true, compiled }]));
+  const entries = new Map<string, RuleEntry>(
+    set.compiled.map((compiled, i) => [
+      `r${i}`,
+      { id: `r${i}`, name: `rule ${i}`, annotations: [], enabled: true, compiled },
+    ]),
+  );
   const source: RuleSource = { get: (id) => entries.get(id), version: 1 };
-  const task = compileTask({ id: 1, name: 'rules', function: 'APPLY_RULES', definition: { rules: [...entries.keys()], matchAll: true } }, { rules: source });
+  const task = compileTask(
+    { id: 1, name: 'rules', function: 'APPLY_RULES', definition: { rules: [...entries.keys()], matchAll: true } },
+    { rules: source },
+  );
   return (n) => {
     let matches = 0;
     let checksum = 0;
@@ -181,7 +189,7 @@ function applyRulesTask(set: RuleSet): (n: number) => Outcome {
       if (result.kind !== 'alerts') continue;
       for (const r of result.records) {
         matches++;
-        checksum += Number(((r.value as { _rule: { id: string } })._rule.id).slice(1));
+        checksum += Number((r.value as { _rule: { id: string } })._rule.id.slice(1));
       }
     }
     return { matches, checksum, evaluated: 0 };
@@ -228,14 +236,23 @@ for (let round = 0; round < rounds; round++) for (const { paths: ps } of all) fo
 const perSecond = (p: Path): number => p.events / (p.best / 1000);
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ratio = (a: Path, b: Path): string => (perSecond(a) / perSecond(b)).toFixed(2);
-console.log(`bench/pdl: ${fmt(count)} events, best of ${rounds} rounds after a warm-up (node ${process.version}, one core)`);
+console.log(
+  `bench/pdl: ${fmt(count)} events, best of ${rounds} rounds after a warm-up (node ${process.version}, one core)`,
+);
 for (const { set, paths: ps } of all) {
   const [hand, pdl, handAll, pdlAll, task] = ps as [Path, Path, Path?, Path?, Path?];
-  for (const [a, b] of [[hand, pdl], [handAll, pdlAll], [pdl, task]] as const) {
+  for (const [a, b] of [
+    [hand, pdl],
+    [handAll, pdlAll],
+    [pdl, task],
+  ] as const) {
     if (a === undefined || b === undefined) continue;
     const x = a.outcome as Outcome;
     const y = b.outcome as Outcome;
-    if (x.matches !== y.matches || x.checksum !== y.checksum) throw new Error(`${set.size} rules: ${a.name} found ${x.matches} (${x.checksum}), ${b.name} ${y.matches} (${y.checksum})`);
+    if (x.matches !== y.matches || x.checksum !== y.checksum)
+      throw new Error(
+        `${set.size} rules: ${a.name} found ${x.matches} (${x.checksum}), ${b.name} ${y.matches} (${y.checksum})`,
+      );
   }
   const o = pdl.outcome as Outcome;
   console.log(
@@ -243,7 +260,10 @@ for (const { set, paths: ps } of all) {
       `(${set.index.indexedCount} indexed by RuleIndex): ${fmt(o.matches)} matches; ` +
       `rules evaluated per event: PDL ${(o.evaluated / count).toFixed(2)}, hand index ${((hand.outcome as Outcome).evaluated / count).toFixed(2)}`,
   );
-  for (const p of ps) console.log(`  ${p.name.padEnd(34)} ${p.best.toFixed(1).padStart(9)} ms for ${fmt(p.events).padStart(9)} events  ${fmt(perSecond(p)).padStart(11)} events/s`);
+  for (const p of ps)
+    console.log(
+      `  ${p.name.padEnd(34)} ${p.best.toFixed(1).padStart(9)} ms for ${fmt(p.events).padStart(9)} events  ${fmt(perSecond(p)).padStart(11)} events/s`,
+    );
   console.log(`  ratio PDL / hand-written, both indexed:    ${ratio(pdl, hand)}`);
   if (handAll !== undefined && pdlAll !== undefined) {
     console.log(`  ratio PDL / hand-written, every rule:      ${ratio(pdlAll, handAll)}`);

@@ -26,21 +26,38 @@ const string = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 function snapshot(input: string, output: string): ConfigSnapshot {
   return {
     version: 1,
-    topologies: [{ id: 1, name: 'pass', pipelines: [], enabled: true, group: 'default',
-      input: { name: input, keySerde: string, valueSerde: string }, output: [{ name: output, keySerde: string, valueSerde: string }] }],
-    pipelines: [], tasks: [], rules: [], lookups: [],
+    topologies: [
+      {
+        id: 1,
+        name: 'pass',
+        pipelines: [],
+        enabled: true,
+        group: 'default',
+        input: { name: input, keySerde: string, valueSerde: string },
+        output: [{ name: output, keySerde: string, valueSerde: string }],
+      },
+    ],
+    pipelines: [],
+    tasks: [],
+    rules: [],
+    lookups: [],
   } as unknown as ConfigSnapshot;
 }
 
 async function committedPerPartition(admin: Admin, group: string, topic: string): Promise<number[]> {
-  const [result] = await admin.listConsumerGroupOffsets({ groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [...Array(partitions).keys()] }] }] as never });
+  const [result] = await admin.listConsumerGroupOffsets({
+    groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [...Array(partitions).keys()] }] }] as never,
+  });
   const out = new Array<number>(partitions).fill(0);
-  for (const t of result?.topics ?? []) for (const p of t.partitions) if (p.committedOffset > 0n) out[p.partitionIndex] = Number(p.committedOffset);
+  for (const t of result?.topics ?? [])
+    for (const p of t.partitions) if (p.committedOffset > 0n) out[p.partitionIndex] = Number(p.committedOffset);
   return out;
 }
 
 function kcatCount(bootstrap: string, topic: string): { records: number; distinct: number } {
-  const out = execFileSync('kcat', ['-C', '-b', bootstrap, '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%s\n'], { maxBuffer: 1024 * 1024 * 1024 }).toString();
+  const out = execFileSync('kcat', ['-C', '-b', bootstrap, '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%s\n'], {
+    maxBuffer: 1024 * 1024 * 1024,
+  }).toString();
   const lines = out.split('\n').filter((l) => l.length > 0);
   return { records: lines.length, distinct: new Set(lines).size };
 }
@@ -50,11 +67,21 @@ async function main(): Promise<void> {
   const broker = new EmbeddedBroker({ dir, internalPartitions: 1 });
   const bootstrap = await broker.start();
   const admin = new Admin({ clientId: 'bench-admin', bootstrapBrokers: [bootstrap] });
-  const worker = (name: string, index: number) => new StreamWorker({
-    index, connection: { bootstrapBrokers: [bootstrap] }, clientId: `bench-${name}-${index}`, groupId: `bench-${name}`, group: 'default',
-    guarantee: 'at_least_once', transactionalId: `bench-${name}-${index}`, alertsTopic: 'bench-alerts', onState: () => {},
-    onLog: (level, message) => { if (level !== 'info') console.error(`[${name}/${index}] ${message}`); },
-  });
+  const worker = (name: string, index: number) =>
+    new StreamWorker({
+      index,
+      connection: { bootstrapBrokers: [bootstrap] },
+      clientId: `bench-${name}-${index}`,
+      groupId: `bench-${name}`,
+      group: 'default',
+      guarantee: 'at_least_once',
+      transactionalId: `bench-${name}-${index}`,
+      alertsTopic: 'bench-alerts',
+      onState: () => {},
+      onLog: (level, message) => {
+        if (level !== 'info') console.error(`[${name}/${index}] ${message}`);
+      },
+    });
   try {
     const input = 'bench-in';
     await admin.createTopics({ topics: [input, 'out-alone', 'out-join'], partitions, replicas: 1 });
@@ -62,12 +89,15 @@ async function main(): Promise<void> {
     const producer = new Producer({ clientId: 'bench-load', bootstrapBrokers: [bootstrap], idempotent: true });
     for (let i = 0; i < events; i += 5_000) {
       const messages = [];
-      for (let j = i; j < Math.min(events, i + 5_000); j++) messages.push({ topic: input, partition: j % partitions, value: Buffer.from(`e${j}`) });
+      for (let j = i; j < Math.min(events, i + 5_000); j++)
+        messages.push({ topic: input, partition: j % partitions, value: Buffer.from(`e${j}`) });
       await producer.send({ messages, acks: ProduceAcks.ALL });
     }
     await producer.close();
     const loaded = kcatCount(bootstrap, input);
-    console.log(`loaded ${loaded.records.toLocaleString('en')} records (${loaded.distinct.toLocaleString('en')} distinct) over ${partitions} partitions`);
+    console.log(
+      `loaded ${loaded.records.toLocaleString('en')} records (${loaded.distinct.toLocaleString('en')} distinct) over ${partitions} partitions`,
+    );
     const perPartition = events / partitions;
 
     for (const scenario of ['alone', 'join'] as const) {
@@ -96,9 +126,11 @@ async function main(): Promise<void> {
       await Promise.all([first.stop(), second?.stop()]);
       const { records, distinct } = kcatCount(bootstrap, `out-${scenario}`);
       const fractions = spread!.map((c) => c / perPartition);
-      console.log(`${scenario}: ${seconds.toFixed(1)} s, ${records.toLocaleString('en')} output records, ${distinct.toLocaleString('en')} distinct, ` +
-        `${(records - loaded.records).toLocaleString('en')} duplicates beyond the input's, ${(events - distinct).toLocaleString('en')} missing; ` +
-        `per-partition progress at 20%: ${fractions.map((f) => `${(f * 100).toFixed(0)}%`).join(' / ')} (min/max ${(Math.min(...fractions) / Math.max(...fractions)).toFixed(2)})`);
+      console.log(
+        `${scenario}: ${seconds.toFixed(1)} s, ${records.toLocaleString('en')} output records, ${distinct.toLocaleString('en')} distinct, ` +
+          `${(records - loaded.records).toLocaleString('en')} duplicates beyond the input's, ${(events - distinct).toLocaleString('en')} missing; ` +
+          `per-partition progress at 20%: ${fractions.map((f) => `${(f * 100).toFixed(0)}%`).join(' / ')} (min/max ${(Math.min(...fractions) / Math.max(...fractions)).toFixed(2)})`,
+      );
     }
   } finally {
     await admin.close();

@@ -34,7 +34,14 @@ const walk = (d: string): string[] =>
     const f = path.join(d, n);
     return statSync(f).isDirectory() ? walk(f) : f.endsWith('.yml') ? [f] : [];
   });
-const folders = ['rules', 'rules-emerging-threats', 'rules-threat-hunting', 'rules-compliance', 'rules-dfir', 'rules-placeholder'];
+const folders = [
+  'rules',
+  'rules-emerging-threats',
+  'rules-threat-hunting',
+  'rules-compliance',
+  'rules-dfir',
+  'rules-placeholder',
+];
 const files = folders.flatMap((f) => walk(sharedData('sigma', f)));
 const mapping = parseMapping(readFileSync(new URL('evtx-json.yml', builtInMappingsUrl), 'utf8'));
 const convertStart = performance.now();
@@ -53,7 +60,9 @@ const compileMs = performance.now() - compileStart;
 const indexStart = performance.now();
 const index = new RuleIndex(compiled);
 const indexMs = performance.now() - indexStart;
-console.error(`# ${pdls.length} rules converted (${convertMs.toFixed(0)} ms), compiled (${compileMs.toFixed(0)} ms), indexed (${indexMs.toFixed(0)} ms)`);
+console.error(
+  `# ${pdls.length} rules converted (${convertMs.toFixed(0)} ms), compiled (${compileMs.toFixed(0)} ms), indexed (${indexMs.toFixed(0)} ms)`,
+);
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -63,7 +72,11 @@ const collect = (d: string): void => {
   for (const n of readdirSync(d)) {
     const full = path.join(d, n);
     if (statSync(full).isDirectory()) collect(full);
-    else if (n.endsWith('.json')) for (const part of readFileSync(full, 'utf8').trim().split(/\n(?=\{)/)) regressionEvents.push(JSON.parse(part) as Json);
+    else if (n.endsWith('.json'))
+      for (const part of readFileSync(full, 'utf8')
+        .trim()
+        .split(/\n(?=\{)/))
+        regressionEvents.push(JSON.parse(part) as Json);
   }
 };
 collect(sharedData('sigma', 'regression'));
@@ -71,12 +84,28 @@ collect(sharedData('sigma', 'regression'));
 const random = prng(1414);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
 const BENIGN_IMAGES = [
-  'C:\\Windows\\System32\\svchost.exe', 'C:\\Windows\\explorer.exe', 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
-  'C:\\Program Files\\Microsoft Office\\root\\Office16\\OUTLOOK.EXE', 'C:\\Windows\\System32\\RuntimeBroker.exe', 'C:\\Windows\\System32\\taskhostw.exe',
-  'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe', 'C:\\Windows\\System32\\SearchIndexer.exe', 'C:\\Windows\\System32\\conhost.exe',
-  'C:\\Program Files\\Vendor\\Agent\\agent.exe', 'C:\\Windows\\System32\\backgroundTaskHost.exe', 'C:\\Windows\\System32\\dllhost.exe',
+  'C:\\Windows\\System32\\svchost.exe',
+  'C:\\Windows\\explorer.exe',
+  'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+  'C:\\Program Files\\Microsoft Office\\root\\Office16\\OUTLOOK.EXE',
+  'C:\\Windows\\System32\\RuntimeBroker.exe',
+  'C:\\Windows\\System32\\taskhostw.exe',
+  'C:\\Program Files (x86)\\Microsoft\\Edge\\Application\\msedge.exe',
+  'C:\\Windows\\System32\\SearchIndexer.exe',
+  'C:\\Windows\\System32\\conhost.exe',
+  'C:\\Program Files\\Vendor\\Agent\\agent.exe',
+  'C:\\Windows\\System32\\backgroundTaskHost.exe',
+  'C:\\Windows\\System32\\dllhost.exe',
 ];
-const BENIGN_ARGS = ['-k netsvcs -p', '--type=renderer --lang=en-US', '/background', '-Embedding', '/processid:{AB8902B4-09CA-4BB6-B78D-A8F59079A8D5}', '0xffffffff -ForceV1', ''];
+const BENIGN_ARGS = [
+  '-k netsvcs -p',
+  '--type=renderer --lang=en-US',
+  '/background',
+  '-Embedding',
+  '/processid:{AB8902B4-09CA-4BB6-B78D-A8F59079A8D5}',
+  '0xffffffff -ForceV1',
+  '',
+];
 const USERS = Array.from({ length: 300 }, (_, i) => `CORP\\user${i}`);
 const HOSTS = Array.from({ length: 200 }, (_, i) => `ws${i}.corp.example`);
 
@@ -87,7 +116,7 @@ for (const e of regressionEvents) {
   for (const [k, v] of Object.entries(ev.EventData ?? {})) {
     if (typeof v !== 'string') continue;
     const key = `${String(ev.System.EventID)}/${k}`;
-    (pools.get(key) ?? pools.set(key, []).get(key) as string[]).push(v);
+    (pools.get(key) ?? (pools.set(key, []).get(key) as string[])).push(v);
   }
 }
 
@@ -101,8 +130,13 @@ function variant(): Json {
       continue;
     }
     const r = random();
-    if (k === 'Image' || k === 'ParentImage' || k === 'SourceImage' || k === 'TargetImage') data[k] = r < 0.85 ? pick(BENIGN_IMAGES) : pick(pools.get(`${String(ev.System.EventID)}/${k}`) ?? [v]);
-    else if (k === 'CommandLine' || k === 'ParentCommandLine') data[k] = r < 0.85 ? `"${pick(BENIGN_IMAGES)}" ${pick(BENIGN_ARGS)}` : pick(pools.get(`${String(ev.System.EventID)}/${k}`) ?? [v]);
+    if (k === 'Image' || k === 'ParentImage' || k === 'SourceImage' || k === 'TargetImage')
+      data[k] = r < 0.85 ? pick(BENIGN_IMAGES) : pick(pools.get(`${String(ev.System.EventID)}/${k}`) ?? [v]);
+    else if (k === 'CommandLine' || k === 'ParentCommandLine')
+      data[k] =
+        r < 0.85
+          ? `"${pick(BENIGN_IMAGES)}" ${pick(BENIGN_ARGS)}`
+          : pick(pools.get(`${String(ev.System.EventID)}/${k}`) ?? [v]);
     else if (k === 'User') data[k] = pick(USERS);
     else if (r < 0.5) data[k] = pick(pools.get(`${String(ev.System.EventID)}/${k}`) ?? [v]);
     else data[k] = v;
@@ -110,7 +144,9 @@ function variant(): Json {
   return { Event: { ...(base.Event as Json), System: { ...ev.System, Computer: pick(HOSTS) }, EventData: data } };
 }
 
-const events: Json[] = Array.from({ length: count }, (_, i) => (i % 100 === 0 ? (regressionEvents[(i / 100) % regressionEvents.length] as Json) : variant()));
+const events: Json[] = Array.from({ length: count }, (_, i) =>
+  i % 100 === 0 ? (regressionEvents[(i / 100) % regressionEvents.length] as Json) : variant(),
+);
 
 // ---- paths --------------------------------------------------------------------------------
 
@@ -154,9 +190,14 @@ function linear(n: number): Outcome {
   return { matches, checksum, evaluated: n * compiled.length };
 }
 
-const entries = new Map<string, RuleEntry>(compiled.map((c, i) => [`r${i}`, { id: `r${i}`, name: `rule ${i}`, annotations: [], enabled: true, compiled: c }]));
+const entries = new Map<string, RuleEntry>(
+  compiled.map((c, i) => [`r${i}`, { id: `r${i}`, name: `rule ${i}`, annotations: [], enabled: true, compiled: c }]),
+);
 const source: RuleSource = { get: (id) => entries.get(id), version: 1 };
-const task = compileTask({ id: 1, name: 'sigma', function: 'APPLY_RULES', definition: { rules: [...entries.keys()], matchAll: true } }, { rules: source });
+const task = compileTask(
+  { id: 1, name: 'sigma', function: 'APPLY_RULES', definition: { rules: [...entries.keys()], matchAll: true } },
+  { rules: source },
+);
 function applyRules(n: number): Outcome {
   let matches = 0;
   for (let e = 0; e < n; e++) {
@@ -191,14 +232,29 @@ for (let round = 0; round <= rounds; round++) {
 }
 const check = indexed(linearCount);
 const lin = paths[1]?.outcome as Outcome;
-if (check.matches !== lin.matches || check.checksum !== lin.checksum) throw new Error(`index found ${check.matches} (${check.checksum}), every rule ${lin.matches} (${lin.checksum})`);
-if ((paths[2]?.outcome as Outcome).matches !== (paths[0]?.outcome as Outcome).matches) throw new Error('APPLY_RULES found other matches');
+if (check.matches !== lin.matches || check.checksum !== lin.checksum)
+  throw new Error(`index found ${check.matches} (${check.checksum}), every rule ${lin.matches} (${lin.checksum})`);
+if ((paths[2]?.outcome as Outcome).matches !== (paths[0]?.outcome as Outcome).matches)
+  throw new Error('APPLY_RULES found other matches');
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const perSecond = (p: Path): number => p.events / (p.best / 1000);
-console.log(`bench/sigma: ${fmt(count)} events, best of ${rounds} rounds after a warm-up (node ${process.version}; CPU time of the process, so events per CPU-second)`);
-console.log(`rules: ${fmt(files.length)} SigmaHQ files → ${fmt(pdls.length)} converted with evtx-json (${fmt(failed)} not: other products, or the reasons of docs/sigma.md); ${fmt(index.indexedCount)} indexed by RuleIndex`);
-console.log(`setup: convert ${convertMs.toFixed(0)} ms, compile ${compileMs.toFixed(0)} ms, index ${indexMs.toFixed(0)} ms`);
-console.log(`corpus: ${fmt(regressionEvents.length)} regression events (every 100th event) and generated variants; matches ${fmt((paths[0]?.outcome as Outcome).matches)}; rules evaluated per event with the index ${((paths[0]?.outcome as Outcome).evaluated / count).toFixed(2)}`);
-for (const p of paths) console.log(`  ${p.name.padEnd(36)} ${p.best.toFixed(1).padStart(9)} ms for ${fmt(p.events).padStart(8)} events  ${fmt(perSecond(p)).padStart(10)} events/s`);
-console.log(`  ratio index / every rule: ${(perSecond(paths[0] as Path) / perSecond(paths[1] as Path)).toFixed(1)}×; goal ≥ 50,000 events/s per core: ${perSecond(paths[0] as Path) >= 50_000 ? 'met' : 'NOT met'}`);
+console.log(
+  `bench/sigma: ${fmt(count)} events, best of ${rounds} rounds after a warm-up (node ${process.version}; CPU time of the process, so events per CPU-second)`,
+);
+console.log(
+  `rules: ${fmt(files.length)} SigmaHQ files → ${fmt(pdls.length)} converted with evtx-json (${fmt(failed)} not: other products, or the reasons of docs/sigma.md); ${fmt(index.indexedCount)} indexed by RuleIndex`,
+);
+console.log(
+  `setup: convert ${convertMs.toFixed(0)} ms, compile ${compileMs.toFixed(0)} ms, index ${indexMs.toFixed(0)} ms`,
+);
+console.log(
+  `corpus: ${fmt(regressionEvents.length)} regression events (every 100th event) and generated variants; matches ${fmt((paths[0]?.outcome as Outcome).matches)}; rules evaluated per event with the index ${((paths[0]?.outcome as Outcome).evaluated / count).toFixed(2)}`,
+);
+for (const p of paths)
+  console.log(
+    `  ${p.name.padEnd(36)} ${p.best.toFixed(1).padStart(9)} ms for ${fmt(p.events).padStart(8)} events  ${fmt(perSecond(p)).padStart(10)} events/s`,
+  );
+console.log(
+  `  ratio index / every rule: ${(perSecond(paths[0] as Path) / perSecond(paths[1] as Path)).toFixed(1)}×; goal ≥ 50,000 events/s per core: ${perSecond(paths[0] as Path) >= 50_000 ? 'met' : 'NOT met'}`,
+);

@@ -13,7 +13,9 @@ const texts: string[] = [];
 for (let i = 0; i < count; i++) {
   const s = String(i % 60).padStart(2, '0');
   const ms = String(i % 1000).padStart(3, '0');
-  texts.push(`time=2023-04-05T06:07:${s}.${ms}+0200 user=${users[i % 5]} action=${actions[i % 4]} src=10.0.${i % 256}.${i % 200} port=${1024 + (i % 5000)} msg="user session ${i}"`);
+  texts.push(
+    `time=2023-04-05T06:07:${s}.${ms}+0200 user=${users[i % 5]} action=${actions[i % 4]} src=10.0.${i % 256}.${i % 200} port=${1024 + (i % 5000)} msg="user session ${i}"`,
+  );
 }
 
 const tasks = [
@@ -51,7 +53,9 @@ function baseline(): number {
     let time = 0;
     if (t !== null) {
       const offset = (Number(t[9]) * 60 + Number(t[10])) * 60_000 * (t[8] === '-' ? -1 : 1);
-      time = Date.UTC(Number(t[1]), Number(t[2]) - 1, Number(t[3]), Number(t[4]), Number(t[5]), Number(t[6]), Number(t[7])) - offset;
+      time =
+        Date.UTC(Number(t[1]), Number(t[2]) - 1, Number(t[3]), Number(t[4]), Number(t[5]), Number(t[6]), Number(t[7])) -
+        offset;
     }
     event['_time'] = time;
     sum += time;

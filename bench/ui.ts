@@ -33,7 +33,16 @@ process.env.WEIR_TEST_BOOTSTRAP = await broker.start();
 const { startTestNode } = await import('../packages/engine/test/helpers/test-node.ts');
 const node = await startTestNode();
 const api = new URL(node.url);
-const ui = await startUiServer(loadUiSettings(undefined, { 'server.host': '127.0.0.1', 'server.port': 0, 'api.port': Number(api.port), 'api.host': '127.0.0.1', 'weir.home': node.home }), dist);
+const ui = await startUiServer(
+  loadUiSettings(undefined, {
+    'server.host': '127.0.0.1',
+    'server.port': 0,
+    'api.port': Number(api.port),
+    'api.host': '127.0.0.1',
+    'weir.home': node.home,
+  }),
+  dist,
+);
 /**
  * In-page latency of one input: from the `input` event to the first animation frame at which the
  * element with `testId` shows `expected` (no Playwright round trip in the figure).
@@ -54,28 +63,53 @@ async function inPage(page: Page, testId: string, expected: string, act: () => P
   await act();
   // A function, not text: the console's CSP forbids eval, which a polled text predicate needs.
   try {
-    return Number(await (await page.waitForFunction(() => (globalThis as unknown as { __lat?: number }).__lat, undefined, { polling: 'raf', timeout: 120_000 })).jsonValue());
+    return Number(
+      await (
+        await page.waitForFunction(() => (globalThis as unknown as { __lat?: number }).__lat, undefined, {
+          polling: 'raf',
+          timeout: 120_000,
+        })
+      ).jsonValue(),
+    );
   } catch (err) {
-    throw new Error(`${testId} never showed "${expected}"; it shows "${await page.getByTestId(testId).textContent()}"`, { cause: err });
+    throw new Error(
+      `${testId} never showed "${expected}"; it shows "${await page.getByTestId(testId).textContent()}"`,
+      { cause: err },
+    );
   }
 }
 
-const browser = await chromium.launch({ executablePath: process.env.WEIR_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env.WEIR_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 
 // The SDK over node's fetch, straight to the engine (the self-signed certificate accepted for this run).
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
 const sdk = new WeirClient({ baseUrl: node.url });
-await sdk.init({ name: 'Bench', username: 'bench', email: 'b@example.com', password: 'bench-password', roles: [{ name: 'admin' }] });
+await sdk.init({
+  name: 'Bench',
+  username: 'bench',
+  email: 'b@example.com',
+  password: 'bench-password',
+  roles: [{ name: 'admin' }],
+});
 await sdk.login('bench', 'bench-password');
 
 try {
-  const ctx = await browser.newContext({ ignoreHTTPSErrors: true, baseURL: ui.url, viewport: { width: 1400, height: 900 } });
+  const ctx = await browser.newContext({
+    ignoreHTTPSErrors: true,
+    baseURL: ui.url,
+    viewport: { width: 1400, height: 900 },
+  });
   ctx.setDefaultTimeout(120_000);
   const page = await ctx.newPage();
 
   // 1. First screen.
   const scripts = new Set<string>();
-  page.on('response', (r) => { if (r.url().endsWith('.js')) scripts.add(new URL(r.url()).pathname); });
+  page.on('response', (r) => {
+    if (r.url().endsWith('.js')) scripts.add(new URL(r.url()).pathname);
+  });
   await page.goto('/');
   await page.getByRole('textbox', { name: /^Username/ }).fill('bench');
   await page.locator('input[type=password]').fill('bench-password');
@@ -89,12 +123,24 @@ try {
     raw += body.length;
     gz += gzipSync(body, { level: 9 }).length;
   }
-  console.log(`first screen (login → overview): ${scripts.size} JS files, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (budget 350 KB gzip)`);
+  console.log(
+    `first screen (login → overview): ${scripts.size} JS files, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip (budget 350 KB gzip)`,
+  );
 
   // 2. Message browser.
   await sdk.createTopic({ name: 'bench-messages', numberOfPartitions: 3, replicationFactor: 1 });
   for (let i = 0; i < messages; i += 10_000) {
-    await sdk.produce('bench-messages', { messages: Array.from({ length: 10_000 }, (_, j) => ({ key: `k${i + j}`, value: JSON.stringify({ n: i + j, user: `user${(i + j) % 100}`, action: 'login', status: (i + j) % 10 ? 'ok' : 'failed' }) })) });
+    await sdk.produce('bench-messages', {
+      messages: Array.from({ length: 10_000 }, (_, j) => ({
+        key: `k${i + j}`,
+        value: JSON.stringify({
+          n: i + j,
+          user: `user${(i + j) % 100}`,
+          action: 'login',
+          status: (i + j) % 10 ? 'ok' : 'failed',
+        }),
+      })),
+    });
   }
   let t = performance.now();
   await sdk.consume('bench-messages', { offset: 'earliest', maxEvents: messages, maxTimeoutSeconds: 120 });
@@ -124,34 +170,64 @@ try {
   await page.getByTestId('message-row').first().waitFor();
   const firstRows = performance.now() - t;
   const arrival = await page.waitForFunction(() => {
-    const mark = performance.getEntriesByName('weir:messages-arrived')[0] as unknown as { startTime: number; detail: { count: number } } | undefined;
+    const mark = performance.getEntriesByName('weir:messages-arrived')[0] as unknown as
+      { startTime: number; detail: { count: number } } | undefined;
     const row = (globalThis as unknown as { __firstRow?: number }).__firstRow;
     return mark && row !== undefined ? { ms: row - mark.startTime, count: mark.detail.count } : undefined;
   });
-  const afterArrival = await arrival.jsonValue() as { ms: number; count: number };
-  await page.getByTestId('message-count').filter({ hasText: `${messages} of ${messages} messages` }).waitFor();
+  const afterArrival = (await arrival.jsonValue()) as { ms: number; count: number };
+  await page
+    .getByTestId('message-count')
+    .filter({ hasText: `${messages} of ${messages} messages` })
+    .waitFor();
   const allRows = performance.now() - t;
   t = performance.now();
-  await page.getByTestId('message-scroller').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await page.getByTestId('message-scroller').evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
   await page.locator(`[aria-rowindex="${messages + 1}"]`).waitFor();
   const scrolled = performance.now() - t;
   const rowsInPage = await page.getByTestId('message-row').count();
   console.log(`message browser, ${got} messages via the SDK alone (baseline): ${sdkMs.toFixed(0)} ms`);
-  console.log(`message browser in Chromium: first rows after ${firstRows.toFixed(0)} ms, all ${messages} after ${allRows.toFixed(0)} ms (ratio to baseline ${(allRows / sdkMs).toFixed(2)}), scroll to the last row ${scrolled.toFixed(0)} ms, ${rowsInPage} rows in the page`);
-  console.log(`message browser, in the page: first batch (${afterArrival.count} messages) arrived → first row on screen ${afterArrival.ms.toFixed(0)} ms`);
+  console.log(
+    `message browser in Chromium: first rows after ${firstRows.toFixed(0)} ms, all ${messages} after ${allRows.toFixed(0)} ms (ratio to baseline ${(allRows / sdkMs).toFixed(2)}), scroll to the last row ${scrolled.toFixed(0)} ms, ${rowsInPage} rows in the page`,
+  );
+  console.log(
+    `message browser, in the page: first batch (${afterArrival.count} messages) arrived → first row on screen ${afterArrival.ms.toFixed(0)} ms`,
+  );
   const textFilter = page.getByRole('textbox', { name: 'Filter messages' });
-  const textMs = await inPage(page, 'message-count', `${messages / 100} of ${messages} messages`, () => textFilter.fill('"user":"user42"'));
-  const textAgainMs = await inPage(page, 'message-count', `${messages / 100} of ${messages} messages`, () => textFilter.fill('"user":"user43"'));
+  const textMs = await inPage(page, 'message-count', `${messages / 100} of ${messages} messages`, () =>
+    textFilter.fill('"user":"user42"'),
+  );
+  const textAgainMs = await inPage(page, 'message-count', `${messages / 100} of ${messages} messages`, () =>
+    textFilter.fill('"user":"user43"'),
+  );
   await textFilter.fill('');
-  await page.getByTestId('message-count').filter({ hasText: `${messages} of ${messages} messages` }).waitFor();
+  await page
+    .getByTestId('message-count')
+    .filter({ hasText: `${messages} of ${messages} messages` })
+    .waitFor();
   await page.locator('label', { hasText: /^PDL$/ }).click();
   const pdlFilter = page.getByRole('textbox', { name: 'PDL filter' });
-  const pdlMs = await inPage(page, 'message-count', `${messages / 100} of ${messages} messages`, () => pdlFilter.fill('user="user42" AND status="ok"'));
-  const pdlAgainMs = await inPage(page, 'message-count', `${messages / 100} of ${messages} messages`, () => pdlFilter.fill('user="user40" AND status="failed"'));
-  console.log(`message browser, in the page, over ${messages} held messages: text filter ${textMs.toFixed(0)} ms the first time (lower-cases every message once), ${textAgainMs.toFixed(0)} ms the next query; PDL filter ${pdlMs.toFixed(0)} ms the first time (parses every value once), ${pdlAgainMs.toFixed(0)} ms the next query`);
+  const pdlMs = await inPage(page, 'message-count', `${messages / 100} of ${messages} messages`, () =>
+    pdlFilter.fill('user="user42" AND status="ok"'),
+  );
+  const pdlAgainMs = await inPage(page, 'message-count', `${messages / 100} of ${messages} messages`, () =>
+    pdlFilter.fill('user="user40" AND status="failed"'),
+  );
+  console.log(
+    `message browser, in the page, over ${messages} held messages: text filter ${textMs.toFixed(0)} ms the first time (lower-cases every message once), ${textAgainMs.toFixed(0)} ms the next query; PDL filter ${pdlMs.toFixed(0)} ms the first time (parses every value once), ${pdlAgainMs.toFixed(0)} ms the next query`,
+  );
 
   // 3. Rules table.
-  const rules: Rule[] = Array.from({ length: ruleCount }, (_, i) => ({ id: `rule-${i}`, name: `Rule ${i} ${i % 7 ? 'login' : 'process'}`, description: '', pdl: `user="user${i % 100}" AND action="login"`, annotations: [`T${1000 + (i % 600)}`], enabled: true }));
+  const rules: Rule[] = Array.from({ length: ruleCount }, (_, i) => ({
+    id: `rule-${i}`,
+    name: `Rule ${i} ${i % 7 ? 'login' : 'process'}`,
+    description: '',
+    pdl: `user="user${i % 100}" AND action="login"`,
+    annotations: [`T${1000 + (i % 600)}`],
+    enabled: true,
+  }));
   for (let i = 0; i < ruleCount; i += 2000) await sdk.rules.bulk(rules.slice(i, i + 2000));
   const { filterRules } = await import('../packages/ui/src/pages/rule-filter.ts');
   const query = 'user42';
@@ -159,13 +235,22 @@ try {
   for (let k = 1; k <= query.length; k++) filterRules(rules, query.slice(0, k));
   const nodeFilter = (performance.now() - t) / query.length;
   // The search as it was before the precomputed lower-case text (four toLowerCase calls per rule per keystroke).
-  const naive = (q: string) => rules.filter((r) => r.id.toLowerCase().includes(q) || r.name.toLowerCase().includes(q) || r.pdl.toLowerCase().includes(q)
-    || (r.annotations ?? []).some((a) => a.toLowerCase().includes(q)));
+  const naive = (q: string) =>
+    rules.filter(
+      (r) =>
+        r.id.toLowerCase().includes(q) ||
+        r.name.toLowerCase().includes(q) ||
+        r.pdl.toLowerCase().includes(q) ||
+        (r.annotations ?? []).some((a) => a.toLowerCase().includes(q)),
+    );
   t = performance.now();
   for (let k = 1; k <= query.length; k++) naive(query.slice(0, k));
   const naiveFilter = (performance.now() - t) / query.length;
   await page.goto('/rules');
-  await page.getByTestId('rule-count').filter({ hasText: `${ruleCount} of ${ruleCount} rules` }).waitFor();
+  await page
+    .getByTestId('rule-count')
+    .filter({ hasText: `${ruleCount} of ${ruleCount} rules` })
+    .waitFor();
   const search = page.getByRole('textbox', { name: 'Search rules' });
   await search.click();
   const times: number[] = [];
@@ -174,20 +259,31 @@ try {
     for (let k = 1; k <= query.length; k++) {
       const expected = filterRules(rules, query.slice(0, k)).length;
       t = performance.now();
-      inPageTimes.push(await inPage(page, 'rule-count', `${expected} of ${ruleCount} rules`, () => page.keyboard.type(query[k - 1]!)));
+      inPageTimes.push(
+        await inPage(page, 'rule-count', `${expected} of ${ruleCount} rules`, () => page.keyboard.type(query[k - 1]!)),
+      );
       times.push(performance.now() - t);
     }
   };
   await typeQuery();
   // A second pass (the page warm): clear the search, then type the query again.
   await search.fill('');
-  await page.getByTestId('rule-count').filter({ hasText: `${ruleCount} of ${ruleCount} rules` }).waitFor();
+  await page
+    .getByTestId('rule-count')
+    .filter({ hasText: `${ruleCount} of ${ruleCount} rules` })
+    .waitFor();
   await typeQuery();
   const avg = times.reduce((a, b) => a + b, 0) / times.length;
   const inPageAvg = inPageTimes.reduce((a, b) => a + b, 0) / inPageTimes.length;
-  console.log(`rules table, ${ruleCount} rules: filter in node (baseline) ${nodeFilter.toFixed(2)} ms per keystroke (index built on the first); the earlier filter without the index ${naiveFilter.toFixed(2)} ms`);
-  console.log(`rules table in Chromium: ${times.map((x) => x.toFixed(0)).join(', ')} ms per keystroke (mean ${avg.toFixed(0)} ms, includes Playwright's round trips; ratio to baseline ${(avg / nodeFilter).toFixed(1)})`);
-  console.log(`rules table, in the page (input → frame with the new count): ${inPageTimes.map((x) => x.toFixed(0)).join(', ')} ms (mean ${inPageAvg.toFixed(0)} ms, max ${Math.max(...inPageTimes).toFixed(0)} ms)`);
+  console.log(
+    `rules table, ${ruleCount} rules: filter in node (baseline) ${nodeFilter.toFixed(2)} ms per keystroke (index built on the first); the earlier filter without the index ${naiveFilter.toFixed(2)} ms`,
+  );
+  console.log(
+    `rules table in Chromium: ${times.map((x) => x.toFixed(0)).join(', ')} ms per keystroke (mean ${avg.toFixed(0)} ms, includes Playwright's round trips; ratio to baseline ${(avg / nodeFilter).toFixed(1)})`,
+  );
+  console.log(
+    `rules table, in the page (input → frame with the new count): ${inPageTimes.map((x) => x.toFixed(0)).join(', ')} ms (mean ${inPageAvg.toFixed(0)} ms, max ${Math.max(...inPageTimes).toFixed(0)} ms)`,
+  );
 } finally {
   await browser.close();
   await ui.close();

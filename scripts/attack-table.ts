@@ -33,8 +33,10 @@ if (!repo) {
   process.exit(2);
 }
 const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
-const files = (dir: string) => git('ls-tree', '-r', '--name-only', revision, `enterprise-attack/${dir}`).split('\n').filter(Boolean);
-const objects = (dir: string): StixObject[] => files(dir).flatMap((f) => (JSON.parse(git('show', `${revision}:${f}`)) as { objects: StixObject[] }).objects);
+const files = (dir: string) =>
+  git('ls-tree', '-r', '--name-only', revision, `enterprise-attack/${dir}`).split('\n').filter(Boolean);
+const objects = (dir: string): StixObject[] =>
+  files(dir).flatMap((f) => (JSON.parse(git('show', `${revision}:${f}`)) as { objects: StixObject[] }).objects);
 const attackId = (o: StixObject) => o.external_references?.find((r) => r.source_name === 'mitre-attack')?.external_id;
 
 const tactics = new Map(objects('x-mitre-tactic').map((t) => [t.id, t]));
@@ -51,7 +53,9 @@ for (const p of patterns.sort((a, b) => (attackId(a) ?? '').localeCompare(attack
     if (!byId.has(id)) retired[id] = p.name;
     continue;
   }
-  const phases = (p.kill_chain_phases ?? []).filter((k) => k.kill_chain_name === 'mitre-attack').map((k) => k.phase_name);
+  const phases = (p.kill_chain_phases ?? [])
+    .filter((k) => k.kill_chain_name === 'mitre-attack')
+    .map((k) => k.phase_name);
   techniques[id] = [p.name, phases];
 }
 const table = {
@@ -65,4 +69,6 @@ const table = {
 };
 const out = path.resolve(import.meta.dirname, '../packages/ui/src/attack-techniques.json');
 writeFileSync(out, `${JSON.stringify(table, null, 0).replace(/\],"T/g, '],\n"T')}\n`);
-console.log(`${out}: ${table.tactics.length} tactics, ${Object.keys(techniques).length} techniques and sub-techniques, ${Object.keys(retired).length} retired`);
+console.log(
+  `${out}: ${table.tactics.length} tactics, ${Object.keys(techniques).length} techniques and sub-techniques, ${Object.keys(retired).length} retired`,
+);

@@ -10,7 +10,14 @@ import path from 'node:path';
 import { compileUserRegex, javaOnlyConstruct } from '../packages/pdl/src/regex.ts';
 
 const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../shared/data/sigma'));
-const folders = ['rules', 'rules-emerging-threats', 'rules-threat-hunting', 'rules-compliance', 'rules-dfir', 'rules-placeholder'];
+const folders = [
+  'rules',
+  'rules-emerging-threats',
+  'rules-threat-hunting',
+  'rules-compliance',
+  'rules-dfir',
+  'rules-placeholder',
+];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -47,7 +54,13 @@ function regexValues(text: string): string[] {
   return out;
 }
 
-const all = folders.flatMap((f) => { try { return files(path.join(root, f)); } catch { return []; } });
+const all = folders.flatMap((f) => {
+  try {
+    return files(path.join(root, f));
+  } catch {
+    return [];
+  }
+});
 let rulesWithRe = 0;
 let values = 0;
 const javaRules = new Map<string, string[]>();
@@ -61,7 +74,7 @@ for (const file of all) {
   for (const re of res) {
     const java = javaOnlyConstruct(re);
     if (java !== null) {
-      const construct = java.slice(0, java.indexOf(' \''));
+      const construct = java.slice(0, java.indexOf(" '"));
       byConstruct.set(construct, (byConstruct.get(construct) ?? 0) + 1);
       const list = javaRules.get(file) ?? [];
       list.push(construct);
@@ -76,8 +89,11 @@ for (const file of all) {
   }
 }
 console.log(`SigmaHQ rules read: ${all.length}; with |re values: ${rulesWithRe} (${values} regular expressions)`);
-console.log(`rules using a Java-only construct: ${javaRules.size} (${[...javaRules.values()].reduce((n, l) => n + l.length, 0)} regular expressions)`);
+console.log(
+  `rules using a Java-only construct: ${javaRules.size} (${[...javaRules.values()].reduce((n, l) => n + l.length, 0)} regular expressions)`,
+);
 for (const [construct, n] of [...byConstruct].sort()) console.log(`  ${construct}: ${n}`);
 console.log(`other regular expressions RE2 refuses: ${otherInvalid.length}`);
 for (const line of otherInvalid) console.log(line);
-for (const [file, list] of [...javaRules].sort()) console.log(`  ${path.relative(root, file)}: ${[...new Set(list)].join(', ')}`);
+for (const [file, list] of [...javaRules].sort())
+  console.log(`  ${path.relative(root, file)}: ${[...new Set(list)].join(', ')}`);

@@ -17,7 +17,10 @@ const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const uiIndex = args.indexOf('--ui-config');
 const uiConfigArg = uiIndex >= 0 ? args.splice(uiIndex, 2)[1] : undefined;
-const uiConfig = uiConfigArg ?? process.env.WEIR_UI_CONFIG ?? (existsSync(path.join(root, 'config/ui.json')) ? path.join(root, 'config/ui.json') : undefined);
+const uiConfig =
+  uiConfigArg ??
+  process.env.WEIR_UI_CONFIG ??
+  (existsSync(path.join(root, 'config/ui.json')) ? path.join(root, 'config/ui.json') : undefined);
 
 let uiReady = true;
 try {
@@ -27,9 +30,14 @@ try {
   console.error(`[weir-ui] ${(err as Error).message}\n[weir-ui] the UI will not start; the API still does.`);
 }
 
-const engine = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'packages/engine/src/main.ts'), ...args], {
-  cwd: root, stdio: ['inherit', 'pipe', 'inherit'],
-});
+const engine = spawn(
+  process.execPath,
+  ['--disable-warning=ExperimentalWarning', path.join(root, 'packages/engine/src/main.ts'), ...args],
+  {
+    cwd: root,
+    stdio: ['inherit', 'pipe', 'inherit'],
+  },
+);
 let ui: UiServer | undefined;
 let stopping = false;
 

@@ -15,7 +15,9 @@ import { KafkaCluster } from '../packages/engine/test/helpers/kafka-cluster.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const faultsDir = path.join(root, 'packages', 'engine', 'test', 'faults');
 const selected = process.argv.slice(2);
-const files = readdirSync(faultsDir).filter((f) => f.endsWith('.test.ts')).sort()
+const files = readdirSync(faultsDir)
+  .filter((f) => f.endsWith('.test.ts'))
+  .sort()
   .map((f) => path.join(faultsDir, f))
   .filter((f) => selected.length === 0 || selected.some((s) => f.includes(s)));
 
@@ -30,10 +32,15 @@ let code: number;
 try {
   const started = Date.now();
   const bootstrap = await cluster.start();
-  console.log(`# three-node Kafka cluster on ${bootstrap} (started in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(
+    `# three-node Kafka cluster on ${bootstrap} (started in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
   const env = { ...process.env, WEIR_TEST_BOOTSTRAP: bootstrap, WEIR_TEST_CLUSTER_DIR: dir };
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--test', '--test-concurrency=1',
-    '--test-timeout=600000', ...files], { stdio: 'inherit', env, cwd: root });
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', '--test', '--test-concurrency=1', '--test-timeout=600000', ...files],
+    { stdio: 'inherit', env, cwd: root },
+  );
   // Interrupted: end the tests (their node processes stop when their parent goes), then the cluster.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
   code = await new Promise((resolve) => child.once('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));

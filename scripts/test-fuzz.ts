@@ -14,7 +14,10 @@ import { fuzzSeed } from '../packages/engine/test/fuzz/rng.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const fuzzDir = path.join(root, 'packages', 'engine', 'test', 'fuzz');
-const files = readdirSync(fuzzDir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(fuzzDir, f));
+const files = readdirSync(fuzzDir)
+  .filter((f) => f.endsWith('.test.ts'))
+  .sort()
+  .map((f) => path.join(fuzzDir, f));
 const seed = fuzzSeed();
 console.log(`# fuzz seed ${seed} (replay: WEIR_FUZZ_SEED=${seed} npm run test:fuzz)`);
 
@@ -24,8 +27,11 @@ let code: number;
 try {
   const env = { ...process.env, WEIR_TEST_BOOTSTRAP: await broker.start(), WEIR_FUZZ_SEED: String(seed) };
   // The API run and the in-process run use different resources (the node process; this machine's CPU): side by side.
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--test', '--test-concurrency=2', '--test-timeout=3600000', ...files],
-    { stdio: 'inherit', env, cwd: root });
+  const child = spawn(
+    process.execPath,
+    ['--disable-warning=ExperimentalWarning', '--test', '--test-concurrency=2', '--test-timeout=3600000', ...files],
+    { stdio: 'inherit', env, cwd: root },
+  );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
   code = await new Promise((resolve) => child.once('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 } finally {

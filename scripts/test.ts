@@ -31,13 +31,21 @@ const unitOnly = args[0] === 'unit';
 const selected = unitOnly ? [] : args;
 const all = readdirSync(path.join(root, 'packages'))
   .map((p) => path.join(root, 'packages', p, 'test'))
-  .filter((d) => { try { return statSync(d).isDirectory(); } catch { return false; } })
+  .filter((d) => {
+    try {
+      return statSync(d).isDirectory();
+    } catch {
+      return false;
+    }
+  })
   .flatMap(testFiles)
   .sort();
-const usesBroker = (file: string) => file.includes(`${path.sep}integration${path.sep}`) ||
+const usesBroker = (file: string) =>
+  file.includes(`${path.sep}integration${path.sep}`) ||
   /from '[./]*\/helpers\/(?:test-node|kafka)\.ts'/.test(readFileSync(file, 'utf8'));
-const files = (selected.length ? all.filter((f) => selected.some((s) => f.includes(s))) : all)
-  .filter((f) => !unitOnly || !usesBroker(f));
+const files = (selected.length ? all.filter((f) => selected.some((s) => f.includes(s))) : all).filter(
+  (f) => !unitOnly || !usesBroker(f),
+);
 const needsBroker = files.some(usesBroker);
 
 let broker: EmbeddedBroker | undefined;
@@ -52,8 +60,17 @@ if (needsBroker && !env.WEIR_TEST_BOOTSTRAP) {
 }
 
 const concurrency = process.env.WEIR_TEST_CONCURRENCY ?? '2';
-const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', '--test', `--test-concurrency=${concurrency}`,
-  '--test-timeout=300000', ...files], { stdio: 'inherit', env, cwd: root });
+const child = spawn(
+  process.execPath,
+  [
+    '--disable-warning=ExperimentalWarning',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-timeout=300000',
+    ...files,
+  ],
+  { stdio: 'inherit', env, cwd: root },
+);
 const code: number = await new Promise((resolve) => child.once('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))));
 await broker?.stop();
 if (brokerDir) rmSync(brokerDir, { recursive: true, force: true });

@@ -8,9 +8,17 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/ui/dist/index.html');
-const sources = ['packages/ui/src', 'packages/ui/index.html', 'packages/ui/vite.config.ts', 'packages/ui/public', 'packages/client/src', 'packages/pdl/src',
+const sources = [
+  'packages/ui/src',
+  'packages/ui/index.html',
+  'packages/ui/vite.config.ts',
+  'packages/ui/public',
+  'packages/client/src',
+  'packages/pdl/src',
   // the task schemas and defaults the task forms are built from (through @weir/client)
-  'packages/engine/src/tasks/task-schemas.ts', 'packages/engine/src/tasks/definition-defaults.ts'];
+  'packages/engine/src/tasks/task-schemas.ts',
+  'packages/engine/src/tasks/definition-defaults.ts',
+];
 
 function newest(p: string): number {
   const full = path.join(root, p);
@@ -31,7 +39,11 @@ export function uiBuildStale(): boolean {
 export function buildUi(log: (line: string) => void = console.log): void {
   log('[weir-ui] building the web UI (vite build)…');
   const vite = path.join(root, 'node_modules/vite/bin/vite.js');
-  const r = spawnSync(process.execPath, [vite, 'build', '--config', 'packages/ui/vite.config.ts', '--logLevel', 'warn'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [vite, 'build', '--config', 'packages/ui/vite.config.ts', '--logLevel', 'warn'],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`the UI build failed:\n${r.stdout}${r.stderr}`);
   log('[weir-ui] built packages/ui/dist');
 }

@@ -1,9 +1,33 @@
 import { SessionExpiredError, WeirApiError } from './errors.ts';
 import type {
-  BrokerTopic, ConsumedMessage, ConsumeRead, ConsumeRequest, EngineState, ErrorBody, Lookup, MetricsSummary, Node, Pipeline, ProduceRequest,
-  Rule, SerdeConfiguration, Task, Tokens, TopicResult, Topology, User, UserInput,
+  BrokerTopic,
+  ConsumedMessage,
+  ConsumeRead,
+  ConsumeRequest,
+  EngineState,
+  ErrorBody,
+  Lookup,
+  MetricsSummary,
+  Node,
+  Pipeline,
+  ProduceRequest,
+  Rule,
+  SerdeConfiguration,
+  Task,
+  Tokens,
+  TopicResult,
+  Topology,
+  User,
+  UserInput,
 } from './types.ts';
-import { isRefreshFailure, readEngineState, readRule, readTestResult, readTopology, type TestOutcome } from './versioning.ts';
+import {
+  isRefreshFailure,
+  readEngineState,
+  readRule,
+  readTestResult,
+  readTopology,
+  type TestOutcome,
+} from './versioning.ts';
 
 export interface ClientOptions {
   /** Where the API is: `https://host:8999`, or '' for the page's own origin (the UI server). */
@@ -92,7 +116,11 @@ export class WeirClient {
   /** Concurrent calls that all met an expired token share one refresh. */
   async #refreshOnce(staleAccess: string | undefined): Promise<void> {
     if (this.#tokens && this.#tokens.access_token !== staleAccess) return;
-    this.#refreshing ??= this.refresh().then(() => undefined).finally(() => { this.#refreshing = undefined; });
+    this.#refreshing ??= this.refresh()
+      .then(() => undefined)
+      .finally(() => {
+        this.#refreshing = undefined;
+      });
     await this.#refreshing;
   }
 
@@ -140,7 +168,8 @@ export class WeirClient {
   /** Forgets the tokens; through the UI server also clears its refresh cookie. */
   async logout(): Promise<void> {
     this.#setTokens(undefined);
-    if (this.#cookieRefresh) await this.#fetch(`${this.#base}/ui/session/logout`, { method: 'POST', credentials: 'same-origin' });
+    if (this.#cookieRefresh)
+      await this.#fetch(`${this.#base}/ui/session/logout`, { method: 'POST', credentials: 'same-origin' });
   }
 
   /** The signed-in user (roles included): what the UI shows; the API stays the authority. */
@@ -162,25 +191,47 @@ export class WeirClient {
   }
 
   // The service and the engine
-  serdes(): Promise<SerdeConfiguration> { return this.#json('GET', '/api/config/serde'); }
-  async engineState(): Promise<EngineState> { return readEngineState(await this.#json('GET', '/api/engine/state')); }
-  async engineStart(): Promise<EngineState> { return readEngineState(await this.#json('POST', '/api/engine/start')); }
-  async engineStop(): Promise<EngineState> { return readEngineState(await this.#json('POST', '/api/engine/stop')); }
-  metricsSummary(): Promise<MetricsSummary> { return this.#json('GET', '/api/metrics/summary'); }
+  serdes(): Promise<SerdeConfiguration> {
+    return this.#json('GET', '/api/config/serde');
+  }
+  async engineState(): Promise<EngineState> {
+    return readEngineState(await this.#json('GET', '/api/engine/state'));
+  }
+  async engineStart(): Promise<EngineState> {
+    return readEngineState(await this.#json('POST', '/api/engine/start'));
+  }
+  async engineStop(): Promise<EngineState> {
+    return readEngineState(await this.#json('POST', '/api/engine/stop'));
+  }
+  metricsSummary(): Promise<MetricsSummary> {
+    return this.#json('GET', '/api/metrics/summary');
+  }
 
   // Topics
-  topics(): Promise<string[]> { return this.#json('GET', '/api/topics'); }
-  topic(name: string): Promise<BrokerTopic> { return this.#json('GET', `/api/topics/${enc(name)}`); }
-  createTopic(topic: BrokerTopic): Promise<BrokerTopic> { return this.#json('POST', '/api/topics', { json: topic }); }
-  async deleteTopic(name: string): Promise<void> { await this.#call('DELETE', `/api/topics/${enc(name)}`); }
-  bulkCreateTopics(topics: BrokerTopic[]): Promise<TopicResult[]> { return this.#json('POST', '/api/bulk/topics', { json: topics }); }
+  topics(): Promise<string[]> {
+    return this.#json('GET', '/api/topics');
+  }
+  topic(name: string): Promise<BrokerTopic> {
+    return this.#json('GET', `/api/topics/${enc(name)}`);
+  }
+  createTopic(topic: BrokerTopic): Promise<BrokerTopic> {
+    return this.#json('POST', '/api/topics', { json: topic });
+  }
+  async deleteTopic(name: string): Promise<void> {
+    await this.#call('DELETE', `/api/topics/${enc(name)}`);
+  }
+  bulkCreateTopics(topics: BrokerTopic[]): Promise<TopicResult[]> {
+    return this.#json('POST', '/api/bulk/topics', { json: topics });
+  }
   produce(name: string, request: ProduceRequest): Promise<{ result: 'success' | 'failure'; message?: string }> {
     return this.#json('POST', `/api/topics/${enc(name)}/produce`, { json: request });
   }
   consume(name: string, request: ConsumeRequest = {}): Promise<{ status: string }> {
     return this.#json('POST', `/api/topics/${enc(name)}/consume`, { json: request });
   }
-  consumeRead(name: string, index = 0): Promise<ConsumeRead> { return this.#json('GET', `/api/topics/${enc(name)}/consume?index=${index}`); }
+  consumeRead(name: string, index = 0): Promise<ConsumeRead> {
+    return this.#json('GET', `/api/topics/${enc(name)}/consume?index=${index}`);
+  }
 
   /**
    * Live tail of a topic (or of the alerts with `name` undefined) over server-sent events, read
@@ -188,11 +239,20 @@ export class WeirClient {
    * the engine ends the stream at the token's expiry; resolves when `signal` aborts or the stream
    * ends for another reason (the reason is returned).
    */
-  async tail(name: string | undefined, query: TailQuery, onMessage: (m: ConsumedMessage) => void, signal: AbortSignal): Promise<string> {
+  async tail(
+    name: string | undefined,
+    query: TailQuery,
+    onMessage: (m: ConsumedMessage) => void,
+    signal: AbortSignal,
+  ): Promise<string> {
     const path = name === undefined ? '/api/alerts/tail' : `/api/topics/${enc(name)}/tail`;
     let q = { ...query };
     for (;;) {
-      const params = new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)]));
+      const params = new URLSearchParams(
+        Object.entries(q)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]): [string, string] => [k, String(v)]),
+      );
       const url = `${path}${params.size ? `?${params}` : ''}`;
       let res: Response;
       try {
@@ -211,41 +271,69 @@ export class WeirClient {
       if (signal.aborted || reason !== 'session expired') return reason;
       await this.refresh();
       // Continue after what was seen (one partition per position is enough for a live view).
-      q = last?.timestamp !== undefined ? { ...query, offset: undefined, startOffset: undefined, startTimestamp: last.timestamp + 1 } : { ...query, offset: 'latest' };
+      q =
+        last?.timestamp !== undefined
+          ? { ...query, offset: undefined, startOffset: undefined, startTimestamp: last.timestamp + 1 }
+          : { ...query, offset: 'latest' };
     }
   }
 
   // Users and nodes
-  users(): Promise<User[]> { return this.#json('GET', '/api/users'); }
-  user(username: string): Promise<User> { return this.#json('GET', `/api/users/${enc(username)}`); }
-  createUser(user: UserInput): Promise<User> { return this.#json('POST', '/api/users', { json: user }); }
-  updateUser(username: string, user: UserInput): Promise<User> { return this.#json('PUT', `/api/users/${enc(username)}`, { json: user }); }
-  async deleteUser(username: string): Promise<void> { await this.#call('DELETE', `/api/users/${enc(username)}`); }
-  nodes(): Promise<Node[]> { return this.#json('GET', '/api/nodes'); }
-  node(uuid: string): Promise<Node> { return this.#json('GET', `/api/nodes/${enc(uuid)}`); }
-  async deleteNode(uuid: string): Promise<void> { await this.#call('DELETE', `/api/nodes/${enc(uuid)}`); }
+  users(): Promise<User[]> {
+    return this.#json('GET', '/api/users');
+  }
+  user(username: string): Promise<User> {
+    return this.#json('GET', `/api/users/${enc(username)}`);
+  }
+  createUser(user: UserInput): Promise<User> {
+    return this.#json('POST', '/api/users', { json: user });
+  }
+  updateUser(username: string, user: UserInput): Promise<User> {
+    return this.#json('PUT', `/api/users/${enc(username)}`, { json: user });
+  }
+  async deleteUser(username: string): Promise<void> {
+    await this.#call('DELETE', `/api/users/${enc(username)}`);
+  }
+  nodes(): Promise<Node[]> {
+    return this.#json('GET', '/api/nodes');
+  }
+  node(uuid: string): Promise<Node> {
+    return this.#json('GET', `/api/nodes/${enc(uuid)}`);
+  }
+  async deleteNode(uuid: string): Promise<void> {
+    await this.#call('DELETE', `/api/nodes/${enc(uuid)}`);
+  }
 
   // Tasks, pipelines, topologies, rules
   readonly tasks: ResourceApi<Task, number> = this.#resource<Task, number>('tasks', (x) => x as Task);
-  readonly pipelines: ResourceApi<Pipeline, number> = this.#resource<Pipeline, number>('pipelines', (x) => x as Pipeline);
+  readonly pipelines: ResourceApi<Pipeline, number> = this.#resource<Pipeline, number>(
+    'pipelines',
+    (x) => x as Pipeline,
+  );
   readonly topologies: ResourceApi<Topology, number> = this.#resource<Topology, number>('topologies', readTopology);
   readonly rules: ResourceApi<Rule, string> = this.#resource<Rule, string>('rules', readRule);
 
   #resource<T, Id extends string | number>(kind: string, read: (x: unknown) => T): ResourceApi<T, Id> {
     const base = `/api/${kind}`;
     return {
-      list: async () => ((await this.#json<unknown[]>('GET', base)).map(read)),
+      list: async () => (await this.#json<unknown[]>('GET', base)).map(read),
       get: async (id) => read(await this.#json('GET', `${base}/${enc(String(id))}`)),
       create: async (record) => read(await this.#json('POST', base, { json: record })),
       update: async (id, record) => read(await this.#json('PUT', `${base}/${enc(String(id))}`, { json: record })),
-      delete: async (id) => { await this.#call('DELETE', `${base}/${enc(String(id))}`); },
-      bulk: async (records) => ((await this.#json<unknown[]>('POST', `/api/bulk/${kind}`, { json: records })).map(read)),
+      delete: async (id) => {
+        await this.#call('DELETE', `${base}/${enc(String(id))}`);
+      },
+      bulk: async (records) => (await this.#json<unknown[]>('POST', `/api/bulk/${kind}`, { json: records })).map(read),
     };
   }
 
   // Lookups
-  lookups(): Promise<Lookup[]> { return this.#json('GET', '/api/lookups'); }
-  lookup(id: string): Promise<Lookup> { return this.#json('GET', `/api/lookups/${enc(id)}`); }
+  lookups(): Promise<Lookup[]> {
+    return this.#json('GET', '/api/lookups');
+  }
+  lookup(id: string): Promise<Lookup> {
+    return this.#json('GET', `/api/lookups/${enc(id)}`);
+  }
   createLookup(id: string, file: Blob, fileName: string): Promise<{ id: string }> {
     const form = new FormData();
     form.append('id', id);
@@ -257,36 +345,52 @@ export class WeirClient {
     form.append('file', file, fileName);
     return this.#json('POST', `/api/lookups/${enc(id)}`, { form });
   }
-  async deleteLookup(id: string): Promise<void> { await this.#call('DELETE', `/api/lookups/${enc(id)}`); }
+  async deleteLookup(id: string): Promise<void> {
+    await this.#call('DELETE', `/api/lookups/${enc(id)}`);
+  }
 
   // Tests
   async testRule(id: string, event: Record<string, unknown>): Promise<TestOutcome> {
     return readTestResult(await this.#json('POST', `/api/test/rules/${enc(id)}`, { json: event }));
   }
   async testTask(id: number, event: string): Promise<Record<string, unknown>> {
-    return (await this.#json<{ result: Record<string, unknown> }>('POST', `/api/test/tasks/${id}`, { text: event })).result;
+    return (await this.#json<{ result: Record<string, unknown> }>('POST', `/api/test/tasks/${id}`, { text: event }))
+      .result;
   }
   async testPipeline(id: number, raw: string): Promise<Record<string, unknown>> {
-    return (await this.#json<{ result: Record<string, unknown> }>('POST', `/api/test/pipelines/${id}`, { text: raw })).result;
+    return (await this.#json<{ result: Record<string, unknown> }>('POST', `/api/test/pipelines/${id}`, { text: raw }))
+      .result;
   }
   async testPdl(pdl: string, event: Record<string, unknown>): Promise<TestOutcome> {
-    return readTestResult(await this.#json('POST', '/api/test/pdl', { text: JSON.stringify({ pdl, data: JSON.stringify(event) }) }));
+    return readTestResult(
+      await this.#json('POST', '/api/test/pdl', { text: JSON.stringify({ pdl, data: JSON.stringify(event) }) }),
+    );
   }
   /**
    * The PDL over several events fed in order to one program, state kept across them: everything it
    * emitted (how correlations such as `event_count` are tested). 400 `PDL_INVALID` names line and column.
    */
   async testPdlSequence(pdl: string, events: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-    const body = await this.#json<{ result: unknown }>('POST', '/api/test/pdl', { text: JSON.stringify({ pdl, data: JSON.stringify(events) }) });
+    const body = await this.#json<{ result: unknown }>('POST', '/api/test/pdl', {
+      text: JSON.stringify({ pdl, data: JSON.stringify(events) }),
+    });
     if (Array.isArray(body.result)) return body.result as Record<string, unknown>[];
     throw new TypeError(`unexpected PDL sequence test result: ${JSON.stringify(body)}`);
   }
   /** `{ok: true}` or the parser's error with its line and column. */
   async pdlSyntax(pdl: string): Promise<PdlSyntax> {
     const body = await this.#json<{ result: boolean; error?: { message: string; line: number; column: number } }>(
-      'POST', '/api/test/pdl/syntax', { text: JSON.stringify({ pdl }) });
+      'POST',
+      '/api/test/pdl/syntax',
+      { text: JSON.stringify({ pdl }) },
+    );
     if (body.result) return { ok: true };
-    return { ok: false, message: body.error?.message ?? 'invalid PDL', line: body.error?.line, column: body.error?.column };
+    return {
+      ok: false,
+      message: body.error?.message ?? 'invalid PDL',
+      line: body.error?.line,
+      column: body.error?.column,
+    };
   }
 }
 
@@ -301,7 +405,11 @@ export interface TailQuery {
 }
 
 /** Reads `event:`/`data:` blocks until the stream ends; returns the `end` event's reason. */
-async function readEvents(res: Response, signal: AbortSignal, on: (event: string, data: unknown) => void): Promise<string> {
+async function readEvents(
+  res: Response,
+  signal: AbortSignal,
+  on: (event: string, data: unknown) => void,
+): Promise<string> {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const onAbort = () => void reader.cancel().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
@@ -359,7 +467,11 @@ async function apiError(method: string, path: string, res: Response): Promise<We
     const parsed = await readJson(res);
     if (parsed && typeof parsed === 'object' && 'message' in parsed) body = parsed as ErrorBody;
     else if (parsed && typeof parsed === 'object' && 'error_message' in parsed) {
-      body = { status: String(res.status), message: String((parsed as { error_message: unknown }).error_message), debugMessage: '' };
+      body = {
+        status: String(res.status),
+        message: String((parsed as { error_message: unknown }).error_message),
+        debugMessage: '',
+      };
     }
   } catch {
     // no JSON body (401, 403)

@@ -49,14 +49,15 @@ export class ExtraEndpoints {
   }
 
   async #json<T>(method: string, path: string, body: unknown): Promise<T> {
-    const send = () => this.#fetch(`${this.#base}${path}`, {
-      method,
-      headers: {
-        'content-type': 'application/json;charset=UTF-8',
-        ...(this.#client.tokens ? { authorization: `Bearer ${this.#client.tokens.access_token}` } : {}),
-      },
-      body: JSON.stringify(body),
-    });
+    const send = () =>
+      this.#fetch(`${this.#base}${path}`, {
+        method,
+        headers: {
+          'content-type': 'application/json;charset=UTF-8',
+          ...(this.#client.tokens ? { authorization: `Bearer ${this.#client.tokens.access_token}` } : {}),
+        },
+        body: JSON.stringify(body),
+      });
     let res = await send();
     if ((res.status === 401 || res.status === 403) && this.#client.tokens?.refresh_token) {
       await this.#client.refresh();
@@ -71,7 +72,7 @@ export class ExtraEndpoints {
     }
     if (!res.ok) {
       if (res.status === 401 && !this.#client.tokens) throw new SessionExpiredError(401);
-      const errorBody = parsed && typeof parsed === 'object' && 'message' in parsed ? parsed as ErrorBody : undefined;
+      const errorBody = parsed && typeof parsed === 'object' && 'message' in parsed ? (parsed as ErrorBody) : undefined;
       throw new WeirApiError(method, path, res.status, errorBody);
     }
     return parsed as T;

@@ -2,6 +2,13 @@ export { WeirClient, type ClientOptions, type TailQuery, type PdlSyntax, type Re
 export { SessionExpiredError, WeirApiError } from './errors.ts';
 export type { FromSchema } from './schema-types.ts';
 export * from './types.ts';
-export { readEngineState, readRule, readTestResult, readTopology, isRefreshFailure, type TestOutcome } from './versioning.ts';
+export {
+  readEngineState,
+  readRule,
+  readTestResult,
+  readTopology,
+  isRefreshFailure,
+  type TestOutcome,
+} from './versioning.ts';
 export { ExtraEndpoints, type SigmaImportRequest, type SigmaImportResult } from './extra-endpoints.ts';
 export { taskDefaults, taskSchemas } from './task-schemas.ts';

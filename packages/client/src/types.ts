@@ -16,13 +16,42 @@ export type TaskFunctionName = keyof typeof taskFunctions;
 export type TaskDefinitions = { [F in TaskFunctionName]: FromSchema<(typeof taskFunctions)[F]> };
 export type Task = Omit<FromSchema<typeof taskSchema>, 'definition'> & { definition: Record<string, unknown> };
 
-export interface Role { id?: number; name: string }
-export interface User { name: string; username: string; email: string; roles: Role[] }
-export interface UserInput { name: string; username: string; email: string; password: string; roles: { name: string }[] }
-export interface Node { uuid: string; host: string; rest: string; group: string }
-export interface Lookup { id: string; content: Record<string, unknown>[] }
-export interface Tokens { access_token: string; refresh_token: string }
-export interface SerdeConfiguration { serde: string[]; serializer: string[]; deserializer: string[] }
+export interface Role {
+  id?: number;
+  name: string;
+}
+export interface User {
+  name: string;
+  username: string;
+  email: string;
+  roles: Role[];
+}
+export interface UserInput {
+  name: string;
+  username: string;
+  email: string;
+  password: string;
+  roles: { name: string }[];
+}
+export interface Node {
+  uuid: string;
+  host: string;
+  rest: string;
+  group: string;
+}
+export interface Lookup {
+  id: string;
+  content: Record<string, unknown>[];
+}
+export interface Tokens {
+  access_token: string;
+  refresh_token: string;
+}
+export interface SerdeConfiguration {
+  serde: string[];
+  serializer: string[];
+  deserializer: string[];
+}
 
 export interface BrokerTopic {
   name: string;
@@ -30,7 +59,11 @@ export interface BrokerTopic {
   replicationFactor: number;
   options?: Record<string, string>;
 }
-export interface TopicResult { name?: string; result: 'success' | 'failure'; message?: string }
+export interface TopicResult {
+  name?: string;
+  result: 'success' | 'failure';
+  message?: string;
+}
 
 export interface ProduceRequest {
   keySerializer?: string;
@@ -58,10 +91,15 @@ export interface ConsumedMessage {
   timestamp?: number;
   headers?: Record<string, string>;
 }
-export interface ConsumeRead { status: string; messages: ConsumedMessage[] }
+export interface ConsumeRead {
+  status: string;
+  messages: ConsumedMessage[];
+}
 
 /** The engine's state in its latest form, whatever form the server answered in. */
-export interface EngineState { states: string[] }
+export interface EngineState {
+  states: string[];
+}
 
 /** `GET /api/metrics/summary`: this node's counters as JSON. */
 export interface MetricsSummary {
@@ -77,4 +115,9 @@ export interface MetricsSummary {
 }
 
 /** The API's error object. */
-export interface ErrorBody { status: string; message: string; debugMessage: string; details?: string[] }
+export interface ErrorBody {
+  status: string;
+  message: string;
+  debugMessage: string;
+  details?: string[];
+}

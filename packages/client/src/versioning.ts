@@ -42,12 +42,16 @@ export function readRule(body: unknown): Rule {
  * Rule and PDL test results: latest/middle `{result: object | null}`, earlier `{result: boolean}`.
  * `matched` says whether the event matched; `event` is the output event when the server gave one.
  */
-export interface TestOutcome { matched: boolean; event: Record<string, unknown> | null }
+export interface TestOutcome {
+  matched: boolean;
+  event: Record<string, unknown> | null;
+}
 export function readTestResult(body: unknown): TestOutcome {
   const result = (body as { result?: unknown } | null)?.result;
   if (typeof result === 'boolean') return { matched: result, event: null };
   if (result === null || result === undefined) return { matched: false, event: null };
-  if (typeof result === 'object' && !Array.isArray(result)) return { matched: true, event: result as Record<string, unknown> };
+  if (typeof result === 'object' && !Array.isArray(result))
+    return { matched: true, event: result as Record<string, unknown> };
   throw new TypeError(`unexpected test result: ${JSON.stringify(body)}`);
 }
 

@@ -3,11 +3,19 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { SessionExpiredError, WeirClient } from '../src/index.ts';
 
-interface Recorded { status: number; headers?: Record<string, string>; body: unknown }
-interface Fixture { form: string; responses: Record<string, Recorded> }
+interface Recorded {
+  status: number;
+  headers?: Record<string, string>;
+  body: unknown;
+}
+interface Fixture {
+  form: string;
+  responses: Record<string, Recorded>;
+}
 
-const forms = ['earlier', 'middle', 'latest'].map((f) =>
-  JSON.parse(readFileSync(new URL(`./fixtures/${f}.json`, import.meta.url), 'utf8')) as Fixture);
+const forms = ['earlier', 'middle', 'latest'].map(
+  (f) => JSON.parse(readFileSync(new URL(`./fixtures/${f}.json`, import.meta.url), 'utf8')) as Fixture,
+);
 
 /** A fetch that answers from a fixture, recording what the client asked. */
 function replay(fixture: Fixture, calls: string[] = []): typeof fetch {
@@ -17,19 +25,31 @@ function replay(fixture: Fixture, calls: string[] = []): typeof fetch {
     calls.push(`${key} ${(init?.headers as Record<string, string> | undefined)?.authorization ?? ''}`);
     const recorded = fixture.responses[key];
     if (!recorded) return new Response(null, { status: 403 });
-    return new Response(JSON.stringify(recorded.body), { status: recorded.status, headers: { 'content-type': 'application/json', ...recorded.headers } });
+    return new Response(JSON.stringify(recorded.body), {
+      status: recorded.status,
+      headers: { 'content-type': 'application/json', ...recorded.headers },
+    });
   }) as typeof fetch;
 }
 
 const client = (fixture: Fixture, calls?: string[]) =>
-  new WeirClient({ baseUrl: 'https://weir.test', fetch: replay(fixture, calls), tokens: { access_token: 'a', refresh_token: 'r' } });
+  new WeirClient({
+    baseUrl: 'https://weir.test',
+    fetch: replay(fixture, calls),
+    tokens: { access_token: 'a', refresh_token: 'r' },
+  });
 
 for (const fixture of forms) {
   describe(`client reads the ${fixture.form} form`, () => {
     it('engine state as {states: []}', async () => {
       const state = await client(fixture).engineState();
       assert.ok(Array.isArray(state.states) && state.states.length > 0);
-      assert.deepEqual(state.states, fixture.form === 'earlier' ? ['RUNNING'] : (fixture.responses['GET /api/engine/state']!.body as { states: string[] }).states);
+      assert.deepEqual(
+        state.states,
+        fixture.form === 'earlier'
+          ? ['RUNNING']
+          : (fixture.responses['GET /api/engine/state']!.body as { states: string[] }).states,
+      );
     });
 
     it('topology input and output as objects with serdes', async () => {
@@ -57,7 +77,14 @@ for (const fixture of forms) {
     it(`refresh failure (${fixture.responses['GET /api/token/refresh']!.status}) ends the session`, async () => {
       const calls: string[] = [];
       let last: unknown = 'unset';
-      const c = new WeirClient({ baseUrl: 'https://weir.test', fetch: replay(fixture, calls), tokens: { access_token: 'a', refresh_token: 'r' }, onTokens: (t) => { last = t; } });
+      const c = new WeirClient({
+        baseUrl: 'https://weir.test',
+        fetch: replay(fixture, calls),
+        tokens: { access_token: 'a', refresh_token: 'r' },
+        onTokens: (t) => {
+          last = t;
+        },
+      });
       // /api/users answers 403 (expired access token): the client refreshes once, which fails.
       await assert.rejects(c.users(), SessionExpiredError);
       assert.deepEqual(calls, ['GET /api/users Bearer a', 'GET /api/token/refresh Bearer r']);
@@ -78,7 +105,11 @@ describe('token refresh', () => {
       if (auth === 'Bearer a2') return Response.json(['events']);
       return new Response(null, { status: 403 });
     }) as typeof fetch;
-    const c = new WeirClient({ baseUrl: 'https://weir.test/', fetch: f, tokens: { access_token: 'a1', refresh_token: 'r1' } });
+    const c = new WeirClient({
+      baseUrl: 'https://weir.test/',
+      fetch: f,
+      tokens: { access_token: 'a1', refresh_token: 'r1' },
+    });
     const [x, y] = await Promise.all([c.topics(), c.topics()]);
     assert.deepEqual(x, ['events']);
     assert.deepEqual(y, ['events']);

@@ -1,4 +1,9 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { TlsMaterial } from './http/tls.ts';
 import { registerAccessControl, isForbidden } from './http/access-control.ts';
@@ -45,10 +50,15 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
   // Per-user request rate (before login: per address), counted after authentication; probes are free.
   const perMinute = ctx.settings.get('weir.http.rate-limit-per-minute');
   await app.register(rateLimit, {
-    global: true, max: perMinute, timeWindow: 60_000, hook: 'preHandler',
-    keyGenerator: (request: FastifyRequest) => (request.principal ? `user:${request.principal.username}` : `address:${request.ip}`),
+    global: true,
+    max: perMinute,
+    timeWindow: 60_000,
+    hook: 'preHandler',
+    keyGenerator: (request: FastifyRequest) =>
+      request.principal ? `user:${request.principal.username}` : `address:${request.ip}`,
     allowList: (request: FastifyRequest) => request.routeOptions.config.health === true,
-    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) => apiError('API_RATE_LIMITED', perMinute, Math.max(1, Math.ceil(context.ttl / 1000))),
+    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
+      apiError('API_RATE_LIMITED', perMinute, Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -68,8 +78,12 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
   return app;
 }
 
-function toApiError(error: FastifyError | ApiError, bodyLimit: number, requestId: string,
-  invalid: ((errors: readonly ErrorObject[], part: string) => ApiError) | undefined): ApiError {
+function toApiError(
+  error: FastifyError | ApiError,
+  bodyLimit: number,
+  requestId: string,
+  invalid: ((errors: readonly ErrorObject[], part: string) => ApiError) | undefined,
+): ApiError {
   if (isApiError(error)) return error;
   const e = error as FastifyError;
   if (e.validation) {

@@ -93,7 +93,9 @@ async function main(): Promise<void> {
     await broker?.stop();
     process.exit(1);
   }
-  console.log(`[weir] API on ${node.url} (Kafka ${started.settings.get('bootstrap.servers')}${broker ? ', embedded' : ''}); node ${node.context.uuid}`);
+  console.log(
+    `[weir] API on ${node.url} (Kafka ${started.settings.get('bootstrap.servers')}${broker ? ', embedded' : ''}); node ${node.context.uuid}`,
+  );
 }
 
 await main();

@@ -47,21 +47,45 @@ export class WeirNode {
     const store = new AuditingStore(await openStore(settings, uuid, (err) => warn(err)));
     const metrics = new EngineMetrics();
     try {
-      const tokens = await TokenService.open(store, settings.get('weir.auth.access-token-seconds'), settings.get('weir.auth.refresh-token-seconds'));
+      const tokens = await TokenService.open(
+        store,
+        settings.get('weir.auth.access-token-seconds'),
+        settings.get('weir.auth.refresh-token-seconds'),
+      );
       const context: NodeContext = {
         settings,
         uuid,
         store,
         tokens,
-        users: new UserDirectory(store, settings.get('weir.auth.password-min-length'), settings.get('weir.auth.password-refuse-common')),
-        loginLimiter: new LoginLimiter(settings.get('weir.auth.login-max-failures'), settings.get('weir.auth.login-window-seconds')),
+        users: new UserDirectory(
+          store,
+          settings.get('weir.auth.password-min-length'),
+          settings.get('weir.auth.password-refuse-common'),
+        ),
+        loginLimiter: new LoginLimiter(
+          settings.get('weir.auth.login-max-failures'),
+          settings.get('weir.auth.login-window-seconds'),
+        ),
         topics: new TopicClients(settings),
-        nodes: new NodeRegistry(store, uuid, settings.get('weir.node.heartbeat-seconds'), settings.get('weir.node.dead-after-seconds'), (err) => warn(err)),
+        nodes: new NodeRegistry(
+          store,
+          uuid,
+          settings.get('weir.node.heartbeat-seconds'),
+          settings.get('weir.node.dead-after-seconds'),
+          (err) => warn(err),
+        ),
         metrics,
         lifecycle: { stopping: false },
-        engine: new StreamEngine(settings, store, uuid, metrics, { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) }),
+        engine: new StreamEngine(settings, store, uuid, metrics, {
+          info: (m) => log.info(m),
+          warn: (m) => log.warn(m),
+          error: (m) => log.error(m),
+        }),
       };
-      context.nodes.attachEngine({ state: () => context.engine.state(), stop: async () => void (await context.engine.stop()) });
+      context.nodes.attachEngine({
+        state: () => context.engine.state(),
+        stop: async () => void (await context.engine.stop()),
+      });
       const tls = settings.get('server.ssl.enabled') ? await loadKeyStore(settings) : undefined;
       const api = await createApi(context, tls);
       log = { info: (m) => api.log.info(m), warn: (m) => api.log.warn(m), error: (m) => api.log.error(m) };
@@ -70,7 +94,9 @@ export class WeirNode {
       try {
         if (settings.get('weir.config.store') === 'local') {
           // In kafka mode the store created the topics; in local mode only the alerts topic is needed.
-          await ensureWeirTopics(settings, `weir-admin-${uuid}`, false).catch((err: Error) => warn(new Error(`could not create the alerts topic: ${err.message}`)));
+          await ensureWeirTopics(settings, `weir-admin-${uuid}`, false).catch((err: Error) =>
+            warn(new Error(`could not create the alerts topic: ${err.message}`)),
+          );
         }
         await context.nodes.register({ host: os.hostname(), rest: node.restUrl, group: settings.get('weir.group') });
         if (settings.get('weir.metrics.enabled')) node.metrics = await startMetricsServer(settings, metrics);

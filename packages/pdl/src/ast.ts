@@ -309,13 +309,4 @@ export interface TemporalStage {
 }
 
 export type Node =
-  | Pipeline
-  | Stage
-  | Query
-  | Expression
-  | NameNode
-  | Assignment
-  | RenamePair
-  | LookupOutput
-  | Duration
-  | TemporalQuery;
+  Pipeline | Stage | Query | Expression | NameNode | Assignment | RenamePair | LookupOutput | Duration | TemporalQuery;

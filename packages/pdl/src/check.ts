@@ -4,7 +4,10 @@ import { isPdlSyntaxError } from './errors.ts';
 
 export type CheckResult =
   | { readonly result: true }
-  | { readonly result: false; readonly error: { readonly message: string; readonly line: number; readonly column: number } };
+  | {
+      readonly result: false;
+      readonly error: { readonly message: string; readonly line: number; readonly column: number };
+    };
 
 /**
  * Validates PDL text as saving a rule or task would: syntax, functions, regexes and, when
@@ -15,7 +18,8 @@ export function check(text: string, options?: Pick<CompileOptions, 'lookups' | '
     compile(text, options);
     return { result: true };
   } catch (error) {
-    if (isPdlSyntaxError(error)) return { result: false, error: { message: error.message, line: error.line, column: error.column } };
+    if (isPdlSyntaxError(error))
+      return { result: false, error: { message: error.message, line: error.line, column: error.column } };
     throw error;
   }
 }

@@ -107,7 +107,9 @@ interface StageEnvironment extends TransformEnvironment {
 
 const transform = (apply: Transform): TransformStage => ({ type: 'transform', mutates: true, apply });
 
-type StageCompilers = { readonly [K in Stage['kind']]: (node: Extract<Stage, { kind: K }>, env: StageEnvironment) => RuntimeStage };
+type StageCompilers = {
+  readonly [K in Stage['kind']]: (node: Extract<Stage, { kind: K }>, env: StageEnvironment) => RuntimeStage;
+};
 
 const stageCompilers: StageCompilers = {
   QueryStage: (node) => {
@@ -124,11 +126,17 @@ const stageCompilers: StageCompilers = {
   ParseCsvStage: (node) => transform(compileParseCsv(node)),
   AggregationStage: (node, env) => {
     const fn = aggregationFunction(node, node.options.emit === 'event', env.limits.maxEventsPerGroup);
-    return { type: 'correlation', runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters, env.names) };
+    return {
+      type: 'correlation',
+      runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters, env.names),
+    };
   },
   TemporalStage: (node, env) => {
     const fn = temporalFunction(node, env.limits.maxEventsPerGroup);
-    return { type: 'correlation', runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters, env.names) };
+    return {
+      type: 'correlation',
+      runtime: new CorrelationRuntime(node.options, fn, env.store, env.scope, env.limits, env.counters, env.names),
+    };
   },
 };
 
@@ -260,7 +268,12 @@ class CompiledPipeline implements CompiledPdl {
       for (let i = 0; i < this.#stages.length; i++) {
         const stage = this.#stages[i] as RuntimeStage;
         if (stage.type === 'correlation') {
-          return { stage: i, key: stage.runtime.keyOf(current), event: current, time: eventTime(current, context?.timestamp, this.#now) };
+          return {
+            stage: i,
+            key: stage.runtime.keyOf(current),
+            event: current,
+            time: eventTime(current, context?.timestamp, this.#now),
+          };
         }
         if (stage.mutates && !owned) {
           current = cloneJson(current) as JsonObject;

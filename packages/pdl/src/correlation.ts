@@ -208,20 +208,32 @@ export class CorrelationRuntime {
   }
 
   /** Builds the event the stage would emit, checks the condition, emits, resets and suppresses. */
-  #evaluate(key: string, state: CorrelationGroupState, groupValues: readonly unknown[], time: number, out: JsonObject[],
-    event: JsonObject | null): void {
+  #evaluate(
+    key: string,
+    state: CorrelationGroupState,
+    groupValues: readonly unknown[],
+    time: number,
+    out: JsonObject[],
+    event: JsonObject | null,
+  ): void {
     const groupBy: JsonObject = {};
     const output: JsonObject = {};
     for (let i = 0; i < groupValues.length; i++) {
       const name = this.#groupNames[i] as string;
-      Object.defineProperty(groupBy, name, { value: groupValues[i], writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(groupBy, name, {
+        value: groupValues[i],
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
       setPath(output, this.#groupPaths[i] as readonly string[], groupValues[i]);
     }
     output['_time'] = time;
     const window: Window = { start: state.start, end: state.end };
     const built = this.#fn.build(state.summary, groupBy, window);
     output[this.#key] = this.#original ? this.#toOriginal(built) : built;
-    const holds = this.#where === null ? this.#fn.holds(state.summary) : this.#where(this.#whereView(output, built, event));
+    const holds =
+      this.#where === null ? this.#fn.holds(state.summary) : this.#where(this.#whereView(output, built, event));
     if (holds) {
       if (time >= state.suppressedUntil) {
         out.push(output);

@@ -170,16 +170,27 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
     outputKey: '_aggregation',
     extract,
     // only what the function reads: open groups are many, so every field counts (bench/correlation-state.ts)
-    emptySummary: fn === 'event_count'
-      ? (sliding ? () => ({ entries: [], count: 0 }) : () => ({ count: 0 }))
-      : fn === 'value_count' || fn === 'value_percentile' // both count events per distinct value
-        ? (sliding ? () => ({ entries: [], count: 0, values: null }) : () => ({ count: 0, values: null }))
-        : (sliding ? () => ({ entries: [], count: 0, sum: 0 }) : () => ({ count: 0, sum: 0 })),
+    emptySummary:
+      fn === 'event_count'
+        ? sliding
+          ? () => ({ entries: [], count: 0 })
+          : () => ({ count: 0 })
+        : fn === 'value_count' || fn === 'value_percentile' // both count events per distinct value
+          ? sliding
+            ? () => ({ entries: [], count: 0, values: null })
+            : () => ({ count: 0, values: null })
+          : sliding
+            ? () => ({ entries: [], count: 0, sum: 0 })
+            : () => ({ count: 0, sum: 0 }),
     add(summary, time, value) {
       const s = summary as unknown as AggregationSummary;
       let evicted = 0;
       if (fn === 'value_percentile') s.last = value as string;
-      if ((fn === 'value_count' || fn === 'value_percentile') && !addValue(s, value as string, sliding ? Infinity : limit)) evicted++;
+      if (
+        (fn === 'value_count' || fn === 'value_percentile') &&
+        !addValue(s, value as string, sliding ? Infinity : limit)
+      )
+        evicted++;
       s.count++;
       if (typeof value === 'number' && fn !== 'event_count' && fn !== 'value_count') s.sum += value;
       if (sliding) {
@@ -217,7 +228,16 @@ export function aggregationFunction(node: AggregationStage, sliding: boolean, li
           const last = s.last;
           const n = last === undefined ? 0 : occurrences(s, last);
           const value = s.count === 0 || last === undefined ? null : (100 * n) / s.count;
-          return { function: fn, field: names[0] as string, value, lastValue: last ?? null, valueEventCount: n, eventCount: s.count, groupBy, window: win };
+          return {
+            function: fn,
+            field: names[0] as string,
+            value,
+            lastValue: last ?? null,
+            valueEventCount: n,
+            eventCount: s.count,
+            groupBy,
+            window: win,
+          };
         }
         default: {
           // Sliding sums are recomputed from the entries so that removals leave no rounding drift.

@@ -76,7 +76,9 @@ export class PdlCompileError extends PdlSyntaxError {
 }
 
 export function isPdlSyntaxError(value: unknown): value is PdlSyntaxError {
-  return typeof value === 'object' && value !== null && (value as { [kPdlSyntaxError]?: unknown })[kPdlSyntaxError] === true;
+  return (
+    typeof value === 'object' && value !== null && (value as { [kPdlSyntaxError]?: unknown })[kPdlSyntaxError] === true
+  );
 }
 
 function renderExcerpt(source: string, line: number, column: number): string {

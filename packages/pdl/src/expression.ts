@@ -15,7 +15,10 @@ export interface ExpressionEnvironment {
 }
 
 export function compileExpression(expression: Expression, env: ExpressionEnvironment): Evaluator {
-  return (expressionCompilers[expression.kind] as (e: Expression, env: ExpressionEnvironment) => Evaluator)(expression, env);
+  return (expressionCompilers[expression.kind] as (e: Expression, env: ExpressionEnvironment) => Evaluator)(
+    expression,
+    env,
+  );
 }
 
 type ExpressionCompilers = {
@@ -110,11 +113,13 @@ function compileCall(node: CallExpression, env: ExpressionEnvironment): Evaluato
   const args: unknown[] = new Array<unknown>(node.args.length);
   const evaluators: (Evaluator | null)[] = node.args.map((arg, i) => {
     if (i !== spec.regexArg) return compileExpression(arg, env);
-    if (arg.kind !== 'String') throw syntaxErrorAt(arg.span, `argument ${i + 1} of ${node.name}() must be a regular expression string literal`);
+    if (arg.kind !== 'String')
+      throw syntaxErrorAt(arg.span, `argument ${i + 1} of ${node.name}() must be a regular expression string literal`);
     try {
       args[i] = compileUserRegex(arg.value);
     } catch (error) {
-      if (error instanceof UserRegexError) throw syntaxErrorAt(arg.span, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
+      if (error instanceof UserRegexError)
+        throw syntaxErrorAt(arg.span, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
       throw error;
     }
     return null;

@@ -7,7 +7,15 @@ export { compile } from './compiler.ts';
 export type { CompileOptions, CompiledPdl, EvaluationContext, RoutedEvent } from './compiler.ts';
 export { check } from './check.ts';
 export type { CheckResult } from './check.ts';
-export { PdlCompileError, PdlError, PdlSyntaxError, isPdlError, isPdlSyntaxError, kPdlSyntaxError, pdlErrorCodes } from './errors.ts';
+export {
+  PdlCompileError,
+  PdlError,
+  PdlSyntaxError,
+  isPdlError,
+  isPdlSyntaxError,
+  kPdlSyntaxError,
+  pdlErrorCodes,
+} from './errors.ts';
 export type { PdlErrorCode } from './errors.ts';
 export type { SourcePosition } from './errors.ts';
 export { RuleIndex } from './ruleIndex.ts';

@@ -14,12 +14,16 @@ export function lex(source: string, maxTokens: number): Token[] {
     tokens.push(token);
     if (token.kind === TokenKind.EOF) return tokens;
     if (tokens.length > maxTokens) {
-      throw new PdlSyntaxError(`too many tokens: the limit is ${maxTokens}`, {
-        offset: token.start,
-        line: token.line,
-        column: token.column,
-        source,
-      }, 'LIMIT');
+      throw new PdlSyntaxError(
+        `too many tokens: the limit is ${maxTokens}`,
+        {
+          offset: token.start,
+          line: token.line,
+          column: token.column,
+          source,
+        },
+        'LIMIT',
+      );
     }
   }
 }
@@ -114,7 +118,14 @@ class Lexer {
     }
     if (isNameStart(c)) return this.readName(start, line, column);
     const ch = String.fromCodePoint(src.codePointAt(start) ?? c);
-    const hint = c === 33 ? " (did you mean '!='?)" : c === 63 ? " (did you mean '?='?)" : c === 126 ? " (did you mean '~='?)" : '';
+    const hint =
+      c === 33
+        ? " (did you mean '!='?)"
+        : c === 63
+          ? " (did you mean '?='?)"
+          : c === 126
+            ? " (did you mean '~='?)"
+            : '';
     const code = ch.codePointAt(0) ?? c;
     const named = code < 33 || code > 126 ? ` (U+${code.toString(16).toUpperCase().padStart(4, '0')})` : '';
     throw this.error(`unexpected character '${ch}'${named}${hint}`, start, line, column);
@@ -146,7 +157,12 @@ class Lexer {
    * `i"..."` is case-insensitive. Opened by `\"` (backslashQuoted), it is closed by the next `\"`
    * and a bare `"` inside is a quote.
    */
-  private readString(start: number, line: number, column: number, form: 'plain' | 'caseless' | 'backslashQuoted'): Token {
+  private readString(
+    start: number,
+    line: number,
+    column: number,
+    form: 'plain' | 'caseless' | 'backslashQuoted',
+  ): Token {
     const src = this.source;
     const backslashQuoted = form === 'backslashQuoted';
     const caseless = form === 'caseless';
@@ -154,7 +170,13 @@ class Lexer {
     const literalStars: number[] = [];
     let i = start + (form === 'plain' ? 1 : 2);
     for (;;) {
-      if (i >= src.length) throw this.error(`unterminated string, expected a closing '${backslashQuoted ? '\\"' : '"'}'`, start, line, column);
+      if (i >= src.length)
+        throw this.error(
+          `unterminated string, expected a closing '${backslashQuoted ? '\\"' : '"'}'`,
+          start,
+          line,
+          column,
+        );
       const c = src.charCodeAt(i);
       if (c === 34 && !backslashQuoted) break;
       if (c === 92 && i + 1 < src.length) {
@@ -186,9 +208,24 @@ class Lexer {
     if (!backslashQuoted && src.charCodeAt(this.pos) === 34) {
       // `"a""b"`: no PDL has two strings in a row; a doubled quote meant as a quote is the likely cause.
       const at = this.position(this.pos);
-      throw this.error(`a quote right after the string ${src.slice(start, this.pos)} closed it; write \\" for a quote inside a string`, this.pos, at.line, at.column);
+      throw this.error(
+        `a quote right after the string ${src.slice(start, this.pos)} closed it; write \\" for a quote inside a string`,
+        this.pos,
+        at.line,
+        at.column,
+      );
     }
-    return { kind: TokenKind.String, start, end: this.pos, line, column, text: src.slice(start, this.pos), value, literalStars, ...(caseless ? { caseless } : {}) };
+    return {
+      kind: TokenKind.String,
+      start,
+      end: this.pos,
+      line,
+      column,
+      text: src.slice(start, this.pos),
+      value,
+      literalStars,
+      ...(caseless ? { caseless } : {}),
+    };
   }
 
   /** Number: digits [. digits] [e [+-] digits]; directly followed by a unit letter it is a Duration. */
@@ -248,7 +285,7 @@ class Lexer {
         for (;;) {
           if (j >= src.length || src.charCodeAt(j) === 10) {
             const pos = this.position(i);
-            throw this.error('unterminated field name, expected a closing \'`\'', i, pos.line, pos.column);
+            throw this.error("unterminated field name, expected a closing '`'", i, pos.line, pos.column);
           }
           const d = src.charCodeAt(j);
           if (d === BACKQUOTE) break;

@@ -29,7 +29,11 @@ function cell(row: Readonly<Record<string, unknown>>, column: string, path: read
   return Object.hasOwn(row, column) ? row[column] : getPath(row as JsonObject, path);
 }
 
-function columnIndex(table: LookupTable, column: string, path: readonly string[]): Map<string, Readonly<Record<string, unknown>>> {
+function columnIndex(
+  table: LookupTable,
+  column: string,
+  path: readonly string[],
+): Map<string, Readonly<Record<string, unknown>>> {
   let index = indexes.get(table.rows);
   if (index === undefined || index.version !== table.version) {
     index = { version: table.version, columns: new Map() };
@@ -48,7 +52,10 @@ function columnIndex(table: LookupTable, column: string, path: readonly string[]
 }
 
 /** Compiles a lookup stage (pdl.md, "lookup"): first row whose column `=`-equals the event value. */
-export function compileLookup(node: LookupStage, resolver: LookupResolver | undefined): (event: JsonObject) => JsonObject {
+export function compileLookup(
+  node: LookupStage,
+  resolver: LookupResolver | undefined,
+): (event: JsonObject) => JsonObject {
   const id = node.lookupId.value;
   const columnPath = node.lookupField.path;
   const column = columnPath.join('.');

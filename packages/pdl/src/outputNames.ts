@@ -40,7 +40,8 @@ export function originalAggregation(weir: JsonObject): JsonObject {
   const result: JsonObject = {};
   switch (weir.function) {
     case 'event_count':
-      for (const [field, value] of Object.entries(groupBy)) own(result, field, { [typeof value === 'string' ? value : JSON.stringify(value)]: weir.eventCount });
+      for (const [field, value] of Object.entries(groupBy))
+        own(result, field, { [typeof value === 'string' ? value : JSON.stringify(value)]: weir.eventCount });
       break;
     case 'value_count': {
       const field = (weir.fields as string[]).join(',');

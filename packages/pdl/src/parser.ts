@@ -48,17 +48,31 @@ export interface ParseOptions {
 export function parse(source: string, options?: ParseOptions): Pipeline {
   const limits = resolveLimits(options?.limits);
   if (source.length > limits.maxTextLength) {
-    throw new PdlSyntaxError(`the PDL text is ${source.length} characters long; the limit is ${limits.maxTextLength}`, {
-      offset: 0,
-      line: 1,
-      column: 1,
-    }, 'LIMIT');
+    throw new PdlSyntaxError(
+      `the PDL text is ${source.length} characters long; the limit is ${limits.maxTextLength}`,
+      {
+        offset: 0,
+        line: 1,
+        column: 1,
+      },
+      'LIMIT',
+    );
   }
   return new Parser(source, lex(source, limits.maxTokens), limits.maxDepth).parsePipeline();
 }
 
 /** Words that always have a meaning; a field with such a name must be backquoted. */
-export const KEYWORDS: ReadonlySet<string> = new Set(['AND', 'OR', 'NOT', 'IN', 'AS', 'OUTPUT', 'true', 'false', 'null']);
+export const KEYWORDS: ReadonlySet<string> = new Set([
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'AS',
+  'OUTPUT',
+  'true',
+  'false',
+  'null',
+]);
 
 export const COMMANDS: ReadonlySet<string> = new Set([
   'eval',
@@ -157,9 +171,21 @@ class Parser {
     return this.errorAt(token, `expected ${expected}, found ${describe(token)}`, expected);
   }
 
-  private errorAt(token: { start: number; line: number; column: number }, detail: string, expected?: string, code?: 'INVALID_REGEX' | 'LIMIT'): PdlSyntaxError {
+  private errorAt(
+    token: { start: number; line: number; column: number },
+    detail: string,
+    expected?: string,
+    code?: 'INVALID_REGEX' | 'LIMIT',
+  ): PdlSyntaxError {
     const found = 'kind' in token ? describe(token as Token) : null;
-    const at = { offset: token.start, line: token.line, column: token.column, expected: expected ?? null, found, source: this.source };
+    const at = {
+      offset: token.start,
+      line: token.line,
+      column: token.column,
+      expected: expected ?? null,
+      found,
+      source: this.source,
+    };
     return code === 'INVALID_REGEX' ? new PdlCompileError(detail, at, code) : new PdlSyntaxError(detail, at, code);
   }
 
@@ -193,12 +219,20 @@ class Parser {
       if (!this.at(TokenKind.Pipe)) {
         const correlation = stage.kind === 'AggregationStage' || stage.kind === 'TemporalStage';
         throw this.unexpected(
-          correlation ? CORRELATION_ARGUMENTS : stage.kind === 'QueryStage' ? "AND, OR, '|' or end of input" : "'|' or end of input",
+          correlation
+            ? CORRELATION_ARGUMENTS
+            : stage.kind === 'QueryStage'
+              ? "AND, OR, '|' or end of input"
+              : "'|' or end of input",
         );
       }
       this.advance();
     }
-    return { kind: 'Pipeline', stages, span: { start: first.start, end: this.peek().start, line: first.line, column: first.column } };
+    return {
+      kind: 'Pipeline',
+      stages,
+      span: { start: first.start, end: this.peek().start, line: first.line, column: first.column },
+    };
   }
 
   /**
@@ -238,7 +272,9 @@ class Parser {
       const stage: QueryStage = { kind: 'QueryStage', query, span: this.span(token) };
       return stage;
     }
-    throw this.unexpected('a stage (a query, or a command such as eval, fields, rename, flatten, lookup, rex, event_count)');
+    throw this.unexpected(
+      'a stage (a query, or a command such as eval, fields, rename, flatten, lookup, rex, event_count)',
+    );
   }
 
   private startsComparison(ahead: number): boolean {
@@ -263,7 +299,7 @@ class Parser {
     const fields = [this.parseField(expected)];
     while (this.at(TokenKind.Comma)) {
       this.advance();
-      fields.push(this.parseField('a field name after \',\''));
+      fields.push(this.parseField("a field name after ','"));
     }
     return fields;
   }
@@ -275,9 +311,20 @@ class Parser {
       case TokenKind.String:
         this.advance();
         if (token.caseless === true) {
-          return { kind: 'String', value: token.value ?? '', literalStars: token.literalStars ?? [], caseInsensitive: true, span: this.span(token) };
+          return {
+            kind: 'String',
+            value: token.value ?? '',
+            literalStars: token.literalStars ?? [],
+            caseInsensitive: true,
+            span: this.span(token),
+          };
         }
-        return { kind: 'String', value: token.value ?? '', literalStars: token.literalStars ?? [], span: this.span(token) };
+        return {
+          kind: 'String',
+          value: token.value ?? '',
+          literalStars: token.literalStars ?? [],
+          span: this.span(token),
+        };
       case TokenKind.Number:
         this.advance();
         return { kind: 'Number', value: token.number ?? 0, span: this.span(token) };
@@ -325,8 +372,13 @@ class Parser {
   private rejectCaseless(node: Token | ScalarLiteral | null): void {
     if (node === null) return;
     const where: Token | Span | null =
-      'caseless' in node && node.caseless === true ? (node as Token) : node.kind === 'String' && 'span' in node && node.caseInsensitive === true ? node.span : null;
-    if (where !== null) throw this.errorAt(where, `a case-insensitive string (i"...") is only allowed after =, !=, ?= and in an IN list`);
+      'caseless' in node && node.caseless === true
+        ? (node as Token)
+        : node.kind === 'String' && 'span' in node && node.caseInsensitive === true
+          ? node.span
+          : null;
+    if (where !== null)
+      throw this.errorAt(where, `a case-insensitive string (i"...") is only allowed after =, !=, ?= and in an IN list`);
   }
 
   private parseRegexString(expected: string): string {
@@ -341,7 +393,8 @@ class Parser {
     try {
       return [...compileUserRegex(pattern).groupNames];
     } catch (error) {
-      if (error instanceof UserRegexError) throw this.errorAt(token, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
+      if (error instanceof UserRegexError)
+        throw this.errorAt(token, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
       throw error;
     }
   }
@@ -440,7 +493,11 @@ class Parser {
         const scalar = this.tryParseScalar();
         this.rejectCaseless(scalar);
         if (scalar !== null && scalar.kind !== 'Number' && scalar.kind !== 'String') {
-          throw this.errorAt(scalar.span, `expected ${expected}, found '${scalar.kind === 'Null' ? 'null' : String(scalar.value)}'`, expected);
+          throw this.errorAt(
+            scalar.span,
+            `expected ${expected}, found '${scalar.kind === 'Null' ? 'null' : String(scalar.value)}'`,
+            expected,
+          );
         }
         return scalar ?? this.parseField(expected);
       }
@@ -510,11 +567,16 @@ class Parser {
     const scalar = this.tryParseScalar();
     this.rejectCaseless(scalar);
     if (scalar !== null) return scalar;
-    if (first.kind === TokenKind.Name && first.bare === true && this.peek(1).kind === TokenKind.LParen && !KEYWORDS.has(first.text)) {
+    if (
+      first.kind === TokenKind.Name &&
+      first.bare === true &&
+      this.peek(1).kind === TokenKind.LParen &&
+      !KEYWORDS.has(first.text)
+    ) {
       return first.text === 'if' ? this.parseIf() : this.parseCall();
     }
     if (first.kind === TokenKind.Minus) {
-      throw this.unexpected('a number after \'-\'', this.peek(1));
+      throw this.unexpected("a number after '-'", this.peek(1));
     }
     return this.parseField(expected);
   }
@@ -525,9 +587,9 @@ class Parser {
     this.advance(); // (
     const condition = this.parseQuery();
     this.expect(TokenKind.Comma, "',' after the condition of if()");
-    const then = this.parseExpression("a value for the true case of if()");
+    const then = this.parseExpression('a value for the true case of if()');
     this.expect(TokenKind.Comma, "',' after the true case of if()");
-    const otherwise = this.parseExpression("a value for the false case of if()");
+    const otherwise = this.parseExpression('a value for the false case of if()');
     this.expect(TokenKind.RParen, "')' to close if()");
     this.leave();
     return { kind: 'If', condition, then, else: otherwise, span: this.span(first) };
@@ -556,13 +618,20 @@ class Parser {
     if (spec !== undefined) {
       if (args.length < spec.minArgs || args.length > spec.maxArgs) {
         const range =
-          spec.maxArgs === Infinity ? `at least ${spec.minArgs}` : spec.minArgs === spec.maxArgs ? `${spec.minArgs}` : `${spec.minArgs} to ${spec.maxArgs}`;
+          spec.maxArgs === Infinity
+            ? `at least ${spec.minArgs}`
+            : spec.minArgs === spec.maxArgs
+              ? `${spec.minArgs}`
+              : `${spec.minArgs} to ${spec.maxArgs}`;
         throw this.errorAt(first, `${name}() takes ${range} argument${range === '1' ? '' : 's'}, found ${args.length}`);
       }
       if (spec.regexArg !== undefined) {
         const arg = args[spec.regexArg] as Expression;
         if (arg.kind !== 'String') {
-          throw this.errorAt(arg.span, `argument ${spec.regexArg + 1} of ${name}() must be a regular expression string literal`);
+          throw this.errorAt(
+            arg.span,
+            `argument ${spec.regexArg + 1} of ${name}() must be a regular expression string literal`,
+          );
         }
         this.validateRegex(arg.span, arg.value);
       }
@@ -605,7 +674,10 @@ class Parser {
     const first = this.advance();
     const idToken = this.peek();
     let lookupId: NameNode;
-    if (idToken.kind === TokenKind.String || (idToken.kind === TokenKind.Name && !(idToken.bare === true && KEYWORDS.has(idToken.text)))) {
+    if (
+      idToken.kind === TokenKind.String ||
+      (idToken.kind === TokenKind.Name && !(idToken.bare === true && KEYWORDS.has(idToken.text)))
+    ) {
       this.advance();
       const value = idToken.kind === TokenKind.String ? (idToken.value ?? '') : (idToken.segments ?? []).join('.');
       lookupId = { kind: 'Name', value, span: this.span(idToken) };
@@ -618,7 +690,10 @@ class Parser {
       this.advance();
       eventField = this.parseField("an event field after 'AS'");
     }
-    this.expectWord('OUTPUT', eventField === null ? "AS or OUTPUT after the lookup field" : "OUTPUT after the event field");
+    this.expectWord(
+      'OUTPUT',
+      eventField === null ? 'AS or OUTPUT after the lookup field' : 'OUTPUT after the event field',
+    );
     const outputs: LookupOutput[] = [];
     do {
       if (outputs.length > 0) this.advance();
@@ -670,7 +745,7 @@ class Parser {
       if (this.atWord('header') && header === null) {
         this.advance();
         this.expect(TokenKind.Eq, "'=' after 'header'");
-        header = this.parseNonEmptyString("a header string after 'header=' (\"a, b, c\")");
+        header = this.parseNonEmptyString('a header string after \'header=\' ("a, b, c")');
       } else if (this.atWord('delimiter') && delimiter === null) {
         this.advance();
         this.expect(TokenKind.Eq, "'=' after 'delimiter'");
@@ -679,7 +754,7 @@ class Parser {
         break;
       }
     }
-    if (header === null) throw this.unexpected("header=\"a, b, c\" for parse_csv");
+    if (header === null) throw this.unexpected('header="a, b, c" for parse_csv');
     return { kind: 'ParseCsvStage', field, header, delimiter: delimiter ?? ',', span: this.span(first) };
   }
 
@@ -741,7 +816,8 @@ class Parser {
       if (this.atWord('AS')) {
         this.advance();
         const token = this.peek();
-        if (token.kind !== TokenKind.Name && token.kind !== TokenKind.String) throw this.unexpected("a label after 'AS'");
+        if (token.kind !== TokenKind.Name && token.kind !== TokenKind.String)
+          throw this.unexpected("a label after 'AS'");
         this.advance();
         const value = token.kind === TokenKind.String ? (token.value ?? '') : (token.segments ?? []).join('.');
         label = { kind: 'Name', value, span: this.span(token) };
@@ -767,11 +843,12 @@ class Parser {
     const field = this.parseField("'ordered=' or a field name in temporal(...)");
     this.expect(TokenKind.Comma, "',' and the values of temporal(<field>, [<value>, ...], <ordered>)");
     const values = this.parseArray("'[' and the values of temporal(<field>, [<value>, ...], <ordered>)");
-    if (values.elements.length === 0) throw this.errorAt(values.span, 'temporal(<field>, [...]) needs at least one value');
+    if (values.elements.length === 0)
+      throw this.errorAt(values.span, 'temporal(<field>, [...]) needs at least one value');
     let ordered = false;
     if (this.at(TokenKind.Comma)) {
       this.advance();
-      ordered = this.parseBoolean("true or false (ordered) after the values");
+      ordered = this.parseBoolean('true or false (ordered) after the values');
     }
     this.expect(TokenKind.RParen, "')' after temporal(<field>, [<value>, ...], <ordered>)");
     const keys = new Set<string>();

@@ -27,10 +27,41 @@ export function printQuery(query: Query): string {
 
 /** Words that must be backquoted when they are a whole field name. */
 const RESERVED = new Set([
-  'AND', 'OR', 'NOT', 'IN', 'AS', 'OUTPUT', 'true', 'false', 'null',
-  'eval', 'fields', 'keep', 'remove', 'rename', 'flatten', 'lookup', 'rex', 'parse_csv', 'parse_kv',
-  'event_count', 'value_count', 'value_sum', 'value_avg', 'value_percentile', 'temporal', 'timespan', 'group_by', 'emit',
-  'reset', 'suppress', 'ordered', 'where', 'if', 'header', 'delimiter',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'AS',
+  'OUTPUT',
+  'true',
+  'false',
+  'null',
+  'eval',
+  'fields',
+  'keep',
+  'remove',
+  'rename',
+  'flatten',
+  'lookup',
+  'rex',
+  'parse_csv',
+  'parse_kv',
+  'event_count',
+  'value_count',
+  'value_sum',
+  'value_avg',
+  'value_percentile',
+  'temporal',
+  'timespan',
+  'group_by',
+  'emit',
+  'reset',
+  'suppress',
+  'ordered',
+  'where',
+  'if',
+  'header',
+  'delimiter',
 ]);
 
 const BARE_SEGMENT = /^[A-Za-z_][A-Za-z0-9_:-]*$/;
@@ -108,7 +139,8 @@ const printers: Printers = {
   Pipeline: (node: Pipeline) => node.stages.map((stage: Stage) => print(stage)).join(' | '),
   // values
   Field: printField,
-  String: (node: StringLiteral) => (node.caseInsensitive === true ? 'i' : '') + printString(node.value, node.literalStars),
+  String: (node: StringLiteral) =>
+    (node.caseInsensitive === true ? 'i' : '') + printString(node.value, node.literalStars),
   Number: (node) => printNumber(node.value),
   Boolean: (node) => (node.value ? 'true' : 'false'),
   Null: () => 'null',
@@ -138,13 +170,15 @@ const printers: Printers = {
   RenamePair: (node) => `${printField(node.from)} AS ${printField(node.to)}`,
   RenameStage: (node) => `rename ${node.renames.map((r) => print(r)).join(', ')}`,
   FlattenStage: () => 'flatten',
-  LookupOutput: (node) => (node.as === null ? printField(node.column) : `${printField(node.column)} AS ${printField(node.as)}`),
+  LookupOutput: (node) =>
+    node.as === null ? printField(node.column) : `${printField(node.column)} AS ${printField(node.as)}`,
   LookupStage: (node) =>
     `lookup ${printName(node.lookupId)} ${printField(node.lookupField)}` +
     (node.eventField === null ? '' : ` AS ${printField(node.eventField)}`) +
     ` OUTPUT ${node.outputs.map((o) => print(o)).join(', ')}`,
   RexStage: (node) => `rex ${printField(node.field)} ${printText(node.pattern)}`,
-  ParseKvStage: (node) => `parse_kv ${printField(node.field)}` + (node.delimiter === '=' ? '' : ` delimiter=${printText(node.delimiter)}`),
+  ParseKvStage: (node) =>
+    `parse_kv ${printField(node.field)}` + (node.delimiter === '=' ? '' : ` delimiter=${printText(node.delimiter)}`),
   ParseCsvStage: (node) =>
     `parse_csv ${printField(node.field)} header=${printText(node.header)}` +
     (node.delimiter === ',' ? '' : ` delimiter=${printText(node.delimiter)}`),
@@ -153,7 +187,9 @@ const printers: Printers = {
   AggregationStage: (node) =>
     (node.function === 'event_count' ? 'event_count' : `${node.function}(${node.fields.map(printField).join(', ')})`) +
     printOptions(node.options),
-  TemporalQuery: (node) => (node.label === null ? print(node.query) : `${print(node.query)} AS ${printName(node.label)}`),
+  TemporalQuery: (node) =>
+    node.label === null ? print(node.query) : `${print(node.query)} AS ${printName(node.label)}`,
   TemporalStage: (node) =>
-    `temporal${node.ordered ? '(ordered=true)' : ''} [ ${node.queries.map((q) => print(q)).join(' || ')} ]` + printOptions(node.options),
+    `temporal${node.ordered ? '(ordered=true)' : ''} [ ${node.queries.map((q) => print(q)).join(' || ')} ]` +
+    printOptions(node.options),
 };

@@ -38,7 +38,13 @@ function sameFieldStrings(operands: readonly Query[]): Predicate | undefined {
   const key = path.join('\u0000');
   const tests: { caseless: boolean; test: (text: string) => boolean }[] = [];
   for (const q of operands) {
-    if (q.kind !== 'Comparison' || (q.operator !== '?=' && q.operator !== '=') || q.value.kind !== 'String' || q.field.path.join('\u0000') !== key) return undefined;
+    if (
+      q.kind !== 'Comparison' ||
+      (q.operator !== '?=' && q.operator !== '=') ||
+      q.value.kind !== 'String' ||
+      q.field.path.join('\u0000') !== key
+    )
+      return undefined;
     const caseless = q.value.caseInsensitive === true;
     const text = caseless ? q.value.value.toLowerCase() : q.value.value;
     tests.push({ caseless, test: compileWildcard(text, q.value.literalStars, q.operator === '?=') });
@@ -184,7 +190,8 @@ function arrayTest(literal: ArrayLiteral): (value: readonly unknown[]) => boolea
   const tests = literal.elements.map(literalTest);
   return (values) => {
     if (values.length !== tests.length) return false;
-    for (let i = 0; i < tests.length; i++) if (Array.isArray(values[i]) || !(tests[i] as ValueTest)(values[i])) return false;
+    for (let i = 0; i < tests.length; i++)
+      if (Array.isArray(values[i]) || !(tests[i] as ValueTest)(values[i])) return false;
     return true;
   };
 }
@@ -240,10 +247,14 @@ function equalsLiteral(path: readonly string[], literal: Literal): Predicate {
  * For a literal without wildcards, the (at most two) values a scalar field may hold to be `=` to
  * it: a string; a boolean; a number and its canonical numeral. Undefined for wildcards and null.
  */
-function plainScalar(literal: ScalarLiteral): readonly [string | number | boolean, string | number | boolean] | undefined {
+function plainScalar(
+  literal: ScalarLiteral,
+): readonly [string | number | boolean, string | number | boolean] | undefined {
   switch (literal.kind) {
     case 'String':
-      return hasWildcard(literal.value, literal.literalStars) || literal.caseInsensitive === true ? undefined : [literal.value, literal.value];
+      return hasWildcard(literal.value, literal.literalStars) || literal.caseInsensitive === true
+        ? undefined
+        : [literal.value, literal.value];
     case 'Number': {
       const numeral = String(literal.value);
       return [literal.value, isCanonicalNumeral(numeral) ? numeral : literal.value];
@@ -298,7 +309,11 @@ function orderValues(a: unknown, b: unknown, order: Order): boolean {
   return x !== undefined && y !== undefined && order(x, y);
 }
 
-function compileFieldComparison(path: readonly string[], operator: ComparisonQuery['operator'], other: FieldRef): Predicate {
+function compileFieldComparison(
+  path: readonly string[],
+  operator: ComparisonQuery['operator'],
+  other: FieldRef,
+): Predicate {
   const otherPath = other.path;
   switch (operator) {
     case '=':
@@ -424,10 +439,12 @@ function compileIn(node: InQuery): Predicate {
       return plain(value) && Object.hasOwn(event, key);
     };
   }
-  const test = plain ?? ((value: unknown) => {
-    for (let i = 0; i < tests.length; i++) if ((tests[i] as ValueTest)(value)) return true;
-    return false;
-  });
+  const test =
+    plain ??
+    ((value: unknown) => {
+      for (let i = 0; i < tests.length; i++) if ((tests[i] as ValueTest)(value)) return true;
+      return false;
+    });
   return (event) => {
     const value = getPath(event, path);
     if (value === undefined) return matchesMissing;

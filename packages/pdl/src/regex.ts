@@ -147,7 +147,13 @@ export function requiredLiteral(pattern: string): { readonly text: string; reado
       case '(': {
         // a group is skipped whole: a named group, `(?:…)` or `(?flags:…)` (flags inside a group stay
         // in it); `(?flags)` would change the rest of the pattern
-        if (pattern[i + 1] === '?' && pattern[i + 2] !== '<' && !(pattern[i + 2] === 'P' && pattern[i + 3] === '<') && !GROUP_WITH_FLAGS.test(pattern.slice(i, i + 12))) return null;
+        if (
+          pattern[i + 1] === '?' &&
+          pattern[i + 2] !== '<' &&
+          !(pattern[i + 2] === 'P' && pattern[i + 3] === '<') &&
+          !GROUP_WITH_FLAGS.test(pattern.slice(i, i + 12))
+        )
+          return null;
         end();
         const close = skipGroup(pattern, i);
         if (close < 0) return null;
@@ -192,7 +198,15 @@ export function requiredLiteral(pattern: string): { readonly text: string; reado
       }
       default:
         // `+` ends a run after its character; `^ $ .` and non-ASCII characters are no literal text
-        if (ch === '+' || ch === '^' || ch === '$' || ch === '.' || ch === ']' || ch === '}' || ch.charCodeAt(0) >= 0x80) {
+        if (
+          ch === '+' ||
+          ch === '^' ||
+          ch === '$' ||
+          ch === '.' ||
+          ch === ']' ||
+          ch === '}' ||
+          ch.charCodeAt(0) >= 0x80
+        ) {
           end();
         } else {
           run += ch;
@@ -271,8 +285,14 @@ export function javaOnlyConstruct(pattern: string): string | null {
     const c = pattern[i];
     if (c === '\\') {
       const n = pattern[i + 1] ?? '';
-      if (!inClass && /[1-9]/.test(n)) return why('back-reference', `\\${n}`, i, 'repeat the group\'s pattern instead');
-      if (!inClass && n === 'k' && pattern[i + 2] === '<') return why('back-reference', pattern.slice(i, pattern.indexOf('>', i) + 1 || i + 3), i, 'repeat the group\'s pattern instead');
+      if (!inClass && /[1-9]/.test(n)) return why('back-reference', `\\${n}`, i, "repeat the group's pattern instead");
+      if (!inClass && n === 'k' && pattern[i + 2] === '<')
+        return why(
+          'back-reference',
+          pattern.slice(i, pattern.indexOf('>', i) + 1 || i + 3),
+          i,
+          "repeat the group's pattern instead",
+        );
       i++;
       continue;
     }
@@ -288,8 +308,20 @@ export function javaOnlyConstruct(pattern: string): string | null {
     }
     if (c === '(' && pattern[i + 1] === '?') {
       const two = pattern.slice(i + 2, i + 4);
-      if (two.startsWith('=') || two.startsWith('!')) return why('look-ahead', `(?${two[0]}`, i, 'drop it and match the text itself, or test the condition with a separate query');
-      if (two === '<=' || two === '<!') return why('look-behind', `(?${two}`, i, 'drop it and match the text itself, or test the condition with a separate query');
+      if (two.startsWith('=') || two.startsWith('!'))
+        return why(
+          'look-ahead',
+          `(?${two[0]}`,
+          i,
+          'drop it and match the text itself, or test the condition with a separate query',
+        );
+      if (two === '<=' || two === '<!')
+        return why(
+          'look-behind',
+          `(?${two}`,
+          i,
+          'drop it and match the text itself, or test the condition with a separate query',
+        );
       if (two.startsWith('>')) return why('atomic group', '(?>', i, 'use a plain group (?:...)');
     }
     if ((c === '*' || c === '+' || c === '?' || c === '}') && pattern[i + 1] === '+') {

@@ -39,7 +39,8 @@ interface Key {
  * its parts (an AND: any one part's keys will do for the index); `any` of its parts (an OR, an
  * IN list: the index needs keys for every part). Undefined: nothing the index can use.
  */
-type Need = { readonly kind: 'key'; readonly key: Key } | { readonly kind: 'all' | 'any'; readonly parts: readonly Need[] };
+type Need =
+  { readonly kind: 'key'; readonly key: Key } | { readonly kind: 'all' | 'any'; readonly parts: readonly Need[] };
 
 /** A string affix (prefix or suffix) and the rules that need it. */
 interface Affix {
@@ -219,7 +220,8 @@ function textStats(keys: Iterable<Key>): Map<string, TextStats> {
     }
     const text = key.value.toLowerCase();
     field.texts.add(text);
-    if (key.kind === 'equals' || (key.kind === 'contains' ? text.length > STATS_SUBSTRING : text.length > STATS_AFFIX)) continue;
+    if (key.kind === 'equals' || (key.kind === 'contains' ? text.length > STATS_SUBSTRING : text.length > STATS_AFFIX))
+      continue;
     field.wanted[key.kind].add(text);
     field.lengths[key.kind].add(text.length);
   }
@@ -231,8 +233,10 @@ function textStats(keys: Iterable<Key>): Map<string, TextStats> {
       map.set(piece, (map.get(piece) ?? 0) + 1);
     };
     for (const text of field.texts) {
-      for (const n of lengths.prefix) if (n <= text.length && wanted.prefix.has(text.slice(0, n))) count(stats.prefixes, text.slice(0, n));
-      for (const n of lengths.suffix) if (n <= text.length && wanted.suffix.has(text.slice(-n))) count(stats.suffixes, text.slice(-n));
+      for (const n of lengths.prefix)
+        if (n <= text.length && wanted.prefix.has(text.slice(0, n))) count(stats.prefixes, text.slice(0, n));
+      for (const n of lengths.suffix)
+        if (n <= text.length && wanted.suffix.has(text.slice(-n))) count(stats.suffixes, text.slice(-n));
       if (lengths.contains.size === 0) continue;
       const seen = new Set<string>();
       for (const n of lengths.contains) {
@@ -297,7 +301,9 @@ export class RuleIndex {
     this.#guardValue = new Int32Array(rules.length);
     this.#guardField2 = new Int32Array(rules.length).fill(-1);
     this.#guardValue2 = new Int32Array(rules.length);
-    const needs = rules.map((rule) => (rule?.ast === undefined || rule.hasCorrelation === true ? undefined : pipelineNeed(rule.ast)));
+    const needs = rules.map((rule) =>
+      rule?.ast === undefined || rule.hasCorrelation === true ? undefined : pipelineNeed(rule.ast),
+    );
 
     // how many rules name each key, and how many distinct values each field is required to hold
     const frequency = new Map<string, number>();
@@ -321,7 +327,9 @@ export class RuleIndex {
     // a key's cost: how likely an event meets it (a guess, keyChance), less a trifle for a varied field
     const ruleCount = Math.max(1, rules.length);
     const stats = textStats(keys.values());
-    const cost = (key: Key): number => keyChance(key, ((frequency.get(key.id) ?? 1) - 1) / ruleCount, stats.get(fieldId(key.path))) + 1e-6 / (2 + (distinct.get(fieldId(key.path)) ?? 0));
+    const cost = (key: Key): number =>
+      keyChance(key, ((frequency.get(key.id) ?? 1) - 1) / ruleCount, stats.get(fieldId(key.path))) +
+      1e-6 / (2 + (distinct.get(fieldId(key.path)) ?? 0));
 
     const byField = new Map<string, FieldIndex>();
     const always: number[] = [];
@@ -340,10 +348,21 @@ export class RuleIndex {
         let g = this.#guards.findIndex((x) => x.id === gid);
         if (g === -1) {
           g = this.#guards.length;
-          this.#guards.push({ id: gid, path: guard.path, key: guard.path.length === 1 ? guard.path[0] : undefined, caseless: guard.caseless, strings: new Map(), numbers: new Map(), booleans: new Map() });
+          this.#guards.push({
+            id: gid,
+            path: guard.path,
+            key: guard.path.length === 1 ? guard.path[0] : undefined,
+            caseless: guard.caseless,
+            strings: new Map(),
+            numbers: new Map(),
+            booleans: new Map(),
+          });
         }
         (n === 0 ? this.#guardField : this.#guardField2)[position] = g;
-        (n === 0 ? this.#guardValue : this.#guardValue2)[position] = guardValueId(this.#guards[g] as GuardField, guard.value);
+        (n === 0 ? this.#guardValue : this.#guardValue2)[position] = guardValueId(
+          this.#guards[g] as GuardField,
+          guard.value,
+        );
       });
       for (const key of choice.keys) {
         const id = (key.caseless ? 'i\u0000' : '') + fieldId(key.path);
@@ -499,7 +518,8 @@ export class RuleIndex {
       case 'string': {
         const text = guard.caseless ? lowerCase(value) : value;
         metA[g] = guard.strings.get(text) ?? -1;
-        if (!guard.caseless && guard.numbers.size !== 0 && isCanonicalNumeral(value)) metB[g] = guard.numbers.get(Number(value)) ?? -1;
+        if (!guard.caseless && guard.numbers.size !== 0 && isCanonicalNumeral(value))
+          metB[g] = guard.numbers.get(Number(value)) ?? -1;
         break;
       }
       case 'number':
@@ -566,7 +586,9 @@ interface GuardField {
 const ANY_GUARD = -2;
 
 function guardValueId(guard: GuardField, value: string | number | boolean): number {
-  const map = (typeof value === 'string' ? guard.strings : typeof value === 'number' ? guard.numbers : guard.booleans) as Map<typeof value, number>;
+  const map = (
+    typeof value === 'string' ? guard.strings : typeof value === 'number' ? guard.numbers : guard.booleans
+  ) as Map<typeof value, number>;
   let id = map.get(value);
   if (id === undefined) map.set(value, (id = guard.strings.size + guard.numbers.size + guard.booleans.size));
   return id;
@@ -599,14 +621,19 @@ function guardsOf(need: Need, chosen: readonly Key[], frequency: ReadonlyMap<str
 
 const fieldId = (path: readonly string[]): string => path.join('\u0000');
 
-const describeKey = (key: Key): string => `${key.kind} ${key.path.join('.')} ${key.caseless ? 'i' : ''}${JSON.stringify(key.value)}`;
+const describeKey = (key: Key): string =>
+  `${key.kind} ${key.path.join('.')} ${key.caseless ? 'i' : ''}${JSON.stringify(key.value)}`;
 
 function makeKey(kind: Key['kind'], path: readonly string[], value: string | number | boolean, caseless = false): Need {
   const type = caseless ? 'i' : typeof value === 'string' ? 's' : typeof value === 'number' ? 'n' : 'b';
-  return { kind: 'key', key: { kind, path, value, caseless, id: `${kind}\u0000${type}:${String(value)}\u0000${fieldId(path)}` } };
+  return {
+    kind: 'key',
+    key: { kind, path, value, caseless, id: `${kind}\u0000${type}:${String(value)}\u0000${fieldId(path)}` },
+  };
 }
 
-const all = (parts: Need[]): Need | undefined => (parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { kind: 'all', parts });
+const all = (parts: Need[]): Need | undefined =>
+  parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { kind: 'all', parts };
 
 /** The need of a pipeline: that of its first stage when it is a query (later stages only drop or change events). */
 function pipelineNeed(pipeline: Pipeline): Need | undefined {
@@ -646,7 +673,9 @@ function queryNeed(query: Query): Need | undefined {
         // a string holds the pattern's text as a substring; an array element equals the pattern
         // (`=`, which holds its text too): each non-empty piece between wildcards is a substring
         const caseless = value.caseInsensitive === true;
-        const pieces = wildcardParts(caseless ? value.value.toLowerCase() : value.value, value.literalStars).filter((p) => p !== '');
+        const pieces = wildcardParts(caseless ? value.value.toLowerCase() : value.value, value.literalStars).filter(
+          (p) => p !== '',
+        );
         return all(pieces.map((p) => makeKey('contains', query.field.path, p, caseless)));
       }
       return undefined;
@@ -691,7 +720,9 @@ function equalsNeed(path: readonly string[], literal: ScalarLiteral): Need | und
       const parts: Need[] = [];
       pieces.forEach((piece, i) => {
         if (piece === '') return;
-        parts.push(makeKey(i === 0 ? 'prefix' : i === pieces.length - 1 ? 'suffix' : 'contains', path, piece, caseless));
+        parts.push(
+          makeKey(i === 0 ? 'prefix' : i === pieces.length - 1 ? 'suffix' : 'contains', path, piece, caseless),
+        );
       });
       return all(parts);
     }
@@ -737,13 +768,16 @@ function addPosition(field: FieldIndex, key: Key, position: number): void {
       const head = text.slice(0, HEAD_LENGTH);
       const groups = (field.contains ??= []);
       let group = groups.find((g) => g.head === head);
-      if (group === undefined) groups.push((group = { head, affixes: [], sub: undefined, subLength: 0, shortAffixes: [] }));
+      if (group === undefined)
+        groups.push((group = { head, affixes: [], sub: undefined, subLength: 0, shortAffixes: [] }));
       let affix = group.affixes.find((a) => a.text === text);
       if (affix === undefined) group.affixes.push((affix = { text, positions: [] }));
       list = affix.positions;
     } else {
       const fromEnd = key.kind === 'suffix';
-      const index = fromEnd ? (field.suffixes = growAffixIndex(field.suffixes, text.length)) : (field.prefixes = growAffixIndex(field.prefixes, text.length));
+      const index = fromEnd
+        ? (field.suffixes = growAffixIndex(field.suffixes, text.length))
+        : (field.prefixes = growAffixIndex(field.prefixes, text.length));
       const hash = affixHash(text, text.length, fromEnd);
       index.bloom[hash & 0xffff] = 1;
       let bucket = index.buckets.get(hash);
@@ -775,13 +809,19 @@ function growAffixIndex(index: AffixIndex | undefined, length: number): AffixInd
   const isLength = new Uint8Array(length + 1);
   if (index !== undefined) isLength.set(index.isLength);
   isLength[length] = 1;
-  return { isLength, maxLength: length, buckets: index?.buckets ?? new Map(), bloom: index?.bloom ?? new Uint8Array(65536) };
+  return {
+    isLength,
+    maxLength: length,
+    buckets: index?.buckets ?? new Map(),
+    bloom: index?.bloom ?? new Uint8Array(65536),
+  };
 }
 
 /** The hash of the first (or last) `length` characters of `text`; the same steps as in `addAffixes`. */
 function affixHash(text: string, length: number, fromEnd: boolean): number {
   let hash = 0;
-  for (let i = 0; i < length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(fromEnd ? text.length - 1 - i : i)) | 0;
+  for (let i = 0; i < length; i++)
+    hash = (Math.imul(hash, 31) + text.charCodeAt(fromEnd ? text.length - 1 - i : i)) | 0;
   return hash;
 }
 
@@ -816,7 +856,14 @@ const WALK_OBJECT_KEYS = 8;
  * Meets the fields below `node` in the object `value`: each key is read as `getPath` reads it
  * (an inherited value counts only where `getPath` would take it), so the index sees what the rules see.
  */
-function visit(node: PathNode, value: JsonObject, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+function visit(
+  node: PathNode,
+  value: JsonObject,
+  into: Int32Array,
+  count: number,
+  marks: Uint32Array,
+  epoch: number,
+): number {
   if (node.keys.length > WALK_OBJECT_KEYS) {
     for (const key in value) {
       const child = node.children.get(key);
@@ -825,22 +872,43 @@ function visit(node: PathNode, value: JsonObject, into: Int32Array, count: numbe
     return count;
   }
   const keys = node.keys;
-  for (let k = 0; k < keys.length; k++) count = visitChild(node.nodes[k] as PathNode, value, keys[k] as string, into, count, marks, epoch);
+  for (let k = 0; k < keys.length; k++)
+    count = visitChild(node.nodes[k] as PathNode, value, keys[k] as string, into, count, marks, epoch);
   return count;
 }
 
-function visitChild(child: PathNode, parent: JsonObject, key: string, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+function visitChild(
+  child: PathNode,
+  parent: JsonObject,
+  key: string,
+  into: Int32Array,
+  count: number,
+  marks: Uint32Array,
+  epoch: number,
+): number {
   const next = parent[key];
   if (next === undefined) return count;
-  if ((typeof next === 'function' || key === '__proto__' || Object.getPrototypeOf(parent) !== Object.prototype) && !Object.hasOwn(parent, key)) return count;
+  if (
+    (typeof next === 'function' || key === '__proto__' || Object.getPrototypeOf(parent) !== Object.prototype) &&
+    !Object.hasOwn(parent, key)
+  )
+    return count;
   const fields = child.fields;
   for (let f = 0; f < fields.length; f++) count = meet(fields[f] as FieldIndex, next, into, count, marks, epoch);
-  if (child.keys.length !== 0 && typeof next === 'object' && next !== null && !Array.isArray(next)) count = visit(child, next as JsonObject, into, count, marks, epoch);
+  if (child.keys.length !== 0 && typeof next === 'object' && next !== null && !Array.isArray(next))
+    count = visit(child, next as JsonObject, into, count, marks, epoch);
   return count;
 }
 
 /** The rules of `field` that its value (or an element of it) meets. */
-function meet(field: FieldIndex, value: unknown, found: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+function meet(
+  field: FieldIndex,
+  value: unknown,
+  found: Int32Array,
+  count: number,
+  marks: Uint32Array,
+  epoch: number,
+): number {
   const isArray = Array.isArray(value);
   const n = isArray ? value.length : 1;
   for (let i = 0; i < n; i++) {
@@ -876,7 +944,14 @@ function meet(field: FieldIndex, value: unknown, found: Int32Array, count: numbe
 }
 
 /** The rules whose prefix, suffix or substring keys the string meets. */
-function addText(field: FieldIndex, text: string, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+function addText(
+  field: FieldIndex,
+  text: string,
+  into: Int32Array,
+  count: number,
+  marks: Uint32Array,
+  epoch: number,
+): number {
   if (field.prefixes !== undefined) count = addAffixes(field.prefixes, text, false, into, count, marks, epoch);
   if (field.suffixes !== undefined) count = addAffixes(field.suffixes, text, true, into, count, marks, epoch);
   const byHead = field.containsByHead;
@@ -910,13 +985,22 @@ function addText(field: FieldIndex, text: string, into: Int32Array, count: numbe
       continue;
     }
     const group = groups[g] as ContainsGroup;
-    for (let at = text.indexOf(group.head); at !== -1; at = text.indexOf(group.head, at + 1)) count = addGroupAt(group, text, at, into, count, marks, epoch);
+    for (let at = text.indexOf(group.head); at !== -1; at = text.indexOf(group.head, at + 1))
+      count = addGroupAt(group, text, at, into, count, marks, epoch);
   }
   return count;
 }
 
 /** The rules of the substring keys of `groups` that start at `at` in `text`. */
-function addGroupsAt(groups: readonly ContainsGroup[], text: string, at: number, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+function addGroupsAt(
+  groups: readonly ContainsGroup[],
+  text: string,
+  at: number,
+  into: Int32Array,
+  count: number,
+  marks: Uint32Array,
+  epoch: number,
+): number {
   for (let b = 0; b < groups.length; b++) {
     const group = groups[b] as ContainsGroup;
     if (text.startsWith(group.head, at)) count = addGroupAt(group, text, at, into, count, marks, epoch);
@@ -925,7 +1009,15 @@ function addGroupsAt(groups: readonly ContainsGroup[], text: string, at: number,
 }
 
 /** The rules of the group's keys that start at `at` (where its head is). */
-function addGroupAt(group: ContainsGroup, text: string, at: number, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+function addGroupAt(
+  group: ContainsGroup,
+  text: string,
+  at: number,
+  into: Int32Array,
+  count: number,
+  marks: Uint32Array,
+  epoch: number,
+): number {
   const sub = group.sub;
   const affixes = sub === undefined ? group.affixes : group.shortAffixes;
   for (let a = 0; a < affixes.length; a++) {
@@ -944,13 +1036,21 @@ function addGroupAt(group: ContainsGroup, text: string, at: number, into: Int32A
   return count;
 }
 
-function addAffixes(index: AffixIndex, text: string, fromEnd: boolean, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+function addAffixes(
+  index: AffixIndex,
+  text: string,
+  fromEnd: boolean,
+  into: Int32Array,
+  count: number,
+  marks: Uint32Array,
+  epoch: number,
+): number {
   const isLength = index.isLength;
   const bloom = index.bloom;
   const limit = Math.min(index.maxLength, text.length);
   const last = text.length - 1;
   let hash = 0;
-  for (let i = 0; i < limit; ) {
+  for (let i = 0; i < limit;) {
     hash = (Math.imul(hash, 31) + text.charCodeAt(fromEnd ? last - i : i)) | 0;
     i++;
     if (isLength[i] === 0 || bloom[hash & 0xffff] === 0) continue;
@@ -958,7 +1058,8 @@ function addAffixes(index: AffixIndex, text: string, fromEnd: boolean, into: Int
     if (bucket === undefined) continue;
     for (let b = 0; b < bucket.length; b++) {
       const affix = bucket[b] as Affix;
-      if (fromEnd ? text.endsWith(affix.text) : text.startsWith(affix.text)) count = add(affix.positions, into, count, marks, epoch);
+      if (fromEnd ? text.endsWith(affix.text) : text.startsWith(affix.text))
+        count = add(affix.positions, into, count, marks, epoch);
     }
   }
   return count;

@@ -14,7 +14,12 @@ function isBlank(c: string | undefined): boolean {
  * are skipped. A later pair with the same key wins. `emit(target, key, value)` is called per pair
  * (a precompiled function plus its target, so parsing needs no closure per event).
  */
-export function parseKeyValues<T>(text: string, delimiter: string, emit: (target: T, key: string, value: string) => void, target: T): void {
+export function parseKeyValues<T>(
+  text: string,
+  delimiter: string,
+  emit: (target: T, key: string, value: string) => void,
+  target: T,
+): void {
   const n = text.length;
   let i = 0;
   while (i < n) {

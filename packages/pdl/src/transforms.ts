@@ -1,4 +1,13 @@
-import type { EvalStage, FieldsStage, FlattenStage, LookupStage, ParseCsvStage, ParseKvStage, RenameStage, RexStage } from './ast.ts';
+import type {
+  EvalStage,
+  FieldsStage,
+  FlattenStage,
+  LookupStage,
+  ParseCsvStage,
+  ParseKvStage,
+  RenameStage,
+  RexStage,
+} from './ast.ts';
 import { syntaxErrorAt } from './compileErrors.ts';
 import type { ExpressionEnvironment } from './expression.ts';
 import { compileExpression } from './expression.ts';
@@ -28,7 +37,11 @@ export function compileEval(node: EvalStage, env: TransformEnvironment): Transfo
     for (let i = 0; i < values.length; i++) {
       const value = (values[i] as (e: JsonObject) => unknown)(event);
       // Copy objects so two fields never share (and later co-mutate) one value.
-      setPath(event, targets[i] as readonly string[], typeof value === 'object' && value !== null ? cloneJson(value) : value);
+      setPath(
+        event,
+        targets[i] as readonly string[],
+        typeof value === 'object' && value !== null ? cloneJson(value) : value,
+      );
     }
     return event;
   };
@@ -91,7 +104,12 @@ export function compileFlatten(_node: FlattenStage): Transform {
 
 export function compileLookupStage(node: LookupStage, env: TransformEnvironment): Transform {
   if (env.lookups !== undefined && env.lookups.get(node.lookupId.value) === undefined) {
-    throw syntaxErrorAt(node.lookupId.span, `unknown lookup '${node.lookupId.value}'`, 'the id of an existing lookup', 'UNKNOWN_LOOKUP');
+    throw syntaxErrorAt(
+      node.lookupId.span,
+      `unknown lookup '${node.lookupId.value}'`,
+      'the id of an existing lookup',
+      'UNKNOWN_LOOKUP',
+    );
   }
   return compileLookup(node, env.lookups);
 }
@@ -100,7 +118,8 @@ function regexAt(pattern: string, node: RexStage): UserRegex {
   try {
     return compileUserRegex(pattern);
   } catch (error) {
-    if (error instanceof UserRegexError) throw syntaxErrorAt(node.span, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
+    if (error instanceof UserRegexError)
+      throw syntaxErrorAt(node.span, `invalid regular expression: ${error.reason}`, undefined, 'INVALID_REGEX');
     throw error;
   }
 }

@@ -10,7 +10,9 @@ export function isObject(value: unknown): value is JsonObject {
 export function getPath(event: JsonObject, path: readonly string[]): unknown {
   if (path.length === 1) {
     const key = path[0] as string;
-    return typeof event === 'object' && event !== null && !Array.isArray(event) && Object.hasOwn(event, key) ? event[key] : undefined;
+    return typeof event === 'object' && event !== null && !Array.isArray(event) && Object.hasOwn(event, key)
+      ? event[key]
+      : undefined;
   }
   // Deeper paths read first and test ownership only where an inherited value could be found: on
   // a plain object every inherited property is a function, except `__proto__` (Object.prototype).
@@ -20,7 +22,11 @@ export function getPath(event: JsonObject, path: readonly string[]): unknown {
     const key = path[i] as string;
     const next = (current as JsonObject)[key];
     if (next === undefined) return undefined;
-    if ((typeof next === 'function' || key === '__proto__' || Object.getPrototypeOf(current) !== Object.prototype) && !Object.hasOwn(current, key)) return undefined;
+    if (
+      (typeof next === 'function' || key === '__proto__' || Object.getPrototypeOf(current) !== Object.prototype) &&
+      !Object.hasOwn(current, key)
+    )
+      return undefined;
     current = next;
   }
   return current;

@@ -52,7 +52,9 @@ describe('compile', () => {
   });
 
   test('compiled once: evaluating 100,000 events against a rule is fast and allocation-light', () => {
-    const rule = compile('winlog.channel = "Security" AND EventID IN [4624, 4625] AND user != "SYSTEM" AND proc ~= "(?i)\\\\\\\\cmd\\.exe$"');
+    const rule = compile(
+      'winlog.channel = "Security" AND EventID IN [4624, 4625] AND user != "SYSTEM" AND proc ~= "(?i)\\\\\\\\cmd\\.exe$"',
+    );
     const event = { winlog: { channel: 'Security' }, EventID: '4625', user: 'bob', proc: 'C:\\Windows\\CMD.exe' };
     const start = performance.now();
     let hits = 0;

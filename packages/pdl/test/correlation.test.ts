@@ -34,7 +34,11 @@ describe('event_count, emit=event (sliding window)', () => {
   });
 
   test('bounds are inclusive: t - timespan <= time <= t', () => {
-    const at = (offsets: number[]) => feedAll(pdl, offsets.map((o) => ({ user: 'a', _time: T0 + o })));
+    const at = (offsets: number[]) =>
+      feedAll(
+        pdl,
+        offsets.map((o) => ({ user: 'a', _time: T0 + o })),
+      );
     assert.equal(at([0, 1000, 5 * MIN]).length, 1); // the first event is exactly at t - timespan
     assert.equal(at([0, 1000, 5 * MIN + 1]).length, 0); // one millisecond later it has left the window
   });
@@ -64,7 +68,10 @@ describe('event_count, emit=event (sliding window)', () => {
   test('reset=false: every event emits while the condition holds', () => {
     const events = Array.from({ length: 6 }, (_, i) => ({ user: 'a', _time: T0 + i }));
     const out = feedAll(`${pdl} reset=false`, events);
-    assert.deepEqual(out.map((o) => (o['_aggregation'] as JsonObject)['value']), [3, 4, 5, 6]);
+    assert.deepEqual(
+      out.map((o) => (o['_aggregation'] as JsonObject)['value']),
+      [3, 4, 5, 6],
+    );
   });
 
   test('suppress silences a group after it emitted', () => {
@@ -80,7 +87,10 @@ describe('event_count, emit=event (sliding window)', () => {
 
   test('without where every event emits its count', () => {
     const out = feedAll('event_count timespan=1m', [{ _time: T0 }, { _time: T0 + 1 }]);
-    assert.deepEqual(out.map((o) => (o['_aggregation'] as JsonObject)['value']), [1, 1]); // reset after each emission
+    assert.deepEqual(
+      out.map((o) => (o['_aggregation'] as JsonObject)['value']),
+      [1, 1],
+    ); // reset after each emission
   });
 
   test('event time comes from _time, else from the record timestamp', () => {
@@ -142,11 +152,16 @@ describe('emit=close', () => {
     const out = c.feed({ u: 1, _time: T0 + 2 * MIN });
     assert.equal(out.length, 1);
     const flushed = c.advanceTime(T0 + 10 * MIN);
-    assert.deepEqual((flushed[0]?.['_aggregation'] as JsonObject)['window'], { start: T0 + 2 * MIN, end: T0 + 3 * MIN });
+    assert.deepEqual((flushed[0]?.['_aggregation'] as JsonObject)['window'], {
+      start: T0 + 2 * MIN,
+      end: T0 + 3 * MIN,
+    });
   });
 
   test('value_avg over a closed window (ranges read _aggregation.value)', () => {
-    const c = compile('value_avg(bytes) timespan=1m group_by host emit=close where _aggregation.value > 100 AND _aggregation.value <= 200');
+    const c = compile(
+      'value_avg(bytes) timespan=1m group_by host emit=close where _aggregation.value > 100 AND _aggregation.value <= 200',
+    );
     c.feed({ host: 'h', bytes: 100, _time: T0 });
     c.feed({ host: 'h', bytes: '201', _time: T0 + 1000 });
     c.feed({ host: 'h', bytes: 'n/a', _time: T0 + 2000 });
@@ -164,9 +179,18 @@ describe('emit=close', () => {
 
 describe('value_count, value_sum, value_avg', () => {
   test('value_count: distinct values, events without the field are not counted', () => {
-    const events = ['10.0.0.1', '10.0.0.1', '10.0.0.2', null, '10.0.0.1', '10.0.0.3', '10.0.0.2', '10.0.0.1', undefined, '10.0.0.2'].map(
-      (dest, i) => (dest === undefined ? { _time: T0 + i } : { dest, _time: T0 + i }),
-    );
+    const events = [
+      '10.0.0.1',
+      '10.0.0.1',
+      '10.0.0.2',
+      null,
+      '10.0.0.1',
+      '10.0.0.3',
+      '10.0.0.2',
+      '10.0.0.1',
+      undefined,
+      '10.0.0.2',
+    ].map((dest, i) => (dest === undefined ? { _time: T0 + i } : { dest, _time: T0 + i }));
     const out = feedAll('value_count(dest) timespan=1h reset=false where _aggregation.value >= 3', events);
     assert.equal(out.length, 4);
     assert.deepEqual(out[0]?.['_aggregation'], {
@@ -191,14 +215,24 @@ describe('value_count, value_sum, value_avg', () => {
       { v: 'b', _time: T0 + 200_000 }, // so has everything before
     ]);
     assert.deepEqual(out.map(values), [
-      JSON.parse('{"__proto__":1}'), JSON.parse('{"__proto__":2}'), JSON.parse('{"__proto__":2,"b":1}'), { b: 2 }, { b: 1 },
+      JSON.parse('{"__proto__":1}'),
+      JSON.parse('{"__proto__":2}'),
+      JSON.parse('{"__proto__":2,"b":1}'),
+      { b: 2 },
+      { b: 1 },
     ]);
-    assert.equal(Object.getPrototypeOf(values(out[2])), Object.prototype, 'a value named __proto__ is a key, not a prototype');
+    assert.equal(
+      Object.getPrototypeOf(values(out[2])),
+      Object.prototype,
+      'a value named __proto__ is a key, not a prototype',
+    );
   });
 
   test('value_count emit=close: maxEventsPerGroup bounds the distinct values, the counts of the kept ones stay exact', () => {
     const window = ['a', 'a', 'b', 'a', 'c'].map((v, i) => ({ v, _time: T0 + i }));
-    const out = feedAll('value_count(v) timespan=1m emit=close', [...window, { v: 'x', _time: T0 + 2 * MIN }], { limits: { maxEventsPerGroup: 2 } });
+    const out = feedAll('value_count(v) timespan=1m emit=close', [...window, { v: 'x', _time: T0 + 2 * MIN }], {
+      limits: { maxEventsPerGroup: 2 },
+    });
     assert.deepEqual((out[0]?.['_aggregation'] as JsonObject)['values'], { a: 3, b: 1 });
     assert.equal((out[0]?.['_aggregation'] as JsonObject)['eventCount'], 5);
   });
@@ -210,15 +244,25 @@ describe('value_count, value_sum, value_avg', () => {
       { a: 1, b: 'y', _time: T0 },
       { a: 1, _time: T0 },
     ]);
-    assert.deepEqual(out.map((o) => (o['_aggregation'] as JsonObject)['value']), [1, 1, 2]);
+    assert.deepEqual(
+      out.map((o) => (o['_aggregation'] as JsonObject)['value']),
+      [1, 1, 2],
+    );
     assert.deepEqual((out[2]?.['_aggregation'] as JsonObject)['values'], { '[1,"x"]': 2, '[1,"y"]': 1 });
   });
 
   test('value_sum and value_avg: numbers and numeric strings; other values ignored', () => {
-    const events = [{ n: 1 }, { n: '2' }, { n: 'x' }, { n: true }, { n: 3.5 }, {}].map((e, i) => ({ ...e, _time: T0 + i }));
-    const sums = feedAll('value_sum(n) timespan=1m reset=false', events).map((o) => (o['_aggregation'] as JsonObject)['value']);
+    const events = [{ n: 1 }, { n: '2' }, { n: 'x' }, { n: true }, { n: 3.5 }, {}].map((e, i) => ({
+      ...e,
+      _time: T0 + i,
+    }));
+    const sums = feedAll('value_sum(n) timespan=1m reset=false', events).map(
+      (o) => (o['_aggregation'] as JsonObject)['value'],
+    );
     assert.deepEqual(sums, [1, 3, 6.5]);
-    const avgs = feedAll('value_avg(n) timespan=1m reset=false', events).map((o) => (o['_aggregation'] as JsonObject)['value']);
+    const avgs = feedAll('value_avg(n) timespan=1m reset=false', events).map(
+      (o) => (o['_aggregation'] as JsonObject)['value'],
+    );
     assert.deepEqual(avgs, [1, 1.5, 6.5 / 3]);
     const [last] = feedAll('value_sum(n) timespan=1m where _aggregation.value > 6', events);
     assert.deepEqual(last?.['_aggregation'], {
@@ -237,7 +281,10 @@ describe('value_count, value_sum, value_avg', () => {
       { n: 2, _time: T0 + 500 },
       { n: 4, _time: T0 + 1200 },
     ]);
-    assert.deepEqual(out.map((o) => (o['_aggregation'] as JsonObject)['value']), [1, 3, 6]);
+    assert.deepEqual(
+      out.map((o) => (o['_aggregation'] as JsonObject)['value']),
+      [1, 3, 6],
+    );
   });
 });
 
@@ -276,31 +323,53 @@ describe('temporal', () => {
   });
 
   test('matches are keyed by the query text when there is no label', () => {
-    const [out] = feedAll('temporal [ a=1 || b = "x" ] timespan=1m', [{ a: 1, _time: T0 }, { b: 'x', _time: T0 }]);
+    const [out] = feedAll('temporal [ a=1 || b = "x" ] timespan=1m', [
+      { a: 1, _time: T0 },
+      { b: 'x', _time: T0 },
+    ]);
     assert.deepEqual(Object.keys((out?.['_temporal'] as JsonObject)['matches'] as JsonObject), ['a = 1', 'b = "x"']);
   });
 
   test('where _temporal.matched replaces the condition (Sigma temporal count)', () => {
     const pdl = 'temporal [ a=1 || b=1 || c=1 ] timespan=1m reset=false where _temporal.matched >= 2';
-    const out = feedAll(pdl, [{ a: 1, _time: T0 }, { a: 1, _time: T0 + 1 }, { c: 1, _time: T0 + 2 }, { b: 1, _time: T0 + 3 }]);
-    assert.deepEqual(out.map((o) => (o['_temporal'] as JsonObject)['matched']), [2, 3]);
+    const out = feedAll(pdl, [
+      { a: 1, _time: T0 },
+      { a: 1, _time: T0 + 1 },
+      { c: 1, _time: T0 + 2 },
+      { b: 1, _time: T0 + 3 },
+    ]);
+    assert.deepEqual(
+      out.map((o) => (o['_temporal'] as JsonObject)['matched']),
+      [2, 3],
+    );
   });
 
   test('ordered with where: matched counts the queries matched in order from the first', () => {
     const pdl = 'temporal(ordered=true) [ a=1 || b=1 || c=1 ] timespan=1m reset=false where _temporal.matched >= 1';
-    const out = feedAll(pdl, [{ c: 1, _time: T0 }, { a: 1, _time: T0 + 1 }, { b: 1, _time: T0 + 2 }]);
-    assert.deepEqual(out.map((o) => (o['_temporal'] as JsonObject)['matched']), [1, 2]);
+    const out = feedAll(pdl, [
+      { c: 1, _time: T0 },
+      { a: 1, _time: T0 + 1 },
+      { b: 1, _time: T0 + 2 },
+    ]);
+    assert.deepEqual(
+      out.map((o) => (o['_temporal'] as JsonObject)['matched']),
+      [1, 2],
+    );
   });
 
   test('emit=close temporal with negation: "a without b" in the window', () => {
     // matches.b is an array of events: `= []` holds when no event matched b.
-    const pdl = 'temporal [ a=1 AS a || b=1 AS b ] timespan=1m group_by h emit=close where _temporal.matched >= 1 AND _temporal.matches.b = []';
+    const pdl =
+      'temporal [ a=1 AS a || b=1 AS b ] timespan=1m group_by h emit=close where _temporal.matched >= 1 AND _temporal.matches.b = []';
     const c = compile(pdl);
     c.feed({ h: 1, a: 1, _time: T0 });
     c.feed({ h: 2, a: 1, _time: T0 });
     c.feed({ h: 2, b: 1, _time: T0 + 1 });
     const out = c.advanceTime(T0 + 2 * MIN);
-    assert.deepEqual(out.map((o) => o['h']), [1]);
+    assert.deepEqual(
+      out.map((o) => o['h']),
+      [1],
+    );
   });
 });
 
@@ -327,14 +396,18 @@ describe('chaining correlations', () => {
   });
 
   test('emit=close output flows through later stages from advanceTime', () => {
-    const c = compile('event_count timespan=1m group_by u emit=close | eval n = _aggregation.value * 10 | fields keep u, n');
+    const c = compile(
+      'event_count timespan=1m group_by u emit=close | eval n = _aggregation.value * 10 | fields keep u, n',
+    );
     c.feed({ u: 'x', _time: T0 });
     c.feed({ u: 'x', _time: T0 + 1 });
     assert.deepEqual(c.advanceTime(T0 + 5 * MIN), [{ u: 'x', n: 20 }]);
   });
 
   test('rules over alerts: select them by _rule.id, then correlate', () => {
-    const c = compile('_rule.id IN ["r1", "r2"] | value_count(_rule.id) timespan=1h group_by host where _aggregation.value >= 2');
+    const c = compile(
+      '_rule.id IN ["r1", "r2"] | value_count(_rule.id) timespan=1h group_by host where _aggregation.value >= 2',
+    );
     assert.deepEqual(c.feed({ _rule: { id: 'r1' }, host: 'h', _time: T0 }), []);
     assert.deepEqual(c.feed({ _rule: { id: 'r3' }, host: 'h', _time: T0 + 1 }), []);
     assert.equal(c.feed({ _rule: { id: 'r2' }, host: 'h', _time: T0 + 2 }).length, 1);
@@ -364,7 +437,9 @@ describe('late events and bounded state', () => {
   });
 
   test('maxGroups: the least recently used group is evicted and counted', () => {
-    const c = compile('event_count timespan=1h group_by u reset=false where _aggregation.value >= 2', { limits: { maxGroups: 2 } });
+    const c = compile('event_count timespan=1h group_by u reset=false where _aggregation.value >= 2', {
+      limits: { maxGroups: 2 },
+    });
     c.feed({ u: 'a', _time: T0 });
     c.feed({ u: 'b', _time: T0 + 1 });
     c.feed({ u: 'c', _time: T0 + 2 }); // evicts a
@@ -388,7 +463,10 @@ describe('late events and bounded state', () => {
     assert.equal(c.counters.evictedEvents, 3);
     const [out] = c.feed({ b: 1, _time: T0 + 10 });
     const matches = (out?.['_temporal'] as JsonObject)['matches'] as Record<string, JsonObject[]>;
-    assert.deepEqual(matches['a']?.map((e) => e['i']), [3, 4]);
+    assert.deepEqual(
+      matches['a']?.map((e) => e['i']),
+      [3, 4],
+    );
   });
 
   test('maxEventsPerGroup bounds sliding aggregations too', () => {
@@ -441,7 +519,8 @@ describe('CorrelationStateStore', () => {
   }
 
   test('state is plain JSON: a store that serialises every write gives the same results', () => {
-    const pdl = 'value_count(dest) timespan=1m group_by src reset=false where _aggregation.value >= 2 | temporal [ src="a" AS x || src="b" AS y ] timespan=1h';
+    const pdl =
+      'value_count(dest) timespan=1m group_by src reset=false where _aggregation.value >= 2 | temporal [ src="a" AS x || src="b" AS y ] timespan=1h';
     const events = [
       { src: 'a', dest: 1, _time: T0 },
       { src: 'a', dest: 2, _time: T0 + 1 },
@@ -459,7 +538,10 @@ describe('CorrelationStateStore', () => {
     compile(pdl, { stateStore: store, stateId: 'rule-1' }).feed({ u: 'a', _time: T0 });
     const restarted = compile(pdl, { stateStore: store, stateId: 'rule-1' });
     const out = restarted.feed({ u: 'b', _time: T0 + 2 * MIN });
-    assert.deepEqual(out.map((o) => o['u']), ['a']);
+    assert.deepEqual(
+      out.map((o) => o['u']),
+      ['a'],
+    );
   });
 
   test('stateId separates programs sharing a store', () => {

@@ -50,6 +50,7 @@ describe('docs/pdl.md examples', () => {
 
   test('the reference names every function and every command', () => {
     for (const name of [...Object.keys(functions), 'if']) assert.ok(docs.includes(`\`${name}(`), name);
-    for (const name of COMMANDS) assert.ok(docs.includes(`## ${name}`) || docs.includes(`### ${name}`) || docs.includes(`${name}(`), name);
+    for (const name of COMMANDS)
+      assert.ok(docs.includes(`## ${name}`) || docs.includes(`### ${name}`) || docs.includes(`${name}(`), name);
   });
 });

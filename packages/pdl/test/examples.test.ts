@@ -3,7 +3,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compile } from '../src/index.ts';
 
-const event = JSON.parse('{"user": "bob", "port": "443", "tags": ["vpn", "ext"], "proc": {"path": "C:\\\\Tools\\\\nc.exe"}}') as Record<string, unknown>;
+const event = JSON.parse(
+  '{"user": "bob", "port": "443", "tags": ["vpn", "ext"], "proc": {"path": "C:\\\\Tools\\\\nc.exe"}}',
+) as Record<string, unknown>;
 const original = structuredClone(event);
 
 describe('pdl.md worked examples', () => {
@@ -12,11 +14,14 @@ describe('pdl.md worked examples', () => {
   });
 
   test('proc.path="*\\\\nc.exe" | eval risk=if(port>1024, "low", "high"), who=upper(user)', () => {
-    assert.deepEqual(compile('proc.path="*\\\\nc.exe" | eval risk=if(port>1024, "low", "high"), who=upper(user)').run(event), {
-      ...event,
-      risk: 'high',
-      who: 'BOB',
-    });
+    assert.deepEqual(
+      compile('proc.path="*\\\\nc.exe" | eval risk=if(port>1024, "low", "high"), who=upper(user)').run(event),
+      {
+        ...event,
+        risk: 'high',
+        who: 'BOB',
+      },
+    );
   });
 
   test('user IN ["alice", "carol"] -> no result', () => {
@@ -24,13 +29,18 @@ describe('pdl.md worked examples', () => {
   });
 
   test('rename proc.path AS image | fields keep image, user', () => {
-    assert.deepEqual(compile('rename proc.path AS image | fields keep image, user').run(event), JSON.parse('{"image": "C:\\\\Tools\\\\nc.exe", "user": "bob"}'));
+    assert.deepEqual(
+      compile('rename proc.path AS image | fields keep image, user').run(event),
+      JSON.parse('{"image": "C:\\\\Tools\\\\nc.exe", "user": "bob"}'),
+    );
   });
 
   test('NOT (tags ?= "int") | flatten', () => {
     assert.deepEqual(
       compile('NOT (tags ?= "int") | flatten').run(event),
-      JSON.parse('{"user": "bob", "port": "443", "tags_0": "vpn", "tags_1": "ext", "proc_path": "C:\\\\Tools\\\\nc.exe"}'),
+      JSON.parse(
+        '{"user": "bob", "port": "443", "tags_0": "vpn", "tags_1": "ext", "proc_path": "C:\\\\Tools\\\\nc.exe"}',
+      ),
     );
   });
 

@@ -35,7 +35,8 @@ describe('eval arithmetic', () => {
     ['obj * 2', null],
     ['1e308 * 10', null], // non-finite
   ];
-  for (const [expr, expected] of rows) test(`${expr} -> ${JSON.stringify(expected)}`, () => assert.deepEqual(evalX(expr, event), expected));
+  for (const [expr, expected] of rows)
+    test(`${expr} -> ${JSON.stringify(expected)}`, () => assert.deepEqual(evalX(expr, event), expected));
 });
 
 describe('eval literals and fields', () => {
@@ -130,7 +131,8 @@ describe('functions', () => {
     ['round(-0.4)', 0],
     ['now()', 1_700_000_000_000],
   ];
-  for (const [expr, expected] of rows) test(`${expr} -> ${JSON.stringify(expected)}`, () => assert.deepEqual(evalX(expr, event), expected));
+  for (const [expr, expected] of rows)
+    test(`${expr} -> ${JSON.stringify(expected)}`, () => assert.deepEqual(evalX(expr, event), expected));
 
   test('now() defaults to the wall clock', () => {
     const before = Date.now();

@@ -8,7 +8,26 @@ const kinds = (text: string) => lex(text, 10_000).map((t) => t.kind);
 describe('lexer', () => {
   test('operators and punctuation', () => {
     assert.deepEqual(kinds('= != ?= ~= < > <= >= | || ( ) [ ] , + - * /'), [
-      '=', '!=', '?=', '~=', '<', '>', '<=', '>=', '|', '||', '(', ')', '[', ']', ',', '+', '-', '*', '/', TokenKind.EOF,
+      '=',
+      '!=',
+      '?=',
+      '~=',
+      '<',
+      '>',
+      '<=',
+      '>=',
+      '|',
+      '||',
+      '(',
+      ')',
+      '[',
+      ']',
+      ',',
+      '+',
+      '-',
+      '*',
+      '/',
+      TokenKind.EOF,
     ]);
   });
 
@@ -36,7 +55,19 @@ describe('lexer', () => {
 
   test('backslash-quoted strings (the original rule files): \\"evil*\\" is the string "evil*"', () => {
     const tokens = lex('group_name=\\"evil*\\" AND x=\\"say "hi" \\\\ \\*\\"', 100);
-    assert.deepEqual(tokens.map((t) => t.kind), [TokenKind.Name, TokenKind.Eq, TokenKind.String, TokenKind.Name, TokenKind.Name, TokenKind.Eq, TokenKind.String, TokenKind.EOF]);
+    assert.deepEqual(
+      tokens.map((t) => t.kind),
+      [
+        TokenKind.Name,
+        TokenKind.Eq,
+        TokenKind.String,
+        TokenKind.Name,
+        TokenKind.Name,
+        TokenKind.Eq,
+        TokenKind.String,
+        TokenKind.EOF,
+      ],
+    );
     assert.equal(tokens[2]?.value, 'evil*');
     assert.deepEqual(tokens[2]?.literalStars, []);
     assert.equal(tokens[6]?.value, 'say "hi" \\ *');
@@ -48,7 +79,10 @@ describe('lexer', () => {
   test('no-break spaces are whitespace; other unusual characters are named by code point; a doubled quote is named', () => {
     assert.deepEqual(kinds('|\u00a0fields'), [TokenKind.Pipe, TokenKind.Name, TokenKind.EOF]);
     assert.throws(() => lex('a\u2003= 1', 10), { message: "line 1, column 2: unexpected character '\u2003' (U+2003)" });
-    assert.throws(() => lex('p="x /y"" OR q=1', 10), { message: 'line 1, column 9: a quote right after the string "x /y" closed it; write \\" for a quote inside a string' });
+    assert.throws(() => lex('p="x /y"" OR q=1', 10), {
+      message:
+        'line 1, column 9: a quote right after the string "x /y" closed it; write \\" for a quote inside a string',
+    });
   });
 
   test('Windows path: "C:\\\\Windows\\\\*\\\\at.exe"', () => {
@@ -59,7 +93,10 @@ describe('lexer', () => {
 
   test('numbers: integers, decimals, exponents; minus is a separate token', () => {
     const tokens = lex('443 1.5 2e3 -7', 10);
-    assert.deepEqual(tokens.map((t) => t.number), [443, 1.5, 2000, undefined, 7, undefined]);
+    assert.deepEqual(
+      tokens.map((t) => t.number),
+      [443, 1.5, 2000, undefined, 7, undefined],
+    );
     assert.equal(tokens[3]?.kind, TokenKind.Minus);
   });
 

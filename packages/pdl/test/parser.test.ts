@@ -105,8 +105,21 @@ describe('parser', () => {
     ).stages;
     assert.deepEqual(
       stages.map((s) => s.kind),
-      ['EvalStage', 'FieldsStage', 'RenameStage', 'FlattenStage', 'LookupStage', 'RexStage', 'ParseKvStage', 'ParseCsvStage',
-        'AggregationStage', 'AggregationStage', 'AggregationStage', 'AggregationStage', 'TemporalStage'],
+      [
+        'EvalStage',
+        'FieldsStage',
+        'RenameStage',
+        'FlattenStage',
+        'LookupStage',
+        'RexStage',
+        'ParseKvStage',
+        'ParseCsvStage',
+        'AggregationStage',
+        'AggregationStage',
+        'AggregationStage',
+        'AggregationStage',
+        'TemporalStage',
+      ],
     );
     assert.deepEqual(stripSpans(stages[12]), {
       kind: 'TemporalStage',
@@ -129,8 +142,16 @@ describe('parser', () => {
   });
 
   test('correlation arguments in any order, where last or not', () => {
-    const a = stripSpans(parse('event_count timespan=5m group_by user, host emit=close reset=false suppress=1h where _aggregation.value > 3'));
-    const b = stripSpans(parse('event_count where _aggregation.value > 3 suppress=1h reset=false emit=close group_by user, host timespan=5m'));
+    const a = stripSpans(
+      parse(
+        'event_count timespan=5m group_by user, host emit=close reset=false suppress=1h where _aggregation.value > 3',
+      ),
+    );
+    const b = stripSpans(
+      parse(
+        'event_count where _aggregation.value > 3 suppress=1h reset=false emit=close group_by user, host timespan=5m',
+      ),
+    );
     assert.deepEqual(a, b);
   });
 
@@ -143,14 +164,28 @@ describe('parser', () => {
         kind: 'Binary',
         operator: '+',
         left: { kind: 'Number', value: 1 },
-        right: { kind: 'Binary', operator: '*', left: { kind: 'Number', value: 2 }, right: { kind: 'Number', value: 3 } },
+        right: {
+          kind: 'Binary',
+          operator: '*',
+          left: { kind: 'Number', value: 2 },
+          right: { kind: 'Number', value: 3 },
+        },
       },
-      right: { kind: 'Binary', operator: '/', left: { kind: 'Number', value: 4 }, right: { kind: 'Number', value: -2 } },
+      right: {
+        kind: 'Binary',
+        operator: '/',
+        left: { kind: 'Number', value: 4 },
+        right: { kind: 'Number', value: -2 },
+      },
     });
   });
 
   test('field names: dashes and colons, dotted paths, backquotes', () => {
-    assert.deepEqual((query('winlog.event_data.Image-x:y = 1') as ComparisonQuery).field.path, ['winlog', 'event_data', 'Image-x:y']);
+    assert.deepEqual((query('winlog.event_data.Image-x:y = 1') as ComparisonQuery).field.path, [
+      'winlog',
+      'event_data',
+      'Image-x:y',
+    ]);
     assert.deepEqual((query('`odd field`.x = 1') as ComparisonQuery).field.path, ['odd field', 'x']);
   });
 });

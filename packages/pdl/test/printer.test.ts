@@ -13,15 +13,31 @@ describe('printer', () => {
     assert.equal(print(parse('port=443 AND tags ?= "vpn"')), 'port = 443 AND tags ?= "vpn"');
     assert.equal(print(parse('| a=1 OR (b=2 AND NOT (c=3 OR d=4))')), 'a = 1 OR b = 2 AND NOT (c = 3 OR d = 4)');
     assert.equal(print(parse('(a=1 OR b=1) AND c=1')), '(a = 1 OR b = 1) AND c = 1');
-    assert.equal(print(parse('eval x=(1+2)*3, y=1-(2-3), z = a - -1')), 'eval x = (1 + 2) * 3, y = 1 - (2 - 3), z = a - -1');
-    assert.equal(print(parse('p = "C:\\\\Windows\\\\*\\\\a\\*.exe"')), 'p = "C:\\\\Windows\\\\*\\\\a\\*.exe"');
-    assert.equal(print(parse('`odd field`.x = 1 AND `AND` = 2 AND `eval` = 3')), '`odd field`.x = 1 AND `AND` = 2 AND `eval` = 3');
     assert.equal(
-      print(parse('temporal(ordered=true)[a=1 AS "a b"||b=2] timespan=5m group_by u emit=close reset=false suppress=1h where _temporal.matched>1')),
+      print(parse('eval x=(1+2)*3, y=1-(2-3), z = a - -1')),
+      'eval x = (1 + 2) * 3, y = 1 - (2 - 3), z = a - -1',
+    );
+    assert.equal(print(parse('p = "C:\\\\Windows\\\\*\\\\a\\*.exe"')), 'p = "C:\\\\Windows\\\\*\\\\a\\*.exe"');
+    assert.equal(
+      print(parse('`odd field`.x = 1 AND `AND` = 2 AND `eval` = 3')),
+      '`odd field`.x = 1 AND `AND` = 2 AND `eval` = 3',
+    );
+    assert.equal(
+      print(
+        parse(
+          'temporal(ordered=true)[a=1 AS "a b"||b=2] timespan=5m group_by u emit=close reset=false suppress=1h where _temporal.matched>1',
+        ),
+      ),
       'temporal(ordered=true) [ a = 1 AS "a b" || b = 2 ] timespan=5m group_by u emit=close reset=false suppress=1h where _temporal.matched > 1',
     );
-    assert.equal(print(parse('lookup "geo-ip.v2" ip AS src OUTPUT city AS geo.city, cc')), 'lookup "geo-ip.v2" ip AS src OUTPUT city AS geo.city, cc');
-    assert.equal(print(parse('parse_csv l header="a;b" delimiter=";" | parse_kv m delimiter=":"')), 'parse_csv l header="a;b" delimiter=";" | parse_kv m delimiter=":"');
+    assert.equal(
+      print(parse('lookup "geo-ip.v2" ip AS src OUTPUT city AS geo.city, cc')),
+      'lookup "geo-ip.v2" ip AS src OUTPUT city AS geo.city, cc',
+    );
+    assert.equal(
+      print(parse('parse_csv l header="a;b" delimiter=";" | parse_kv m delimiter=":"')),
+      'parse_csv l header="a;b" delimiter=";" | parse_kv m delimiter=":"',
+    );
   });
 
   test('round trip of hand-written texts', () => {

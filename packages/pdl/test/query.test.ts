@@ -74,7 +74,8 @@ describe('typing (choice): "443" vs 443', () => {
     ['ok = "true"', false], // booleans match booleans only
   ]);
   test('non-canonical numerals are not numbers', () => {
-    for (const port of ['0443', '443.0', ' 443', '4.43e2', '+443']) assert.equal(holds('port = 443', { port }), false, port);
+    for (const port of ['0443', '443.0', ' 443', '4.43e2', '+443'])
+      assert.equal(holds('port = 443', { port }), false, port);
     assert.equal(holds('v = -1.5', { v: '-1.5' }), true);
     assert.equal(holds('v = 0', { v: '-0' }), false);
   });
@@ -238,7 +239,18 @@ describe('AND / OR / NOT', () => {
 describe('wrong types never throw', () => {
   test('objects, arrays of objects, numbers against strings', () => {
     const weird = { a: { b: [1, { c: 2 }] }, s: 'x', n: Number.MAX_VALUE };
-    for (const q of ['a = 1', 'a > 1', 'a ?= "x"', 'a ~= "x"', 'a.b = 1', 'a.b ?= 1', 's > 1', 'n > "a"', 'a = s', 'a.b < s']) {
+    for (const q of [
+      'a = 1',
+      'a > 1',
+      'a ?= "x"',
+      'a ~= "x"',
+      'a.b = 1',
+      'a.b ?= 1',
+      's > 1',
+      'n > "a"',
+      'a = s',
+      'a.b < s',
+    ]) {
       assert.doesNotThrow(() => holds(q, weird), q);
     }
     assert.equal(holds('a.b = 1', weird), true);
@@ -248,7 +260,17 @@ describe('wrong types never throw', () => {
     assert.equal(holds('toString != null', {}), false);
     // the one-level fast paths check ownership on a match: an inherited value never counts
     const inherited = Object.create({ user: 'bob', tags: ['x'], port: 443 }) as Record<string, unknown>;
-    for (const q of ['user = "bob"', 'user = "b*"', 'user ?= "o"', 'user IN ["bob", "eve"]', 'tags = "x"', 'tags ?= "x"', 'tags IN ["x"]', 'port = 443', 'port IN [443]']) {
+    for (const q of [
+      'user = "bob"',
+      'user = "b*"',
+      'user ?= "o"',
+      'user IN ["bob", "eve"]',
+      'tags = "x"',
+      'tags ?= "x"',
+      'tags IN ["x"]',
+      'port = 443',
+      'port IN [443]',
+    ]) {
       assert.equal(holds(q, inherited), false, q);
       assert.equal(holds(q, { ...Object.getPrototypeOf(inherited) }), true, q);
     }

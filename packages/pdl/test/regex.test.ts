@@ -18,7 +18,10 @@ describe('compileUserRegex', () => {
   });
 
   test('invalid and unsupported patterns throw UserRegexError with the reason', () => {
-    assert.throws(() => compileUserRegex('(a'), (e: unknown) => e instanceof UserRegexError && e.reason === 'missing closing ): `(a`');
+    assert.throws(
+      () => compileUserRegex('(a'),
+      (e: unknown) => e instanceof UserRegexError && e.reason === 'missing closing ): `(a`',
+    );
     assert.throws(() => compileUserRegex('(a)\\1'), UserRegexError); // back-references cannot run in linear time
     assert.throws(() => compileUserRegex('a(?!b)'), UserRegexError); // nor look-arounds
   });
@@ -86,21 +89,81 @@ describe('required literal prefilter', () => {
   test('property: the prefilter never rejects a text RE2 matches', () => {
     // pieces of pattern with a text they match, so that generated texts often match
     const atoms: [string, string][] = [
-      ['a', 'a'], ['b', 'b'], ['A', 'A'], ['-', '-'], ['e', 'e'], ['\\.', '.'], ['.', 'x'], ['\\s', ' '], ['\\d', '1'],
-      ['[ab]', 'b'], ['[^a]', 'c'], ['(a|b)', 'b'], ['(?:ab)', 'ab'], ['(?i:ab)', 'aB'], ['(?<g>b)', 'b'], ['\\(', '('], ['/', '/'],
-      ['é', 'é'], ['😀', '😀'], [']', ']'], ['^', ''], ['$', ''], ['\\x41', 'A'], ['\\pL', 'q'],
+      ['a', 'a'],
+      ['b', 'b'],
+      ['A', 'A'],
+      ['-', '-'],
+      ['e', 'e'],
+      ['\\.', '.'],
+      ['.', 'x'],
+      ['\\s', ' '],
+      ['\\d', '1'],
+      ['[ab]', 'b'],
+      ['[^a]', 'c'],
+      ['(a|b)', 'b'],
+      ['(?:ab)', 'ab'],
+      ['(?i:ab)', 'aB'],
+      ['(?<g>b)', 'b'],
+      ['\\(', '('],
+      ['/', '/'],
+      ['é', 'é'],
+      ['😀', '😀'],
+      [']', ']'],
+      ['^', ''],
+      ['$', ''],
+      ['\\x41', 'A'],
+      ['\\pL', 'q'],
     ];
-    const quantifiers: [string, number, number][] = [['', 1, 1], ['', 1, 1], ['', 1, 1], ['', 1, 1], ['?', 0, 1], ['*', 0, 2], ['+', 1, 2], ['{2}', 2, 2], ['{0,1}', 0, 1], ['*?', 0, 2]];
+    const quantifiers: [string, number, number][] = [
+      ['', 1, 1],
+      ['', 1, 1],
+      ['', 1, 1],
+      ['', 1, 1],
+      ['?', 0, 1],
+      ['*', 0, 2],
+      ['+', 1, 2],
+      ['{2}', 2, 2],
+      ['{0,1}', 0, 1],
+      ['*?', 0, 2],
+    ];
     const piece = fc
-      .tuple(fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...atoms.slice(0, 5)) }, { weight: 3, arbitrary: fc.constantFrom(...atoms) }), fc.constantFrom(...quantifiers), fc.nat(2))
+      .tuple(
+        fc.oneof(
+          { weight: 2, arbitrary: fc.constantFrom(...atoms.slice(0, 5)) },
+          { weight: 3, arbitrary: fc.constantFrom(...atoms) },
+        ),
+        fc.constantFrom(...quantifiers),
+        fc.nat(2),
+      )
       .map(([[re, sample], [q, min, max], n]) => ({ re: re + q, sample: sample.repeat(Math.min(max, min + n)) }));
-    const flip = (t: string, seed: number): string => [...t].map((c, i) => ((seed >> i % 16) & 1 ? c.toUpperCase() : c)).join('');
-    const noise = fc.array(fc.constantFrom('a', 'b', 'A', 'B', '-', 'e', 'E', '.', ' ', '1', '(', '/', 'é', '😀', ']', 'ſ'), { maxLength: 4 }).map((c) => c.join(''));
+    const flip = (t: string, seed: number): string =>
+      [...t].map((c, i) => ((seed >> (i % 16)) & 1 ? c.toUpperCase() : c)).join('');
+    const noise = fc
+      .array(fc.constantFrom('a', 'b', 'A', 'B', '-', 'e', 'E', '.', ' ', '1', '(', '/', 'é', '😀', ']', 'ſ'), {
+        maxLength: 4,
+      })
+      .map((c) => c.join(''));
     const example = fc
-      .tuple(fc.boolean(), fc.array(piece, { minLength: 1, maxLength: 6 }), fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.array(piece, { maxLength: 3 }) }), fc.array(fc.tuple(noise, noise, fc.nat()), { minLength: 1, maxLength: 4 }))
+      .tuple(
+        fc.boolean(),
+        fc.array(piece, { minLength: 1, maxLength: 6 }),
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constant(null) },
+          { weight: 1, arbitrary: fc.array(piece, { maxLength: 3 }) },
+        ),
+        fc.array(fc.tuple(noise, noise, fc.nat()), { minLength: 1, maxLength: 4 }),
+      )
       .map(([ignoreCase, left, right, wraps]) => ({
-        pattern: (ignoreCase ? '(?i)' : '') + left.map((p) => p.re).join('') + (right === null ? '' : '|' + right.map((p) => p.re).join('')),
-        texts: wraps.map(([before, after, seed]) => before + (ignoreCase ? flip(left.map((p) => p.sample).join(''), seed) : left.map((p) => p.sample).join('')) + after),
+        pattern:
+          (ignoreCase ? '(?i)' : '') +
+          left.map((p) => p.re).join('') +
+          (right === null ? '' : '|' + right.map((p) => p.re).join('')),
+        texts: wraps.map(
+          ([before, after, seed]) =>
+            before +
+            (ignoreCase ? flip(left.map((p) => p.sample).join(''), seed) : left.map((p) => p.sample).join('')) +
+            after,
+        ),
       }))
       .filter(({ pattern }) => {
         try {
@@ -136,19 +199,48 @@ describe("Java-only constructs (the original's regex dialect) are refused at sav
     }
     return 'accepted';
   };
-  const tail = ": Java regex syntax that needs backtracking, which Weir does not run (regular expressions run in linear time, RE2 syntax, so that no event can stall the stream); ";
+  const tail =
+    ': Java regex syntax that needs backtracking, which Weir does not run (regular expressions run in linear time, RE2 syntax, so that no event can stall the stream); ';
   test('look-ahead, look-behind, back-references, possessive quantifiers, atomic groups', () => {
-    assert.equal(reason('a(?=b)'), `look-ahead '(?=' at column 2 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`);
-    assert.equal(reason('x(?!y)'), `look-ahead '(?!' at column 2 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`);
-    assert.equal(reason('(?<=a)b'), `look-behind '(?<=' at column 1 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`);
-    assert.equal(reason('(?<!a)b'), `look-behind '(?<!' at column 1 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`);
-    assert.equal(reason('(a)\\1'), `back-reference '\\1' at column 4 of the regular expression${tail}repeat the group's pattern instead`);
-    assert.equal(reason('(?<n>a)\\k<n>'), `back-reference '\\k<n>' at column 8 of the regular expression${tail}repeat the group's pattern instead`);
-    assert.equal(reason('ab++'), `possessive quantifier '++' at column 3 of the regular expression${tail}write '+' instead of '++'`);
-    assert.equal(reason('a{2,}+'), `possessive quantifier '}+' at column 5 of the regular expression${tail}write '}' instead of '}+'`);
-    assert.equal(reason('(?>a)'), `atomic group '(?>' at column 1 of the regular expression${tail}use a plain group (?:...)`);
+    assert.equal(
+      reason('a(?=b)'),
+      `look-ahead '(?=' at column 2 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`,
+    );
+    assert.equal(
+      reason('x(?!y)'),
+      `look-ahead '(?!' at column 2 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`,
+    );
+    assert.equal(
+      reason('(?<=a)b'),
+      `look-behind '(?<=' at column 1 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`,
+    );
+    assert.equal(
+      reason('(?<!a)b'),
+      `look-behind '(?<!' at column 1 of the regular expression${tail}drop it and match the text itself, or test the condition with a separate query`,
+    );
+    assert.equal(
+      reason('(a)\\1'),
+      `back-reference '\\1' at column 4 of the regular expression${tail}repeat the group's pattern instead`,
+    );
+    assert.equal(
+      reason('(?<n>a)\\k<n>'),
+      `back-reference '\\k<n>' at column 8 of the regular expression${tail}repeat the group's pattern instead`,
+    );
+    assert.equal(
+      reason('ab++'),
+      `possessive quantifier '++' at column 3 of the regular expression${tail}write '+' instead of '++'`,
+    );
+    assert.equal(
+      reason('a{2,}+'),
+      `possessive quantifier '}+' at column 5 of the regular expression${tail}write '}' instead of '}+'`,
+    );
+    assert.equal(
+      reason('(?>a)'),
+      `atomic group '(?>' at column 1 of the regular expression${tail}use a plain group (?:...)`,
+    );
   });
   test('the same characters escaped or in a class are plain text; lazy quantifiers and named groups are RE2', () => {
-    for (const ok of ['[(?=]', '\\(?=x\\)', '\\\\1', 'a+?', '(?<name>x)', '(?i)a*', '[a+]+']) assert.equal(reason(ok), 'accepted', ok);
+    for (const ok of ['[(?=]', '\\(?=x\\)', '\\\\1', 'a+?', '(?<name>x)', '(?i)a*', '[a+]+'])
+      assert.equal(reason(ok), 'accepted', ok);
   });
 });

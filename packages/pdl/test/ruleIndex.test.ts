@@ -38,7 +38,11 @@ describe('RuleIndex', () => {
 
   test('the rarest required value is indexed', () => {
     // EventID = 1 is required by every rule: indexing Image keeps events of other images away
-    const { index } = indexOf('EventID = 1 AND Image = "a"', 'EventID = 1 AND Image = "b"', 'EventID = 1 AND Image = "c"');
+    const { index } = indexOf(
+      'EventID = 1 AND Image = "a"',
+      'EventID = 1 AND Image = "b"',
+      'EventID = 1 AND Image = "c"',
+    );
     assert.deepEqual(candidates(index, { EventID: 1, Image: 'b' }), [1]);
     assert.deepEqual(candidates(index, { EventID: 1 }), []);
   });
@@ -65,7 +69,13 @@ describe('RuleIndex', () => {
   });
 
   test('correlation rules, empty slots and rules without an AST are always candidates', () => {
-    const compiled = [compile('a = 1 | event_count timespan=1m'), null, compile('a = 2'), { hasCorrelation: false }, undefined];
+    const compiled = [
+      compile('a = 1 | event_count timespan=1m'),
+      null,
+      compile('a = 2'),
+      { hasCorrelation: false },
+      undefined,
+    ];
     const index = new RuleIndex(compiled);
     assert.equal(index.indexedCount, 1);
     assert.deepEqual(candidates(index, { a: 3 }), [0, 1, 3, 4]);
@@ -73,7 +83,17 @@ describe('RuleIndex', () => {
   });
 
   test('null, !=, NOT, an OR with an unindexable operand and later stages are not indexed', () => {
-    const { index } = indexOf('a = null', 'a != 1', 'NOT a = 1', 'a = 1 OR b > 2', 'eval b = 1 | a = 1', 'a IN [1, null]', 'a = "*"', 'a ?= ""', 'a ?= 1');
+    const { index } = indexOf(
+      'a = null',
+      'a != 1',
+      'NOT a = 1',
+      'a = 1 OR b > 2',
+      'eval b = 1 | a = 1',
+      'a IN [1, null]',
+      'a = "*"',
+      'a ?= ""',
+      'a ?= 1',
+    );
     assert.equal(index.indexedCount, 0);
     assert.deepEqual(candidates(index, {}), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
   });
@@ -103,11 +123,16 @@ describe('RuleIndex', () => {
   });
 
   test('the returned array is reused between calls and stays ordered with many candidates', () => {
-    const rules = Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? `a = ${i % 7} AND b ?= "x"` : i % 3 === 1 ? `b IN ["${i % 5}", "z"]` : `c > ${i}`));
+    const rules = Array.from({ length: 200 }, (_, i) =>
+      i % 3 === 0 ? `a = ${i % 7} AND b ?= "x"` : i % 3 === 1 ? `b IN ["${i % 5}", "z"]` : `c > ${i}`,
+    );
     const { index, compiled } = indexOf(...rules);
     const event = { a: 3, b: ['1', 'z', '4', 3], c: 150 };
     const got = candidates(index, event);
-    assert.deepEqual(got, [...got].sort((x, y) => x - y));
+    assert.deepEqual(
+      got,
+      [...got].sort((x, y) => x - y),
+    );
     assert.equal(new Set(got).size, got.length);
     const matching = compiled.flatMap((c, i) => (c.run(event) === null ? [] : [i]));
     assert.ok(matching.length > 10);
@@ -123,8 +148,12 @@ describe('RuleIndex', () => {
 const str = (value: string): Obj => ({ kind: 'String', value, literalStars: [] });
 /** Patterns with wildcards (`*`; `\\*` written as a literal star at the listed offset): prefixes, suffixes, middles. */
 const pattern: Arbitrary<Obj> = fc.oneof(
-  fc.constantFrom('x*', '*a', 'a*', '*ab*', 'a*b', '*b*a', '**', '*', 'ab*a', '*ba', '*abab*', '*abaa*', 'aba*', '*aab').map((value) => ({ kind: 'String', value, literalStars: [] })),
-  fc.constantFrom<[string, number[]]>(['a*', [1]], ['*a*', [2]], ['a**', [1]], ['**b', [0]]).map(([value, literalStars]) => ({ kind: 'String', value, literalStars })),
+  fc
+    .constantFrom('x*', '*a', 'a*', '*ab*', 'a*b', '*b*a', '**', '*', 'ab*a', '*ba', '*abab*', '*abaa*', 'aba*', '*aab')
+    .map((value) => ({ kind: 'String', value, literalStars: [] })),
+  fc
+    .constantFrom<[string, number[]]>(['a*', [1]], ['*a*', [2]], ['a**', [1]], ['**b', [0]])
+    .map(([value, literalStars]) => ({ kind: 'String', value, literalStars })),
 );
 const literal: Arbitrary<Obj> = fc.oneof(
   fc.constantFrom('a', 'b', 'A', 'ab', 'abab', 'abaa', '443', '0443', '0', '-0', '1.5', '1e+21', '').map(str),
@@ -133,12 +162,35 @@ const literal: Arbitrary<Obj> = fc.oneof(
   fc.boolean().map((value) => ({ kind: 'Boolean', value })),
   fc.constant({ kind: 'Null' }),
 );
-const field: Arbitrary<Obj> = fc.constantFrom(['a'], ['b'], ['tags'], ['n', 'x']).map((path) => ({ kind: 'Field', path }));
+const field: Arbitrary<Obj> = fc
+  .constantFrom(['a'], ['b'], ['tags'], ['n', 'x'])
+  .map((path) => ({ kind: 'Field', path }));
 const condition: Arbitrary<Obj> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constant('='), value: literal }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('In'), field, values: fc.array(literal, { minLength: 1, maxLength: 3 }).map((elements) => ({ kind: 'Array', elements })) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constant('?='), value: literal }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constantFrom('!=', '>'), value: literal }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constant('='), value: literal }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('In'),
+      field,
+      values: fc.array(literal, { minLength: 1, maxLength: 3 }).map((elements) => ({ kind: 'Array', elements })),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('Comparison'), field, operator: fc.constant('?='), value: literal }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('Comparison'),
+      field,
+      operator: fc.constantFrom('!=', '>'),
+      value: literal,
+    }),
+  },
   { weight: 1, arbitrary: anyQuery },
 );
 const { ruleQuery } = fc.letrec<{ ruleQuery: Obj }>((tie) => ({
@@ -156,34 +208,91 @@ const rule: Arbitrary<Obj> = fc.oneof(
     weight: 1,
     arbitrary: ruleQuery.map((query) => ({
       kind: 'Pipeline',
-      stages: [{ kind: 'QueryStage', query }, { kind: 'EvalStage', assignments: [{ kind: 'Assignment', target: { kind: 'Field', path: ['z'] }, value: { kind: 'Number', value: 1 } }] }],
+      stages: [
+        { kind: 'QueryStage', query },
+        {
+          kind: 'EvalStage',
+          assignments: [
+            { kind: 'Assignment', target: { kind: 'Field', path: ['z'] }, value: { kind: 'Number', value: 1 } },
+          ],
+        },
+      ],
     })),
   },
 );
-const scalar = fc.constantFrom<unknown>('a', 'b', 'A', 'ab', 'ba', 'aba', 'xab', 'abx', 'bxa', 'ababaa', 'xabaab', 'abaab', 'a*', 'a*b', '*a*', 'x*y', 'xa', '443', '0443', '0', '-0', '1.5', '1e+21', '', 'xyz', 443, 0, -0, 1.5, 1e21, -1, true, false, null);
-const value = fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), { maxLength: 3 }) });
+const scalar = fc.constantFrom<unknown>(
+  'a',
+  'b',
+  'A',
+  'ab',
+  'ba',
+  'aba',
+  'xab',
+  'abx',
+  'bxa',
+  'ababaa',
+  'xabaab',
+  'abaab',
+  'a*',
+  'a*b',
+  '*a*',
+  'x*y',
+  'xa',
+  '443',
+  '0443',
+  '0',
+  '-0',
+  '1.5',
+  '1e+21',
+  '',
+  'xyz',
+  443,
+  0,
+  -0,
+  1.5,
+  1e21,
+  -1,
+  true,
+  false,
+  null,
+);
+const value = fc.oneof(
+  { weight: 4, arbitrary: scalar },
+  { weight: 1, arbitrary: fc.array(fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), { maxLength: 3 }) },
+);
 const event: Arbitrary<Obj> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ a: value, b: value, tags: value, n: fc.oneof(fc.record({ x: value }, { requiredKeys: [] }), value) }, { requiredKeys: [] }) },
+  {
+    weight: 4,
+    arbitrary: fc.record(
+      { a: value, b: value, tags: value, n: fc.oneof(fc.record({ x: value }, { requiredKeys: [] }), value) },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: anyEvent },
 );
 
 describe('RuleIndex property', () => {
   test('the rules matching an event are the same whether all rules run or only the candidates', () => {
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 1, maxLength: 12 }), fc.array(event, { minLength: 1, maxLength: 8 }), (asts, events) => {
-        const compiled = asts.map((ast) => compile(ast as unknown as Pipeline));
-        const index = new RuleIndex(compiled);
-        for (const e of events) {
-          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
-          const got = [...index.candidates(e)];
-          for (let i = 1; i < got.length; i++) assert.ok((got[i - 1] as number) < (got[i] as number), 'ascending, no duplicates');
-          assert.deepEqual(
-            got.filter((i) => compiled[i]?.run(e) !== null),
-            all,
-            JSON.stringify(e),
-          );
-        }
-      }),
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 12 }),
+        fc.array(event, { minLength: 1, maxLength: 8 }),
+        (asts, events) => {
+          const compiled = asts.map((ast) => compile(ast as unknown as Pipeline));
+          const index = new RuleIndex(compiled);
+          for (const e of events) {
+            const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+            const got = [...index.candidates(e)];
+            for (let i = 1; i < got.length; i++)
+              assert.ok((got[i - 1] as number) < (got[i] as number), 'ascending, no duplicates');
+            assert.deepEqual(
+              got.filter((i) => compiled[i]?.run(e) !== null),
+              all,
+              JSON.stringify(e),
+            );
+          }
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -206,17 +315,21 @@ describe('RuleIndex property, wildcard and substring keys', () => {
 
   test('the candidates keep every match', () => {
     fc.assert(
-      fc.property(fc.array(textRule, { minLength: 1, maxLength: 15 }), fc.array(textEvent, { minLength: 1, maxLength: 8 }), (rules, events) => {
-        const { index, compiled } = indexOf(...rules);
-        for (const e of events) {
-          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
-          assert.deepEqual(
-            index.candidates(e).filter((i) => compiled[i]?.run(e) !== null),
-            all,
-            JSON.stringify(e),
-          );
-        }
-      }),
+      fc.property(
+        fc.array(textRule, { minLength: 1, maxLength: 15 }),
+        fc.array(textEvent, { minLength: 1, maxLength: 8 }),
+        (rules, events) => {
+          const { index, compiled } = indexOf(...rules);
+          for (const e of events) {
+            const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+            assert.deepEqual(
+              index.candidates(e).filter((i) => compiled[i]?.run(e) !== null),
+              all,
+              JSON.stringify(e),
+            );
+          }
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -224,7 +337,12 @@ describe('RuleIndex property, wildcard and substring keys', () => {
 
 describe('RuleIndex, case-insensitive literals (i"...")', () => {
   test('keys are met by the lower-cased string, whatever its case', () => {
-    const { index } = indexOf('Image = i"*\\\\CMD.exe"', 'User IN [i"Bob", "eve"]', 'Cmd ?= i"WhoAmI"', 'Image = "*\\\\cmd.exe"');
+    const { index } = indexOf(
+      'Image = i"*\\\\CMD.exe"',
+      'User IN [i"Bob", "eve"]',
+      'Cmd ?= i"WhoAmI"',
+      'Image = "*\\\\cmd.exe"',
+    );
     assert.equal(index.indexedCount, 4);
     assert.deepEqual(candidates(index, { Image: 'C:\\Windows\\Cmd.EXE' }), [0]);
     assert.deepEqual(candidates(index, { Image: 'C:\\Windows\\cmd.exe' }), [0, 3]);
@@ -232,10 +350,18 @@ describe('RuleIndex, case-insensitive literals (i"...")', () => {
     assert.deepEqual(candidates(index, { User: 'EVE' }), []);
   });
 
-  const text = (maxLength: number): Arbitrary<string> => fc.string({ unit: fc.constantFrom('a', 'A', 'b', 'B', 'c'), maxLength });
+  const text = (maxLength: number): Arbitrary<string> =>
+    fc.string({ unit: fc.constantFrom('a', 'A', 'b', 'B', 'c'), maxLength });
   const patternText = fc.string({ unit: fc.constantFrom('a', 'B', 'b', 'A', '*'), minLength: 1, maxLength: 7 });
   const ciRule = fc
-    .tuple(fc.constantFrom('f', 'g'), fc.constantFrom('=', '?=', 'IN', '!='), patternText, patternText, fc.boolean(), fc.boolean())
+    .tuple(
+      fc.constantFrom('f', 'g'),
+      fc.constantFrom('=', '?=', 'IN', '!='),
+      patternText,
+      patternText,
+      fc.boolean(),
+      fc.boolean(),
+    )
     .map(([f, op, p, q, ci1, ci2]) => {
       const s = (v: string, ci: boolean): string => (ci ? 'i' : '') + JSON.stringify(v);
       if (op === 'IN') return `${f} IN [${s(p, ci1)}, ${s(q, ci2)}]`;
@@ -247,24 +373,32 @@ describe('RuleIndex, case-insensitive literals (i"...")', () => {
 
   test('the candidates keep every match, and a match is the match of the lower-cased texts', () => {
     fc.assert(
-      fc.property(fc.array(ciRule, { minLength: 1, maxLength: 12 }), fc.array(ciEvent, { minLength: 1, maxLength: 8 }), (rules, events) => {
-        const { index, compiled } = indexOf(...rules);
-        const lowered = rules.map((r) => compile(r.replace(/i"([^"]*)"/g, (_m, t: string) => JSON.stringify(t.toLowerCase()))));
-        const lower = (v: unknown): unknown => (typeof v === 'string' ? v.toLowerCase() : Array.isArray(v) ? v.map(lower) : v);
-        for (const e of events) {
-          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
-          assert.deepEqual(
-            index.candidates(e).filter((i) => compiled[i]?.run(e) !== null),
-            all,
-            JSON.stringify(e),
+      fc.property(
+        fc.array(ciRule, { minLength: 1, maxLength: 12 }),
+        fc.array(ciEvent, { minLength: 1, maxLength: 8 }),
+        (rules, events) => {
+          const { index, compiled } = indexOf(...rules);
+          const lowered = rules.map((r) =>
+            compile(r.replace(/i"([^"]*)"/g, (_m, t: string) => JSON.stringify(t.toLowerCase()))),
           );
-          // with every literal caseless, matching equals matching the lower-cased event
-          const le = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, lower(v)]));
-          rules.forEach((r, i) => {
-            if ((r.match(/"[^"]*"/g) ?? []).length === (r.match(/i"[^"]*"/g) ?? []).length) assert.equal(compiled[i]?.run(e) !== null, lowered[i]?.run(le) !== null, `${r} ${JSON.stringify(e)}`);
-          });
-        }
-      }),
+          const lower = (v: unknown): unknown =>
+            typeof v === 'string' ? v.toLowerCase() : Array.isArray(v) ? v.map(lower) : v;
+          for (const e of events) {
+            const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+            assert.deepEqual(
+              index.candidates(e).filter((i) => compiled[i]?.run(e) !== null),
+              all,
+              JSON.stringify(e),
+            );
+            // with every literal caseless, matching equals matching the lower-cased event
+            const le = Object.fromEntries(Object.entries(e).map(([k, v]) => [k, lower(v)]));
+            rules.forEach((r, i) => {
+              if ((r.match(/"[^"]*"/g) ?? []).length === (r.match(/i"[^"]*"/g) ?? []).length)
+                assert.equal(compiled[i]?.run(e) !== null, lowered[i]?.run(le) !== null, `${r} ${JSON.stringify(e)}`);
+            });
+          }
+        },
+      ),
       { numRuns: 800 },
     );
   });
@@ -274,16 +408,27 @@ describe('RuleIndex, many substring keys on one field (one scan of the text)', (
   const unit = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'A');
   const needle = fc.string({ unit, minLength: 1, maxLength: 5 });
   const rule = fc.tuple(needle, fc.boolean()).map(([n, ci]) => `f ?= ${ci ? 'i' : ''}${JSON.stringify(n)}`);
-  const value = fc.oneof(fc.string({ unit, maxLength: 30 }), fc.array(fc.string({ unit, maxLength: 12 }), { maxLength: 3 }));
+  const value = fc.oneof(
+    fc.string({ unit, maxLength: 30 }),
+    fc.array(fc.string({ unit, maxLength: 12 }), { maxLength: 3 }),
+  );
   test('the candidates keep every match', () => {
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 13, maxLength: 60 }), fc.array(fc.record({ f: value }), { minLength: 1, maxLength: 8 }), (rules, events) => {
-        const { index, compiled } = indexOf(...rules);
-        for (const e of events) {
-          const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
-          assert.deepEqual(index.candidates(e).filter((i) => compiled[i]?.run(e) !== null), all, JSON.stringify(e));
-        }
-      }),
+      fc.property(
+        fc.array(rule, { minLength: 13, maxLength: 60 }),
+        fc.array(fc.record({ f: value }), { minLength: 1, maxLength: 8 }),
+        (rules, events) => {
+          const { index, compiled } = indexOf(...rules);
+          for (const e of events) {
+            const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+            assert.deepEqual(
+              index.candidates(e).filter((i) => compiled[i]?.run(e) !== null),
+              all,
+              JSON.stringify(e),
+            );
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -291,8 +436,14 @@ describe('RuleIndex, many substring keys on one field (one scan of the text)', (
 
 describe('RuleIndex guards (a second required equality, such as a log source)', () => {
   test('a rule indexed by its image is not met by an event of another log source', () => {
-    const rules = Array.from({ length: 6 }, (_, i) => `Channel = "Sysmon" AND EventID = 1 AND Image = i"*\\\\tool${i}.exe"`);
-    rules.push('Channel = "Sysmon" AND EventID = 7 AND Image = i"*\\\\tool0.exe"', 'EventID = 1 AND flag = true AND Image = "x"');
+    const rules = Array.from(
+      { length: 6 },
+      (_, i) => `Channel = "Sysmon" AND EventID = 1 AND Image = i"*\\\\tool${i}.exe"`,
+    );
+    rules.push(
+      'Channel = "Sysmon" AND EventID = 7 AND Image = i"*\\\\tool0.exe"',
+      'EventID = 1 AND flag = true AND Image = "x"',
+    );
     const { index } = indexOf(...rules);
     assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: 1, Image: 'C:\\TOOL0.exe' }), [0]);
     assert.deepEqual(candidates(index, { Channel: 'Sysmon', EventID: 7, Image: 'C:\\tool0.exe' }), [6]);
@@ -309,13 +460,22 @@ function assertKeepsMatches(rules: string[], events: readonly unknown[]): void {
   const { index, compiled } = indexOf(...rules);
   for (const e of events) {
     const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
-    assert.deepEqual(index.candidates(e).filter((i) => compiled[i]?.run(e) !== null), all, `${JSON.stringify(e)} with ${JSON.stringify(rules)}`);
+    assert.deepEqual(
+      index.candidates(e).filter((i) => compiled[i]?.run(e) !== null),
+      all,
+      `${JSON.stringify(e)} with ${JSON.stringify(rules)}`,
+    );
   }
 }
 
 describe('RuleIndex, regular expressions by their required literal', () => {
   test('a rule with a regular expression is met only by a string holding its literal text', () => {
-    const { index } = indexOf('c ~= "cmd.{0,5}(?:/c|/r).+powershell"', 'c ~= "(?i)\\\\s-e(nc|ncodedcommand)?\\\\s"', 'c ~= "(?i)mimikatz"', 'c ~= "\\\\d+"');
+    const { index } = indexOf(
+      'c ~= "cmd.{0,5}(?:/c|/r).+powershell"',
+      'c ~= "(?i)\\\\s-e(nc|ncodedcommand)?\\\\s"',
+      'c ~= "(?i)mimikatz"',
+      'c ~= "\\\\d+"',
+    );
     assert.deepEqual(index.keysOf(0)?.keys, ['contains c "powershell"']);
     assert.deepEqual(index.keysOf(1)?.keys, ['contains c i"-e"']);
     assert.deepEqual(index.keysOf(2)?.keys, ['contains c i"mimikatz"']);
@@ -334,24 +494,68 @@ describe('RuleIndex, regular expressions by their required literal', () => {
       const e = { c: text };
       const matching = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
       assert.equal(matching.length, 1, text);
-      assert.deepEqual(candidates(index, e).filter((i) => matching.includes(i)), matching, text);
+      assert.deepEqual(
+        candidates(index, e).filter((i) => matching.includes(i)),
+        matching,
+        text,
+      );
     }
   });
 
   test('property: regular expressions, (?i), Unicode case folding and arrays keep every match', () => {
     const unit = fc.constantFrom('a', 'b', 's', 'k', 'S', 'K', '\u017F', '\u212A', 'İ', '-', ' ', '.', 'é');
-    const atom = fc.constantFrom('a', 'b', 's', 'k', 'ab', 'sk', '\\.', '.', '\\s', '[ab]', '(?:a|b)', '(?i:s)', 'a?', 'b+', 'k*', '\\d', 'é', '-');
-    const regex = fc.tuple(fc.boolean(), fc.array(atom, { minLength: 1, maxLength: 6 })).map(([ci, atoms]) => (ci ? '(?i)' : '') + atoms.join(''));
-    const rule = fc.oneof(
-      { weight: 3, arbitrary: fc.tuple(fc.constantFrom('f', 'g'), regex).map(([f, r]) => `${f} ~= ${JSON.stringify(r)}`) },
-      { weight: 1, arbitrary: fc.tuple(regex, regex).map(([r, q]) => `f ~= ${JSON.stringify(r)} OR g ~= ${JSON.stringify(q)}`) },
-      { weight: 1, arbitrary: fc.tuple(regex, fc.string({ unit, minLength: 1, maxLength: 3 })).map(([r, t]) => `f ~= ${JSON.stringify(r)} AND g ?= i${JSON.stringify(t)}`) },
+    const atom = fc.constantFrom(
+      'a',
+      'b',
+      's',
+      'k',
+      'ab',
+      'sk',
+      '\\.',
+      '.',
+      '\\s',
+      '[ab]',
+      '(?:a|b)',
+      '(?i:s)',
+      'a?',
+      'b+',
+      'k*',
+      '\\d',
+      'é',
+      '-',
     );
-    const value = fc.oneof(fc.string({ unit, maxLength: 12 }), fc.array(fc.oneof(fc.string({ unit, maxLength: 8 }), fc.integer()), { maxLength: 3 }), fc.integer());
+    const regex = fc
+      .tuple(fc.boolean(), fc.array(atom, { minLength: 1, maxLength: 6 }))
+      .map(([ci, atoms]) => (ci ? '(?i)' : '') + atoms.join(''));
+    const rule = fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.tuple(fc.constantFrom('f', 'g'), regex).map(([f, r]) => `${f} ~= ${JSON.stringify(r)}`),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.tuple(regex, regex).map(([r, q]) => `f ~= ${JSON.stringify(r)} OR g ~= ${JSON.stringify(q)}`),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(regex, fc.string({ unit, minLength: 1, maxLength: 3 }))
+          .map(([r, t]) => `f ~= ${JSON.stringify(r)} AND g ?= i${JSON.stringify(t)}`),
+      },
+    );
+    const value = fc.oneof(
+      fc.string({ unit, maxLength: 12 }),
+      fc.array(fc.oneof(fc.string({ unit, maxLength: 8 }), fc.integer()), { maxLength: 3 }),
+      fc.integer(),
+    );
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 1, maxLength: 12 }), fc.array(fc.record({ f: value, g: value }, { requiredKeys: [] }), { minLength: 1, maxLength: 8 }), (rules, events) => {
-        assertKeepsMatches(rules, events);
-      }),
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.record({ f: value, g: value }, { requiredKeys: [] }), { minLength: 1, maxLength: 8 }),
+        (rules, events) => {
+          assertKeepsMatches(rules, events);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -364,9 +568,19 @@ describe('RuleIndex, large key sets (Sigma scale: hash lists, hundreds of substr
     const unit = fc.constantFrom('a', 'b', 'a', 'b', 'A', '=', '😀', 'А');
     const pool = fc.array(fc.string({ unit, minLength: 1, maxLength: 14 }), { minLength: 4, maxLength: 12 });
     const scenario = pool.chain((texts) => {
-      const needle = fc.oneof(fc.constantFrom(...texts), fc.constantFrom(...texts).map((t) => t.slice(0, 5)), fc.string({ unit, minLength: 1, maxLength: 6 }));
+      const needle = fc.oneof(
+        fc.constantFrom(...texts),
+        fc.constantFrom(...texts).map((t) => t.slice(0, 5)),
+        fc.string({ unit, minLength: 1, maxLength: 6 }),
+      );
       const rule = fc
-        .tuple(fc.constantFrom('?=', '= prefix', '= suffix', '= middle', 'IN'), needle, needle, fc.boolean(), fc.constantFrom('', 'ch = "x" AND ', 'ch = "x" AND id = 1 AND ', 'n.f = 1 AND '))
+        .tuple(
+          fc.constantFrom('?=', '= prefix', '= suffix', '= middle', 'IN'),
+          needle,
+          needle,
+          fc.boolean(),
+          fc.constantFrom('', 'ch = "x" AND ', 'ch = "x" AND id = 1 AND ', 'n.f = 1 AND '),
+        )
         .map(([op, n, m, ci, guard]) => {
           const lit = (t: string): string => `${ci ? 'i' : ''}${JSON.stringify(t)}`;
           const f = guard.startsWith('n.') ? 'n.g' : 'f';
@@ -383,14 +597,28 @@ describe('RuleIndex, large key sets (Sigma scale: hash lists, hundreds of substr
               return `${guard}${f} IN [${lit(`*${n}*`)}, ${lit(m)}]`;
           }
         });
-      const flip = (t: string, seed: number): string => [...t].map((c, i) => ((seed >> i % 16) & 1 ? c.toUpperCase() : c)).join('');
-      const text = fc.tuple(fc.array(fc.oneof(needle, fc.string({ unit, maxLength: 3 })), { maxLength: 4 }), fc.nat()).map(([parts, seed]) => (seed % 2 === 0 ? parts.join('') : flip(parts.join(''), seed)));
-      const value = fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: fc.array(text, { maxLength: 3 }) });
+      const flip = (t: string, seed: number): string =>
+        [...t].map((c, i) => ((seed >> (i % 16)) & 1 ? c.toUpperCase() : c)).join('');
+      const text = fc
+        .tuple(fc.array(fc.oneof(needle, fc.string({ unit, maxLength: 3 })), { maxLength: 4 }), fc.nat())
+        .map(([parts, seed]) => (seed % 2 === 0 ? parts.join('') : flip(parts.join(''), seed)));
+      const value = fc.oneof(
+        { weight: 4, arbitrary: text },
+        { weight: 1, arbitrary: fc.array(text, { maxLength: 3 }) },
+      );
       const event = fc.record(
-        { f: value, ch: fc.constantFrom('x', 'y', ['x']), id: fc.constantFrom(1, '1', 2), n: fc.record({ f: fc.constantFrom(1, 2), g: value }, { requiredKeys: [] }) },
+        {
+          f: value,
+          ch: fc.constantFrom('x', 'y', ['x']),
+          id: fc.constantFrom(1, '1', 2),
+          n: fc.record({ f: fc.constantFrom(1, 2), g: value }, { requiredKeys: [] }),
+        },
         { requiredKeys: [] },
       );
-      return fc.tuple(fc.array(rule, { minLength: 20, maxLength: 120 }), fc.array(event, { minLength: 1, maxLength: 8 }));
+      return fc.tuple(
+        fc.array(rule, { minLength: 20, maxLength: 120 }),
+        fc.array(event, { minLength: 1, maxLength: 8 }),
+      );
     });
     fc.assert(
       fc.property(scenario, ([rules, events]) => {
@@ -402,7 +630,10 @@ describe('RuleIndex, large key sets (Sigma scale: hash lists, hundreds of substr
 
   test('keys sharing their first characters (a group, sub-indexed by more of them) are each found', () => {
     const needles = ['abab=a', 'ababbb', 'abaAAA', 'aba=ab', 'abaxyz', 'abaxyzw', 'aba', 'abab'];
-    const { index } = indexOf(...needles.map((n) => `f ?= ${JSON.stringify(n)}`), ...needles.map((n) => `g ?= i${JSON.stringify(n)}`));
+    const { index } = indexOf(
+      ...needles.map((n) => `f ?= ${JSON.stringify(n)}`),
+      ...needles.map((n) => `g ?= i${JSON.stringify(n)}`),
+    );
     assert.deepEqual(candidates(index, { f: 'xxababbbyy' }), [1, 6, 7]);
     assert.deepEqual(candidates(index, { f: 'abaxyzw', g: 'ABAXYZ' }), [4, 5, 6, 12, 14]);
     assert.deepEqual(candidates(index, { f: ['abaAAA', 'aba=a'], g: ['aBaB=A'] }), [2, 6, 8, 14, 15]);
@@ -413,6 +644,13 @@ describe('RuleIndex, large key sets (Sigma scale: hash lists, hundreds of substr
     rules.push('constructor = "x"', '__proto__.x = "v"', 'a.b0.c = "v"');
     const inherited = Object.create({ b1: 'v' }) as Record<string, unknown>;
     inherited['b0'] = 'v';
-    assertKeepsMatches(rules, [{ a: { b0: 'v', b5: 'v', c: 'w3 w11' } }, { a: inherited }, { a: [{ b0: 'v' }] }, { a: { b0: { c: 'v' } } }, { constructor: 'x' }, JSON.parse('{"__proto__": {"x": "v"}}')]);
+    assertKeepsMatches(rules, [
+      { a: { b0: 'v', b5: 'v', c: 'w3 w11' } },
+      { a: inherited },
+      { a: [{ b0: 'v' }] },
+      { a: { b0: { c: 'v' } } },
+      { constructor: 'x' },
+      JSON.parse('{"__proto__": {"x": "v"}}'),
+    ]);
   });
 });

@@ -9,7 +9,8 @@ const RULE = 'action="login" | event_count timespan=10m group_by user reset=fals
 /** 50 users × 40 logins, interleaved, spread over 4 minutes from `t0`. */
 function logins(t0: number): JsonObject[] {
   const events: JsonObject[] = [];
-  for (let i = 0; i < 40; i++) for (let u = 0; u < 50; u++) events.push({ action: 'login', user: `u${u}`, _time: t0 + (i * 50 + u) * 120 });
+  for (let i = 0; i < 40; i++)
+    for (let u = 0; u < 50; u++) events.push({ action: 'login', user: `u${u}`, _time: t0 + (i * 50 + u) * 120 });
   return events;
 }
 
@@ -36,7 +37,7 @@ describe('stream time: windows move with the events, not the wall clock', () => 
     for (const values of valuesByUser(pastOut).values()) assert.deepEqual(values, expected);
   });
 
-  test('stream time is per store: one partition far ahead does not close or expire another partition\'s windows', () => {
+  test("stream time is per store: one partition far ahead does not close or expire another partition's windows", () => {
     const left = new InMemoryCorrelationStateStore();
     const right = new InMemoryCorrelationStateStore();
     const pdl = 'event_count timespan=1m group_by u emit=close';
@@ -48,7 +49,10 @@ describe('stream time: windows move with the events, not the wall clock', () => 
     assert.equal(left.size('r#0'), 1); // the left window is still open
     assert.equal(left.clock('r#0').time, t0);
     const closed = onLeft.feed({ u: 'a', _time: t0 + 2 * MIN });
-    assert.deepEqual(closed.map((o) => (o['_aggregation'] as JsonObject)['value']), [1]);
+    assert.deepEqual(
+      closed.map((o) => (o['_aggregation'] as JsonObject)['value']),
+      [1],
+    );
   });
 
   test('advanceBy moves an idle stage forward from its own stream time and closes due windows', () => {
@@ -64,7 +68,10 @@ describe('stream time: windows move with the events, not the wall clock', () => 
 
   test('emit=event groups whose window lies behind stream time are forgotten as stream time advances', () => {
     const store = new InMemoryCorrelationStateStore();
-    const c = compile('event_count timespan=1m group_by u reset=false where _aggregation.value > 5', { stateStore: store, stateId: 's' });
+    const c = compile('event_count timespan=1m group_by u reset=false where _aggregation.value > 5', {
+      stateStore: store,
+      stateId: 's',
+    });
     const t0 = Date.UTC(2023, 0, 1);
     for (let u = 0; u < 100; u++) c.feed({ u, _time: t0 });
     assert.equal(store.size('s#0'), 100);
@@ -75,7 +82,8 @@ describe('stream time: windows move with the events, not the wall clock', () => 
 
 describe('route and resume: the stages before the correlation run once, the rest where the group lives', () => {
   test('routing then resuming on another compiled instance gives what feed gives', () => {
-    const pdl = 'action="login" | eval who=lower(user) | event_count timespan=10m group_by who reset=false where _aggregation.value >= 2 | eval seen=_aggregation.value';
+    const pdl =
+      'action="login" | eval who=lower(user) | event_count timespan=10m group_by who reset=false where _aggregation.value >= 2 | eval seen=_aggregation.value';
     const events = [
       { action: 'login', user: 'A', _time: 1000 },
       { action: 'logout', user: 'A', _time: 1500 },
@@ -88,10 +96,16 @@ describe('route and resume: the stages before the correlation run once, the rest
     const back = compile(pdl);
     const routed = events.map((e) => front.route(e));
     assert.equal(routed[1], null); // stopped by the query before the stage
-    assert.deepEqual(routed.map((r) => r?.key ?? null), ['["a"]', null, '["a"]', '["b"]']);
+    assert.deepEqual(
+      routed.map((r) => r?.key ?? null),
+      ['["a"]', null, '["a"]', '["b"]'],
+    );
     const outputs = routed.flatMap((r) => (r === null ? [] : back.resume(JSON.parse(JSON.stringify(r)))));
     assert.deepEqual(outputs, expected);
-    assert.deepEqual(outputs.map((o) => o['seen']), [2]);
+    assert.deepEqual(
+      outputs.map((o) => o['seen']),
+      [2],
+    );
   });
 
   test('a stage without group_by has one group: key []', () => {

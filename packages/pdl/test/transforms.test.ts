@@ -93,11 +93,14 @@ describe('lookup', () => {
 
 describe('rex', () => {
   test('one field per named group of the first match; numerals become numbers', () => {
-    assert.deepEqual(run('rex msg "user=(?<user>\\w+) port=(?<port>\\d+)"', { msg: 'x user=bob port=0443 user=al port=22' }), {
-      msg: 'x user=bob port=0443 user=al port=22',
-      user: 'bob',
-      port: '0443', // not canonical: stays a string
-    });
+    assert.deepEqual(
+      run('rex msg "user=(?<user>\\w+) port=(?<port>\\d+)"', { msg: 'x user=bob port=0443 user=al port=22' }),
+      {
+        msg: 'x user=bob port=0443 user=al port=22',
+        user: 'bob',
+        port: '0443', // not canonical: stays a string
+      },
+    );
     assert.deepEqual(run('rex msg "port=(?<port>\\d+)"', { msg: 'port=22' }), { msg: 'port=22', port: 22 });
   });
   test('(?i), unmatched optional groups, no match, non-strings', () => {
@@ -109,12 +112,15 @@ describe('rex', () => {
 
 describe('parse_kv', () => {
   test('pairs separated by whitespace or commas; blanks around the delimiter; quoted values; numerals', () => {
-    assert.deepEqual(run('parse_kv msg | fields remove msg', { msg: 'user=alice src = 10.0.0.1, port=443 note="a b, c" flag' }), {
-      user: 'alice',
-      src: '10.0.0.1',
-      port: 443,
-      note: 'a b, c',
-    });
+    assert.deepEqual(
+      run('parse_kv msg | fields remove msg', { msg: 'user=alice src = 10.0.0.1, port=443 note="a b, c" flag' }),
+      {
+        user: 'alice',
+        src: '10.0.0.1',
+        port: 443,
+        note: 'a b, c',
+      },
+    );
   });
   test('custom delimiter; escaped quotes; non-strings are ignored', () => {
     assert.deepEqual(run('parse_kv m delimiter=":" | fields remove m', { m: 'a:1 b:"x\\"y"' }), { a: 1, b: 'x"y' });
@@ -124,11 +130,14 @@ describe('parse_kv', () => {
 
 describe('parse_csv', () => {
   test('splits respecting quotes, trims, converts numerals, assigns header names in order', () => {
-    assert.deepEqual(run('parse_csv line header="a, b, c" | fields remove line', { line: ' 1 , "x, y" ,"say ""hi"""' }), {
-      a: 1,
-      b: 'x, y',
-      c: 'say "hi"',
-    });
+    assert.deepEqual(
+      run('parse_csv line header="a, b, c" | fields remove line', { line: ' 1 , "x, y" ,"say ""hi"""' }),
+      {
+        a: 1,
+        b: 'x, y',
+        c: 'say "hi"',
+      },
+    );
   });
   test('extra cells are ignored; missing cells leave the field unset; custom delimiter', () => {
     assert.deepEqual(run('parse_csv l header="a,b" | fields remove l', { l: '1,2,3' }), { a: 1, b: 2 });

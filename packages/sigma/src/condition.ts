@@ -8,7 +8,10 @@ import { and, not, or } from './pdlText.ts';
  */
 export function convertCondition(condition: string, selections: ReadonlyMap<string, string>, path: string): string {
   if (condition.includes('|')) {
-    fail(path, `the aggregation expression '${condition.slice(condition.indexOf('|')).trim()}' is the deprecated Sigma v1 form; write a correlation rule instead`);
+    fail(
+      path,
+      `the aggregation expression '${condition.slice(condition.indexOf('|')).trim()}' is the deprecated Sigma v1 form; write a correlation rule instead`,
+    );
   }
   const tokens = condition.match(/\(|\)|[^\s()]+/g) ?? [];
   if (tokens.length === 0) fail(path, 'the condition is empty');
@@ -18,7 +21,8 @@ export function convertCondition(condition: string, selections: ReadonlyMap<stri
 
   const named = (name: string): string => {
     const query = selections.get(name);
-    if (query === undefined) return fail(path, `the condition names '${name}', which is not a search identifier of the detection`);
+    if (query === undefined)
+      return fail(path, `the condition names '${name}', which is not a search identifier of the detection`);
     return query;
   };
   const matching = (pattern: string): string[] => {
@@ -66,14 +70,21 @@ export function convertCondition(condition: string, selections: ReadonlyMap<stri
       if (lower(peek()) !== 'of') fail(path, `expected 'of' after '${token}' in the condition`);
       pos++;
       const target = peek();
-      if (target === undefined || target === '(' || target === ')') return fail(path, `expected a name or 'them' after '${token} of'`);
+      if (target === undefined || target === '(' || target === ')')
+        return fail(path, `expected a name or 'them' after '${token} of'`);
       pos++;
       const parts = matching(target);
       return lower(token) === 'all' ? and(parts) : or(parts);
     }
-    if (/^\d+$/.test(token) && lower(peek()) === 'of') fail(path, `'${token} of' is not Sigma: only '1 of' and 'all of' exist`);
+    if (/^\d+$/.test(token) && lower(peek()) === 'of')
+      fail(path, `'${token} of' is not Sigma: only '1 of' and 'all of' exist`);
     if (['and', 'or', 'not', 'of', ')', 'near'].includes(lower(token) as string)) {
-      return fail(path, lower(token) === 'near' ? "'near' is the deprecated Sigma v1 form; write a temporal correlation rule instead" : `unexpected '${token}' in the condition`);
+      return fail(
+        path,
+        lower(token) === 'near'
+          ? "'near' is the deprecated Sigma v1 form; write a temporal correlation rule instead"
+          : `unexpected '${token}' in the condition`,
+      );
     }
     if (token.includes('*')) return or(matching(token));
     return named(token);

@@ -67,7 +67,11 @@ export type DocumentResult = ConvertedDocument | FilterDocument | FailedDocument
 export function weirRuleId(sigmaId: string | null, name: string | null, title: string): string {
   if (sigmaId !== null && sigmaId !== '') return `sigma-${sigmaId}`;
   if (name !== null && name !== '') return `sigma-${name}`;
-  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 80);
   return `sigma-${slug === '' ? 'untitled' : slug}`;
 }
 
@@ -89,7 +93,9 @@ export interface BaseRule {
 
 /** The rule's whole query: log source, detection, filters. */
 export function baseQuery(rule: BaseRule): string {
-  const parts = [rule.logsourceCondition, rule.detection, ...rule.filters.map((f) => f.query)].filter((p): p is string => p !== null);
+  const parts = [rule.logsourceCondition, rule.detection, ...rule.filters.map((f) => f.query)].filter(
+    (p): p is string => p !== null,
+  );
   return parts.length === 1 ? (parts[0] as string) : and(parts.map(group));
 }
 
@@ -103,34 +109,62 @@ function logsourceOf(doc: Record<string, unknown>, path: string): Record<string,
 }
 
 /** The detection context of a log source: its condition and field overrides, or the reason it has none. */
-function resolveLogsource(mapping: Mapping, logsource: Record<string, string>, warnings: string[]): { condition: string | null; ctx: DetectionContext } {
+function resolveLogsource(
+  mapping: Mapping,
+  logsource: Record<string, string>,
+  warnings: string[],
+): { condition: string | null; ctx: DetectionContext } {
   const entry = findLogsource(mapping, logsource);
   if (entry === undefined) {
-    const described = ['product', 'category', 'service'].filter((k) => logsource[k] !== undefined).map((k) => `${k}: ${logsource[k] as string}`).join(', ');
+    const described = ['product', 'category', 'service']
+      .filter((k) => logsource[k] !== undefined)
+      .map((k) => `${k}: ${logsource[k] as string}`)
+      .join(', ');
     const what = described === '' ? 'an empty logsource' : described;
-    if (mapping.unmappedLogsource === 'error') fail('logsource', `the mapping '${mapping.name}' has no log source for ${what}`);
-    warnings.push(`the mapping '${mapping.name}' has no log source for ${what}: the rule has no log-source condition and may match events of other sources`);
+    if (mapping.unmappedLogsource === 'error')
+      fail('logsource', `the mapping '${mapping.name}' has no log source for ${what}`);
+    warnings.push(
+      `the mapping '${mapping.name}' has no log source for ${what}: the rule has no log-source condition and may match events of other sources`,
+    );
     return { condition: null, ctx: { mapping, fields: {} } };
   }
   return { condition: entry.condition, ctx: { mapping, fields: entry.fields } };
 }
 
 /** A detection section (search identifiers and condition) as one PDL query. */
-export function convertDetection(detection: unknown, path: string, ctx: DetectionContext, conditionKey = 'condition'): string {
-  if (detection === null || typeof detection !== 'object' || Array.isArray(detection)) return fail(path, 'must be a map of search identifiers and a condition');
+export function convertDetection(
+  detection: unknown,
+  path: string,
+  ctx: DetectionContext,
+  conditionKey = 'condition',
+): string {
+  if (detection === null || typeof detection !== 'object' || Array.isArray(detection))
+    return fail(path, 'must be a map of search identifiers and a condition');
   const d = detection as Record<string, unknown>;
   const selections = new Map<string, string>();
   for (const [name, value] of Object.entries(d)) {
-    if (name === conditionKey || name === 'timeframe' || (conditionKey === 'condition' && name === 'rules' && path === 'filter')) continue;
+    if (
+      name === conditionKey ||
+      name === 'timeframe' ||
+      (conditionKey === 'condition' && name === 'rules' && path === 'filter')
+    )
+      continue;
     selections.set(name, convertSelection(value, childPath(path, name), ctx));
   }
-  if (d.timeframe !== undefined) fail(childPath(path, 'timeframe'), "'timeframe' belongs to the deprecated aggregation conditions; write a correlation rule instead");
+  if (d.timeframe !== undefined)
+    fail(
+      childPath(path, 'timeframe'),
+      "'timeframe' belongs to the deprecated aggregation conditions; write a correlation rule instead",
+    );
   const condition = d[conditionKey];
   const conditionPath = childPath(path, conditionKey);
   if (condition === undefined) return fail(conditionPath, 'the condition is missing');
   const conditions = Array.isArray(condition) ? condition : [condition];
-  if (conditions.length === 0 || conditions.some((c) => typeof c !== 'string')) return fail(conditionPath, 'the condition must be a string or a list of strings');
-  const queries = conditions.map((c, i) => convertCondition(c as string, selections, Array.isArray(condition) ? childPath(conditionPath, i) : conditionPath));
+  if (conditions.length === 0 || conditions.some((c) => typeof c !== 'string'))
+    return fail(conditionPath, 'the condition must be a string or a list of strings');
+  const queries = conditions.map((c, i) =>
+    convertCondition(c as string, selections, Array.isArray(condition) ? childPath(conditionPath, i) : conditionPath),
+  );
   return queries.length === 1 ? (queries[0] as string) : queries.map(group).join(' OR ');
 }
 
@@ -147,7 +181,8 @@ export function checkPdl(pdl: string, path: string): void {
   try {
     compile(pdl);
   } catch (error) {
-    if (isPdlSyntaxError(error)) fail(path, `the generated PDL does not compile (${error.message}); please report this rule`);
+    if (isPdlSyntaxError(error))
+      fail(path, `the generated PDL does not compile (${error.message}); please report this rule`);
     throw error;
   }
 }
@@ -170,7 +205,11 @@ export function convertSigma(text: string, options: ConvertOptions): DocumentRes
     if (yamlDoc.errors.length > 0) {
       const e = yamlDoc.errors[0];
       const where = e?.linePos?.[0] === undefined ? '' : ` (line ${e.linePos[0].line}, column ${e.linePos[0].col})`;
-      results[index] = failure(index, null, new SigmaConversionError('', `not valid YAML${where}: ${(e?.message ?? '').split('\n')[0] as string}`));
+      results[index] = failure(
+        index,
+        null,
+        new SigmaConversionError('', `not valid YAML${where}: ${(e?.message ?? '').split('\n')[0] as string}`),
+      );
       return;
     }
     let value: unknown;
@@ -178,7 +217,11 @@ export function convertSigma(text: string, options: ConvertOptions): DocumentRes
       value = yamlDoc.toJS({ maxAliasCount: 100 });
     } catch (error) {
       // the yaml library refuses alias expansion beyond maxAliasCount (a "billion laughs" document) with a ReferenceError
-      results[index] = failure(index, null, new SigmaConversionError('', `not a usable YAML document: ${(error as Error).message}`));
+      results[index] = failure(
+        index,
+        null,
+        new SigmaConversionError('', `not a usable YAML document: ${(error as Error).message}`),
+      );
       return;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -187,7 +230,11 @@ export function convertSigma(text: string, options: ConvertOptions): DocumentRes
     }
     const doc = value as Record<string, unknown>;
     try {
-      if (doc.action !== undefined) fail('action', `'action: ${String(doc.action)}' is a Sigma v1 collection; write each rule as a document of its own`);
+      if (doc.action !== undefined)
+        fail(
+          'action',
+          `'action: ${String(doc.action)}' is a Sigma v1 collection; write each rule as a document of its own`,
+        );
       if (typeof doc.title !== 'string' || doc.title.trim() === '') fail('title', 'the title is missing');
       if (doc.correlation !== undefined) correlations.push({ index, doc });
       else if (doc.filter !== undefined) filters.push({ index, doc });
@@ -245,7 +292,14 @@ export function convertSigma(text: string, options: ConvertOptions): DocumentRes
         kind: 'rule',
         document: b.index,
         sigma: b.meta,
-        rule: { id: b.weirId, name: b.meta.title, description: describe(b.meta), pdl, annotations: annotations(b.meta), enabled: true },
+        rule: {
+          id: b.weirId,
+          name: b.meta.title,
+          description: describe(b.meta),
+          pdl,
+          annotations: annotations(b.meta),
+          enabled: true,
+        },
         store: b.usedBy.length === 0 || b.generate,
         usedBy: b.usedBy,
         filters: b.filters.map((f) => f.id),
@@ -263,7 +317,9 @@ function convertBase(index: number, doc: Record<string, unknown>, mapping: Mappi
   const meta = readMetadata(doc, license);
   const warnings: string[] = [];
   if (typeof doc.taxonomy === 'string' && doc.taxonomy !== 'sigma') {
-    warnings.push(`taxonomy '${doc.taxonomy}': field names are mapped by the mapping '${mapping.name}' as they are written`);
+    warnings.push(
+      `taxonomy '${doc.taxonomy}': field names are mapped by the mapping '${mapping.name}' as they are written`,
+    );
   }
   const logsource = logsourceOf(doc, 'logsource');
   const { condition, ctx } = resolveLogsource(mapping, logsource, warnings);
@@ -284,10 +340,17 @@ function convertBase(index: number, doc: Record<string, unknown>, mapping: Mappi
   };
 }
 
-function applyFilter(index: number, doc: Record<string, unknown>, byRef: ReadonlyMap<string, BaseRule>, mapping: Mapping, license: string | null): FilterDocument {
+function applyFilter(
+  index: number,
+  doc: Record<string, unknown>,
+  byRef: ReadonlyMap<string, BaseRule>,
+  mapping: Mapping,
+  license: string | null,
+): FilterDocument {
   const meta = readMetadata(doc, license);
   const filter = doc.filter;
-  if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) return fail('filter', 'must be a map with rules, selections and a condition');
+  if (filter === null || typeof filter !== 'object' || Array.isArray(filter))
+    return fail('filter', 'must be a map with rules, selections and a condition');
   const f = filter as Record<string, unknown>;
   const refs = Array.isArray(f.rules) ? f.rules : f.rules === undefined ? [] : [f.rules];
   if (refs.length === 0) fail('filter.rules', 'the filter names no rule');
@@ -298,11 +361,17 @@ function applyFilter(index: number, doc: Record<string, unknown>, byRef: Readonl
   const targets: BaseRule[] = refs.map((ref, i) => {
     const rule = typeof ref === 'string' ? byRef.get(ref) : undefined;
     if (rule === undefined) {
-      return fail(childPath('filter.rules', i), `the rule '${String(ref)}' is not among the rules of this import; import a filter together with the rules it applies to`);
+      return fail(
+        childPath('filter.rules', i),
+        `the rule '${String(ref)}' is not among the rules of this import; import a filter together with the rules it applies to`,
+      );
     }
     for (const key of ['product', 'category', 'service']) {
       if ((logsource[key] ?? '').toLowerCase() !== (rule.logsource[key] ?? '').toLowerCase()) {
-        fail('logsource', `the filter's logsource differs from that of the rule '${String(ref)}' in ${key} ('${logsource[key] ?? ''}' vs '${rule.logsource[key] ?? ''}')`);
+        fail(
+          'logsource',
+          `the filter's logsource differs from that of the rule '${String(ref)}' in ${key} ('${logsource[key] ?? ''}' vs '${rule.logsource[key] ?? ''}')`,
+        );
       }
     }
     return rule;

@@ -18,8 +18,31 @@ export function fieldPath(ctx: DetectionContext, field: string): string {
 }
 
 const KNOWN_MODIFIERS = new Set([
-  'contains', 'startswith', 'endswith', 'all', 're', 'i', 'm', 's', 'cidr', 'base64', 'base64offset', 'utf16', 'utf16le', 'utf16be', 'wide',
-  'windash', 'exists', 'fieldref', 'lt', 'lte', 'gt', 'gte', 'neq', 'expand', 'cased',
+  'contains',
+  'startswith',
+  'endswith',
+  'all',
+  're',
+  'i',
+  'm',
+  's',
+  'cidr',
+  'base64',
+  'base64offset',
+  'utf16',
+  'utf16le',
+  'utf16be',
+  'wide',
+  'windash',
+  'exists',
+  'fieldref',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'neq',
+  'expand',
+  'cased',
 ]);
 const TIME_MODIFIERS = new Set(['minute', 'hour', 'day', 'week', 'month', 'year']);
 const ORDER: Readonly<Record<string, string>> = { lt: '<', lte: '<=', gt: '>', gte: '>=' };
@@ -29,11 +52,14 @@ export function convertSelection(value: unknown, path: string, ctx: DetectionCon
   if (Array.isArray(value)) {
     if (value.length === 0) fail(path, 'an empty list matches nothing; give at least one item');
     if (value.every((v) => v === null || typeof v !== 'object')) return keywords(value, [], path, ctx);
-    return or(value.map((item, i) => {
-      const p = childPath(path, i);
-      if (item === null || typeof item !== 'object') fail(p, 'a list mixing maps and plain values is not a Sigma selection');
-      return convertSelection(item, p, ctx);
-    }));
+    return or(
+      value.map((item, i) => {
+        const p = childPath(path, i);
+        if (item === null || typeof item !== 'object')
+          fail(p, 'a list mixing maps and plain values is not a Sigma selection');
+        return convertSelection(item, p, ctx);
+      }),
+    );
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
@@ -66,7 +92,11 @@ function convertItem(key: string, value: unknown, path: string, ctx: DetectionCo
   if (has('fieldref')) {
     const ops = values.map((v, i) => {
       if (typeof v !== 'string' || v === '') fail(childPath(path, i), "'fieldref' takes a field name");
-      if (has('startswith') || has('endswith')) fail(path, "'fieldref' with startswith or endswith is not supported: PDL compares a field with a field by =, ?= and order only");
+      if (has('startswith') || has('endswith'))
+        fail(
+          path,
+          "'fieldref' with startswith or endswith is not supported: PDL compares a field with a field by =, ?= and order only",
+        );
       const other = pdlField(fieldPath(ctx, v as string));
       return `${target} ${has('contains') ? '?=' : negate ? '!=' : '='} ${other}`;
     });
@@ -75,7 +105,12 @@ function convertItem(key: string, value: unknown, path: string, ctx: DetectionCo
   const order = modifiers.find((m) => m in ORDER);
   if (order !== undefined) {
     const ops = values.map((v, i) => {
-      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined;
+      const n =
+        typeof v === 'number'
+          ? v
+          : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+            ? Number(v)
+            : undefined;
       if (n === undefined) return fail(childPath(path, i), `'${order}' takes a number, found ${JSON.stringify(v)}`);
       return `${target} ${ORDER[order] as string} ${String(n)}`;
     });
@@ -97,8 +132,11 @@ function convertItem(key: string, value: unknown, path: string, ctx: DetectionCo
       tests.push(`${target} ${negate ? '!=' : '='} ${String(v)}`);
       return;
     }
-    if (typeof v !== 'string' && typeof v !== 'number') return fail(p, `a value must be a string, number, boolean or null; found ${typeof v}`);
-    const alternatives = stringAlternatives(String(v), modifiers, p, ctx).map((pieces) => comparison(target, pieces, modifiers, caseless));
+    if (typeof v !== 'string' && typeof v !== 'number')
+      return fail(p, `a value must be a string, number, boolean or null; found ${typeof v}`);
+    const alternatives = stringAlternatives(String(v), modifiers, p, ctx).map((pieces) =>
+      comparison(target, pieces, modifiers, caseless),
+    );
     tests.push(negate ? and(alternatives.map(not)) : or(alternatives));
   });
   if (joinAll) return and(tests);
@@ -106,22 +144,48 @@ function convertItem(key: string, value: unknown, path: string, ctx: DetectionCo
 }
 
 function hasStringModifier(modifiers: readonly string[]): boolean {
-  return modifiers.some((m) => ['contains', 'startswith', 'endswith', 'base64', 'base64offset', 'utf16', 'utf16le', 'utf16be', 'wide', 'windash', 'expand'].includes(m));
+  return modifiers.some((m) =>
+    [
+      'contains',
+      'startswith',
+      'endswith',
+      'base64',
+      'base64offset',
+      'utf16',
+      'utf16le',
+      'utf16be',
+      'wide',
+      'windash',
+      'expand',
+    ].includes(m),
+  );
 }
 
 /**
  * A string value's alternatives as Sigma string pieces: placeholders expanded, dashes permuted,
  * encodings applied, then wildcards added for contains / startswith / endswith.
  */
-function stringAlternatives(text: string, modifiers: readonly string[], path: string, ctx: DetectionContext): Piece[][] {
+function stringAlternatives(
+  text: string,
+  modifiers: readonly string[],
+  path: string,
+  ctx: DetectionContext,
+): Piece[][] {
   let texts = [text];
   if (modifiers.includes('expand')) texts = texts.flatMap((t) => expand(t, path, ctx));
   let alternatives = texts.map(parseSigmaString);
   if (modifiers.includes('windash')) alternatives = alternatives.flatMap(windash);
   const encoding = modifiers.find((m) => ['utf16', 'utf16le', 'utf16be', 'wide'].includes(m));
-  const base64 = modifiers.includes('base64') ? 'base64' : modifiers.includes('base64offset') ? 'base64offset' : undefined;
+  const base64 = modifiers.includes('base64')
+    ? 'base64'
+    : modifiers.includes('base64offset')
+      ? 'base64offset'
+      : undefined;
   if (encoding !== undefined && base64 === undefined) {
-    fail(path, `'${encoding}' without base64 or base64offset is not supported: a JSON event holds text, not UTF-16 bytes`);
+    fail(
+      path,
+      `'${encoding}' without base64 or base64offset is not supported: a JSON event holds text, not UTF-16 bytes`,
+    );
   }
   if (base64 !== undefined) {
     alternatives = alternatives.flatMap((pieces) => {
@@ -135,7 +199,11 @@ function stringAlternatives(text: string, modifiers: readonly string[], path: st
   const starts = modifiers.includes('startswith');
   const ends = modifiers.includes('endswith');
   if (contains || starts || ends) {
-    alternatives = alternatives.map((pieces) => [...(contains || ends ? [STAR] : []), ...pieces, ...(contains || starts ? [STAR] : [])]);
+    alternatives = alternatives.map((pieces) => [
+      ...(contains || ends ? [STAR] : []),
+      ...pieces,
+      ...(contains || starts ? [STAR] : []),
+    ]);
   }
   return alternatives;
 }
@@ -146,7 +214,11 @@ function expand(text: string, path: string, ctx: DetectionContext): string[] {
   for (let m = /%([A-Za-z0-9_]+)%/.exec(rest); m !== null; m = /%([A-Za-z0-9_]+)%/.exec(rest)) {
     const name = m[1] as string;
     const values = ctx.mapping.placeholders[name];
-    if (values === undefined) fail(path, `the placeholder %${name}% has no values in the mapping '${ctx.mapping.name}' (add them under placeholders)`);
+    if (values === undefined)
+      fail(
+        path,
+        `the placeholder %${name}% has no values in the mapping '${ctx.mapping.name}' (add them under placeholders)`,
+      );
     const before = rest.slice(0, m.index);
     results = results.flatMap((r) => (values as readonly string[]).map((v) => r + before + v));
     rest = rest.slice(m.index + m[0].length);
@@ -212,7 +284,10 @@ function comparison(target: string, pieces: readonly Piece[], modifiers: readonl
     return `${target} ?= ${pdlString([pieces[1]], caseless)}`;
   }
   if (pieces.length === 1 && pieces[0] === STAR && !modifiers.includes('cased')) return `${target} = "*"`;
-  return `${target} = ${pdlString(pieces.map((p) => (typeof p === 'string' ? p : null)), caseless)}`;
+  return `${target} = ${pdlString(
+    pieces.map((p) => (typeof p === 'string' ? p : null)),
+    caseless,
+  )}`;
 }
 
 /** `f = a OR f = b ...` (all `=` on one field) as `f IN [a, b, ...]`. */
@@ -229,7 +304,14 @@ function compactIn(target: string, tests: readonly string[]): string | undefined
   return `${target} IN [${values.join(', ')}]`;
 }
 
-function regexItem(target: string, values: readonly unknown[], modifiers: readonly string[], path: string, negate: boolean, joinAll: boolean): string {
+function regexItem(
+  target: string,
+  values: readonly unknown[],
+  modifiers: readonly string[],
+  path: string,
+  negate: boolean,
+  joinAll: boolean,
+): string {
   const flags = ['i', 'm', 's'].filter((f) => modifiers.includes(f)).join('');
   const ops = values.map((v, i) => {
     const p = values.length > 1 ? childPath(path, i) : path;
@@ -238,7 +320,8 @@ function regexItem(target: string, values: readonly unknown[], modifiers: readon
     try {
       compileUserRegex(pattern);
     } catch (error) {
-      if (error instanceof UserRegexError) fail(p, `the regular expression cannot run in Weir (RE2 syntax, linear time): ${error.reason}`);
+      if (error instanceof UserRegexError)
+        fail(p, `the regular expression cannot run in Weir (RE2 syntax, linear time): ${error.reason}`);
       throw error;
     }
     return `${target} ${negate ? '!~=' : '~='} ${pdlRegex(pattern)}`;
@@ -296,30 +379,60 @@ function cidrPatterns(network: string, path: string): string[] {
       if (restBits === 0) return [pdlString([fixed, null], true)];
       const next = Number.parseInt(first[digits] as string, 16) & (0xf << (4 - restBits)) & 0xf;
       const out: string[] = [];
-      for (let d = next; d < next + (1 << (4 - restBits)); d++) out.push(pdlString([fixed + d.toString(16), null], true));
+      for (let d = next; d < next + (1 << (4 - restBits)); d++)
+        out.push(pdlString([fixed + d.toString(16), null], true));
       return out;
     }
-    return fail(path, `the IPv6 network '${network}' is not supported: only /128 and prefixes within the first group (up to /16) convert`);
+    return fail(
+      path,
+      `the IPv6 network '${network}' is not supported: only /128 and prefixes within the first group (up to /16) convert`,
+    );
   }
   return fail(path, `'${network}' is not a network in CIDR notation`);
 }
 
 /** Keywords: field-less values, searched (as substrings) in the mapping's keyword fields. */
-function keywords(values: readonly unknown[], modifiers: readonly string[], path: string, ctx: DetectionContext): string {
+function keywords(
+  values: readonly unknown[],
+  modifiers: readonly string[],
+  path: string,
+  ctx: DetectionContext,
+): string {
   const fields = ctx.mapping.keywordFields;
-  if (fields.length === 0) fail(path, `keywords (values without a field) need keywordFields in the mapping '${ctx.mapping.name}'`);
+  if (fields.length === 0)
+    fail(path, `keywords (values without a field) need keywordFields in the mapping '${ctx.mapping.name}'`);
   for (const m of modifiers) {
-    if (!['all', 'cased', 'contains', 'windash', 'base64', 'base64offset', 'utf16le', 'utf16be', 'utf16', 'wide'].includes(m)) {
+    if (
+      ![
+        'all',
+        'cased',
+        'contains',
+        'windash',
+        'base64',
+        'base64offset',
+        'utf16le',
+        'utf16be',
+        'utf16',
+        'wide',
+      ].includes(m)
+    ) {
       fail(path, `the modifier '${m}' cannot apply to keywords`);
     }
   }
   const caseless = !modifiers.includes('cased');
   const tests = values.map((v, i) => {
     const p = values.length > 1 ? childPath(path, i) : path;
-    if (typeof v !== 'string' && typeof v !== 'number') return fail(p, `a keyword must be a string or a number, found ${v === null ? 'null' : typeof v}`);
-    const alternatives = stringAlternatives(String(v), [...modifiers, 'contains'].filter((m) => m !== 'all'), p, ctx);
-    return or(fields.flatMap((f) => alternatives.map((pieces) => comparison(pdlField(f), pieces, modifiers, caseless))));
+    if (typeof v !== 'string' && typeof v !== 'number')
+      return fail(p, `a keyword must be a string or a number, found ${v === null ? 'null' : typeof v}`);
+    const alternatives = stringAlternatives(
+      String(v),
+      [...modifiers, 'contains'].filter((m) => m !== 'all'),
+      p,
+      ctx,
+    );
+    return or(
+      fields.flatMap((f) => alternatives.map((pieces) => comparison(pdlField(f), pieces, modifiers, caseless))),
+    );
   });
   return modifiers.includes('all') ? and(tests) : or(tests);
 }
-

@@ -38,7 +38,8 @@ const LOGSOURCE_KEYS = new Set(['product', 'category', 'service']);
 
 function stringRecord(value: unknown, where: string): Record<string, string> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new MappingError(`${where} must be a map of names to strings`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new MappingError(`${where} must be a map of names to strings`);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(value)) {
     if (typeof v !== 'string' || v === '') throw new MappingError(`${where}.${k} must be a non-empty string`);
@@ -55,25 +56,40 @@ export function parseMapping(text: string): Mapping {
   } catch (error) {
     throw new MappingError(`the mapping is not valid YAML: ${(error as Error).message}`);
   }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new MappingError('a mapping must be a YAML map');
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
+    throw new MappingError('a mapping must be a YAML map');
   const d = doc as Record<string, unknown>;
   for (const key of Object.keys(d)) {
-    if (!['name', 'description', 'fields', 'fieldTemplate', 'keywordFields', 'logsources', 'unmappedLogsource', 'placeholders'].includes(key)) {
+    if (
+      ![
+        'name',
+        'description',
+        'fields',
+        'fieldTemplate',
+        'keywordFields',
+        'logsources',
+        'unmappedLogsource',
+        'placeholders',
+      ].includes(key)
+    ) {
       throw new MappingError(`unknown key '${key}' in the mapping`);
     }
   }
   if (typeof d.name !== 'string' || d.name === '') throw new MappingError('name must be a non-empty string');
   const fieldTemplate = d.fieldTemplate ?? '{field}';
-  if (typeof fieldTemplate !== 'string' || !fieldTemplate.includes('{field}')) throw new MappingError('fieldTemplate must be a string containing {field}');
+  if (typeof fieldTemplate !== 'string' || !fieldTemplate.includes('{field}'))
+    throw new MappingError('fieldTemplate must be a string containing {field}');
   const keywordFields = d.keywordFields ?? [];
   if (!Array.isArray(keywordFields) || keywordFields.some((f) => typeof f !== 'string' || f === '')) {
     throw new MappingError('keywordFields must be a list of field paths');
   }
   const unmapped = d.unmappedLogsource ?? 'error';
-  if (unmapped !== 'error' && unmapped !== 'warn') throw new MappingError("unmappedLogsource must be 'error' or 'warn'");
+  if (unmapped !== 'error' && unmapped !== 'warn')
+    throw new MappingError("unmappedLogsource must be 'error' or 'warn'");
   const placeholders: Record<string, string[]> = {};
   if (d.placeholders !== undefined && d.placeholders !== null) {
-    if (typeof d.placeholders !== 'object' || Array.isArray(d.placeholders)) throw new MappingError('placeholders must be a map of names to lists of values');
+    if (typeof d.placeholders !== 'object' || Array.isArray(d.placeholders))
+      throw new MappingError('placeholders must be a map of names to lists of values');
     for (const [k, v] of Object.entries(d.placeholders)) {
       const list = Array.isArray(v) ? v : [v];
       if (list.length === 0 || list.some((x) => typeof x !== 'string' && typeof x !== 'number')) {
@@ -87,28 +103,37 @@ export function parseMapping(text: string): Mapping {
   if (!Array.isArray(rawSources)) throw new MappingError('logsources must be a list');
   rawSources.forEach((entry: unknown, i: number) => {
     const where = `logsources[${i}]`;
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new MappingError(`${where} must be a map`);
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+      throw new MappingError(`${where} must be a map`);
     const e = entry as Record<string, unknown>;
     for (const key of Object.keys(e)) {
       if (!['match', 'condition', 'fields'].includes(key)) throw new MappingError(`unknown key '${key}' in ${where}`);
     }
     const match = stringRecord(e.match, `${where}.match`);
-    if (Object.keys(match).length === 0) throw new MappingError(`${where}.match must name at least one of product, category, service`);
+    if (Object.keys(match).length === 0)
+      throw new MappingError(`${where}.match must name at least one of product, category, service`);
     for (const key of Object.keys(match)) {
-      if (!LOGSOURCE_KEYS.has(key)) throw new MappingError(`${where}.match.${key}: only product, category and service can be matched`);
+      if (!LOGSOURCE_KEYS.has(key))
+        throw new MappingError(`${where}.match.${key}: only product, category and service can be matched`);
     }
     const condition = e.condition ?? null;
     if (condition !== null) {
-      if (typeof condition !== 'string') throw new MappingError(`${where}.condition must be a PDL query (a string) or null`);
+      if (typeof condition !== 'string')
+        throw new MappingError(`${where}.condition must be a PDL query (a string) or null`);
       try {
         const pipeline = parsePdl(condition);
-        if (pipeline.stages.length !== 1 || pipeline.stages[0]?.kind !== 'QueryStage') throw new MappingError(`${where}.condition must be one PDL query, not a pipeline`);
+        if (pipeline.stages.length !== 1 || pipeline.stages[0]?.kind !== 'QueryStage')
+          throw new MappingError(`${where}.condition must be one PDL query, not a pipeline`);
       } catch (error) {
         if (isPdlSyntaxError(error)) throw new MappingError(`${where}.condition is not valid PDL: ${error.message}`);
         throw error;
       }
     }
-    logsources.push({ match, condition: condition as string | null, fields: stringRecord(e.fields, `${where}.fields`) });
+    logsources.push({
+      match,
+      condition: condition as string | null,
+      fields: stringRecord(e.fields, `${where}.fields`),
+    });
   });
   return {
     name: d.name,
@@ -126,7 +151,10 @@ export function parseMapping(text: string): Mapping {
  * The entry for a rule's logsource: the entry names exactly the keys the rule gives (product,
  * category, service), with the same values (case-insensitive); the first such entry, or undefined.
  */
-export function findLogsource(mapping: Mapping, logsource: Readonly<Record<string, string>>): LogsourceEntry | undefined {
+export function findLogsource(
+  mapping: Mapping,
+  logsource: Readonly<Record<string, string>>,
+): LogsourceEntry | undefined {
   const given = Object.entries(logsource).filter(([k]) => LOGSOURCE_KEYS.has(k));
   for (const entry of mapping.logsources) {
     const keys = Object.entries(entry.match);

@@ -15,8 +15,16 @@ export interface SigmaMetadata {
   readonly falsepositives: readonly string[];
 }
 
-const text = (v: unknown): string | null => (typeof v === 'string' ? v : v instanceof Date ? v.toISOString().slice(0, 10) : typeof v === 'number' ? String(v) : null);
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(text).filter((x): x is string => x !== null) : text(v) === null ? [] : [text(v) as string]);
+const text = (v: unknown): string | null =>
+  typeof v === 'string'
+    ? v
+    : v instanceof Date
+      ? v.toISOString().slice(0, 10)
+      : typeof v === 'number'
+        ? String(v)
+        : null;
+const list = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map(text).filter((x): x is string => x !== null) : text(v) === null ? [] : [text(v) as string];
 
 export function readMetadata(doc: Record<string, unknown>, defaultLicense: string | null): SigmaMetadata {
   return {

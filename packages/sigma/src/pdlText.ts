@@ -37,8 +37,10 @@ export function pdlRegex(pattern: string): string {
   return `"${pattern.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
-export const and = (parts: readonly string[]): string => (parts.length === 1 ? (parts[0] as string) : parts.map(group).join(' AND '));
-export const or = (parts: readonly string[]): string => (parts.length === 1 ? (parts[0] as string) : parts.map(group).join(' OR '));
+export const and = (parts: readonly string[]): string =>
+  parts.length === 1 ? (parts[0] as string) : parts.map(group).join(' AND ');
+export const or = (parts: readonly string[]): string =>
+  parts.length === 1 ? (parts[0] as string) : parts.map(group).join(' OR ');
 export const not = (part: string): string => `NOT ${group(part)}`;
 
 /** Parenthesised unless it is one comparison (no top-level AND / OR). */

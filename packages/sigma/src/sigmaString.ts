@@ -35,7 +35,8 @@ export function parseSigmaString(text: string): Piece[] {
 /** A plain text (no wildcards) as pieces. */
 export const literal = (text: string): Piece[] => (text === '' ? [] : [text]);
 
-export const hasOne = (pieces: readonly Piece[]): boolean => pieces.some((p) => typeof p !== 'string' && p.wildcard === '?');
+export const hasOne = (pieces: readonly Piece[]): boolean =>
+  pieces.some((p) => typeof p !== 'string' && p.wildcard === '?');
 
 /** The text of pieces without wildcards, or undefined when there is one. */
 export function plainText(pieces: readonly Piece[]): string | undefined {

@@ -8,7 +8,9 @@ import path from 'node:path';
  */
 export function sharedData(...parts: string[]): string {
   const repo = path.resolve(import.meta.dirname, '../../..');
-  const candidates = [process.env.WEIR_SHARED_DATA, path.resolve(repo, '../shared/data'), '/work/shared/data'].filter((c): c is string => c !== undefined);
+  const candidates = [process.env.WEIR_SHARED_DATA, path.resolve(repo, '../shared/data'), '/work/shared/data'].filter(
+    (c): c is string => c !== undefined,
+  );
   const base = candidates.find((c) => existsSync(path.join(c, 'sigma'))) ?? (candidates[0] as string);
   return path.join(base, ...parts);
 }

@@ -12,10 +12,11 @@ import { sharedData } from './shared-data.ts';
  * to PDL that compiles, or gets a precise reason with its YAML path; the converting share is pinned.
  */
 const root = sharedData('sigma', 'rules');
-const walk = (d: string): string[] => readdirSync(d).flatMap((n) => {
-  const f = path.join(d, n);
-  return statSync(f).isDirectory() ? walk(f) : f.endsWith('.yml') ? [f] : [];
-});
+const walk = (d: string): string[] =>
+  readdirSync(d).flatMap((n) => {
+    const f = path.join(d, n);
+    return statSync(f).isDirectory() ? walk(f) : f.endsWith('.yml') ? [f] : [];
+  });
 const mapping = (name: string) => parseMapping(readFileSync(new URL(`${name}.yml`, builtInMappingsUrl), 'utf8'));
 
 describe('SigmaHQ rules/', () => {
@@ -24,7 +25,8 @@ describe('SigmaHQ rules/', () => {
   before(() => {
     files = walk(root);
     const sigma = mapping('sigma');
-    for (const f of files) results.set(f, convertSigma(readFileSync(f, 'utf8'), { mapping: sigma, license: 'DRL-1.1' }));
+    for (const f of files)
+      results.set(f, convertSigma(readFileSync(f, 'utf8'), { mapping: sigma, license: 'DRL-1.1' }));
   });
 
   test('about 3,100 rule files are read', () => assert.ok(files.length > 3000, String(files.length)));
@@ -52,7 +54,9 @@ describe('SigmaHQ rules/', () => {
   });
 
   test('the rules that do not convert, and why', () => {
-    const failures = [...results].flatMap(([f, docs]) => docs.flatMap((d) => (d.status === 'error' ? [`${path.basename(f)} ${d.path}: ${d.reason}`] : [])));
+    const failures = [...results].flatMap(([f, docs]) =>
+      docs.flatMap((d) => (d.status === 'error' ? [`${path.basename(f)} ${d.path}: ${d.reason}`] : [])),
+    );
     assert.equal(failures.length, 3, failures.join('\n'));
     assert.equal(failures.filter((f) => f.includes('IPv6 network')).length, 2);
     assert.equal(failures.filter((f) => f.includes('characters long; the limit is 65536')).length, 1);

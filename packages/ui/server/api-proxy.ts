@@ -6,7 +6,17 @@ import type { UiSettings } from './ui-settings.ts';
 import { refreshCookie } from './session-cookie.ts';
 
 /** Request headers not passed on to the engine (hop-by-hop, and the browser's cookies). */
-const dropRequest = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'cookie', 'proxy-authorization', 'te', 'trailer']);
+const dropRequest = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'cookie',
+  'proxy-authorization',
+  'te',
+  'trailer',
+]);
 const dropResponse = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'trailer']);
 const loopback = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
@@ -20,7 +30,11 @@ export function registerApiProxy(app: FastifyInstance, settings: UiSettings): vo
   const secure = settings['api.ssl.enabled'];
   const ca = settings['api.ssl.ca'] ? readFileSync(settings['api.ssl.ca']) : undefined;
   const agent = secure
-    ? new https.Agent({ keepAlive: true, ca, rejectUnauthorized: ca !== undefined || !loopback.has(settings['api.host']) })
+    ? new https.Agent({
+        keepAlive: true,
+        ca,
+        rejectUnauthorized: ca !== undefined || !loopback.has(settings['api.host']),
+      })
     : new http.Agent({ keepAlive: true });
   const lib = secure ? https : http;
 
@@ -46,40 +60,52 @@ export function registerApiProxy(app: FastifyInstance, settings: UiSettings): vo
     headers['x-forwarded-proto'] = secure ? 'https' : 'http';
     reply.hijack();
     return new Promise<void>((resolve) => {
-      const upstream = lib.request({ host: settings['api.host'], port: settings['api.port'], method: request.method, path, headers, agent }, (res) => {
-        const out: http.OutgoingHttpHeaders = {};
-        for (const [k, v] of Object.entries(res.headers)) if (!dropResponse.has(k) && v !== undefined) out[k] = v;
-        const status = res.statusCode ?? 502;
-        if ((isLogin || isRefresh) && status === 200) {
-          // Buffer the small token answer to set the cookie from it.
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const body = Buffer.concat(chunks);
-            try {
-              const tokens = JSON.parse(body.toString('utf8')) as { refresh_token?: string };
-              if (tokens.refresh_token) out['set-cookie'] = refreshCookie.set(tokens.refresh_token);
-            } catch {
-              // not JSON: pass it on as it is
-            }
-            out['content-length'] = String(body.length);
-            reply.raw.writeHead(status, { ...(reply.getHeaders() as http.OutgoingHttpHeaders), ...out });
-            reply.raw.end(body);
+      const upstream = lib.request(
+        { host: settings['api.host'], port: settings['api.port'], method: request.method, path, headers, agent },
+        (res) => {
+          const out: http.OutgoingHttpHeaders = {};
+          for (const [k, v] of Object.entries(res.headers)) if (!dropResponse.has(k) && v !== undefined) out[k] = v;
+          const status = res.statusCode ?? 502;
+          if ((isLogin || isRefresh) && status === 200) {
+            // Buffer the small token answer to set the cookie from it.
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const body = Buffer.concat(chunks);
+              try {
+                const tokens = JSON.parse(body.toString('utf8')) as { refresh_token?: string };
+                if (tokens.refresh_token) out['set-cookie'] = refreshCookie.set(tokens.refresh_token);
+              } catch {
+                // not JSON: pass it on as it is
+              }
+              out['content-length'] = String(body.length);
+              reply.raw.writeHead(status, { ...(reply.getHeaders() as http.OutgoingHttpHeaders), ...out });
+              reply.raw.end(body);
+              resolve();
+            });
+            return;
+          }
+          if (isRefresh && (status === 401 || status === 403)) out['set-cookie'] = refreshCookie.clear();
+          reply.raw.writeHead(status, { ...(reply.getHeaders() as http.OutgoingHttpHeaders), ...out });
+          res.pipe(reply.raw);
+          res.on('end', resolve);
+          res.on('error', () => {
+            reply.raw.destroy();
             resolve();
           });
-          return;
-        }
-        if (isRefresh && (status === 401 || status === 403)) out['set-cookie'] = refreshCookie.clear();
-        reply.raw.writeHead(status, { ...(reply.getHeaders() as http.OutgoingHttpHeaders), ...out });
-        res.pipe(reply.raw);
-        res.on('end', resolve);
-        res.on('error', () => { reply.raw.destroy(); resolve(); });
-      });
+        },
+      );
       upstream.on('error', (err) => {
         if (!reply.raw.headersSent) {
-          const body = JSON.stringify({ status: 'SERVICE_UNAVAILABLE', message: 'Service unavailable',
-            debugMessage: `The UI server cannot reach the engine at ${settings['api.host']}:${settings['api.port']}: ${err.message}` });
-          reply.raw.writeHead(503, { ...(reply.getHeaders() as http.OutgoingHttpHeaders), 'content-type': 'application/json' });
+          const body = JSON.stringify({
+            status: 'SERVICE_UNAVAILABLE',
+            message: 'Service unavailable',
+            debugMessage: `The UI server cannot reach the engine at ${settings['api.host']}:${settings['api.port']}: ${err.message}`,
+          });
+          reply.raw.writeHead(503, {
+            ...(reply.getHeaders() as http.OutgoingHttpHeaders),
+            'content-type': 'application/json',
+          });
           reply.raw.end(body);
         } else {
           reply.raw.destroy();
@@ -87,7 +113,9 @@ export function registerApiProxy(app: FastifyInstance, settings: UiSettings): vo
         resolve();
       });
       // The browser went away (a closed live tail): stop the upstream request too.
-      reply.raw.on('close', () => { if (!reply.raw.writableFinished) upstream.destroy(); });
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) upstream.destroy();
+      });
       request.raw.pipe(upstream);
     });
   }

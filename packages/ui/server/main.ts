@@ -26,7 +26,9 @@ try {
   const file = configFile(process.argv.slice(2));
   const settings = loadUiSettings(file);
   const server = await startUiServer(settings, dist);
-  console.log(`[weir-ui] settings from ${file ? path.resolve(file) : 'defaults'}; engine at ${settings['api.host']}:${settings['api.port']}`);
+  console.log(
+    `[weir-ui] settings from ${file ? path.resolve(file) : 'defaults'}; engine at ${settings['api.host']}:${settings['api.port']}`,
+  );
   console.log(`[weir-ui] Weir Console on ${server.url}`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -12,9 +12,16 @@ export interface Asset {
 }
 
 const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
 };
 const compressible = new Set(['.html', '.js', '.css', '.svg', '.json', '.map', '.txt']);
 
@@ -42,6 +49,7 @@ export function loadAssets(dist: string): Map<string, Asset> {
     }
   };
   walk(dist);
-  if (!assets.has('/index.html')) throw new Error(`${dist} holds no index.html: build the UI with \`npm run build:ui\``);
+  if (!assets.has('/index.html'))
+    throw new Error(`${dist} holds no index.html: build the UI with \`npm run build:ui\``);
   return assets;
 }

@@ -21,8 +21,15 @@ export async function startUiServer(settings: UiSettings, dist: string): Promise
   const assets = loadAssets(dist);
   const secure = settings['server.ssl.enabled'];
   const tls = secure ? await loadUiTls(settings) : undefined;
-  const app = (tls ? Fastify({ logger: false, https: { key: tls.key, cert: tls.cert } }) : Fastify({ logger: false })) as unknown as FastifyInstance;
-  const always = { ...fixedHeaders, ...referrerPolicy, 'content-security-policy': contentSecurityPolicy, ...(secure ? hsts : {}) };
+  const app = (tls
+    ? Fastify({ logger: false, https: { key: tls.key, cert: tls.cert } })
+    : Fastify({ logger: false })) as unknown as FastifyInstance;
+  const always = {
+    ...fixedHeaders,
+    ...referrerPolicy,
+    'content-security-policy': contentSecurityPolicy,
+    ...(secure ? hsts : {}),
+  };
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(always);
   });
@@ -47,7 +54,8 @@ export async function startUiServer(settings: UiSettings, dist: string): Promise
     const asset = assets.get(pathname);
     if (asset) return send(asset, request.headers['accept-encoding'], reply);
     // A missing hashed asset is a 404 (an old page asking for a file a new build replaced), not the app.
-    if (pathname.startsWith('/assets/') || pathname.startsWith('/ui/')) return reply.code(404).type('text/plain; charset=utf-8').send(`${pathname} not found`);
+    if (pathname.startsWith('/assets/') || pathname.startsWith('/ui/'))
+      return reply.code(404).type('text/plain; charset=utf-8').send(`${pathname} not found`);
     // Client-side routes (/rules/r1, /topics/x): the app's page.
     return send(assets.get('/index.html')!, request.headers['accept-encoding'], reply);
   });

@@ -61,10 +61,17 @@ export function loadUiSettings(file: string | undefined, overrides: Partial<UiSe
     const flat = new Map<string, unknown>();
     flatten(parsed, '', flat);
     for (const [key, value] of flat) {
-      if (!(key in uiDefaults)) throw new UiSettingsError(`${file}: unknown key '${key}' (known: ${Object.keys(uiDefaults).join(', ')})`);
+      if (!(key in uiDefaults))
+        throw new UiSettingsError(`${file}: unknown key '${key}' (known: ${Object.keys(uiDefaults).join(', ')})`);
       const expected = typeof uiDefaults[key as keyof UiSettings];
-      const ok = expected === 'number' ? Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535 : typeof value === expected;
-      if (!ok) throw new UiSettingsError(`${file}: '${key}' must be ${expected === 'number' ? 'an integer from 0 to 65535' : `a ${expected}`}, found ${JSON.stringify(value)}`);
+      const ok =
+        expected === 'number'
+          ? Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 65535
+          : typeof value === expected;
+      if (!ok)
+        throw new UiSettingsError(
+          `${file}: '${key}' must be ${expected === 'number' ? 'an integer from 0 to 65535' : `a ${expected}`}, found ${JSON.stringify(value)}`,
+        );
       values[key] = pathKeys.has(key) && value !== '' ? path.resolve(path.dirname(file), value as string) : value;
     }
   }

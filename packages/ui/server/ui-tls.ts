@@ -6,7 +6,11 @@ import type { UiSettings } from './ui-settings.ts';
 
 const run = promisify(execFile);
 
-export interface UiTls { readonly key: Buffer; readonly cert: Buffer; readonly generated: boolean }
+export interface UiTls {
+  readonly key: Buffer;
+  readonly cert: Buffer;
+  readonly generated: boolean;
+}
 
 /**
  * The UI server's key and certificate: the configured pair, else a self-signed pair generated with
@@ -17,7 +21,11 @@ export async function loadUiTls(settings: UiSettings): Promise<UiTls> {
   const certFile = settings['server.ssl.cert'];
   if (keyFile || certFile) {
     if (!keyFile || !certFile) throw new Error('server.ssl.key and server.ssl.cert must be given together');
-    return { key: readOrFail(keyFile, 'server.ssl.key'), cert: readOrFail(certFile, 'server.ssl.cert'), generated: false };
+    return {
+      key: readOrFail(keyFile, 'server.ssl.key'),
+      cert: readOrFail(certFile, 'server.ssl.cert'),
+      generated: false,
+    };
   }
   const dir = path.join(settings['weir.home'], 'var', 'tls');
   const key = path.join(dir, 'ui-key.pem');
@@ -25,10 +33,27 @@ export async function loadUiTls(settings: UiSettings): Promise<UiTls> {
   if (!existsSync(key) || !existsSync(cert)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
-      await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '3650',
-        '-subj', '/CN=localhost/O=Weir', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1']);
+      await run('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '3650',
+        '-subj',
+        '/CN=localhost/O=Weir',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
+      ]);
     } catch (err) {
-      throw new Error(`could not generate the UI's self-signed certificate with openssl: ${(err as Error).message}`, { cause: err });
+      throw new Error(`could not generate the UI's self-signed certificate with openssl: ${(err as Error).message}`, {
+        cause: err,
+      });
     }
     chmodSync(key, 0o600);
   }

@@ -8,7 +8,11 @@ export function App() {
   const session = useSession();
   switch (session.phase) {
     case 'loading':
-      return <Center h="100vh"><Loader aria-label="Loading" /></Center>;
+      return (
+        <Center h="100vh">
+          <Loader aria-label="Loading" />
+        </Center>
+      );
     case 'unreachable':
       return (
         <Center h="100vh">

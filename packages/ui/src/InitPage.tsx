@@ -10,7 +10,8 @@ export function InitPage() {
   const [form, setForm] = useState({ name: '', username: '', email: '', password: '' });
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const set = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value });
+  const set = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) =>
+    setForm({ ...form, [k]: e.currentTarget.value });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -27,14 +28,34 @@ export function InitPage() {
     <Center h="100vh" component="main">
       <Paper withBorder p="xl" w={420} component="form" onSubmit={submit}>
         <Stack>
-          <Title order={1} size="h2">Welcome to Weir</Title>
+          <Title order={1} size="h2">
+            Welcome to Weir
+          </Title>
           <Text size="sm">Create the first user. It gets the admin role.</Text>
-          {error && <Alert color="red" role="alert">{error}</Alert>}
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
           <TextInput label="Name" required value={form.name} onChange={set('name')} />
-          <TextInput label="Username" required autoComplete="username" value={form.username} onChange={set('username')} />
+          <TextInput
+            label="Username"
+            required
+            autoComplete="username"
+            value={form.username}
+            onChange={set('username')}
+          />
           <TextInput label="E-mail" type="email" required value={form.email} onChange={set('email')} />
-          <PasswordInput label="Password" required autoComplete="new-password" value={form.password} onChange={set('password')} />
-          <Button type="submit" loading={busy}>Create admin</Button>
+          <PasswordInput
+            label="Password"
+            required
+            autoComplete="new-password"
+            value={form.password}
+            onChange={set('password')}
+          />
+          <Button type="submit" loading={busy}>
+            Create admin
+          </Button>
         </Stack>
       </Paper>
     </Center>

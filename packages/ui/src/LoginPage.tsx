@@ -24,11 +24,32 @@ export function LoginPage() {
     <Center h="100vh" component="main">
       <Paper withBorder p="xl" w={360} component="form" onSubmit={submit}>
         <Stack>
-          <Title order={1} size="h2">Sign in to Weir</Title>
-          {error && <Alert color="red" role="alert">{error}</Alert>}
-          <TextInput label="Username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.currentTarget.value)} data-autofocus />
-          <PasswordInput label="Password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-          <Button type="submit" loading={busy}>Sign in</Button>
+          <Title order={1} size="h2">
+            Sign in to Weir
+          </Title>
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          <TextInput
+            label="Username"
+            autoComplete="username"
+            required
+            value={username}
+            onChange={(e) => setUsername(e.currentTarget.value)}
+            data-autofocus
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
+          <Button type="submit" loading={busy}>
+            Sign in
+          </Button>
         </Stack>
       </Paper>
     </Center>

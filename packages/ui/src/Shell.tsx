@@ -1,4 +1,16 @@
-import { ActionIcon, AppShell, Burger, Group, Loader, NavLink, SegmentedControl, Text, Title, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import {
+  ActionIcon,
+  AppShell,
+  Burger,
+  Group,
+  Loader,
+  NavLink,
+  SegmentedControl,
+  Text,
+  Title,
+  useMantineColorScheme,
+  type MantineColorScheme,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Spotlight, spotlight } from '@mantine/spotlight';
 import { Suspense } from 'react';
@@ -19,28 +31,61 @@ export function Shell() {
   const actions = paletteActions(shown, palette.entries, navigate);
   const Page = page?.component;
   return (
-    <AppShell header={{ height: 52 }} navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+    <AppShell
+      header={{ height: 52 }}
+      navbar={{ width: 200, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between">
           <Group>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Title order={2} size="h4">Weir Console</Title>
+            <Title order={2} size="h4">
+              Weir Console
+            </Title>
           </Group>
           <Group>
-            <ActionIcon variant="default" onClick={() => spotlight.open()} aria-label="Command palette (Ctrl+K)" w="auto" px="xs">
+            <ActionIcon
+              variant="default"
+              onClick={() => spotlight.open()}
+              aria-label="Command palette (Ctrl+K)"
+              w="auto"
+              px="xs"
+            >
               <Text size="xs">Ctrl+K</Text>
             </ActionIcon>
-            <SegmentedControl size="xs" aria-label="Theme" value={colorScheme} onChange={(v) => setColorScheme(v as MantineColorScheme)}
-              data={[{ label: 'Light', value: 'light' }, { label: 'Dark', value: 'dark' }, { label: 'System', value: 'auto' }]} />
-            <Text size="sm" data-testid="whoami">{session.user?.username} ({session.isAdmin ? 'admin' : 'user'})</Text>
-            <ActionIcon variant="default" w="auto" px="xs" onClick={() => void session.logout()} aria-label="Sign out"><Text size="xs">Sign out</Text></ActionIcon>
+            <SegmentedControl
+              size="xs"
+              aria-label="Theme"
+              value={colorScheme}
+              onChange={(v) => setColorScheme(v as MantineColorScheme)}
+              data={[
+                { label: 'Light', value: 'light' },
+                { label: 'Dark', value: 'dark' },
+                { label: 'System', value: 'auto' },
+              ]}
+            />
+            <Text size="sm" data-testid="whoami">
+              {session.user?.username} ({session.isAdmin ? 'admin' : 'user'})
+            </Text>
+            <ActionIcon variant="default" w="auto" px="xs" onClick={() => void session.logout()} aria-label="Sign out">
+              <Text size="xs">Sign out</Text>
+            </ActionIcon>
           </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Pages">
         {shown.map((p) => (
-          <NavLink key={p.path} href={p.path} label={p.label} active={page?.path === p.path}
-            onClick={(e) => { e.preventDefault(); navigate(p.path); }} />
+          <NavLink
+            key={p.path}
+            href={p.path}
+            label={p.label}
+            active={page?.path === p.path}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(p.path);
+            }}
+          />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>
@@ -48,9 +93,25 @@ export function Shell() {
           {Page ? <Page key={path + search} /> : <Text role="alert">No page at {path}.</Text>}
         </Suspense>
       </AppShell.Main>
-      <Spotlight actions={actions} shortcut={['mod + K']} limit={50} onSpotlightOpen={palette.load} scrollable maxHeight={480}
-        nothingFound={palette.loading ? 'Loading…' : palette.problems.length ? `Nothing found (not searched: ${palette.problems.join('; ')})` : 'Nothing found'}
-        searchProps={{ placeholder: 'Go to a page, rule, topic, task, pipeline, topology, lookup or user…', 'aria-label': 'Command palette search' }} />
+      <Spotlight
+        actions={actions}
+        shortcut={['mod + K']}
+        limit={50}
+        onSpotlightOpen={palette.load}
+        scrollable
+        maxHeight={480}
+        nothingFound={
+          palette.loading
+            ? 'Loading…'
+            : palette.problems.length
+              ? `Nothing found (not searched: ${palette.problems.join('; ')})`
+              : 'Nothing found'
+        }
+        searchProps={{
+          placeholder: 'Go to a page, rule, topic, task, pipeline, topology, lookup or user…',
+          'aria-label': 'Command palette search',
+        }}
+      />
     </AppShell>
   );
 }

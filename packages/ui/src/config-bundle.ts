@@ -19,7 +19,13 @@ export const bundleKinds = ['lookups', 'rules', 'tasks', 'pipelines', 'topologie
 export type BundleKind = (typeof bundleKinds)[number];
 
 export async function exportBundle(api: WeirClient): Promise<ConfigBundle> {
-  const [lookups, rules, tasks, pipelines, topologies] = await Promise.all([api.lookups(), api.rules.list(), api.tasks.list(), api.pipelines.list(), api.topologies.list()]);
+  const [lookups, rules, tasks, pipelines, topologies] = await Promise.all([
+    api.lookups(),
+    api.rules.list(),
+    api.tasks.list(),
+    api.pipelines.list(),
+    api.topologies.list(),
+  ]);
   return { weirConfiguration: 1, exportedAt: new Date().toISOString(), lookups, rules, tasks, pipelines, topologies };
 }
 
@@ -31,8 +37,15 @@ export function readBundle(text: string): ConfigBundle {
   } catch (err) {
     throw new Error(`the file is not JSON: ${(err as Error).message}`, { cause: err });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || (value as { weirConfiguration?: unknown }).weirConfiguration !== 1) {
-    throw new Error('the file is not a Weir configuration export (it needs "weirConfiguration": 1 and the lists lookups, rules, tasks, pipelines, topologies)');
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    Array.isArray(value) ||
+    (value as { weirConfiguration?: unknown }).weirConfiguration !== 1
+  ) {
+    throw new Error(
+      'the file is not a Weir configuration export (it needs "weirConfiguration": 1 and the lists lookups, rules, tasks, pipelines, topologies)',
+    );
   }
   const b = value as Record<string, unknown>;
   for (const k of bundleKinds) {
@@ -42,14 +55,22 @@ export function readBundle(text: string): ConfigBundle {
   return b as unknown as ConfigBundle;
 }
 
-export interface ImportStep { kind: BundleKind; count: number; error?: string }
+export interface ImportStep {
+  kind: BundleKind;
+  count: number;
+  error?: string;
+}
 
 /**
  * Applies a bundle in dependency order: lookups (created, or replaced when the id exists), then
  * rules (their PDL may use lookups), tasks, pipelines and topologies, each kind in one bulk request
  * (all or none of that kind). Stops at the first refused kind and reports every step.
  */
-export async function importBundle(api: WeirClient, bundle: ConfigBundle, errorText: (err: unknown) => string): Promise<ImportStep[]> {
+export async function importBundle(
+  api: WeirClient,
+  bundle: ConfigBundle,
+  errorText: (err: unknown) => string,
+): Promise<ImportStep[]> {
   const steps: ImportStep[] = [];
   const run = async (kind: BundleKind, count: number, apply: () => Promise<unknown>): Promise<boolean> => {
     try {
@@ -80,6 +101,6 @@ export async function importBundle(api: WeirClient, bundle: ConfigBundle, errorT
     ['topologies', bundle.topologies.length, () => api.topologies.bulk(bundle.topologies)],
   ];
   if (!lookupsDone) return steps;
-  for (const [kind, count, apply] of kinds) if (!await run(kind, count, apply)) break;
+  for (const [kind, count, apply] of kinds) if (!(await run(kind, count, apply))) break;
   return steps;
 }

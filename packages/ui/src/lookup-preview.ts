@@ -8,8 +8,10 @@ export type Row = Record<string, unknown>;
 
 export function previewLookup(text: string, fileName: string): Row[] {
   const t = text.replace(/^\uFEFF/, '');
-  if (t.trim() === '') throw new Error('the file is empty; send CSV (first line: field names) or a JSON array of objects');
-  const json = fileName.toLowerCase().endsWith('.json') || (!fileName.toLowerCase().endsWith('.csv') && /^\s*[[{]/.test(t));
+  if (t.trim() === '')
+    throw new Error('the file is empty; send CSV (first line: field names) or a JSON array of objects');
+  const json =
+    fileName.toLowerCase().endsWith('.json') || (!fileName.toLowerCase().endsWith('.csv') && /^\s*[[{]/.test(t));
   return json ? jsonRows(t) : csvRows(t);
 }
 
@@ -18,11 +20,19 @@ function jsonRows(text: string): Row[] {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`it is not valid JSON (${(err as Error).message}); send a JSON array of objects or CSV`, { cause: err });
+    throw new Error(`it is not valid JSON (${(err as Error).message}); send a JSON array of objects or CSV`, {
+      cause: err,
+    });
   }
-  if (!Array.isArray(value)) throw new Error(`expected a JSON array of objects, found ${value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`}`);
+  if (!Array.isArray(value))
+    throw new Error(
+      `expected a JSON array of objects, found ${value === null ? 'null' : typeof value === 'object' ? 'an object' : `a ${typeof value}`}`,
+    );
   value.forEach((row, i) => {
-    if (typeof row !== 'object' || row === null || Array.isArray(row)) throw new Error(`expected a JSON array of objects, but element ${i} is ${Array.isArray(row) ? 'an array' : row === null ? 'null' : `a ${typeof row}`}`);
+    if (typeof row !== 'object' || row === null || Array.isArray(row))
+      throw new Error(
+        `expected a JSON array of objects, but element ${i} is ${Array.isArray(row) ? 'an array' : row === null ? 'null' : `a ${typeof row}`}`,
+      );
   });
   return value as Row[];
 }
@@ -37,14 +47,26 @@ function csvLines(text: string): { value: string; quoted: boolean }[][] {
   let quoted = false;
   let inQuotes = false;
   let lineNo = 1;
-  const endCell = () => { line.push({ value: cell, quoted }); cell = ''; quoted = false; };
+  const endCell = () => {
+    line.push({ value: cell, quoted });
+    cell = '';
+    quoted = false;
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (inQuotes) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') inQuotes = false;
-      else { if (ch === '\n') lineNo++; cell += ch; }
-    } else if (ch === '"' && cell === '' && !quoted) { inQuotes = true; quoted = true; }
-    else if (ch === '"') throw new Error(`it is not valid CSV: a quote inside an unquoted cell on line ${lineNo}`);
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') inQuotes = false;
+      else {
+        if (ch === '\n') lineNo++;
+        cell += ch;
+      }
+    } else if (ch === '"' && cell === '' && !quoted) {
+      inQuotes = true;
+      quoted = true;
+    } else if (ch === '"') throw new Error(`it is not valid CSV: a quote inside an unquoted cell on line ${lineNo}`);
     else if (ch === ',') endCell();
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
@@ -66,14 +88,18 @@ function csvRows(text: string): Row[] {
   const names = header.map((c) => c.value);
   names.forEach((name, i) => {
     if (name.trim() === '') throw new Error(`field name ${i + 1} of the header line is empty`);
-    if (names.indexOf(name) !== i) throw new Error(`the field name '${name}' appears more than once in the header line`);
+    if (names.indexOf(name) !== i)
+      throw new Error(`the field name '${name}' appears more than once in the header line`);
   });
   return rows.map((cells, r) => {
-    if (cells.length !== names.length) throw new Error(`it is not valid CSV: row ${r + 2} has ${cells.length} cells, the header has ${names.length}`);
-    return Object.fromEntries(names.map((n, i) => {
-      const c = cells[i]!;
-      return [n, !c.quoted && numeric.test(c.value) && Number.isFinite(Number(c.value)) ? Number(c.value) : c.value];
-    }));
+    if (cells.length !== names.length)
+      throw new Error(`it is not valid CSV: row ${r + 2} has ${cells.length} cells, the header has ${names.length}`);
+    return Object.fromEntries(
+      names.map((n, i) => {
+        const c = cells[i]!;
+        return [n, !c.quoted && numeric.test(c.value) && Number.isFinite(Number(c.value)) ? Number(c.value) : c.value];
+      }),
+    );
   });
 }
 

@@ -11,7 +11,12 @@ import { Router } from './router.tsx';
 import { SessionProvider } from './session.tsx';
 
 // Shade 8: white text on filled buttons meets WCAG AA contrast (4.5:1) in both schemes.
-const theme = createTheme({ primaryColor: 'blue', primaryShade: { light: 8, dark: 8 }, autoContrast: true, defaultRadius: 'sm', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: { light: 8, dark: 8 },
+  autoContrast: true,
+  defaultRadius: 'sm',
+  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   // Every close button gets a name (screen readers, axe's button-name rule).
   components: {
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),

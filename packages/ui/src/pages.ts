@@ -27,5 +27,10 @@ export const pages: readonly PageDef[] = [
 
 /** The page for a path: exact, else the longest prefix (`/rules/r1` → Rules). */
 export function pageFor(path: string): PageDef | undefined {
-  return pages.find((p) => p.path === path) ?? [...pages].filter((p) => p.path !== '/' && path.startsWith(`${p.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+  return (
+    pages.find((p) => p.path === path) ??
+    [...pages]
+      .filter((p) => p.path !== '/' && path.startsWith(`${p.path}/`))
+      .sort((a, b) => b.path.length - a.path.length)[0]
+  );
 }

@@ -32,17 +32,49 @@ const kinds = ['Rules', 'Topics', 'Tasks', 'Pipelines', 'Topologies', 'Lookups',
  * kind the role may not read, or that fails, is left out and named in `problems`, never hidden
  * silently).
  */
-export async function loadPaletteEntries(isAdmin: boolean, me: string | undefined): Promise<{ entries: PaletteEntry[]; problems: string[] }> {
+export async function loadPaletteEntries(
+  isAdmin: boolean,
+  me: string | undefined,
+): Promise<{ entries: PaletteEntry[]; problems: string[] }> {
   const loaders: Record<(typeof kinds)[number], () => Promise<PaletteEntry[]>> = {
-    Rules: async () => (await api.rules.list()).map((r) => ({ kind: 'Rules', id: r.id, name: r.name, to: resourcePath.rule(r.id) })),
-    Topics: async () => (await api.topics()).map((t) => ({ kind: 'Topics', id: t, name: t, to: resourcePath.topic(t) })),
-    Tasks: async () => (await api.tasks.list()).map((t) => ({ kind: 'Tasks', id: String(t.id), name: t.name, to: resourcePath.task(t.id) })),
-    Pipelines: async () => (await api.pipelines.list()).map((p) => ({ kind: 'Pipelines', id: String(p.id), name: p.name, to: resourcePath.pipeline(p.id) })),
-    Topologies: async () => (await api.topologies.list()).map((t) => ({ kind: 'Topologies', id: String(t.id), name: t.name, to: resourcePath.topology(t.id) })),
-    Lookups: async () => (await api.lookups()).map((l) => ({ kind: 'Lookups', id: l.id, name: l.id, to: resourcePath.lookup(l.id) })),
-    Users: async () => isAdmin
-      ? (await api.users()).map((u) => ({ kind: 'Users', id: u.username, name: u.name || u.username, to: resourcePath.user(u.username) }))
-      : me ? [{ kind: 'Users', id: me, name: `${me} (your profile)`, to: '/profile' }] : [],
+    Rules: async () =>
+      (await api.rules.list()).map((r) => ({ kind: 'Rules', id: r.id, name: r.name, to: resourcePath.rule(r.id) })),
+    Topics: async () =>
+      (await api.topics()).map((t) => ({ kind: 'Topics', id: t, name: t, to: resourcePath.topic(t) })),
+    Tasks: async () =>
+      (await api.tasks.list()).map((t) => ({
+        kind: 'Tasks',
+        id: String(t.id),
+        name: t.name,
+        to: resourcePath.task(t.id),
+      })),
+    Pipelines: async () =>
+      (await api.pipelines.list()).map((p) => ({
+        kind: 'Pipelines',
+        id: String(p.id),
+        name: p.name,
+        to: resourcePath.pipeline(p.id),
+      })),
+    Topologies: async () =>
+      (await api.topologies.list()).map((t) => ({
+        kind: 'Topologies',
+        id: String(t.id),
+        name: t.name,
+        to: resourcePath.topology(t.id),
+      })),
+    Lookups: async () =>
+      (await api.lookups()).map((l) => ({ kind: 'Lookups', id: l.id, name: l.id, to: resourcePath.lookup(l.id) })),
+    Users: async () =>
+      isAdmin
+        ? (await api.users()).map((u) => ({
+            kind: 'Users',
+            id: u.username,
+            name: u.name || u.username,
+            to: resourcePath.user(u.username),
+          }))
+        : me
+          ? [{ kind: 'Users', id: me, name: `${me} (your profile)`, to: '/profile' }]
+          : [],
   };
   const settled = await Promise.allSettled(kinds.map((k) => loaders[k]()));
   const entries: PaletteEntry[] = [];
@@ -55,7 +87,11 @@ export async function loadPaletteEntries(isAdmin: boolean, me: string | undefine
 }
 
 /** The palette's actions: every page, then every resource grouped by kind (label name, keywords id). */
-export function paletteActions(pages: readonly PageDef[], entries: readonly PaletteEntry[], navigate: (to: string) => void): (SpotlightActionData | SpotlightActionGroupData)[] {
+export function paletteActions(
+  pages: readonly PageDef[],
+  entries: readonly PaletteEntry[],
+  navigate: (to: string) => void,
+): (SpotlightActionData | SpotlightActionGroupData)[] {
   const groups = new Map<string, SpotlightActionData[]>();
   for (const e of entries) {
     let g = groups.get(e.kind);
@@ -69,19 +105,33 @@ export function paletteActions(pages: readonly PageDef[], entries: readonly Pale
     });
   }
   return [
-    { group: 'Pages', actions: pages.map((p) => ({ id: `page:${p.path}`, label: p.label, description: `Go to ${p.label}`, onClick: () => navigate(p.path) })) },
+    {
+      group: 'Pages',
+      actions: pages.map((p) => ({
+        id: `page:${p.path}`,
+        label: p.label,
+        description: `Go to ${p.label}`,
+        onClick: () => navigate(p.path),
+      })),
+    },
     ...[...groups].map(([group, actions]) => ({ group, actions })),
   ];
 }
 
 /** Loads the resources each time the palette opens (so it never shows a stale list for long). */
 export function usePaletteEntries(isAdmin: boolean, me: string | undefined) {
-  const [state, setState] = useState<{ entries: PaletteEntry[]; problems: string[]; loading: boolean }>({ entries: [], problems: [], loading: false });
+  const [state, setState] = useState<{ entries: PaletteEntry[]; problems: string[]; loading: boolean }>({
+    entries: [],
+    problems: [],
+    loading: false,
+  });
   const seq = useRef(0);
   const load = useCallback(() => {
     const n = ++seq.current;
     setState((s) => ({ ...s, loading: true }));
-    void loadPaletteEntries(isAdmin, me).then((r) => { if (n === seq.current) setState({ ...r, loading: false }); });
+    void loadPaletteEntries(isAdmin, me).then((r) => {
+      if (n === seq.current) setState({ ...r, loading: false });
+    });
   }, [isAdmin, me]);
   return { ...state, load };
 }

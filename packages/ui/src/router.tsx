@@ -4,7 +4,11 @@ import { createContext, useCallback, useContext, useEffect, useState, type React
  * A small history router: the path is the page, the query string its parameters (`?topic=…`);
  * links push state, Back/Forward work.
  */
-const RouterContext = createContext<{ path: string; search: string; navigate: (to: string) => void }>({ path: '/', search: '', navigate: () => {} });
+const RouterContext = createContext<{ path: string; search: string; navigate: (to: string) => void }>({
+  path: '/',
+  search: '',
+  navigate: () => {},
+});
 
 export function Router({ children }: { children: ReactNode }) {
   const [location, setLocation] = useState(() => ({ path: window.location.pathname, search: window.location.search }));

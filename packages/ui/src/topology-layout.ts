@@ -14,7 +14,13 @@ export interface GraphNode {
   selectable?: boolean;
   focusable?: boolean;
 }
-export interface GraphEdge { id: string; source: string; target: string; label?: string; animated: boolean }
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  label?: string;
+  animated: boolean;
+}
 
 /** Live figures of one topology (from the metrics summary): records/s in and out, dead letters. */
 export interface TopologyFigures {
@@ -28,7 +34,8 @@ const taskSize = { width: 190, height: 62 };
 const topicSize = { width: 200, height: 56 };
 const pad = 16;
 
-const rate = (r: number | undefined) => (r === undefined ? '… rec/s' : `${r < 10 ? r.toFixed(1) : Math.round(r)} rec/s`);
+const rate = (r: number | undefined) =>
+  r === undefined ? '… rec/s' : `${r < 10 ? r.toFixed(1) : Math.round(r)} rec/s`;
 
 function deadBadge(n: number | undefined): string {
   return n ? ` · ${n} dead letter${n === 1 ? '' : 's'}` : '';
@@ -38,7 +45,12 @@ function deadBadge(n: number | undefined): string {
  * The nodes and edges of a topology's graph, laid out left to right by dagre: the input topic, each
  * pipeline's tasks in order (a `pipeline` box behind them), the output topics.
  */
-export function buildTopologyGraph(topology: Topology, pipelines: ReadonlyMap<number, Pipeline>, tasks: ReadonlyMap<number, Task>, figures: TopologyFigures): { nodes: GraphNode[]; edges: GraphEdge[] } {
+export function buildTopologyGraph(
+  topology: Topology,
+  pipelines: ReadonlyMap<number, Pipeline>,
+  tasks: ReadonlyMap<number, Task>,
+  figures: TopologyFigures,
+): { nodes: GraphNode[]; edges: GraphEdge[] } {
   const g = new Graph();
   g.setGraph({ rankdir: 'LR', nodesep: 30, ranksep: 70, marginx: 10, marginy: 10 });
   g.setDefaultEdgeLabel(() => ({}));
@@ -46,7 +58,13 @@ export function buildTopologyGraph(topology: Topology, pipelines: ReadonlyMap<nu
   const edges: GraphEdge[] = [];
   const input = `topic-in-${topology.input.name}`;
   const inputDead = (figures.deadLetters.get('decode') ?? 0) + (figures.deadLetters.get('topology') ?? 0);
-  nodes.push({ id: input, type: 'input', position: { x: 0, y: 0 }, data: { label: `⇢ ${topology.input.name}${deadBadge(inputDead)}` }, ...topicSize });
+  nodes.push({
+    id: input,
+    type: 'input',
+    position: { x: 0, y: 0 },
+    data: { label: `⇢ ${topology.input.name}${deadBadge(inputDead)}` },
+    ...topicSize,
+  });
   g.setNode(input, { ...topicSize });
   // The chain: each pipeline's tasks in order, pipelines one after the other.
   const groups: { id: string; label: string; members: string[] }[] = [];
@@ -54,7 +72,13 @@ export function buildTopologyGraph(topology: Topology, pipelines: ReadonlyMap<nu
   let first = true;
   const link = (to: string) => {
     const label = first ? rate(figures.inRate) : undefined;
-    edges.push({ id: `${previous}->${to}`, source: previous, target: to, label, animated: first && (figures.inRate ?? 0) > 0 });
+    edges.push({
+      id: `${previous}->${to}`,
+      source: previous,
+      target: to,
+      label,
+      animated: first && (figures.inRate ?? 0) > 0,
+    });
     g.setEdge(previous, to);
     previous = to;
     first = false;
@@ -65,7 +89,12 @@ export function buildTopologyGraph(topology: Topology, pipelines: ReadonlyMap<nu
     const taskIds = p?.tasks ?? [];
     if (taskIds.length === 0) {
       const id = `p${pi}-empty`;
-      nodes.push({ id, position: { x: 0, y: 0 }, data: { label: p ? 'no task' : `pipeline ${pid} does not exist` }, ...taskSize });
+      nodes.push({
+        id,
+        position: { x: 0, y: 0 },
+        data: { label: p ? 'no task' : `pipeline ${pid} does not exist` },
+        ...taskSize,
+      });
       g.setNode(id, { ...taskSize });
       members.push(id);
       link(id);
@@ -74,8 +103,13 @@ export function buildTopologyGraph(topology: Topology, pipelines: ReadonlyMap<nu
       const t = tasks.get(tid);
       const id = `p${pi}-t${ti}`;
       const dead = t ? figures.deadLetters.get(t.name) : undefined;
-      nodes.push({ id, position: { x: 0, y: 0 }, data: { label: t ? `${t.name} (${t.function})${deadBadge(dead)}` : `task ${tid} does not exist` }, ...taskSize,
-        style: dead ? { borderColor: 'var(--mantine-color-red-7)', borderWidth: 2 } : undefined });
+      nodes.push({
+        id,
+        position: { x: 0, y: 0 },
+        data: { label: t ? `${t.name} (${t.function})${deadBadge(dead)}` : `task ${tid} does not exist` },
+        ...taskSize,
+        style: dead ? { borderColor: 'var(--mantine-color-red-7)', borderWidth: 2 } : undefined,
+      });
       g.setNode(id, { ...taskSize });
       members.push(id);
       link(id);
@@ -86,7 +120,13 @@ export function buildTopologyGraph(topology: Topology, pipelines: ReadonlyMap<nu
   for (const out of topology.output ?? []) {
     const id = `topic-out-${out.name}`;
     const dead = figures.deadLetters.get('encode');
-    nodes.push({ id, type: 'output', position: { x: 0, y: 0 }, data: { label: `${out.name} ⇢${deadBadge(dead)}` }, ...topicSize });
+    nodes.push({
+      id,
+      type: 'output',
+      position: { x: 0, y: 0 },
+      data: { label: `${out.name} ⇢${deadBadge(dead)}` },
+      ...topicSize,
+    });
     g.setNode(id, { ...topicSize });
     // Nothing counted for an output yet while the input has a rate: nothing went out (0).
     const r = figures.outRate.get(out.name) ?? (figures.inRate === undefined ? undefined : 0);
@@ -105,7 +145,17 @@ export function buildTopologyGraph(topology: Topology, pipelines: ReadonlyMap<nu
     const y0 = Math.min(...ms.map((m) => m.position.y)) - pad - 18;
     const x1 = Math.max(...ms.map((m) => m.position.x + (m.width ?? 0))) + pad;
     const y1 = Math.max(...ms.map((m) => m.position.y + (m.height ?? 0))) + pad;
-    return { id: grp.id, type: 'pipeline', position: { x: x0, y: y0 }, data: { label: grp.label }, width: x1 - x0, height: y1 - y0, zIndex: -1, selectable: false, focusable: false };
+    return {
+      id: grp.id,
+      type: 'pipeline',
+      position: { x: x0, y: y0 },
+      data: { label: grp.label },
+      width: x1 - x0,
+      height: y1 - y0,
+      zIndex: -1,
+      selectable: false,
+      focusable: false,
+    };
   });
   return { nodes: [...boxes, ...nodes], edges };
 }

@@ -20,15 +20,18 @@ export function useMessageBuffer(limit = 200_000) {
       setVersion((v) => v + 1);
     });
   }, []);
-  const append = useCallback((items: readonly ConsumedMessage[]) => {
-    const s = store.current;
-    for (const m of items) s.push(m);
-    if (s.length > limit) {
-      dropped.current += s.length - limit;
-      s.splice(0, s.length - limit);
-    }
-    flush();
-  }, [flush, limit]);
+  const append = useCallback(
+    (items: readonly ConsumedMessage[]) => {
+      const s = store.current;
+      for (const m of items) s.push(m);
+      if (s.length > limit) {
+        dropped.current += s.length - limit;
+        s.splice(0, s.length - limit);
+      }
+      flush();
+    },
+    [flush, limit],
+  );
   const clear = useCallback(() => {
     store.current = [];
     setVersion((v) => v + 1);

@@ -16,7 +16,14 @@ export interface ApplyReport {
 }
 
 /** What a topic's settings can hold in an export: settings a user chooses, not every effective broker value. */
-export const exportedTopicOptions = ['cleanup.policy', 'retention.ms', 'retention.bytes', 'compression.type', 'max.message.bytes', 'min.insync.replicas'];
+export const exportedTopicOptions = [
+  'cleanup.policy',
+  'retention.ms',
+  'retention.bytes',
+  'compression.type',
+  'max.message.bytes',
+  'min.insync.replicas',
+];
 
 /**
  * The fields a manifest gives are what counts, at every depth: fields the server adds (defaults such
@@ -25,7 +32,8 @@ export const exportedTopicOptions = ['cleanup.policy', 'retention.ms', 'retentio
  */
 export function sameAs(current: unknown, spec: unknown, asText = false): boolean {
   if (asText && spec !== null && typeof spec !== 'object') return String(current) === String(spec);
-  if (Array.isArray(spec)) return Array.isArray(current) && current.length === spec.length && spec.every((v, i) => sameAs(current[i], v));
+  if (Array.isArray(spec))
+    return Array.isArray(current) && current.length === spec.length && spec.every((v, i) => sameAs(current[i], v));
   if (spec && typeof spec === 'object') {
     if (!current || typeof current !== 'object' || Array.isArray(current)) return false;
     const cur = current as Row;
@@ -42,7 +50,9 @@ async function write(weir: WeirClient, m: Manifest, current: Row | undefined): P
   switch (m.kind.kind) {
     case 'Topic': {
       if (current) {
-        throw new Error(`topic ${m.id} exists with other settings; the API cannot change a topic's partitions, replication or settings after creation (delete it and apply again)`);
+        throw new Error(
+          `topic ${m.id} exists with other settings; the API cannot change a topic's partitions, replication or settings after creation (delete it and apply again)`,
+        );
       }
       await weir.createTopic(s as unknown as BrokerTopic);
       return;
@@ -53,11 +63,24 @@ async function write(weir: WeirClient, m: Manifest, current: Row | undefined): P
       else await weir.createLookup(String(m.id), blob, `${m.id}.json`);
       return;
     }
-    case 'Rule': await (current ? weir.rules.update(String(m.id), s as unknown as Rule) : weir.rules.create(s as unknown as Rule)); return;
-    case 'Task': await (current ? weir.tasks.update(n, s as unknown as Task) : weir.tasks.create(s as unknown as Task)); return;
-    case 'Pipeline': await (current ? weir.pipelines.update(n, s as unknown as Pipeline) : weir.pipelines.create(s as unknown as Pipeline)); return;
-    case 'Topology': await (current ? weir.topologies.update(n, s as unknown as Topology) : weir.topologies.create(s as unknown as Topology)); return;
-    default: throw new Error(`${m.kind.kind} cannot be applied`);
+    case 'Rule':
+      await (current ? weir.rules.update(String(m.id), s as unknown as Rule) : weir.rules.create(s as unknown as Rule));
+      return;
+    case 'Task':
+      await (current ? weir.tasks.update(n, s as unknown as Task) : weir.tasks.create(s as unknown as Task));
+      return;
+    case 'Pipeline':
+      await (current
+        ? weir.pipelines.update(n, s as unknown as Pipeline)
+        : weir.pipelines.create(s as unknown as Pipeline));
+      return;
+    case 'Topology':
+      await (current
+        ? weir.topologies.update(n, s as unknown as Topology)
+        : weir.topologies.create(s as unknown as Topology));
+      return;
+    default:
+      throw new Error(`${m.kind.kind} cannot be applied`);
   }
 }
 
@@ -67,8 +90,13 @@ async function write(weir: WeirClient, m: Manifest, current: Row | undefined): P
  * API's message and the manifest's place, and the others still go on; the caller exits 1.
  * With dryRun nothing is written: each change is shown as a diff of the record's YAML.
  */
-export async function applyManifests(weir: WeirClient, manifests: readonly Manifest[], dryRun: boolean,
-  out: (s: string) => void, err: (s: string) => void): Promise<ApplyReport> {
+export async function applyManifests(
+  weir: WeirClient,
+  manifests: readonly Manifest[],
+  dryRun: boolean,
+  out: (s: string) => void,
+  err: (s: string) => void,
+): Promise<ApplyReport> {
   const order = (m: Manifest) => kinds.indexOf(m.kind);
   const sorted = [...manifests].sort((a, b) => order(a) - order(b));
   const seen = new Map<string, string>();
@@ -85,7 +113,8 @@ export async function applyManifests(weir: WeirClient, manifests: readonly Manif
       outcome = !current ? 'created' : sameAs(current, m.spec) ? 'unchanged' : 'configured';
       if (dryRun) {
         out(`${key(m)} ${outcome} (dry run)\n`);
-        if (outcome !== 'unchanged') out(lineDiff(current ? stringify(current) : '', stringify(current ? { ...current, ...m.spec } : m.spec)));
+        if (outcome !== 'unchanged')
+          out(lineDiff(current ? stringify(current) : '', stringify(current ? { ...current, ...m.spec } : m.spec)));
       } else {
         if (outcome !== 'unchanged') await write(weir, m, current);
         out(`${key(m)} ${outcome}\n`);
@@ -124,11 +153,20 @@ export async function exportManifests(weir: WeirClient): Promise<{ kind: string;
     let records: Row[];
     if (kind.kind === 'Topic') {
       const names = (await weir.topics()).filter(isUserTopic).sort();
-      records = await Promise.all(names.map(async (name) => {
-        const t = await weir.topic(name);
-        const options = Object.fromEntries(Object.entries(t.options ?? {}).filter(([k]) => exportedTopicOptions.includes(k)));
-        return { name: t.name, numberOfPartitions: t.numberOfPartitions, replicationFactor: t.replicationFactor, options };
-      }));
+      records = await Promise.all(
+        names.map(async (name) => {
+          const t = await weir.topic(name);
+          const options = Object.fromEntries(
+            Object.entries(t.options ?? {}).filter(([k]) => exportedTopicOptions.includes(k)),
+          );
+          return {
+            name: t.name,
+            numberOfPartitions: t.numberOfPartitions,
+            replicationFactor: t.replicationFactor,
+            options,
+          };
+        }),
+      );
     } else {
       records = await listRecords(weir, kind);
     }

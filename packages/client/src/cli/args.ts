@@ -23,31 +23,97 @@ export interface CommandSpec {
 }
 
 export const commands: Record<string, CommandSpec> = {
-  login: { usage: 'login --server URL [-u USER] [--password-stdin] [--insecure | --ca FILE]', summary: 'sign in and keep the token in the config dir',
-    options: { username: { type: 'string', short: 'u' }, 'password-stdin': { type: 'boolean' } }, min: 0, max: 0 },
+  login: {
+    usage: 'login --server URL [-u USER] [--password-stdin] [--insecure | --ca FILE]',
+    summary: 'sign in and keep the token in the config dir',
+    options: { username: { type: 'string', short: 'u' }, 'password-stdin': { type: 'boolean' } },
+    min: 0,
+    max: 0,
+  },
   logout: { usage: 'logout', summary: 'forget the stored tokens', options: {}, min: 0, max: 0 },
-  get: { usage: 'get <kind> [id] [-o table|json|yaml]', summary: 'list records of a kind, or one record', options: {}, min: 1, max: 2 },
-  describe: { usage: 'describe <kind> <id> [-o yaml|json]', summary: 'one record in full (YAML by default)', options: {}, min: 2, max: 2 },
-  apply: { usage: 'apply -f <file|folder>... [--dry-run]', summary: 'create or update what manifests describe (idempotent)',
-    options: { filename: { type: 'string', short: 'f', multiple: true }, 'dry-run': { type: 'boolean' } }, min: 0, max: 0 },
+  get: {
+    usage: 'get <kind> [id] [-o table|json|yaml]',
+    summary: 'list records of a kind, or one record',
+    options: {},
+    min: 1,
+    max: 2,
+  },
+  describe: {
+    usage: 'describe <kind> <id> [-o yaml|json]',
+    summary: 'one record in full (YAML by default)',
+    options: {},
+    min: 2,
+    max: 2,
+  },
+  apply: {
+    usage: 'apply -f <file|folder>... [--dry-run]',
+    summary: 'create or update what manifests describe (idempotent)',
+    options: { filename: { type: 'string', short: 'f', multiple: true }, 'dry-run': { type: 'boolean' } },
+    min: 0,
+    max: 0,
+  },
   delete: { usage: 'delete <kind> <id>', summary: 'delete a record', options: {}, min: 2, max: 2 },
-  export: { usage: 'export [-f FILE] [-o yaml|json]', summary: 'the whole configuration as manifests (backup)',
-    options: { filename: { type: 'string', short: 'f' } }, min: 0, max: 0 },
-  import: { usage: 'import -f <file|folder>... [--dry-run]', summary: 'restore an export (create or update every record)',
-    options: { filename: { type: 'string', short: 'f', multiple: true }, 'dry-run': { type: 'boolean' } }, min: 0, max: 0 },
-  test: { usage: 'test rule|pdl|task|pipeline <id|pdl> -f EVENTS [--raw]', summary: 'run a rule, PDL, task or pipeline over events (NDJSON or a JSON array)',
-    options: { filename: { type: 'string', short: 'f' }, raw: { type: 'boolean' } }, min: 2, max: 2 },
-  produce: { usage: 'produce <topic> [-f EVENTS] [--key-field F] [--key-serializer C] [--value-serializer C]', summary: 'write events to a topic (stdin by default)',
-    options: { filename: { type: 'string', short: 'f' }, raw: { type: 'boolean' }, 'key-field': { type: 'string' }, 'key-serializer': { type: 'string' }, 'value-serializer': { type: 'string' } }, min: 1, max: 1 },
-  consume: { usage: 'consume <topic>|alerts [-f] [--from earliest|latest] [--offset N] [--partition P] [--max N] [--timeout S] [--values]',
+  export: {
+    usage: 'export [-f FILE] [-o yaml|json]',
+    summary: 'the whole configuration as manifests (backup)',
+    options: { filename: { type: 'string', short: 'f' } },
+    min: 0,
+    max: 0,
+  },
+  import: {
+    usage: 'import -f <file|folder>... [--dry-run]',
+    summary: 'restore an export (create or update every record)',
+    options: { filename: { type: 'string', short: 'f', multiple: true }, 'dry-run': { type: 'boolean' } },
+    min: 0,
+    max: 0,
+  },
+  test: {
+    usage: 'test rule|pdl|task|pipeline <id|pdl> -f EVENTS [--raw]',
+    summary: 'run a rule, PDL, task or pipeline over events (NDJSON or a JSON array)',
+    options: { filename: { type: 'string', short: 'f' }, raw: { type: 'boolean' } },
+    min: 2,
+    max: 2,
+  },
+  produce: {
+    usage: 'produce <topic> [-f EVENTS] [--key-field F] [--key-serializer C] [--value-serializer C]',
+    summary: 'write events to a topic (stdin by default)',
+    options: {
+      filename: { type: 'string', short: 'f' },
+      raw: { type: 'boolean' },
+      'key-field': { type: 'string' },
+      'key-serializer': { type: 'string' },
+      'value-serializer': { type: 'string' },
+    },
+    min: 1,
+    max: 1,
+  },
+  consume: {
+    usage:
+      'consume <topic>|alerts [-f] [--from earliest|latest] [--offset N] [--partition P] [--max N] [--timeout S] [--values]',
     summary: 'read messages as JSON lines; -f follows like tail -f',
-    options: { follow: { type: 'boolean', short: 'f' }, from: { type: 'string' }, offset: { type: 'string' }, partition: { type: 'string' }, max: { type: 'string' },
-      timeout: { type: 'string' }, values: { type: 'boolean' }, 'key-deserializer': { type: 'string' }, 'value-deserializer': { type: 'string' } }, min: 1, max: 1 },
+    options: {
+      follow: { type: 'boolean', short: 'f' },
+      from: { type: 'string' },
+      offset: { type: 'string' },
+      partition: { type: 'string' },
+      max: { type: 'string' },
+      timeout: { type: 'string' },
+      values: { type: 'boolean' },
+      'key-deserializer': { type: 'string' },
+      'value-deserializer': { type: 'string' },
+    },
+    min: 1,
+    max: 1,
+  },
   engine: { usage: 'engine start|stop|state', summary: 'the stream engine of the node', options: {}, min: 1, max: 1 },
   nodes: { usage: 'nodes [-o table|json|yaml]', summary: 'the nodes of the cluster', options: {}, min: 0, max: 0 },
-  sigma: { usage: 'sigma convert|import <file|folder>... [--mapping NAME] [--mapping-file F] [--dry-run]',
+  sigma: {
+    usage: 'sigma convert|import <file|folder>... [--mapping NAME] [--mapping-file F] [--dry-run]',
     summary: 'convert Sigma rules to PDL here (convert), or on the server and store them (import)',
-    options: { mapping: { type: 'string' }, 'mapping-file': { type: 'string' }, 'dry-run': { type: 'boolean' } }, min: 2, max: Infinity },
+    options: { mapping: { type: 'string' }, 'mapping-file': { type: 'string' }, 'dry-run': { type: 'boolean' } },
+    min: 2,
+    max: Infinity,
+  },
   completion: { usage: 'completion bash|zsh', summary: 'print a shell completion script', options: {}, min: 1, max: 1 },
   help: { usage: 'help [command]', summary: 'show help', options: {}, min: 0, max: 1 },
 };
@@ -62,21 +128,32 @@ export interface ParsedCommand {
 /** `weirctl <command> [arguments] [flags]`: flags may come anywhere after the command. Throws UsageError. */
 export function parseCommandLine(argv: readonly string[]): ParsedCommand {
   const [first, ...rest] = argv;
-  if (first === undefined || first === '-h' || first === '--help') return { command: 'help', positionals: [], values: {}, output: undefined };
-  if (first.startsWith('-')) throw new UsageError(`the command comes first: weirctl <command> [flags] (found ${first})`);
+  if (first === undefined || first === '-h' || first === '--help')
+    return { command: 'help', positionals: [], values: {}, output: undefined };
+  if (first.startsWith('-'))
+    throw new UsageError(`the command comes first: weirctl <command> [flags] (found ${first})`);
   const spec = commands[first];
   if (!spec) throw new UsageError(`unknown command '${first}' (one of ${Object.keys(commands).join(', ')})`);
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...globalOptions, ...spec.options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: rest,
+      options: { ...globalOptions, ...spec.options },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
-    throw new UsageError(`${first}: ${(err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '')}`);
+    throw new UsageError(
+      `${first}: ${(err as Error).message.split('\n')[0]!.replace(/\. To specify a positional argument.*$/, '')}`,
+    );
   }
   const values = parsed.values as ParsedCommand['values'];
   if (values.help) return { command: 'help', positionals: [first], values: {}, output: undefined };
   const n = parsed.positionals.length;
   if (n < spec.min || n > spec.max) {
-    throw new UsageError(`${first}: expected ${spec.min === spec.max ? spec.min : `${spec.min}${spec.max === Infinity ? ' or more' : ` to ${spec.max}`}`} argument(s), found ${n}: weirctl ${spec.usage}`);
+    throw new UsageError(
+      `${first}: expected ${spec.min === spec.max ? spec.min : `${spec.min}${spec.max === Infinity ? ' or more' : ` to ${spec.max}`}`} argument(s), found ${n}: weirctl ${spec.usage}`,
+    );
   }
   const output = values.output as string | undefined;
   if (output !== undefined && !outputFormats.includes(output as OutputFormat)) {
@@ -89,7 +166,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
 export function intFlag(values: ParsedCommand['values'], name: string): number | undefined {
   const v = values[name];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^\d+$/.test(v)) throw new UsageError(`--${name} must be a non-negative integer, found '${String(v)}'`);
+  if (typeof v !== 'string' || !/^\d+$/.test(v))
+    throw new UsageError(`--${name} must be a non-negative integer, found '${String(v)}'`);
   return Number(v);
 }
 
@@ -99,7 +177,11 @@ export function helpText(command?: string): string {
     return `weirctl ${c.usage}\n\n${c.summary}.\n\nGlobal flags: --server URL, --insecure, --ca FILE, -o table|json|yaml, -h.\nSee docs/cli.md.\n`;
   }
   const width = Math.max(...Object.keys(commands).map((c) => c.length));
-  return `weirctl: the command line of Weir\n\nUsage: weirctl <command> [arguments] [flags]\n\nCommands:\n${
-    Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`).join('\n')
-  }\n\nGlobal flags:\n  --server URL     the API (default: the one of weirctl login)\n  --insecure       accept any TLS certificate\n  --ca FILE        trust this CA certificate (PEM)\n  -o FORMAT        table, json or yaml\n\nExit codes: 0 ok, 1 failure, 2 usage.\n`;
+  return `weirctl: the command line of Weir\n\nUsage: weirctl <command> [arguments] [flags]\n\nCommands:\n${Object.entries(
+    commands,
+  )
+    .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+    .join(
+      '\n',
+    )}\n\nGlobal flags:\n  --server URL     the API (default: the one of weirctl login)\n  --insecure       accept any TLS certificate\n  --ca FILE        trust this CA certificate (PEM)\n  -o FORMAT        table, json or yaml\n\nExit codes: 0 ok, 1 failure, 2 usage.\n`;
 }

@@ -35,14 +35,16 @@ function kindArg(name: string): KindInfo {
 
 function idArg(kind: KindInfo, text: string): string | number {
   const id = parseId(kind, text);
-  if (typeof id === 'number' && Number.isNaN(id)) throw new UsageError(`${kind.plural} have integer ids, found '${text}'`);
+  if (typeof id === 'number' && Number.isNaN(id))
+    throw new UsageError(`${kind.plural} have integer ids, found '${text}'`);
   return id;
 }
 
 async function readPassword(cmd: ParsedCommand, io: Io): Promise<string> {
   if (cmd.values['password-stdin']) return readFileSync(0, 'utf8').replace(/\r?\n$/, '');
   if (io.env.WEIR_PASSWORD) return io.env.WEIR_PASSWORD;
-  if (!process.stdin.isTTY) throw new UsageError('no password: give --password-stdin, WEIR_PASSWORD, or run in a terminal');
+  if (!process.stdin.isTTY)
+    throw new UsageError('no password: give --password-stdin, WEIR_PASSWORD, or run in a terminal');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
   // Hide the typed characters: write the prompt once, then nothing while the user types.
   const rlOut = rl as unknown as { _writeToOutput: (s: string) => void };
@@ -64,7 +66,16 @@ const login: Handler = async (cmd, io) => {
   const password = await readPassword(cmd, io);
   const weir = new WeirClient({ baseUrl: server, fetch: makeFetch({ insecure, ca }) });
   const tokens = await weir.login(username, password);
-  writeConfig({ server, ...(insecure ? { insecure } : {}), ...(ca ? { ca: (await import('node:path')).resolve(ca) } : {}), username, tokens }, io.env);
+  writeConfig(
+    {
+      server,
+      ...(insecure ? { insecure } : {}),
+      ...(ca ? { ca: (await import('node:path')).resolve(ca) } : {}),
+      username,
+      tokens,
+    },
+    io.env,
+  );
   io.err(`Logged in to ${server} as ${username}\n`);
 };
 
@@ -99,22 +110,31 @@ const describe: Handler = async (cmd, io) => {
 /** What a record names and what names it, as YAML comments under `describe` (so the output stays a valid spec). */
 async function references(weir: WeirClient, kind: KindInfo, record: Record<string, unknown>): Promise<string[]> {
   const names = <T extends { id: unknown; name: unknown }>(all: T[], ids: unknown) =>
-    (Array.isArray(ids) ? ids : []).map((id) => {
-      const r = all.find((x) => x.id === id);
-      return r ? `${String(id)} ${String(r.name)}${'function' in r ? ` (${String(r.function)})` : ''}` : `${String(id)} (missing)`;
-    }).join(', ');
+    (Array.isArray(ids) ? ids : [])
+      .map((id) => {
+        const r = all.find((x) => x.id === id);
+        return r
+          ? `${String(id)} ${String(r.name)}${'function' in r ? ` (${String(r.function)})` : ''}`
+          : `${String(id)} (missing)`;
+      })
+      .join(', ');
   switch (kind.kind) {
-    case 'Pipeline': return [`tasks: ${names(await weir.tasks.list(), record.tasks)}`];
-    case 'Topology': return [`pipelines: ${names(await weir.pipelines.list(), record.pipelines)}`];
+    case 'Pipeline':
+      return [`tasks: ${names(await weir.tasks.list(), record.tasks)}`];
+    case 'Topology':
+      return [`pipelines: ${names(await weir.pipelines.list(), record.pipelines)}`];
     case 'Task': {
       const users = (await weir.pipelines.list()).filter((p) => p.tasks.includes(record.id as number));
       return [`used by pipelines: ${users.map((p) => `${p.id} ${p.name}`).join(', ') || 'none'}`];
     }
     case 'Rule': {
-      const users = (await weir.tasks.list()).filter((t) => Array.isArray(t.definition.rules) && (t.definition.rules as unknown[]).includes(record.id));
+      const users = (await weir.tasks.list()).filter(
+        (t) => Array.isArray(t.definition.rules) && (t.definition.rules as unknown[]).includes(record.id),
+      );
       return [`used by tasks: ${users.map((t) => `${t.id} ${t.name}`).join(', ') || 'none'}`];
     }
-    default: return [];
+    default:
+      return [];
   }
 }
 
@@ -133,16 +153,19 @@ const apply: Handler = async (cmd, io) => {
   if (!manifests.length) throw new UsageError(`${cmd.command}: no manifests in ${targets.join(', ')}`);
   const { weir } = openSession(cmd, io.env);
   const { counts } = await applyManifests(weir, manifests, cmd.values['dry-run'] === true, io.out, io.err);
-  io.err(`${counts.created} created, ${counts.configured} configured, ${counts.unchanged} unchanged, ${counts.failed} failed${cmd.values['dry-run'] ? ' (dry run: nothing written)' : ''}\n`);
+  io.err(
+    `${counts.created} created, ${counts.configured} configured, ${counts.unchanged} unchanged, ${counts.failed} failed${cmd.values['dry-run'] ? ' (dry run: nothing written)' : ''}\n`,
+  );
   if (counts.failed) throw new ReportedFailure(`${counts.failed} failed`);
 };
 
 const exportAll: Handler = async (cmd, io) => {
   const { weir, server } = openSession(cmd, io.env);
   const manifests = await exportManifests(weir);
-  const text = cmd.output === 'json'
-    ? `${JSON.stringify(manifests, null, 2)}\n`
-    : `# weirctl export of ${server} at ${new Date().toISOString()}\n${manifests.map((m) => stringify(m)).join('---\n')}`;
+  const text =
+    cmd.output === 'json'
+      ? `${JSON.stringify(manifests, null, 2)}\n`
+      : `# weirctl export of ${server} at ${new Date().toISOString()}\n${manifests.map((m) => stringify(m)).join('---\n')}`;
   const file = cmd.values.filename as string | undefined;
   if (file) {
     (await import('node:fs')).writeFileSync(file, text, { mode: 0o600 });
@@ -154,7 +177,8 @@ const exportAll: Handler = async (cmd, io) => {
 
 const test: Handler = async (cmd, io) => {
   const [what, target] = cmd.positionals as [string, string];
-  if (!['rule', 'pdl', 'task', 'pipeline'].includes(what)) throw new UsageError(`test: rule, pdl, task or pipeline, found '${what}'`);
+  if (!['rule', 'pdl', 'task', 'pipeline'].includes(what))
+    throw new UsageError(`test: rule, pdl, task or pipeline, found '${what}'`);
   const file = cmd.values.filename as string | undefined;
   if (!file) throw new UsageError('test: give -f EVENTS (NDJSON or a JSON array; - for stdin)');
   const events = readEventsFile(file, cmd.values.raw === true);
@@ -172,7 +196,10 @@ const test: Handler = async (cmd, io) => {
   let matched = 0;
   for (const [index, e] of events.entries()) {
     if (what === 'rule' || what === 'pdl') {
-      const r = what === 'rule' ? await weir.testRule(target, e.value as Record<string, unknown>) : await weir.testPdl(target, e.value as Record<string, unknown>);
+      const r =
+        what === 'rule'
+          ? await weir.testRule(target, e.value as Record<string, unknown>)
+          : await weir.testPdl(target, e.value as Record<string, unknown>);
       if (r.matched) matched++;
       io.out(`${JSON.stringify({ index, matched: r.matched, event: r.event ?? null })}\n`);
     } else {
@@ -181,7 +208,11 @@ const test: Handler = async (cmd, io) => {
       io.out(`${JSON.stringify({ index, result })}\n`);
     }
   }
-  io.err(what === 'rule' || what === 'pdl' ? `${events.length} events, ${matched} matched\n` : `${events.length} events, ${matched} with a result\n`);
+  io.err(
+    what === 'rule' || what === 'pdl'
+      ? `${events.length} events, ${matched} matched\n`
+      : `${events.length} events, ${matched} with a result\n`,
+  );
 };
 
 const produce: Handler = async (cmd, io) => {
@@ -190,7 +221,7 @@ const produce: Handler = async (cmd, io) => {
   const keyField = cmd.values['key-field'] as string | undefined;
   const messages = events.map((e) => {
     if (keyField === undefined) return { value: e.value };
-    const obj = e.value && typeof e.value === 'object' ? e.value as Record<string, unknown> : undefined;
+    const obj = e.value && typeof e.value === 'object' ? (e.value as Record<string, unknown>) : undefined;
     if (!obj || !(keyField in obj)) throw new UsageError(`${e.where}: no field '${keyField}' for the key`);
     const k = obj[keyField];
     return { key: typeof k === 'string' ? k : JSON.stringify(k), value: e.value };
@@ -203,7 +234,8 @@ const produce: Handler = async (cmd, io) => {
       ...(cmd.values['value-serializer'] ? { valueSerializer: cmd.values['value-serializer'] as string } : {}),
       messages: messages.slice(i, i + batch),
     });
-    if (res.result !== 'success') throw new Error(`produce to ${topic} failed after ${i} messages: ${res.message ?? res.result}`);
+    if (res.result !== 'success')
+      throw new Error(`produce to ${topic} failed after ${i} messages: ${res.message ?? res.result}`);
   }
   io.err(`${messages.length} messages produced to ${topic}\n`);
 };
@@ -211,7 +243,8 @@ const produce: Handler = async (cmd, io) => {
 const consume: Handler = async (cmd, io) => {
   const topic = cmd.positionals[0]!;
   const from = cmd.values.from as string | undefined;
-  if (from !== undefined && from !== 'earliest' && from !== 'latest') throw new UsageError(`--from earliest or latest, found '${from}'`);
+  if (from !== undefined && from !== 'earliest' && from !== 'latest')
+    throw new UsageError(`--from earliest or latest, found '${from}'`);
   const startOffset = intFlag(cmd.values, 'offset');
   const partition = intFlag(cmd.values, 'partition');
   const max = intFlag(cmd.values, 'max');
@@ -221,11 +254,20 @@ const consume: Handler = async (cmd, io) => {
     ...(cmd.values['key-deserializer'] ? { keyDeserializer: cmd.values['key-deserializer'] as string } : {}),
     ...(cmd.values['value-deserializer'] ? { valueDeserializer: cmd.values['value-deserializer'] as string } : {}),
   };
-  const position = startOffset !== undefined ? { startOffset } : { offset: (from ?? (cmd.values.follow ? 'latest' : 'earliest')) as 'earliest' | 'latest' };
+  const position =
+    startOffset !== undefined
+      ? { startOffset }
+      : { offset: (from ?? (cmd.values.follow ? 'latest' : 'earliest')) as 'earliest' | 'latest' };
   const print = (m: ConsumedMessage) => {
     if (!cmd.values.values) return io.out(`${JSON.stringify(m)}\n`);
     let v: unknown = m.value;
-    if (typeof v === 'string') { try { v = JSON.parse(v); } catch { /* not JSON: the text */ } }
+    if (typeof v === 'string') {
+      try {
+        v = JSON.parse(v);
+      } catch {
+        /* not JSON: the text */
+      }
+    }
     io.out(`${JSON.stringify(v)}\n`);
   };
   const { weir } = openSession(cmd, io.env);
@@ -233,15 +275,32 @@ const consume: Handler = async (cmd, io) => {
     const stop = new AbortController();
     io.signal.addEventListener('abort', () => stop.abort(), { once: true });
     let n = 0;
-    const reason = await weir.tail(topic === 'alerts' ? undefined : topic, { ...position, ...(partition !== undefined ? { partition } : {}), ...deser, ...(timeout ? { maxSeconds: timeout } : {}) }, (m) => {
-      print(m);
-      if (max !== undefined && ++n >= max) stop.abort();
-    }, stop.signal);
-    if (!stop.signal.aborted && reason !== 'maxSeconds reached' && reason !== 'closed') throw new Error(`the tail ended: ${reason}`);
+    const reason = await weir.tail(
+      topic === 'alerts' ? undefined : topic,
+      {
+        ...position,
+        ...(partition !== undefined ? { partition } : {}),
+        ...deser,
+        ...(timeout ? { maxSeconds: timeout } : {}),
+      },
+      (m) => {
+        print(m);
+        if (max !== undefined && ++n >= max) stop.abort();
+      },
+      stop.signal,
+    );
+    if (!stop.signal.aborted && reason !== 'maxSeconds reached' && reason !== 'closed')
+      throw new Error(`the tail ended: ${reason}`);
     return;
   }
   const name = topic === 'alerts' ? 'weir_alerts' : topic;
-  await weir.consume(name, { ...position, ...(partition !== undefined ? { partition } : {}), ...deser, maxEvents: max ?? 1000, maxTimeoutSeconds: timeout ?? 5 });
+  await weir.consume(name, {
+    ...position,
+    ...(partition !== undefined ? { partition } : {}),
+    ...deser,
+    maxEvents: max ?? 1000,
+    maxTimeoutSeconds: timeout ?? 5,
+  });
   let index = 0;
   for (;;) {
     const read = await weir.consumeRead(name, index);
@@ -258,7 +317,14 @@ const consume: Handler = async (cmd, io) => {
 const engine: Handler = async (cmd, io) => {
   const action = cmd.positionals[0]!;
   const { weir } = openSession(cmd, io.env);
-  const state = action === 'state' ? await weir.engineState() : action === 'start' ? await weir.engineStart() : action === 'stop' ? await weir.engineStop() : undefined;
+  const state =
+    action === 'state'
+      ? await weir.engineState()
+      : action === 'start'
+        ? await weir.engineStart()
+        : action === 'stop'
+          ? await weir.engineStop()
+          : undefined;
   if (!state) throw new UsageError(`engine: start, stop or state, found '${action}'`);
   io.out(cmd.output && cmd.output !== 'table' ? formatValue(state, cmd.output) : `${state.states.join(' ')}\n`);
 };
@@ -271,19 +337,36 @@ const sigma: Handler = async (cmd, io) => {
   const files = manifestFiles(targets);
   if (!files.length) throw new UsageError(`sigma ${action}: no .yml/.yaml files in ${targets.join(', ')}`);
   if (action === 'convert') return sigmaConvert(cmd, io, files);
-  if (cmd.values['mapping-file'] !== undefined) throw new UsageError('sigma import: --mapping-file is for convert; the server takes a built-in --mapping');
+  if (cmd.values['mapping-file'] !== undefined)
+    throw new UsageError('sigma import: --mapping-file is for convert; the server takes a built-in --mapping');
   const { extra } = openSession(cmd, io.env);
   let failed = 0;
   const rows: unknown[][] = [];
   const all: unknown[] = [];
   for (const file of files) {
     const yaml = readFileSync(file, 'utf8');
-    const r = await extra.sigmaImport({ yaml, ...(cmd.values.mapping ? { mapping: cmd.values.mapping as string } : {}), dryRun: cmd.values['dry-run'] === true });
+    const r = await extra.sigmaImport({
+      yaml,
+      ...(cmd.values.mapping ? { mapping: cmd.values.mapping as string } : {}),
+      dryRun: cmd.values['dry-run'] === true,
+    });
     failed += r.failed;
     all.push({ file, ...r });
-    for (const x of r.results) rows.push([file, x.document, x.status, x.id ?? '', x.title ?? '', x.reason ? `${x.path ?? ''} ${x.reason}`.trim() : '']);
+    for (const x of r.results)
+      rows.push([
+        file,
+        x.document,
+        x.status,
+        x.id ?? '',
+        x.title ?? '',
+        x.reason ? `${x.path ?? ''} ${x.reason}`.trim() : '',
+      ]);
   }
-  io.out(cmd.output && cmd.output !== 'table' ? formatValue(all, cmd.output) : table(['FILE', 'DOC', 'STATUS', 'RULE', 'TITLE', 'REASON'], rows));
+  io.out(
+    cmd.output && cmd.output !== 'table'
+      ? formatValue(all, cmd.output)
+      : table(['FILE', 'DOC', 'STATUS', 'RULE', 'TITLE', 'REASON'], rows),
+  );
   if (failed) {
     io.err(`${failed} Sigma document(s) could not be converted\n`);
     throw new ReportedFailure('sigma');
@@ -292,11 +375,30 @@ const sigma: Handler = async (cmd, io) => {
 
 /** `sigma convert`: offline, with the converter the server uses; exit 1 when a document could not be converted. */
 function sigmaConvert(cmd: ParsedCommand, io: Io, files: string[]): void {
-  const mapping = loadMapping(cmd.values.mapping as string | undefined, cmd.values['mapping-file'] as string | undefined);
+  const mapping = loadMapping(
+    cmd.values.mapping as string | undefined,
+    cmd.values['mapping-file'] as string | undefined,
+  );
   const rows = convertFiles(files, mapping);
   if (cmd.output && cmd.output !== 'table') io.out(formatValue(rows, cmd.output));
-  else io.out(table(['FILE', 'DOC', 'STATUS', 'RULE', 'TITLE', 'PDL OR REASON'], rows.map((r) => [r.file, r.document, r.status, r.id ?? '', r.title ?? '',
-    r.status === 'converted' ? r.pdl : r.status === 'filter' ? `applies to ${r.appliedTo?.join(', ')}` : `${r.path ?? ''} ${r.reason ?? ''}`.trim()])));
+  else
+    io.out(
+      table(
+        ['FILE', 'DOC', 'STATUS', 'RULE', 'TITLE', 'PDL OR REASON'],
+        rows.map((r) => [
+          r.file,
+          r.document,
+          r.status,
+          r.id ?? '',
+          r.title ?? '',
+          r.status === 'converted'
+            ? r.pdl
+            : r.status === 'filter'
+              ? `applies to ${r.appliedTo?.join(', ')}`
+              : `${r.path ?? ''} ${r.reason ?? ''}`.trim(),
+        ]),
+      ),
+    );
   const failed = rows.filter((r) => r.status === 'error').length;
   if (failed) {
     io.err(`${failed} Sigma document(s) could not be converted\n`);
@@ -314,7 +416,22 @@ const completion: Handler = async (cmd, io) => {
 const help: Handler = async (cmd, io) => io.out(helpText(cmd.positionals[0]));
 
 export const handlers: Record<string, Handler> = {
-  login, logout, get, describe, delete: del, apply, import: apply, export: exportAll, test, produce, consume, engine, nodes, sigma, completion, help,
+  login,
+  logout,
+  get,
+  describe,
+  delete: del,
+  apply,
+  import: apply,
+  export: exportAll,
+  test,
+  produce,
+  consume,
+  engine,
+  nodes,
+  sigma,
+  completion,
+  help,
 };
 
 export { describeError };

@@ -15,7 +15,10 @@ export interface CliConfig {
 
 /** `$XDG_CONFIG_HOME/weir`, else `~/.config/weir`. */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
+  const base =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
+      ? env.XDG_CONFIG_HOME
+      : path.join(os.homedir(), '.config');
   return path.join(base, 'weir');
 }
 
@@ -34,7 +37,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   try {
     return JSON.parse(text) as CliConfig;
   } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}): fix it or run weirctl login again`, { cause: err });
+    throw new Error(`${file} is not valid JSON (${(err as Error).message}): fix it or run weirctl login again`, {
+      cause: err,
+    });
   }
 }
 

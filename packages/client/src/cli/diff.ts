@@ -16,12 +16,22 @@ export function lineDiff(before: string, after: string, context = 3): string {
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) { ops.push({ op: ' ', line: a[i]! }); i++; j++; }
-    else if (i < a.length && (j === b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) { ops.push({ op: '-', line: a[i]! }); i++; }
-    else { ops.push({ op: '+', line: b[j]! }); j++; }
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      ops.push({ op: ' ', line: a[i]! });
+      i++;
+      j++;
+    } else if (i < a.length && (j === b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
+      ops.push({ op: '-', line: a[i]! });
+      i++;
+    } else {
+      ops.push({ op: '+', line: b[j]! });
+      j++;
+    }
   }
   if (ops.every((o) => o.op === ' ')) return '';
-  const keep = ops.map((o, k) => o.op !== ' ' || ops.slice(Math.max(0, k - context), k + context + 1).some((x) => x.op !== ' '));
+  const keep = ops.map(
+    (o, k) => o.op !== ' ' || ops.slice(Math.max(0, k - context), k + context + 1).some((x) => x.op !== ' '),
+  );
   const out: string[] = [];
   let skipped = false;
   ops.forEach((o, k) => {

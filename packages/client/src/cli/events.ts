@@ -16,7 +16,9 @@ export interface InputEvent {
 export function parseEvents(text: string, source: string, raw = false): InputEvent[] {
   const lines = text.split(/\r?\n/);
   if (raw) {
-    return lines.flatMap((line, i) => (line.trim() === '' ? [] : [{ value: line, text: line, where: `${source}:${i + 1}` }]));
+    return lines.flatMap((line, i) =>
+      line.trim() === '' ? [] : [{ value: line, text: line, where: `${source}:${i + 1}` }],
+    );
   }
   const trimmed = text.trimStart();
   if (trimmed.startsWith('[')) {
@@ -26,7 +28,11 @@ export function parseEvents(text: string, source: string, raw = false): InputEve
     } catch (err) {
       throw new UsageError(`${source}: not a JSON array: ${(err as Error).message}`);
     }
-    return values.map((value, i) => ({ value, text: typeof value === 'string' ? value : JSON.stringify(value), where: `${source}[${i}]` }));
+    return values.map((value, i) => ({
+      value,
+      text: typeof value === 'string' ? value : JSON.stringify(value),
+      where: `${source}[${i}]`,
+    }));
   }
   const events: InputEvent[] = [];
   lines.forEach((line, i) => {
@@ -35,7 +41,9 @@ export function parseEvents(text: string, source: string, raw = false): InputEve
     try {
       value = JSON.parse(line);
     } catch (err) {
-      throw new UsageError(`${source}:${i + 1}: not JSON (${(err as Error).message}); give NDJSON, a JSON array, or --raw for text lines`);
+      throw new UsageError(
+        `${source}:${i + 1}: not JSON (${(err as Error).message}); give NDJSON, a JSON array, or --raw for text lines`,
+      );
     }
     events.push({ value, text: typeof value === 'string' ? value : line, where: `${source}:${i + 1}` });
   });

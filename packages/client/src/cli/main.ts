@@ -21,7 +21,9 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const tls = cause?.code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(cause.code);
-    io.err(`error: ${describeError(e)}${cause?.message ? ` (${cause.message})` : ''}${tls ? '\nThe server\'s certificate is not trusted: give --ca FILE, or --insecure for a test server.' : ''}\n`);
+    io.err(
+      `error: ${describeError(e)}${cause?.message ? ` (${cause.message})` : ''}${tls ? "\nThe server's certificate is not trusted: give --ca FILE, or --insecure for a test server." : ''}\n`,
+    );
     return 1;
   }
 }

@@ -69,7 +69,9 @@ export function parseManifests(text: string, source: string): Manifest[] {
     if (doc.errors.length) {
       const e = doc.errors[0]!;
       const pos = e.linePos?.[0];
-      throw new UsageError(`${source}${pos ? `:${pos.line}:${pos.col}` : ''}: not valid YAML: ${e.message.split('\n')[0]}`);
+      throw new UsageError(
+        `${source}${pos ? `:${pos.line}:${pos.col}` : ''}: not valid YAML: ${e.message.split('\n')[0]}`,
+      );
     }
     const value = doc.toJS() as unknown;
     if (value === null || value === undefined) return; // an empty document
@@ -83,7 +85,8 @@ function collect(value: unknown, where: string, out: Manifest[]): void {
     value.forEach((v, i) => collect(v, `${where}[${i}]`, out));
     return;
   }
-  if (!value || typeof value !== 'object') throw new UsageError(`${where}: expected an object with kind and spec, found ${JSON.stringify(value)}`);
+  if (!value || typeof value !== 'object')
+    throw new UsageError(`${where}: expected an object with kind and spec, found ${JSON.stringify(value)}`);
   const doc = value as Record<string, unknown>;
   if (doc.kind === 'List') {
     if (!Array.isArray(doc.items)) throw new UsageError(`${where}: kind List needs an items array`);
@@ -93,14 +96,21 @@ function collect(value: unknown, where: string, out: Manifest[]): void {
   const manifestKinds = kinds.filter((k) => k.manifest).map((k) => k.kind);
   if (typeof doc.kind !== 'string') throw new UsageError(`${where}: missing kind (one of ${manifestKinds.join(', ')})`);
   const kind = kindByName(doc.kind);
-  if (!kind || !kind.manifest) throw new UsageError(`${where}: unknown kind '${doc.kind}' (one of ${manifestKinds.join(', ')})`);
+  if (!kind || !kind.manifest)
+    throw new UsageError(`${where}: unknown kind '${doc.kind}' (one of ${manifestKinds.join(', ')})`);
   const unknown = Object.keys(doc).filter((k) => !['kind', 'spec', 'apiVersion'].includes(k));
-  if (unknown.length) throw new UsageError(`${where}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} next to kind (the record goes under spec)`);
-  if (!doc.spec || typeof doc.spec !== 'object' || Array.isArray(doc.spec)) throw new UsageError(`${where}: ${kind.kind} needs a spec object`);
+  if (unknown.length)
+    throw new UsageError(
+      `${where}: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} next to kind (the record goes under spec)`,
+    );
+  if (!doc.spec || typeof doc.spec !== 'object' || Array.isArray(doc.spec))
+    throw new UsageError(`${where}: ${kind.kind} needs a spec object`);
   const spec = doc.spec as Record<string, unknown>;
   const id = spec[kind.idField];
   if (kind.numericId ? !Number.isInteger(id) : typeof id !== 'string' || id === '') {
-    throw new UsageError(`${where}: ${kind.kind} spec.${kind.idField} must be ${kind.numericId ? 'an integer' : 'a non-empty string'}, found ${JSON.stringify(id)}`);
+    throw new UsageError(
+      `${where}: ${kind.kind} spec.${kind.idField} must be ${kind.numericId ? 'an integer' : 'a non-empty string'}, found ${JSON.stringify(id)}`,
+    );
   }
   out.push({ kind, spec, id: id as string | number, where });
 }

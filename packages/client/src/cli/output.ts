@@ -8,20 +8,60 @@ type Row = Record<string, unknown>;
 type Column = readonly [header: string, value: (r: Row) => unknown];
 
 const list = (v: unknown): string => (Array.isArray(v) ? v.join(',') : '');
-const topicName = (v: unknown): string => (v && typeof v === 'object' ? String((v as { name?: unknown }).name ?? '') : String(v ?? ''));
+const topicName = (v: unknown): string =>
+  v && typeof v === 'object' ? String((v as { name?: unknown }).name ?? '') : String(v ?? '');
 
 /** The columns of each kind's table (as kubectl's `get`: the fields one scans for; -o yaml has all). */
 const columns: Record<string, readonly Column[]> = {
-  topics: [['NAME', (r) => r.name], ['PARTITIONS', (r) => r.numberOfPartitions], ['REPLICATION', (r) => r.replicationFactor]],
-  lookups: [['ID', (r) => r.id], ['ROWS', (r) => (Array.isArray(r.content) ? r.content.length : '')]],
-  rules: [['ID', (r) => r.id], ['NAME', (r) => r.name], ['ENABLED', (r) => r.enabled], ['ANNOTATIONS', (r) => list(r.annotations)], ['PDL', (r) => r.pdl]],
-  tasks: [['ID', (r) => r.id], ['NAME', (r) => r.name], ['FUNCTION', (r) => r.function], ['DESCRIPTION', (r) => r.description]],
-  pipelines: [['ID', (r) => r.id], ['NAME', (r) => r.name], ['TASKS', (r) => list(r.tasks)], ['DESCRIPTION', (r) => r.description]],
-  topologies: [['ID', (r) => r.id], ['NAME', (r) => r.name], ['ENABLED', (r) => r.enabled], ['GROUP', (r) => r.group],
-    ['INPUT', (r) => topicName(r.input)], ['OUTPUT', (r) => (Array.isArray(r.output) ? r.output.map(topicName).join(',') : '')], ['PIPELINES', (r) => list(r.pipelines)]],
-  users: [['USERNAME', (r) => r.username], ['NAME', (r) => r.name], ['EMAIL', (r) => r.email],
-    ['ROLES', (r) => (Array.isArray(r.roles) ? r.roles.map((x: { name?: string }) => x.name).join(',') : '')]],
-  nodes: [['UUID', (r) => r.uuid], ['HOST', (r) => r.host], ['REST', (r) => r.rest], ['GROUP', (r) => r.group]],
+  topics: [
+    ['NAME', (r) => r.name],
+    ['PARTITIONS', (r) => r.numberOfPartitions],
+    ['REPLICATION', (r) => r.replicationFactor],
+  ],
+  lookups: [
+    ['ID', (r) => r.id],
+    ['ROWS', (r) => (Array.isArray(r.content) ? r.content.length : '')],
+  ],
+  rules: [
+    ['ID', (r) => r.id],
+    ['NAME', (r) => r.name],
+    ['ENABLED', (r) => r.enabled],
+    ['ANNOTATIONS', (r) => list(r.annotations)],
+    ['PDL', (r) => r.pdl],
+  ],
+  tasks: [
+    ['ID', (r) => r.id],
+    ['NAME', (r) => r.name],
+    ['FUNCTION', (r) => r.function],
+    ['DESCRIPTION', (r) => r.description],
+  ],
+  pipelines: [
+    ['ID', (r) => r.id],
+    ['NAME', (r) => r.name],
+    ['TASKS', (r) => list(r.tasks)],
+    ['DESCRIPTION', (r) => r.description],
+  ],
+  topologies: [
+    ['ID', (r) => r.id],
+    ['NAME', (r) => r.name],
+    ['ENABLED', (r) => r.enabled],
+    ['GROUP', (r) => r.group],
+    ['INPUT', (r) => topicName(r.input)],
+    ['OUTPUT', (r) => (Array.isArray(r.output) ? r.output.map(topicName).join(',') : '')],
+    ['PIPELINES', (r) => list(r.pipelines)],
+  ],
+  users: [
+    ['USERNAME', (r) => r.username],
+    ['NAME', (r) => r.name],
+    ['EMAIL', (r) => r.email],
+    ['ROLES', (r) => (Array.isArray(r.roles) ? r.roles.map((x: { name?: string }) => x.name).join(',') : '')],
+  ],
+  nodes: [
+    ['UUID', (r) => r.uuid],
+    ['HOST', (r) => r.host],
+    ['REST', (r) => r.rest],
+    ['GROUP', (r) => r.group],
+  ],
 };
 
 const maxCell = 60;
@@ -36,7 +76,11 @@ function cell(v: unknown): string {
 export function table(headers: readonly string[], rows: readonly (readonly unknown[])[]): string {
   const cells = rows.map((r) => r.map(cell));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
-  const line = (r: readonly string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(headers), ...cells.map(line)].join('\n') + '\n';
 }
 
@@ -45,7 +89,10 @@ export function formatRecords(kind: KindInfo, records: readonly Row[], format: O
   if (format === 'json') return `${JSON.stringify(records, null, 2)}\n`;
   if (format === 'yaml') return stringify(records);
   const cols = columns[kind.plural]!;
-  return table(cols.map(([h]) => h), records.map((r) => cols.map(([, f]) => f(r))));
+  return table(
+    cols.map(([h]) => h),
+    records.map((r) => cols.map(([, f]) => f(r))),
+  );
 }
 
 /** One record (describe, get with an id) in the chosen format; a table has one row. */

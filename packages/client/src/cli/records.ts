@@ -7,14 +7,22 @@ type Row = Record<string, unknown>;
 /** Every record of a kind, as the API returns it (topics described one by one). */
 export async function listRecords(weir: WeirClient, kind: KindInfo): Promise<Row[]> {
   switch (kind.kind) {
-    case 'Topic': return Promise.all((await weir.topics()).sort().map(async (name) => (await weir.topic(name)) as unknown as Row));
-    case 'Lookup': return (await weir.lookups()) as unknown as Row[];
-    case 'Rule': return (await weir.rules.list()) as unknown as Row[];
-    case 'Task': return (await weir.tasks.list()) as unknown as Row[];
-    case 'Pipeline': return (await weir.pipelines.list()) as unknown as Row[];
-    case 'Topology': return (await weir.topologies.list()) as unknown as Row[];
-    case 'User': return (await weir.users()) as unknown as Row[];
-    case 'Node': return (await weir.nodes()) as unknown as Row[];
+    case 'Topic':
+      return Promise.all((await weir.topics()).sort().map(async (name) => (await weir.topic(name)) as unknown as Row));
+    case 'Lookup':
+      return (await weir.lookups()) as unknown as Row[];
+    case 'Rule':
+      return (await weir.rules.list()) as unknown as Row[];
+    case 'Task':
+      return (await weir.tasks.list()) as unknown as Row[];
+    case 'Pipeline':
+      return (await weir.pipelines.list()) as unknown as Row[];
+    case 'Topology':
+      return (await weir.topologies.list()) as unknown as Row[];
+    case 'User':
+      return (await weir.users()) as unknown as Row[];
+    case 'Node':
+      return (await weir.nodes()) as unknown as Row[];
   }
 }
 
@@ -23,14 +31,22 @@ export async function getRecord(weir: WeirClient, kind: KindInfo, id: string | n
   const s = String(id);
   const n = Number(id);
   switch (kind.kind) {
-    case 'Topic': return (await weir.topic(s)) as unknown as Row;
-    case 'Lookup': return (await weir.lookup(s)) as unknown as Row;
-    case 'Rule': return (await weir.rules.get(s)) as unknown as Row;
-    case 'Task': return (await weir.tasks.get(n)) as unknown as Row;
-    case 'Pipeline': return (await weir.pipelines.get(n)) as unknown as Row;
-    case 'Topology': return (await weir.topologies.get(n)) as unknown as Row;
-    case 'User': return (await weir.user(s)) as unknown as Row;
-    case 'Node': return (await weir.node(s)) as unknown as Row;
+    case 'Topic':
+      return (await weir.topic(s)) as unknown as Row;
+    case 'Lookup':
+      return (await weir.lookup(s)) as unknown as Row;
+    case 'Rule':
+      return (await weir.rules.get(s)) as unknown as Row;
+    case 'Task':
+      return (await weir.tasks.get(n)) as unknown as Row;
+    case 'Pipeline':
+      return (await weir.pipelines.get(n)) as unknown as Row;
+    case 'Topology':
+      return (await weir.topologies.get(n)) as unknown as Row;
+    case 'User':
+      return (await weir.user(s)) as unknown as Row;
+    case 'Node':
+      return (await weir.node(s)) as unknown as Row;
   }
 }
 
@@ -47,14 +63,22 @@ export async function deleteRecord(weir: WeirClient, kind: KindInfo, id: string 
   const s = String(id);
   const n = Number(id);
   switch (kind.kind) {
-    case 'Topic': return weir.deleteTopic(s);
-    case 'Lookup': return weir.deleteLookup(s);
-    case 'Rule': return weir.rules.delete(s);
-    case 'Task': return weir.tasks.delete(n);
-    case 'Pipeline': return weir.pipelines.delete(n);
-    case 'Topology': return weir.topologies.delete(n);
-    case 'User': return weir.deleteUser(s);
-    case 'Node': return weir.deleteNode(s);
+    case 'Topic':
+      return weir.deleteTopic(s);
+    case 'Lookup':
+      return weir.deleteLookup(s);
+    case 'Rule':
+      return weir.rules.delete(s);
+    case 'Task':
+      return weir.tasks.delete(n);
+    case 'Pipeline':
+      return weir.pipelines.delete(n);
+    case 'Topology':
+      return weir.topologies.delete(n);
+    case 'User':
+      return weir.deleteUser(s);
+    case 'Node':
+      return weir.deleteNode(s);
   }
 }
 

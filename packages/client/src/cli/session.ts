@@ -13,7 +13,10 @@ export interface Session {
 }
 
 /** The server and TLS settings: flags first, then what login stored. */
-export function connection(cmd: ParsedCommand, config: CliConfig): { server: string | undefined; insecure: boolean; ca: string | undefined } {
+export function connection(
+  cmd: ParsedCommand,
+  config: CliConfig,
+): { server: string | undefined; insecure: boolean; ca: string | undefined } {
   const server = (cmd.values.server as string | undefined) ?? config.server;
   const insecure = cmd.values.insecure === true || (cmd.values.server === undefined && config.insecure === true);
   const ca = (cmd.values.ca as string | undefined) ?? (cmd.values.server === undefined ? config.ca : undefined);

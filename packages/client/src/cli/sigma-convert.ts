@@ -1,15 +1,26 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { builtInMappingsUrl, convertSigma, MappingError, parseMapping, type DocumentResult, type Mapping } from '@weir/sigma';
+import {
+  builtInMappingsUrl,
+  convertSigma,
+  MappingError,
+  parseMapping,
+  type DocumentResult,
+  type Mapping,
+} from '@weir/sigma';
 import { UsageError } from './errors.ts';
 
 /** The names of the mappings that ship with Weir (`evtx-json`, `winlogbeat`, …). */
 export function builtInMappingNames(): string[] {
-  return readdirSync(builtInMappingsUrl).filter((f) => f.endsWith('.yml')).map((f) => f.slice(0, -4)).sort();
+  return readdirSync(builtInMappingsUrl)
+    .filter((f) => f.endsWith('.yml'))
+    .map((f) => f.slice(0, -4))
+    .sort();
 }
 
 /** A mapping by built-in name or from a YAML file the user gives (`--mapping-file`). */
 export function loadMapping(name: string | undefined, file: string | undefined): Mapping {
-  if (name !== undefined && file !== undefined) throw new UsageError('sigma convert: give --mapping or --mapping-file, not both');
+  if (name !== undefined && file !== undefined)
+    throw new UsageError('sigma convert: give --mapping or --mapping-file, not both');
   let text: string;
   let where: string;
   if (file !== undefined) {
@@ -18,7 +29,9 @@ export function loadMapping(name: string | undefined, file: string | undefined):
   } else {
     const chosen = name ?? 'evtx-json';
     if (!builtInMappingNames().includes(chosen)) {
-      throw new UsageError(`sigma convert: unknown mapping '${chosen}'; built in: ${builtInMappingNames().join(', ')} (or --mapping-file <yaml>)`);
+      throw new UsageError(
+        `sigma convert: unknown mapping '${chosen}'; built in: ${builtInMappingNames().join(', ')} (or --mapping-file <yaml>)`,
+      );
     }
     text = readFileSync(new URL(`${chosen}.yml`, builtInMappingsUrl), 'utf8');
     where = `mapping ${chosen}`;
@@ -51,7 +64,8 @@ export function convertFiles(files: readonly string[], mapping: Mapping): Conver
   for (const file of files) {
     for (const r of convertSigma(readFileSync(file, 'utf8'), { mapping })) {
       const base = { file, document: r.document, status: r.status, title: r.sigma.title };
-      if (r.status === 'converted') rows.push({ ...base, id: r.rule.id, pdl: r.rule.pdl, annotations: r.rule.annotations });
+      if (r.status === 'converted')
+        rows.push({ ...base, id: r.rule.id, pdl: r.rule.pdl, annotations: r.rule.annotations });
       else if (r.status === 'filter') rows.push({ ...base, appliedTo: r.appliedTo });
       else rows.push({ ...base, path: r.path, reason: r.reason });
     }

@@ -28,7 +28,9 @@ export function makeFetch(tls: TlsOptions): typeof fetch {
   const httpsFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((v, k) => { headers[k] = v; });
+    new Headers(init.headers).forEach((v, k) => {
+      headers[k] = v;
+    });
     let payload: Buffer | undefined;
     if (init.body instanceof FormData) {
       const encoded = new Request(url, { method: 'POST', body: init.body });
@@ -42,14 +44,21 @@ export function makeFetch(tls: TlsOptions): typeof fetch {
     if (payload) headers['content-length'] = String(payload.length);
     const lib = url.protocol === 'https:' ? https : await import('node:http');
     return new Promise((resolve, reject) => {
-      const req = lib.request(url, { method: init.method ?? 'GET', headers, ...(url.protocol === 'https:' ? { agent } : {}) }, (res) => {
-        const h = new Headers();
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
-        const status = res.statusCode ?? 500;
-        const empty = status === 204 || status === 304 || init.method === 'HEAD';
-        if (empty) res.resume();
-        resolve(new Response(empty ? null : Readable.toWeb(res) as ReadableStream<Uint8Array>, { status, headers: h }));
-      });
+      const req = lib.request(
+        url,
+        { method: init.method ?? 'GET', headers, ...(url.protocol === 'https:' ? { agent } : {}) },
+        (res) => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers))
+            if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+          const status = res.statusCode ?? 500;
+          const empty = status === 204 || status === 304 || init.method === 'HEAD';
+          if (empty) res.resume();
+          resolve(
+            new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: h }),
+          );
+        },
+      );
       req.on('error', reject);
       init.signal?.addEventListener('abort', () => req.destroy(new Error('aborted')), { once: true });
       req.end(payload);

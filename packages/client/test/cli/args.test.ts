@@ -21,14 +21,18 @@ describe('weirctl argument parsing', () => {
     assert.equal(parseCommandLine(['consume', 't', '-f']).values.follow, true);
   });
 
-  test('no command or -h is help; --help after a command is that command\'s help', () => {
+  test("no command or -h is help; --help after a command is that command's help", () => {
     assert.equal(parseCommandLine([]).command, 'help');
     assert.equal(parseCommandLine(['-h']).command, 'help');
     assert.deepEqual(parseCommandLine(['apply', '--help']).positionals, ['apply']);
   });
 
   test('usage errors say what was wrong', () => {
-    const usage = (argv: string[], re: RegExp) => assert.throws(() => parseCommandLine(argv), (e: unknown) => e instanceof UsageError && re.test(e.message));
+    const usage = (argv: string[], re: RegExp) =>
+      assert.throws(
+        () => parseCommandLine(argv),
+        (e: unknown) => e instanceof UsageError && re.test(e.message),
+      );
     usage(['frob'], /unknown command 'frob'/);
     usage(['--server', 'x', 'get'], /the command comes first/);
     usage(['get'], /get: expected 1 to 2 argument\(s\), found 0/);

@@ -48,20 +48,53 @@ describe('weirctl output', () => {
 
 describe('weirctl input files', () => {
   test('events: NDJSON (blank lines skipped), JSON array, raw lines; a bad line is named', () => {
-    assert.deepEqual(parseEvents('{"a":1}\n\n{"a":2}\n', 'e').map((e) => [e.value, e.where]), [[{ a: 1 }, 'e:1'], [{ a: 2 }, 'e:3']]);
-    assert.deepEqual(parseEvents(' [{"a":1},"text"]', 'e').map((e) => [e.text, e.where]), [['{"a":1}', 'e[0]'], ['text', 'e[1]']]);
-    assert.deepEqual(parseEvents('user=a x=1\n\nuser=b\n', 'raw.log', true).map((e) => e.text), ['user=a x=1', 'user=b']);
-    assert.throws(() => parseEvents('{"a":1}\n{oops\n', 'e.ndjson'), (e: unknown) => e instanceof UsageError && /^e\.ndjson:2: not JSON/.test(e.message));
+    assert.deepEqual(
+      parseEvents('{"a":1}\n\n{"a":2}\n', 'e').map((e) => [e.value, e.where]),
+      [
+        [{ a: 1 }, 'e:1'],
+        [{ a: 2 }, 'e:3'],
+      ],
+    );
+    assert.deepEqual(
+      parseEvents(' [{"a":1},"text"]', 'e').map((e) => [e.text, e.where]),
+      [
+        ['{"a":1}', 'e[0]'],
+        ['text', 'e[1]'],
+      ],
+    );
+    assert.deepEqual(
+      parseEvents('user=a x=1\n\nuser=b\n', 'raw.log', true).map((e) => e.text),
+      ['user=a x=1', 'user=b'],
+    );
+    assert.throws(
+      () => parseEvents('{"a":1}\n{oops\n', 'e.ndjson'),
+      (e: unknown) => e instanceof UsageError && /^e\.ndjson:2: not JSON/.test(e.message),
+    );
     assert.throws(() => parseEvents('[{"a":1},', 'e.json'), /e\.json: not a JSON array/);
   });
 
   test('manifests: YAML documents, lists, kind List, JSON arrays; each error names file and document', () => {
-    const yaml = 'kind: Rule\nspec: {id: r1, name: R1}\n---\n- kind: task\n  spec: {id: 3, name: t}\n---\nkind: List\nitems:\n  - kind: Topic\n    spec: {name: t1}\n';
+    const yaml =
+      'kind: Rule\nspec: {id: r1, name: R1}\n---\n- kind: task\n  spec: {id: 3, name: t}\n---\nkind: List\nitems:\n  - kind: Topic\n    spec: {name: t1}\n';
     const m = parseManifests(yaml, 'f.yaml');
-    assert.deepEqual(m.map((x) => [x.kind.kind, x.id, x.where]), [['Rule', 'r1', 'f.yaml#1'], ['Task', 3, 'f.yaml#2[0]'], ['Topic', 't1', 'f.yaml#3.items[0]']]);
-    assert.deepEqual(parseManifests('[{"kind":"Pipeline","spec":{"id":1,"tasks":[]}}]', 'p.json').map((x) => x.where), ['p.json[0]']);
+    assert.deepEqual(
+      m.map((x) => [x.kind.kind, x.id, x.where]),
+      [
+        ['Rule', 'r1', 'f.yaml#1'],
+        ['Task', 3, 'f.yaml#2[0]'],
+        ['Topic', 't1', 'f.yaml#3.items[0]'],
+      ],
+    );
+    assert.deepEqual(
+      parseManifests('[{"kind":"Pipeline","spec":{"id":1,"tasks":[]}}]', 'p.json').map((x) => x.where),
+      ['p.json[0]'],
+    );
     assert.deepEqual(parseManifests('', 'empty.yaml'), []);
-    const bad = (text: string, re: RegExp) => assert.throws(() => parseManifests(text, 'b.yaml'), (e: unknown) => e instanceof UsageError && re.test(e.message));
+    const bad = (text: string, re: RegExp) =>
+      assert.throws(
+        () => parseManifests(text, 'b.yaml'),
+        (e: unknown) => e instanceof UsageError && re.test(e.message),
+      );
     bad('spec: {id: x}\n', /^b\.yaml: missing kind \(one of Topic, Lookup, Rule, Task, Pipeline, Topology\)/);
     bad('kind: Gadget\nspec: {}\n', /unknown kind 'Gadget'/);
     bad('kind: User\nspec: {username: u}\n', /unknown kind 'User'/);
@@ -76,8 +109,15 @@ describe('weirctl input files', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'weirctl-unit-'));
     try {
       for (const f of ['b.yaml', 'a.json', 'notes.txt', 'c.yml']) writeFileSync(path.join(dir, f), '');
-      assert.deepEqual(manifestFiles([dir]).map((f) => path.basename(f)), ['a.json', 'b.yaml', 'c.yml']);
-      assert.deepEqual(manifestFiles([path.join(dir, 'notes.txt')]).map((f) => path.basename(f)), ['notes.txt'], 'a file named explicitly is read');
+      assert.deepEqual(
+        manifestFiles([dir]).map((f) => path.basename(f)),
+        ['a.json', 'b.yaml', 'c.yml'],
+      );
+      assert.deepEqual(
+        manifestFiles([path.join(dir, 'notes.txt')]).map((f) => path.basename(f)),
+        ['notes.txt'],
+        'a file named explicitly is read',
+      );
       assert.throws(() => manifestFiles([path.join(dir, 'nope')]), /nope: no such file or folder/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -108,20 +148,40 @@ describe('weirctl config and completion', () => {
   test('completion scripts name the commands and kinds', () => {
     const bash = bashCompletion();
     assert.match(bash, /complete -F _weirctl weirctl/);
-    assert.match(bash, /compgen -W "login logout get describe apply delete export import test produce consume engine nodes sigma completion help"/);
+    assert.match(
+      bash,
+      /compgen -W "login logout get describe apply delete export import test produce consume engine nodes sigma completion help"/,
+    );
     assert.match(bash, /compgen -W "topics lookups rules tasks pipelines topologies users nodes"/);
     assert.match(zshCompletion(), /bashcompinit/);
   });
 
   test('internal topics are left out of exports', () => {
-    assert.deepEqual(['events', '_schemas', '__consumer_offsets', 'weir_alerts', 'app-store-changelog', 'x-repartition', 'alerts'].filter(isUserTopic), ['events', 'alerts']);
+    assert.deepEqual(
+      [
+        'events',
+        '_schemas',
+        '__consumer_offsets',
+        'weir_alerts',
+        'app-store-changelog',
+        'x-repartition',
+        'alerts',
+      ].filter(isUserTopic),
+      ['events', 'alerts'],
+    );
   });
 });
 
 describe('weirctl apply: what counts as unchanged', () => {
   test('fields the spec gives, at every depth; topic options as text; arrays by length and order', async () => {
     const { sameAs } = await import('../../src/cli/apply.ts');
-    const stored = { id: 1, name: 't', input: { name: 'in', keySerde: 'S', valueSerde: 'S' }, output: [{ name: 'out', keySerde: 'S' }], enabled: false };
+    const stored = {
+      id: 1,
+      name: 't',
+      input: { name: 'in', keySerde: 'S', valueSerde: 'S' },
+      output: [{ name: 'out', keySerde: 'S' }],
+      enabled: false,
+    };
     assert.equal(sameAs(stored, { id: 1, input: { name: 'in' }, output: [{ name: 'out' }] }), true);
     assert.equal(sameAs(stored, { input: { name: 'other' } }), false);
     assert.equal(sameAs(stored, { output: [] }), false);

@@ -20,7 +20,10 @@ tags: [attack.t1033]
 
 test('sigma convert: each mapping names the fields its own way; a refused document keeps its reason and YAML path', () => {
   const file = path.join(dir, 'rules.yml');
-  writeFileSync(file, `${rule}---\ntitle: Bad modifier\nlogsource: { product: windows }\ndetection:\n  sel:\n    Image|nosuch: x\n  condition: sel\n`);
+  writeFileSync(
+    file,
+    `${rule}---\ntitle: Bad modifier\nlogsource: { product: windows }\ndetection:\n  sel:\n    Image|nosuch: x\n  condition: sel\n`,
+  );
   assert.deepEqual(builtInMappingNames(), ['evtx-json', 'padas', 'sigma', 'winlogbeat']);
   const [evtx, bad] = convertFiles([file], loadMapping(undefined, undefined));
   assert.equal(evtx!.status, 'converted');
@@ -35,7 +38,10 @@ test('sigma convert: each mapping names the fields its own way; a refused docume
 });
 
 test('sigma convert: an unknown mapping or a broken mapping file is a usage error naming it', () => {
-  assert.throws(() => loadMapping('nope', undefined), /unknown mapping 'nope'; built in: evtx-json, padas, sigma, winlogbeat/);
+  assert.throws(
+    () => loadMapping('nope', undefined),
+    /unknown mapping 'nope'; built in: evtx-json, padas, sigma, winlogbeat/,
+  );
   const broken = path.join(dir, 'mapping.yml');
   writeFileSync(broken, 'fields: [1, 2\n');
   assert.throws(() => loadMapping(undefined, broken), new RegExp(broken.replaceAll('/', '\\/')));

@@ -13,7 +13,11 @@ import { startTestNode, testBootstrap, type TestNode } from '../../../engine/tes
  */
 
 const bin = path.resolve(import.meta.dirname, '../../bin/weirctl.js');
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 function weirctl(args: string[], options: { configHome: string; input?: string; cwd?: string }): Promise<Run> {
   return new Promise((resolve, reject) => {
@@ -24,15 +28,23 @@ function weirctl(args: string[], options: { configHome: string; input?: string; 
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
 }
 
-const lines = (s: string) => s.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (s: string) =>
+  s
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** The certificate the node presents, as PEM (what a user would save and give to --ca). */
 async function serverCertificate(url: string): Promise<string> {
@@ -41,7 +53,12 @@ async function serverCertificate(url: string): Promise<string> {
     const socket = tls.connect({ host: hostname, port: Number(port), rejectUnauthorized: false }, () => {
       const raw = socket.getPeerCertificate().raw;
       socket.end();
-      resolve(`-----BEGIN CERTIFICATE-----\n${raw.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`);
+      resolve(
+        `-----BEGIN CERTIFICATE-----\n${raw
+          .toString('base64')
+          .match(/.{1,64}/g)!
+          .join('\n')}\n-----END CERTIFICATE-----\n`,
+      );
     });
     socket.on('error', reject);
   });
@@ -93,7 +110,11 @@ describe('weirctl against a real node', () => {
     assert.equal(r.stderr, `Logged in to ${a.url.replace(/\/$/, '')} as admin\n`);
     const file = path.join(homeA, 'weir', 'config.json');
     assert.equal(statSync(file).mode & 0o777, 0o600);
-    const config = JSON.parse(readFileSync(file, 'utf8')) as { server: string; username: string; tokens: { access_token: string; refresh_token: string } };
+    const config = JSON.parse(readFileSync(file, 'utf8')) as {
+      server: string;
+      username: string;
+      tokens: { access_token: string; refresh_token: string };
+    };
     assert.equal(config.server, a.url.replace(/\/$/, ''));
     assert.equal(config.username, 'admin');
     assert.equal((config as { ca?: string }).ca, ca, 'later commands trust the same CA');
@@ -105,7 +126,9 @@ describe('weirctl against a real node', () => {
 
   test('an expired access token is refreshed with the refresh token and the new pair is stored', async () => {
     const file = path.join(homeA, 'weir', 'config.json');
-    const config = JSON.parse(readFileSync(file, 'utf8')) as { tokens: { access_token: string; refresh_token: string } };
+    const config = JSON.parse(readFileSync(file, 'utf8')) as {
+      tokens: { access_token: string; refresh_token: string };
+    };
     config.tokens.access_token = 'expired.invalid.token';
     writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
     const r = await cli(['get', 'rules', '-o', 'json']);
@@ -114,67 +137,155 @@ describe('weirctl against a real node', () => {
     const after = JSON.parse(readFileSync(file, 'utf8')) as { tokens: { access_token: string } };
     assert.notEqual(after.tokens.access_token, 'expired.invalid.token');
     assert.equal(statSync(file).mode & 0o777, 0o600);
-    assert.equal((await a.call('GET', '/api/rules', { token: after.tokens.access_token })).status, 200, 'the stored token is valid');
+    assert.equal(
+      (await a.call('GET', '/api/rules', { token: after.tokens.access_token })).status,
+      200,
+      'the stored token is valid',
+    );
   });
 
   test('apply -f folder: JSON and YAML, several kinds per file, idempotent, --dry-run shows a diff', async () => {
     const conf = path.join(dir, 'conf');
     mkdirSync(path.join(conf, 'detect'), { recursive: true });
-    writeFileSync(path.join(conf, 'topics.yaml'), [
-      `kind: Topic\nspec:\n  name: ${topic}\n  numberOfPartitions: 1\n  replicationFactor: 1\n`,
-      `kind: Topic\nspec:\n  name: ${topic}-alerts\n  numberOfPartitions: 1\n  replicationFactor: 1\n  options:\n    retention.ms: 86400000\n`,
-      'kind: Lookup\nspec:\n  id: admins\n  content:\n    - user: root\n    - user: ada\n',
-    ].join('---\n'));
-    writeFileSync(path.join(conf, 'detect', 'rules.yml'), [
-      'kind: Rule\nspec:\n  id: root-login\n  name: Root login\n  description: ""\n  pdl: user="root" AND action="login"\n  annotations: [T1078]\n  enabled: true\n',
-      'kind: Rule\nspec:\n  id: any-login\n  name: Any login\n  description: ""\n  pdl: action="login"\n  annotations: []\n  enabled: true\n',
-    ].join('---\n'));
-    writeFileSync(path.join(conf, 'detect', 'processing.json'), JSON.stringify([
-      { kind: 'Task', spec: { id: 1, name: 'kv', description: '', function: 'PARSE_KV', definition: {} } },
-      { kind: 'Task', spec: { id: 2, name: 'detect', description: '', function: 'APPLY_RULES', definition: { rules: ['root-login', 'any-login'] } } },
-      { kind: 'Pipeline', spec: { id: 1, name: 'parse-detect', description: '', tasks: [1, 2] } },
-      // the server fills in the endpoints' serdes: not a difference on the next apply
-      { kind: 'Topology', spec: { id: 1, name: 'logins', description: '', pipelines: [1], enabled: false, group: 'default', input: { name: topic }, output: [{ name: `${topic}-alerts` }] } },
-    ]));
+    writeFileSync(
+      path.join(conf, 'topics.yaml'),
+      [
+        `kind: Topic\nspec:\n  name: ${topic}\n  numberOfPartitions: 1\n  replicationFactor: 1\n`,
+        `kind: Topic\nspec:\n  name: ${topic}-alerts\n  numberOfPartitions: 1\n  replicationFactor: 1\n  options:\n    retention.ms: 86400000\n`,
+        'kind: Lookup\nspec:\n  id: admins\n  content:\n    - user: root\n    - user: ada\n',
+      ].join('---\n'),
+    );
+    writeFileSync(
+      path.join(conf, 'detect', 'rules.yml'),
+      [
+        'kind: Rule\nspec:\n  id: root-login\n  name: Root login\n  description: ""\n  pdl: user="root" AND action="login"\n  annotations: [T1078]\n  enabled: true\n',
+        'kind: Rule\nspec:\n  id: any-login\n  name: Any login\n  description: ""\n  pdl: action="login"\n  annotations: []\n  enabled: true\n',
+      ].join('---\n'),
+    );
+    writeFileSync(
+      path.join(conf, 'detect', 'processing.json'),
+      JSON.stringify([
+        { kind: 'Task', spec: { id: 1, name: 'kv', description: '', function: 'PARSE_KV', definition: {} } },
+        {
+          kind: 'Task',
+          spec: {
+            id: 2,
+            name: 'detect',
+            description: '',
+            function: 'APPLY_RULES',
+            definition: { rules: ['root-login', 'any-login'] },
+          },
+        },
+        { kind: 'Pipeline', spec: { id: 1, name: 'parse-detect', description: '', tasks: [1, 2] } },
+        // the server fills in the endpoints' serdes: not a difference on the next apply
+        {
+          kind: 'Topology',
+          spec: {
+            id: 1,
+            name: 'logins',
+            description: '',
+            pipelines: [1],
+            enabled: false,
+            group: 'default',
+            input: { name: topic },
+            output: [{ name: `${topic}-alerts` }],
+          },
+        },
+      ]),
+    );
     writeFileSync(path.join(conf, 'README.txt'), 'not a manifest: skipped in folders');
 
     const first = await cli(['apply', '-f', conf]);
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual(first.stdout.trim().split('\n'), [
-      `topic/${topic} created`, `topic/${topic}-alerts created`, 'lookup/admins created', 'rule/root-login created', 'rule/any-login created', 'task/1 created', 'task/2 created', 'pipeline/1 created', 'topology/1 created',
+      `topic/${topic} created`,
+      `topic/${topic}-alerts created`,
+      'lookup/admins created',
+      'rule/root-login created',
+      'rule/any-login created',
+      'task/1 created',
+      'task/2 created',
+      'pipeline/1 created',
+      'topology/1 created',
     ]);
     assert.match(first.stderr, /9 created, 0 configured, 0 unchanged, 0 failed/);
     // what the node holds, read without weirctl
-    assert.equal(((await a.call('GET', '/api/rules/root-login', { token: admin })).body as { pdl: string }).pdl, 'user="root" AND action="login"');
-    assert.deepEqual(((await a.call('GET', '/api/pipelines/1', { token: admin })).body as { tasks: number[] }).tasks, [1, 2]);
-    assert.deepEqual(((await a.call('GET', '/api/lookups/admins', { token: admin })).body as { content: unknown[] }).content, [{ user: 'root' }, { user: 'ada' }]);
+    assert.equal(
+      ((await a.call('GET', '/api/rules/root-login', { token: admin })).body as { pdl: string }).pdl,
+      'user="root" AND action="login"',
+    );
+    assert.deepEqual(
+      ((await a.call('GET', '/api/pipelines/1', { token: admin })).body as { tasks: number[] }).tasks,
+      [1, 2],
+    );
+    assert.deepEqual(
+      ((await a.call('GET', '/api/lookups/admins', { token: admin })).body as { content: unknown[] }).content,
+      [{ user: 'root' }, { user: 'ada' }],
+    );
     assert.equal((await a.call('GET', `/api/topics/${topic}`, { token: admin })).status, 200);
-    assert.equal(((await a.call('GET', `/api/topics/${topic}-alerts`, { token: admin })).body as { options: Record<string, string> }).options['retention.ms'], '86400000');
-    assert.deepEqual(((await a.call('GET', '/api/topologies/1', { token: admin })).body as { output: { name: string }[] }).output.map((o) => o.name), [`${topic}-alerts`]);
+    assert.equal(
+      (
+        (await a.call('GET', `/api/topics/${topic}-alerts`, { token: admin })).body as {
+          options: Record<string, string>;
+        }
+      ).options['retention.ms'],
+      '86400000',
+    );
+    assert.deepEqual(
+      ((await a.call('GET', '/api/topologies/1', { token: admin })).body as { output: { name: string }[] }).output.map(
+        (o) => o.name,
+      ),
+      [`${topic}-alerts`],
+    );
 
     const again = await cli(['apply', '-f', conf]);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /0 created, 0 configured, 9 unchanged, 0 failed/);
 
-    writeFileSync(path.join(conf, 'detect', 'rules.yml'), readFileSync(path.join(conf, 'detect', 'rules.yml'), 'utf8').replace('annotations: [T1078]', 'annotations: [T1078, T1110]'));
+    writeFileSync(
+      path.join(conf, 'detect', 'rules.yml'),
+      readFileSync(path.join(conf, 'detect', 'rules.yml'), 'utf8').replace(
+        'annotations: [T1078]',
+        'annotations: [T1078, T1110]',
+      ),
+    );
     const dry = await cli(['apply', '-f', conf, '--dry-run']);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.ok(dry.stdout.includes('rule/root-login configured (dry run)\n  …\n  pdl: user="root" AND action="login"\n  annotations:\n    - T1078\n+   - T1110\n  enabled: true\nrule/any-login unchanged (dry run)\n'), dry.stdout);
-    assert.deepEqual(((await a.call('GET', '/api/rules/root-login', { token: admin })).body as { annotations: string[] }).annotations, ['T1078'], 'a dry run writes nothing');
+    assert.ok(
+      dry.stdout.includes(
+        'rule/root-login configured (dry run)\n  …\n  pdl: user="root" AND action="login"\n  annotations:\n    - T1078\n+   - T1110\n  enabled: true\nrule/any-login unchanged (dry run)\n',
+      ),
+      dry.stdout,
+    );
+    assert.deepEqual(
+      ((await a.call('GET', '/api/rules/root-login', { token: admin })).body as { annotations: string[] }).annotations,
+      ['T1078'],
+      'a dry run writes nothing',
+    );
     const update = await cli(['apply', '-f', path.join(conf, 'detect', 'rules.yml')]);
     assert.equal(update.code, 0, update.stderr);
     assert.match(update.stdout, /rule\/root-login configured\nrule\/any-login unchanged/);
-    assert.deepEqual(((await a.call('GET', '/api/rules/root-login', { token: admin })).body as { annotations: string[] }).annotations, ['T1078', 'T1110']);
+    assert.deepEqual(
+      ((await a.call('GET', '/api/rules/root-login', { token: admin })).body as { annotations: string[] }).annotations,
+      ['T1078', 'T1110'],
+    );
 
     const bad = path.join(dir, 'bad.yaml');
     writeFileSync(bad, 'kind: Rule\nspec:\n  name: no id\n');
     const refused = await cli(['apply', '-f', bad]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /bad\.yaml: Rule spec\.id must be a non-empty string/);
-    writeFileSync(bad, 'kind: Rule\nspec:\n  id: broken\n  name: Broken\n  description: ""\n  pdl: user =\n  annotations: []\n  enabled: true\n');
+    writeFileSync(
+      bad,
+      'kind: Rule\nspec:\n  id: broken\n  name: Broken\n  description: ""\n  pdl: user =\n  annotations: []\n  enabled: true\n',
+    );
     const invalid = await cli(['apply', '-f', bad]);
     assert.equal(invalid.code, 1);
-    assert.match(invalid.stderr, /error: rule\/broken \(.*bad\.yaml\): .+: .+\(HTTP 400\)/, 'the API message and debugMessage');
+    assert.match(
+      invalid.stderr,
+      /error: rule\/broken \(.*bad\.yaml\): .+: .+\(HTTP 400\)/,
+      'the API message and debugMessage',
+    );
   });
 
   test('get and describe: table, json and yaml; a missing record prints the API error and exits 1', async () => {
@@ -184,11 +295,17 @@ describe('weirctl against a real node', () => {
     assert.match(header!, /^ID\s+NAME\s+ENABLED\s+ANNOTATIONS\s+PDL$/);
     assert.deepEqual(rows.map((r) => r.split(/\s{2,}/)[0]).sort(), ['any-login', 'root-login']);
     const json = await cli(['get', 'rules', '-o', 'json']);
-    assert.deepEqual(json.stdout && JSON.parse(json.stdout), (await a.call('GET', '/api/rules', { token: admin })).body);
+    assert.deepEqual(
+      json.stdout && JSON.parse(json.stdout),
+      (await a.call('GET', '/api/rules', { token: admin })).body,
+    );
     const yaml = await cli(['get', 'task', '2', '-o', 'yaml']);
     assert.match(yaml.stdout, /function: APPLY_RULES/);
     const desc = await cli(['describe', 'pipeline', '1']);
-    assert.match(desc.stdout, /name: parse-detect\ndescription: ""\ntasks:\n {2}- 1\n {2}- 2\n# tasks: 1 kv \(PARSE_KV\), 2 detect \(APPLY_RULES\)\n$/);
+    assert.match(
+      desc.stdout,
+      /name: parse-detect\ndescription: ""\ntasks:\n {2}- 1\n {2}- 2\n# tasks: 1 kv \(PARSE_KV\), 2 detect \(APPLY_RULES\)\n$/,
+    );
     assert.match((await cli(['describe', 'rule', 'root-login'])).stdout, /\n# used by tasks: 2 detect\n$/);
     assert.match((await cli(['describe', 'task', '1'])).stdout, /\n# used by pipelines: 1 parse-detect\n$/);
     const missing = await cli(['get', 'rule', 'nope']);
@@ -201,18 +318,33 @@ describe('weirctl against a real node', () => {
   });
 
   test('test rule|pdl|task|pipeline over NDJSON and JSON-array events', async () => {
-    writeFileSync(path.join(dir, 'events.ndjson'), '{"user":"root","action":"login"}\n\n{"user":"ada","action":"logout"}\n');
+    writeFileSync(
+      path.join(dir, 'events.ndjson'),
+      '{"user":"root","action":"login"}\n\n{"user":"ada","action":"logout"}\n',
+    );
     writeFileSync(path.join(dir, 'events.json'), JSON.stringify([{ user: 'root' }, { user: 'ada' }]));
     writeFileSync(path.join(dir, 'raw.log'), 'user=root action=login\nuser=ada action=login\n');
     const rule = await cli(['test', 'rule', 'root-login', '-f', 'events.ndjson']);
     assert.equal(rule.code, 0, rule.stderr);
-    assert.deepEqual(lines(rule.stdout).map((l) => [l.index, l.matched]), [[0, true], [1, false]]);
+    assert.deepEqual(
+      lines(rule.stdout).map((l) => [l.index, l.matched]),
+      [
+        [0, true],
+        [1, false],
+      ],
+    );
     assert.match(rule.stderr, /2 events, 1 matched/);
     const pdl = await cli(['test', 'pdl', 'user="ada"', '-f', 'events.json']);
-    assert.deepEqual(lines(pdl.stdout).map((l) => l.matched), [false, true]);
+    assert.deepEqual(
+      lines(pdl.stdout).map((l) => l.matched),
+      [false, true],
+    );
     const task = await cli(['test', 'task', '1', '-f', 'raw.log', '--raw']);
     assert.equal(task.code, 0, task.stderr);
-    assert.deepEqual(lines(task.stdout).map((l) => (l.result as Record<string, unknown>).user), ['root', 'ada']);
+    assert.deepEqual(
+      lines(task.stdout).map((l) => (l.result as Record<string, unknown>).user),
+      ['root', 'ada'],
+    );
     const pipeline = await cli(['test', 'pipeline', '1', '-f', 'raw.log', '--raw']);
     const results = lines(pipeline.stdout).map((l) => l.result);
     assert.equal(results.length, 2);
@@ -226,19 +358,22 @@ describe('weirctl against a real node', () => {
   test('sigma import: a dry run converts without storing, an import stores the rule, an unconvertible document exits 1 with its reason', async () => {
     const sigmaDir = path.join(dir, 'sigma');
     mkdirSync(sigmaDir, { recursive: true });
-    writeFileSync(path.join(sigmaDir, 'whoami.yml'), [
-      'title: Whoami run',
-      'id: 5f1a7e2c-0b1d-4c4e-9a51-3c2d7c9e0a11',
-      'status: test',
-      'logsource: { product: windows, category: process_creation }',
-      'detection:',
-      '  selection:',
-      '    Image|endswith: \\whoami.exe',
-      '  condition: selection',
-      'level: low',
-      'tags: [attack.discovery, attack.t1033]',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      path.join(sigmaDir, 'whoami.yml'),
+      [
+        'title: Whoami run',
+        'id: 5f1a7e2c-0b1d-4c4e-9a51-3c2d7c9e0a11',
+        'status: test',
+        'logsource: { product: windows, category: process_creation }',
+        'detection:',
+        '  selection:',
+        '    Image|endswith: \\whoami.exe',
+        '  condition: selection',
+        'level: low',
+        'tags: [attack.discovery, attack.t1033]',
+        '',
+      ].join('\n'),
+    );
     const dry = await cli(['sigma', 'import', sigmaDir, '--dry-run', '-o', 'json']);
     assert.equal(dry.code, 0, dry.stderr);
     const [report] = JSON.parse(dry.stdout) as { results: { status: string; id?: string }[] }[];
@@ -263,28 +398,55 @@ describe('weirctl against a real node', () => {
     const produced = await cli(['produce', topic, '--key-field', 'user'], events);
     assert.equal(produced.code, 0, produced.stderr);
     assert.match(produced.stderr, /3 messages produced/);
-    const seen = execFileSync('kcat', ['-C', '-b', testBootstrap(), '-t', topic, '-o', 'beginning', '-c', '3', '-e', '-f', '%k|%s\n'], { encoding: 'utf8' });
-    assert.deepEqual(seen.trim().split('\n'), ['root|{"user":"root","n":1}', 'ada|{"user":"ada","n":2}', 'bob|{"user":"bob","n":3}']);
+    const seen = execFileSync(
+      'kcat',
+      ['-C', '-b', testBootstrap(), '-t', topic, '-o', 'beginning', '-c', '3', '-e', '-f', '%k|%s\n'],
+      { encoding: 'utf8' },
+    );
+    assert.deepEqual(seen.trim().split('\n'), [
+      'root|{"user":"root","n":1}',
+      'ada|{"user":"ada","n":2}',
+      'bob|{"user":"bob","n":3}',
+    ]);
 
     const consumed = await cli(['consume', topic, '--max', '3']);
     assert.equal(consumed.code, 0, consumed.stderr);
     const messages = lines(consumed.stdout);
-    assert.deepEqual(messages.map((m) => [m.key, m.value, m.offset]), [['root', '{"user":"root","n":1}', 0], ['ada', '{"user":"ada","n":2}', 1], ['bob', '{"user":"bob","n":3}', 2]]);
+    assert.deepEqual(
+      messages.map((m) => [m.key, m.value, m.offset]),
+      [
+        ['root', '{"user":"root","n":1}', 0],
+        ['ada', '{"user":"ada","n":2}', 1],
+        ['bob', '{"user":"bob","n":3}', 2],
+      ],
+    );
     const values = await cli(['consume', topic, '--max', '3', '--values']);
-    assert.deepEqual(lines(values.stdout).map((v) => v.n), [1, 2, 3]);
+    assert.deepEqual(
+      lines(values.stdout).map((v) => v.n),
+      [1, 2, 3],
+    );
 
     // follow: starts at the beginning, keeps reading what is produced after, stops after --max
-    const follow = spawn(process.execPath, [bin, 'consume', topic, '-f', '--from', 'earliest', '--max', '5'], { env: { ...process.env, XDG_CONFIG_HOME: homeA } });
+    const follow = spawn(process.execPath, [bin, 'consume', topic, '-f', '--from', 'earliest', '--max', '5'], {
+      env: { ...process.env, XDG_CONFIG_HOME: homeA },
+    });
     let out = '';
     let err = '';
-    follow.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-    follow.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    follow.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    follow.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
     const exited = new Promise<number>((resolve) => follow.on('close', (c) => resolve(c ?? -1)));
     while (out.split('\n').length < 4) await new Promise((r) => setTimeout(r, 100));
     const more = await cli(['produce', topic], '{"n":4}\n{"n":5}\n');
     assert.equal(more.code, 0, more.stderr);
     assert.equal(await exited, 0, err);
-    assert.deepEqual(lines(out).map((m) => JSON.parse(m.value as string).n), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      lines(out).map((m) => JSON.parse(m.value as string).n),
+      [1, 2, 3, 4, 5],
+    );
   });
 
   test('export, then import into a fresh node gives the same configuration; delete', async () => {
@@ -301,14 +463,22 @@ describe('weirctl against a real node', () => {
     b = await startTestNode({ 'weir.engine.autostart': 'false' });
     const bAdmin = await b.initAdmin();
     // the topic exists on the shared broker already: the restore sees it unchanged
-    const login = await weirctl(['login', '--server', b.url, '-u', 'admin', '--password-stdin', '--insecure'], { configHome: homeB, input: 'admin-pw' });
+    const login = await weirctl(['login', '--server', b.url, '-u', 'admin', '--password-stdin', '--insecure'], {
+      configHome: homeB,
+      input: 'admin-pw',
+    });
     assert.equal(login.code, 0, login.stderr);
     const imported = await weirctl(['import', '-f', backup], { configHome: homeB });
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stderr, /0 failed/);
     for (const p of ['/api/rules', '/api/tasks', '/api/pipelines', '/api/topologies', '/api/lookups']) {
-      const byId = (body: unknown) => [...(body as { id: string | number }[])].sort((x, y) => String(x.id).localeCompare(String(y.id)));
-      assert.deepEqual(byId((await b.call('GET', p, { token: bAdmin })).body), byId((await a.call('GET', p, { token: admin })).body), p);
+      const byId = (body: unknown) =>
+        [...(body as { id: string | number }[])].sort((x, y) => String(x.id).localeCompare(String(y.id)));
+      assert.deepEqual(
+        byId((await b.call('GET', p, { token: bAdmin })).body),
+        byId((await a.call('GET', p, { token: admin })).body),
+        p,
+      );
     }
     const again = await weirctl(['export', '-o', 'json'], { configHome: homeB });
     const fromA = await cli(['export', '-o', 'json']);

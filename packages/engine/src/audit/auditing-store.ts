@@ -1,10 +1,23 @@
 import { apiError } from '../errors.ts';
-import type { AuditEntry, AuditPage, AuditQuery, ChangeListener, Collection, ConfigStore } from '../store/config-store.ts';
+import type {
+  AuditEntry,
+  AuditPage,
+  AuditQuery,
+  ChangeListener,
+  Collection,
+  ConfigStore,
+} from '../store/config-store.ts';
 import { currentActor, type Actor } from './audit-context.ts';
 
 /** The audit `kind` of each collection's records; `meta` (token secret, logout marks) is not audited as such. */
 const kindOf: Partial<Record<Collection, string>> = {
-  users: 'user', tasks: 'task', pipelines: 'pipeline', topologies: 'topology', rules: 'rule', lookups: 'lookup', nodes: 'node',
+  users: 'user',
+  tasks: 'task',
+  pipelines: 'pipeline',
+  topologies: 'topology',
+  rules: 'rule',
+  lookups: 'lookup',
+  nodes: 'node',
 };
 
 /** What the audit trail keeps of a record: users without secrets, lookups without their rows. */
@@ -16,7 +29,11 @@ function shown(collection: Collection, value: unknown): unknown {
   }
   if (collection === 'lookups') {
     const { content, ...rest } = value as { content?: unknown };
-    return { ...rest, rows: Array.isArray(content) ? content.length : 0, bytes: JSON.stringify(content ?? null).length };
+    return {
+      ...rest,
+      rows: Array.isArray(content) ? content.length : 0,
+      bytes: JSON.stringify(content ?? null).length,
+    };
   }
   return value;
 }
@@ -73,11 +90,22 @@ export class AuditingStore implements ConfigStore {
   }
 
   /** Records an event that changes no stored record (login, logout, engine start/stop, topics). */
-  async record(kind: string, action: string, id: string | null, extra: { user?: string | null; detail?: string; after?: unknown } = {}): Promise<void> {
+  async record(
+    kind: string,
+    action: string,
+    id: string | null,
+    extra: { user?: string | null; detail?: string; after?: unknown } = {},
+  ): Promise<void> {
     const actor = currentActor() ?? { user: null, address: null };
     const entry: AuditEntry = {
-      time: Date.now(), user: extra.user !== undefined ? extra.user : actor.user, address: actor.address, kind, action, id,
-      ...(extra.after !== undefined ? { after: extra.after } : {}), ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
+      time: Date.now(),
+      user: extra.user !== undefined ? extra.user : actor.user,
+      address: actor.address,
+      kind,
+      action,
+      id,
+      ...(extra.after !== undefined ? { after: extra.after } : {}),
+      ...(extra.detail !== undefined ? { detail: extra.detail } : {}),
     };
     await this.#guard(() => this.#inner.appendAudit([entry]));
   }
@@ -102,10 +130,24 @@ export class AuditingStore implements ConfigStore {
     return kindOf[collection] === undefined ? undefined : currentActor();
   }
 
-  #entry(actor: Actor, time: number, collection: Collection, action: string, id: string, before: unknown, after: unknown): AuditEntry {
+  #entry(
+    actor: Actor,
+    time: number,
+    collection: Collection,
+    action: string,
+    id: string,
+    before: unknown,
+    after: unknown,
+  ): AuditEntry {
     return {
-      time, user: actor.user, address: actor.address, kind: kindOf[collection]!, action, id,
-      before: shown(collection, before), after: shown(collection, after),
+      time,
+      user: actor.user,
+      address: actor.address,
+      kind: kindOf[collection]!,
+      action,
+      id,
+      before: shown(collection, before),
+      after: shown(collection, after),
       ...(passwordChanged(collection, before, after) ? { detail: 'password changed' } : {}),
     };
   }
@@ -114,7 +156,10 @@ export class AuditingStore implements ConfigStore {
     try {
       return await write();
     } catch (err) {
-      throw apiError('UNAVAILABLE', `Nothing was changed: the change and its audit entry could not be stored together (${(err as Error).message}).`);
+      throw apiError(
+        'UNAVAILABLE',
+        `Nothing was changed: the change and its audit entry could not be stored together (${(err as Error).message}).`,
+      );
     }
   }
 }

@@ -15,12 +15,18 @@ function commonPasswords(): ReadonlySet<string> {
 }
 
 /** The rule the password breaks, as a phrase for the 400 answer, or undefined when it passes. */
-export function passwordProblem(password: string, username: string, minLength: number, refuseCommon = true): string | undefined {
+export function passwordProblem(
+  password: string,
+  username: string,
+  minLength: number,
+  refuseCommon = true,
+): string | undefined {
   const length = [...password].length;
   if (length < minLength) {
     return `it has ${length} characters and must have at least ${minLength} (setting weir.auth.password-min-length)`;
   }
   if (password.toLowerCase() === username.toLowerCase()) return 'it must not be the username';
-  if (refuseCommon && commonPasswords().has(password.toLowerCase())) return 'it is one of the most common passwords; choose one that is not';
+  if (refuseCommon && commonPasswords().has(password.toLowerCase()))
+    return 'it is one of the most common passwords; choose one that is not';
   return undefined;
 }

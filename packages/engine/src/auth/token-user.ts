@@ -6,7 +6,12 @@ import type { User, UserDirectory } from './user-directory.ts';
  * session not revoked by logout, a user that still exists, and the user's current session key (a
  * password or role change replaced it, so older tokens fail at once, on every node).
  */
-export async function tokenUser(tokens: TokenService, users: UserDirectory, token: string, type: TokenType): Promise<{ user: User; claims: TokenClaims } | undefined> {
+export async function tokenUser(
+  tokens: TokenService,
+  users: UserDirectory,
+  token: string,
+  type: TokenType,
+): Promise<{ user: User; claims: TokenClaims } | undefined> {
   const claims = await tokens.verify(token, type);
   if (!claims) return undefined;
   const session = users.session(claims.username);

@@ -68,7 +68,10 @@ export class TokenService {
 
   /** A new pair for the user; `sid` continues a login session (refresh), else a new one starts. */
   async issue(username: string, key: string, sid = randomBytes(12).toString('base64url')): Promise<TokenPair> {
-    const [access_token, refresh_token] = await Promise.all([this.#sign(username, key, sid, 'access'), this.#sign(username, key, sid, 'refresh')]);
+    const [access_token, refresh_token] = await Promise.all([
+      this.#sign(username, key, sid, 'access'),
+      this.#sign(username, key, sid, 'refresh'),
+    ]);
     return { access_token, refresh_token };
   }
 

@@ -125,9 +125,11 @@ export class UserDirectory {
   async #update(username: string, input: UserInput, actor: User): Promise<User> {
     const current = this.#store.get<StoredUser>('users', username);
     if (!current) throw apiError('USER_MISSING');
-    if (input.username !== undefined && input.username !== username) throw apiError('USERNAME_MISMATCH', username, input.username);
+    if (input.username !== undefined && input.username !== username)
+      throw apiError('USERNAME_MISMATCH', username, input.username);
     const roles = rolesOf(input, current.roles);
-    const rolesChanged = roles.length !== current.roles.length || roles.some((r) => !current.roles.some((c) => c.name === r.name));
+    const rolesChanged =
+      roles.length !== current.roles.length || roles.some((r) => !current.roles.some((c) => c.name === r.name));
     if (rolesChanged && !isAdmin(actor)) throw apiError('ROLE_CHANGE_FORBIDDEN');
     if (isAdmin(current) && !roles.some((r) => r.name === 'admin') && this.#adminCount() === 1) {
       throw apiError('LAST_ADMIN', `remove the admin role from ${username}`);

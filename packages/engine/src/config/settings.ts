@@ -22,15 +22,27 @@ function text(def: string | undefined, doc: string): SettingDef<string> {
 }
 function integer(def: number, min: number, max: number, doc: string): SettingDef<number> {
   return {
-    default: String(def), doc, accepted: `an integer from ${min} to ${max}`,
+    default: String(def),
+    doc,
+    accepted: `an integer from ${min} to ${max}`,
     parse: (raw) => (/^-?\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined),
   };
 }
 function bool(def: boolean, doc: string): SettingDef<boolean> {
-  return { default: String(def), doc, accepted: 'true or false', parse: (raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined) };
+  return {
+    default: String(def),
+    doc,
+    accepted: 'true or false',
+    parse: (raw) => (raw === 'true' ? true : raw === 'false' ? false : undefined),
+  };
 }
 function oneOf<const V extends string>(values: readonly V[], def: V, doc: string): SettingDef<V> {
-  return { default: def, doc, accepted: values.join(', '), parse: (raw) => (values as readonly string[]).includes(raw) ? (raw as V) : undefined };
+  return {
+    default: def,
+    doc,
+    accepted: values.join(', '),
+    parse: (raw) => ((values as readonly string[]).includes(raw) ? (raw as V) : undefined),
+  };
 }
 
 /**
@@ -40,57 +52,214 @@ function oneOf<const V extends string>(values: readonly V[], def: V, doc: string
 export const settingDefinitions = {
   'bootstrap.servers': text('localhost:9092', 'Kafka brokers, comma-separated host:port list.'),
   'weir.uuid': text(undefined, 'UUID of this node; generated on first start and kept in `${weir.home}/var/node.uuid`.'),
-  'weir.application.id': text('weir-engine', 'Kafka Streams-style application id; the consumer group id of the nodes of group `default`.'),
-  'weir.home': text('/opt/weir', 'Folder holding all state of the node (config store, broker data, key store, node uuid). The environment variable `WEIR_HOME` overrides it.'),
+  'weir.application.id': text(
+    'weir-engine',
+    'Kafka Streams-style application id; the consumer group id of the nodes of group `default`.',
+  ),
+  'weir.home': text(
+    '/opt/weir',
+    'Folder holding all state of the node (config store, broker data, key store, node uuid). The environment variable `WEIR_HOME` overrides it.',
+  ),
   'weir.group': text('default', 'Group of this node; topologies of the same group run on it.'),
-  'weir.config.store': oneOf(['local', 'kafka'] as const, 'local', '`local`: embedded SQLite store; `kafka`: compacted topics shared by every node of the cluster.'),
+  'weir.config.store': oneOf(
+    ['local', 'kafka'] as const,
+    'local',
+    '`local`: embedded SQLite store; `kafka`: compacted topics shared by every node of the cluster.',
+  ),
   'weir.config.location': text('${weir.home}/var/config', 'Folder of the local store.'),
-  'weir.topic.prefix': text('weir', 'Prefix of the topics Weir owns (`<prefix>_nodes`, `<prefix>_rules`, … `<prefix>_alerts`). Keep `weir` in production; tests use it to keep their data apart.'),
-  'weir.node.heartbeat-seconds': integer(10, 1, 3600, 'Interval at which a node refreshes its entry (`lastSeen`, `state`) in the node registry.'),
-  'weir.node.dead-after-seconds': integer(30, 2, 86400, 'A node whose `lastSeen` is older than this is shown with `alive: false` in `GET /api/nodes`, and any admin may remove its record. At least twice `weir.node.heartbeat-seconds`.'),
-  'weir.broker.embedded': oneOf(['auto', 'true', 'false'] as const, 'auto', '`auto`: start the embedded Kafka broker when `bootstrap.servers` is unreachable; `true`: always start it (and use it); `false`: never.'),
+  'weir.topic.prefix': text(
+    'weir',
+    'Prefix of the topics Weir owns (`<prefix>_nodes`, `<prefix>_rules`, … `<prefix>_alerts`). Keep `weir` in production; tests use it to keep their data apart.',
+  ),
+  'weir.node.heartbeat-seconds': integer(
+    10,
+    1,
+    3600,
+    'Interval at which a node refreshes its entry (`lastSeen`, `state`) in the node registry.',
+  ),
+  'weir.node.dead-after-seconds': integer(
+    30,
+    2,
+    86400,
+    'A node whose `lastSeen` is older than this is shown with `alive: false` in `GET /api/nodes`, and any admin may remove its record. At least twice `weir.node.heartbeat-seconds`.',
+  ),
+  'weir.broker.embedded': oneOf(
+    ['auto', 'true', 'false'] as const,
+    'auto',
+    '`auto`: start the embedded Kafka broker when `bootstrap.servers` is unreachable; `true`: always start it (and use it); `false`: never.',
+  ),
   'weir.broker.dir': text('${weir.home}/var/kafka', 'Data, logs and ports of the embedded broker.'),
-  'weir.broker.port': integer(0, 0, 65535, 'Port of the embedded broker; 0: the port of `bootstrap.servers` when it names this machine and the port is free, else a port picked once and kept.'),
+  'weir.broker.port': integer(
+    0,
+    0,
+    65535,
+    'Port of the embedded broker; 0: the port of `bootstrap.servers` when it names this machine and the port is free, else a port picked once and kept.',
+  ),
   'num.stream.threads': integer(10, 1, 256, 'Stream worker threads of this node.'),
-  'processing.guarantee': oneOf(['at_least_once', 'exactly_once_v2'] as const, 'at_least_once', 'Delivery guarantee of the stream runtime.'),
-  'weir.stream.idle-close-seconds': integer(0, 0, 86400, 'Idle close of correlation windows. 0 (default): windows advance and close only by the event times the stage has seen (stream time), so a replay gives the same alerts as the live stream, but an `emit=close` window stays open until a later event reaches its partition. N: after N seconds without records on a partition of a correlation stage, its stream time moves on with the wall clock, closing `emit=close` windows of an idle stream; alerts then depend on when events arrive, not only on their times.'),
+  'processing.guarantee': oneOf(
+    ['at_least_once', 'exactly_once_v2'] as const,
+    'at_least_once',
+    'Delivery guarantee of the stream runtime.',
+  ),
+  'weir.stream.idle-close-seconds': integer(
+    0,
+    0,
+    86400,
+    'Idle close of correlation windows. 0 (default): windows advance and close only by the event times the stage has seen (stream time), so a replay gives the same alerts as the live stream, but an `emit=close` window stays open until a later event reaches its partition. N: after N seconds without records on a partition of a correlation stage, its stream time moves on with the wall clock, closing `emit=close` windows of an idle stream; alerts then depend on when events arrive, not only on their times.',
+  ),
   'weir.engine.autostart': bool(true, 'Start the stream engine with the node.'),
-  'weir.metrics.enabled': bool(true, 'Serve Prometheus metrics at `/metrics` on a separate plain-HTTP port (no token; bind it to a trusted address).'),
+  'weir.metrics.enabled': bool(
+    true,
+    'Serve Prometheus metrics at `/metrics` on a separate plain-HTTP port (no token; bind it to a trusted address).',
+  ),
   'weir.metrics.address': text('127.0.0.1', 'Address of the metrics port; the default keeps it on this machine.'),
   'weir.metrics.port': integer(9464, 0, 65535, 'Port of `/metrics` (0 picks a free port).'),
   'server.address': text('0.0.0.0', 'Address the API listens on.'),
   'server.port': integer(8999, 0, 65535, 'Port of the management API (0 picks a free port).'),
   'server.ssl.enabled': bool(true, 'Serve the API over HTTPS. `false` serves plain HTTP.'),
-  'server.ssl.key-store': text(undefined, 'PKCS12 key store of the API. When unset a self-signed one is generated under `${weir.home}/var/tls/` on first start.'),
-  'server.ssl.key-store-password': text(undefined, 'Password of the key store. For a generated key store a random one is generated and kept beside it.'),
+  'server.ssl.key-store': text(
+    undefined,
+    'PKCS12 key store of the API. When unset a self-signed one is generated under `${weir.home}/var/tls/` on first start.',
+  ),
+  'server.ssl.key-store-password': text(
+    undefined,
+    'Password of the key store. For a generated key store a random one is generated and kept beside it.',
+  ),
   'server.ssl.key-store-type': oneOf(['PKCS12'] as const, 'PKCS12', 'Type of the key store; only PKCS12 is supported.'),
   'server.ssl.key-alias': text('weir', 'Alias of the key in the key store (used when generating it).'),
-  'weir.http.body-limit': integer(16 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Largest request body in bytes; larger ones get 413.'),
-  'weir.lookup.max-bytes': integer(64 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Largest lookup file in bytes; larger ones get 413.'),
-  'weir.topics.consume.max-events': integer(100_000, 1, 10_000_000, 'Largest `maxEvents` a topic consumer session may ask for; a larger value gets 400.'),
-  'weir.topics.consume.max-timeout-seconds': integer(3600, 1, 86400, 'Largest `maxTimeoutSeconds` a topic consumer session may ask for; a larger value gets 400.'),
-  'weir.topics.consume.max-bytes': integer(64 * 1024 * 1024, 1024, 1024 * 1024 * 1024, 'Bytes (keys + values) one consumer session keeps; it completes when it reaches them.'),
-  'weir.topics.consume.max-sessions-per-user': integer(5, 1, 1000, 'Consumer sessions one user may hold at once (one per topic); another one gets 400 while all are running.'),
-  'weir.topics.tail.max-per-user': integer(4, 1, 1000, 'Live tails (server-sent events of a topic or of the alerts) one user may hold open at once; another one gets 400.'),
-  'weir.topics.consume.idle-seconds': integer(300, 1, 86400, 'A consumer session not read for this long is closed and forgotten.'),
+  'weir.http.body-limit': integer(
+    16 * 1024 * 1024,
+    1024,
+    1024 * 1024 * 1024,
+    'Largest request body in bytes; larger ones get 413.',
+  ),
+  'weir.lookup.max-bytes': integer(
+    64 * 1024 * 1024,
+    1024,
+    1024 * 1024 * 1024,
+    'Largest lookup file in bytes; larger ones get 413.',
+  ),
+  'weir.topics.consume.max-events': integer(
+    100_000,
+    1,
+    10_000_000,
+    'Largest `maxEvents` a topic consumer session may ask for; a larger value gets 400.',
+  ),
+  'weir.topics.consume.max-timeout-seconds': integer(
+    3600,
+    1,
+    86400,
+    'Largest `maxTimeoutSeconds` a topic consumer session may ask for; a larger value gets 400.',
+  ),
+  'weir.topics.consume.max-bytes': integer(
+    64 * 1024 * 1024,
+    1024,
+    1024 * 1024 * 1024,
+    'Bytes (keys + values) one consumer session keeps; it completes when it reaches them.',
+  ),
+  'weir.topics.consume.max-sessions-per-user': integer(
+    5,
+    1,
+    1000,
+    'Consumer sessions one user may hold at once (one per topic); another one gets 400 while all are running.',
+  ),
+  'weir.topics.tail.max-per-user': integer(
+    4,
+    1,
+    1000,
+    'Live tails (server-sent events of a topic or of the alerts) one user may hold open at once; another one gets 400.',
+  ),
+  'weir.topics.consume.idle-seconds': integer(
+    300,
+    1,
+    86400,
+    'A consumer session not read for this long is closed and forgotten.',
+  ),
   'weir.auth.access-token-seconds': integer(900, 10, 31 * 24 * 3600, 'Lifetime of access tokens.'),
   'weir.auth.refresh-token-seconds': integer(86400, 60, 365 * 24 * 3600, 'Lifetime of refresh tokens.'),
-  'weir.auth.password-min-length': integer(12, 1, 1024, 'Shortest password (in characters) accepted when a password is set or changed; existing passwords keep working. See docs/security.md.'),
-  'weir.auth.password-refuse-common': bool(true, 'Refuse one of the most common passwords when a password is set or changed (false: only for moving over an installation whose scripts set such passwords). See docs/security.md.'),
-  'weir.auth.login-max-failures': integer(10, 1, 1_000_000, 'Failed logins allowed per user and address within the window before 429.'),
-  'weir.shutdown.timeout-seconds': integer(60, 1, 3600, 'On SIGTERM/SIGINT, the longest the node waits for the batch in flight, the API requests in flight and the broker to finish; then it exits with status 1.'),
-  'weir.audit.retention-days': integer(365, 1, 36500, 'How long audit entries are kept (local store: rows older are deleted; kafka store: `retention.ms` of `<prefix>_audit` when Weir creates it, and entries older are dropped from memory). See docs/security.md.'),
-  'weir.http.max-connections': integer(1000, 1, 1_000_000, 'Open connections the API accepts at once; further ones are closed at once by the server.'),
-  'weir.http.headers-timeout-seconds': integer(20, 1, 3600, 'A client must send the complete request headers within this time, else the connection gets 408 and is closed (a slow client cannot hold a connection).'),
-  'weir.http.request-timeout-seconds': integer(120, 1, 86400, 'A client must send the complete request (headers and body) within this time, else 408 and the connection is closed.'),
-  'weir.http.rate-limit-per-minute': integer(1200, 1, 10_000_000, 'API requests one user (or, before login, one address) may make per minute on one node; more get 429 `API_RATE_LIMITED` with `Retry-After`. Health checks are not counted.'),
-  'weir.lookup.max-total-bytes': integer(512 * 1024 * 1024, 1024, 64 * 1024 * 1024 * 1024, 'Total size of all lookups (their rows as JSON) a node stores; an upload that would exceed it gets 413 `LOOKUP_TOTAL_TOO_LARGE`.'),
-  'weir.rules.max-count': integer(10_000, 1, 1_000_000, 'Rules that may be stored; a create, bulk write or Sigma import beyond it gets 400 `RECORD_LIMIT`.'),
-  'weir.log.level': oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', 'Level of the JSON log lines written to stdout.'),
+  'weir.auth.password-min-length': integer(
+    12,
+    1,
+    1024,
+    'Shortest password (in characters) accepted when a password is set or changed; existing passwords keep working. See docs/security.md.',
+  ),
+  'weir.auth.password-refuse-common': bool(
+    true,
+    'Refuse one of the most common passwords when a password is set or changed (false: only for moving over an installation whose scripts set such passwords). See docs/security.md.',
+  ),
+  'weir.auth.login-max-failures': integer(
+    10,
+    1,
+    1_000_000,
+    'Failed logins allowed per user and address within the window before 429.',
+  ),
+  'weir.shutdown.timeout-seconds': integer(
+    60,
+    1,
+    3600,
+    'On SIGTERM/SIGINT, the longest the node waits for the batch in flight, the API requests in flight and the broker to finish; then it exits with status 1.',
+  ),
+  'weir.audit.retention-days': integer(
+    365,
+    1,
+    36500,
+    'How long audit entries are kept (local store: rows older are deleted; kafka store: `retention.ms` of `<prefix>_audit` when Weir creates it, and entries older are dropped from memory). See docs/security.md.',
+  ),
+  'weir.http.max-connections': integer(
+    1000,
+    1,
+    1_000_000,
+    'Open connections the API accepts at once; further ones are closed at once by the server.',
+  ),
+  'weir.http.headers-timeout-seconds': integer(
+    20,
+    1,
+    3600,
+    'A client must send the complete request headers within this time, else the connection gets 408 and is closed (a slow client cannot hold a connection).',
+  ),
+  'weir.http.request-timeout-seconds': integer(
+    120,
+    1,
+    86400,
+    'A client must send the complete request (headers and body) within this time, else 408 and the connection is closed.',
+  ),
+  'weir.http.rate-limit-per-minute': integer(
+    1200,
+    1,
+    10_000_000,
+    'API requests one user (or, before login, one address) may make per minute on one node; more get 429 `API_RATE_LIMITED` with `Retry-After`. Health checks are not counted.',
+  ),
+  'weir.lookup.max-total-bytes': integer(
+    512 * 1024 * 1024,
+    1024,
+    64 * 1024 * 1024 * 1024,
+    'Total size of all lookups (their rows as JSON) a node stores; an upload that would exceed it gets 413 `LOOKUP_TOTAL_TOO_LARGE`.',
+  ),
+  'weir.rules.max-count': integer(
+    10_000,
+    1,
+    1_000_000,
+    'Rules that may be stored; a create, bulk write or Sigma import beyond it gets 400 `RECORD_LIMIT`.',
+  ),
+  'weir.log.level': oneOf(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+    'info',
+    'Level of the JSON log lines written to stdout.',
+  ),
   'weir.auth.login-window-seconds': integer(300, 1, 86400, 'Window of the failed-login limit.'),
-  'weir.output.names': oneOf(['weir', 'original'] as const, 'weir', 'Names of the fields the engine adds and of the alerts topic: `weir` (`_rule`, `_aggregation`, `_temporal`, `<prefix>_alerts`) or `original` (the original product\'s `padasRule`, `padasAggregation`, `padasTemporal`, `padas_alerts`); docs/compatibility.md.'),
-  'state.dir': text('${weir.home}/var/state', "Accepted under the original's name (its `padas.properties` sets it); not used: correlation state lives in memory, backed by compacted changelog topics (docs/engine.md), so nothing is written there."),
-  'schema.registry.url': text(undefined, 'Accepted for the original\'s properties files; not used yet (Weir has no Schema Registry serdes).'),
+  'weir.output.names': oneOf(
+    ['weir', 'original'] as const,
+    'weir',
+    "Names of the fields the engine adds and of the alerts topic: `weir` (`_rule`, `_aggregation`, `_temporal`, `<prefix>_alerts`) or `original` (the original product's `padasRule`, `padasAggregation`, `padasTemporal`, `padas_alerts`); docs/compatibility.md.",
+  ),
+  'state.dir': text(
+    '${weir.home}/var/state',
+    "Accepted under the original's name (its `padas.properties` sets it); not used: correlation state lives in memory, backed by compacted changelog topics (docs/engine.md), so nothing is written there.",
+  ),
+  'schema.registry.url': text(
+    undefined,
+    "Accepted for the original's properties files; not used yet (Weir has no Schema Registry serdes).",
+  ),
 } as const satisfies Record<string, SettingDef<unknown>>;
 
 export type SettingKey = keyof typeof settingDefinitions;
@@ -137,7 +306,9 @@ export function loadSettings(file?: string, env: NodeJS.ProcessEnv = process.env
       } else if (entry.key in settingDefinitions) {
         raw.set(entry.key, { value: entry.value, where });
       } else {
-        throw new SettingsError(`${where}: unknown setting '${entry.key}'; see docs/configuration.md for the accepted keys`);
+        throw new SettingsError(
+          `${where}: unknown setting '${entry.key}'; see docs/configuration.md for the accepted keys`,
+        );
       }
     }
   }
@@ -161,14 +332,21 @@ function originalSetting(entry: PropertyEntry, where: string, warnings: string[]
     warnings.push(`${where}: '${entry.key}=rocksdb' (the original's local store) is read as '${key}=local' (SQLite)`);
   }
   if (key === 'server.ssl.key-store' && value.startsWith('classpath:')) {
-    warnings.push(`${where}: '${key}=${value}' names a key store inside the original's jar; ignored, a self-signed key store is generated`);
+    warnings.push(
+      `${where}: '${key}=${value}' names a key store inside the original's jar; ignored, a self-signed key store is generated`,
+    );
     value = '';
   }
   return { ...entry, key, value };
 }
 
-function buildSettings(raw: Map<string, { value: string; where: string }>, kafkaClient: Record<string, string>,
-  baseDir: string, source: string, warnings: readonly string[] = []): Settings {
+function buildSettings(
+  raw: Map<string, { value: string; where: string }>,
+  kafkaClient: Record<string, string>,
+  baseDir: string,
+  source: string,
+  warnings: readonly string[] = [],
+): Settings {
   const values = new Map<string, unknown>();
   const resolving = new Set<string>();
   const resolve = (key: SettingKey): unknown => {
@@ -178,16 +356,19 @@ function buildSettings(raw: Map<string, { value: string; where: string }>, kafka
     const def: SettingDef<unknown> = settingDefinitions[key];
     const given = raw.get(key);
     // An empty value of a setting without default is unset (the original's template has `padas.uuid=`).
-    const text = given?.value === '' && def.default === undefined ? undefined : given?.value ?? def.default;
+    const text = given?.value === '' && def.default === undefined ? undefined : (given?.value ?? def.default);
     let value: unknown;
     if (text !== undefined) {
       const expanded = text.replace(/\$\{([\w.-]+)\}/g, (_, ref: string) => {
-        if (!(ref in settingDefinitions)) throw new SettingsError(`${given?.where ?? key}: '${key}' refers to unknown setting '${ref}'`);
+        if (!(ref in settingDefinitions))
+          throw new SettingsError(`${given?.where ?? key}: '${key}' refers to unknown setting '${ref}'`);
         return String(resolve(ref as SettingKey) ?? '');
       });
       value = def.parse(expanded);
       if (value === undefined) {
-        throw new SettingsError(`${given?.where ?? 'default'}: invalid value '${expanded}' for '${key}'; accepted: ${def.accepted}`);
+        throw new SettingsError(
+          `${given?.where ?? 'default'}: invalid value '${expanded}' for '${key}'; accepted: ${def.accepted}`,
+        );
       }
       if (isPathKey(key) && typeof value === 'string') value = path.resolve(baseDir, value);
     }
@@ -212,7 +393,13 @@ function buildSettings(raw: Map<string, { value: string; where: string }>, kafka
 }
 
 function isPathKey(key: string): boolean {
-  return key === 'weir.home' || key === 'weir.config.location' || key === 'weir.broker.dir' || key === 'server.ssl.key-store' || key === 'state.dir';
+  return (
+    key === 'weir.home' ||
+    key === 'weir.config.location' ||
+    key === 'weir.broker.dir' ||
+    key === 'server.ssl.key-store' ||
+    key === 'state.dir'
+  );
 }
 
 /** The node's uuid: `weir.uuid` when set, else the one kept under the home, generated on first start. */

@@ -35,7 +35,8 @@ export function registerAccessControl(app: FastifyInstance, ctx: NodeContext): v
       route.config = { ...route.config, access: 'public' };
     }
     const access = route.config?.access;
-    if (access === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
+    if (access === undefined)
+      throw new Error(`route ${String(route.method)} ${route.url} declares no access (config.access)`);
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
     // The handler runs with its caller as the actor of the audit entries of its writes.
     const handler = route.handler;
@@ -72,5 +73,7 @@ export function forbidden(): Error {
 }
 
 export function isForbidden(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[Symbol.for('weir.forbidden')] === true;
+  return (
+    typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[Symbol.for('weir.forbidden')] === true
+  );
 }

@@ -9,5 +9,6 @@ import { compiledSchema } from '../validation/json-schema.ts';
  * params and query string are checked by their schemas as on every route.
  */
 export const handlerCheckedBody = {
-  validatorCompiler: ({ schema, httpPart }: FastifyRouteSchemaDef<object>) => (httpPart === 'body' ? () => true : compiledSchema(schema)),
+  validatorCompiler: ({ schema, httpPart }: FastifyRouteSchemaDef<object>) =>
+    httpPart === 'body' ? () => true : compiledSchema(schema),
 };

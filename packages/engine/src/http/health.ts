@@ -12,7 +12,10 @@ export type { HealthState } from '../node-context.ts';
 /** `{status: UP | DOWN, checks}`: the checks (ready only) name each dependency and why it fails. */
 const healthAnswer = responseShape({
   type: 'object',
-  properties: { status: { type: 'string', enum: ['UP', 'DOWN'] }, checks: { type: 'object', description: 'per dependency: its state, and why it fails' } },
+  properties: {
+    status: { type: 'string', enum: ['UP', 'DOWN'] },
+    checks: { type: 'object', description: 'per dependency: its state, and why it fails' },
+  },
 });
 
 /**
@@ -29,9 +32,12 @@ export function registerHealth(app: FastifyInstance, ctx: NodeContext, state: He
     probing ??= (async () => {
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([ctx.topics.admin.ping(), new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${probeTimeoutMs} ms`)), probeTimeoutMs);
-        })]);
+        await Promise.race([
+          ctx.topics.admin.ping(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${probeTimeoutMs} ms`)), probeTimeoutMs);
+          }),
+        ]);
         kafka = { ok: true, at: Date.now() };
       } catch (err) {
         kafka = { ok: false, error: (err as Error).message, at: Date.now() };
@@ -43,17 +49,25 @@ export function registerHealth(app: FastifyInstance, ctx: NodeContext, state: He
     return probing;
   };
 
-  app.get('/health/live', { config: { health: true, access: access.public }, schema: { response: { 200: healthAnswer } } }, async () => ({ status: 'UP' }));
+  app.get(
+    '/health/live',
+    { config: { health: true, access: access.public }, schema: { response: { 200: healthAnswer } } },
+    async () => ({ status: 'UP' }),
+  );
 
-  app.get('/health/ready', { config: { health: true, access: access.public }, schema: { response: { 200: healthAnswer, 503: healthAnswer } } }, async (_request, reply) => {
-    if (Date.now() - kafka.at > probeCacheMs) await probe();
-    const engine = ctx.engine.state();
-    const checks = {
-      store: state.stopping ? 'DOWN: the node is stopping' : 'UP',
-      kafka: kafka.ok ? 'UP' : `DOWN: ${kafka.error ?? 'unreachable'}`,
-      engine: engine === 'CREATED' ? 'UNKNOWN' : engine,
-    };
-    const ready = !state.stopping && kafka.ok && engine !== 'CREATED';
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'UP' : 'DOWN', checks });
-  });
+  app.get(
+    '/health/ready',
+    { config: { health: true, access: access.public }, schema: { response: { 200: healthAnswer, 503: healthAnswer } } },
+    async (_request, reply) => {
+      if (Date.now() - kafka.at > probeCacheMs) await probe();
+      const engine = ctx.engine.state();
+      const checks = {
+        store: state.stopping ? 'DOWN: the node is stopping' : 'UP',
+        kafka: kafka.ok ? 'UP' : `DOWN: ${kafka.error ?? 'unreachable'}`,
+        engine: engine === 'CREATED' ? 'UNKNOWN' : engine,
+      };
+      const ready = !state.stopping && kafka.ok && engine !== 'CREATED';
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'UP' : 'DOWN', checks });
+    },
+  );
 }

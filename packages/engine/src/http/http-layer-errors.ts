@@ -15,9 +15,12 @@ export const maxHeaderBytes = 16_384;
  */
 export function frameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const path = request.url.split('?')[0]!;
-  const err = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? apiError('PATH_PARAM_TOO_LONG', maxPathParamLength)
-    : error.code === 'FST_ERR_BAD_URL' ? apiError('URL_INVALID', path.length > 200 ? `${path.slice(0, 200)}…` : path)
-      : apiError('VALIDATION', error.message);
+  const err =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? apiError('PATH_PARAM_TOO_LONG', maxPathParamLength)
+      : error.code === 'FST_ERR_BAD_URL'
+        ? apiError('URL_INVALID', path.length > 200 ? `${path.slice(0, 200)}…` : path)
+        : apiError('VALIDATION', error.message);
   void reply.code(err.httpStatus).headers(fixedHeaders).type('application/json').send(err.body);
 }
 
@@ -29,14 +32,22 @@ export function clientError(timeoutSeconds: { headers: number; request: number }
   return (err: NodeJS.ErrnoException, socket: Socket): void => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     let error: ApiError;
-    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') error = apiError('REQUEST_TIMEOUT', timeoutSeconds.headers, timeoutSeconds.request);
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+      error = apiError('REQUEST_TIMEOUT', timeoutSeconds.headers, timeoutSeconds.request);
     else if (err.code === 'HPE_HEADER_OVERFLOW') error = apiError('HEADERS_TOO_LARGE', maxHeaderBytes);
     else error = apiError('HTTP_INVALID', err.code ?? 'unknown');
     if (socket.writable) {
       const body = JSON.stringify(error.body);
-      const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[error.httpStatus as 400 | 408 | 431] ?? 'Bad Request';
-      const headers = Object.entries(fixedHeaders).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      socket.write(`HTTP/1.1 ${error.httpStatus} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n${headers}Connection: close\r\n\r\n${body}`);
+      const reason =
+        { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[
+          error.httpStatus as 400 | 408 | 431
+        ] ?? 'Bad Request';
+      const headers = Object.entries(fixedHeaders)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
+      socket.write(
+        `HTTP/1.1 ${error.httpStatus} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n${headers}Connection: close\r\n\r\n${body}`,
+      );
     }
     socket.destroy(err);
   };

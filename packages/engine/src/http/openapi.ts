@@ -21,7 +21,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Weir management API', version: '1', description: 'See docs/api.md. Every /api route but login, refresh, init and these docs needs `Authorization: Bearer <access_token>`.' },
+      info: {
+        title: 'Weir management API',
+        version: '1',
+        description:
+          'See docs/api.md. Every /api route but login, refresh, init and these docs needs `Authorization: Bearer <access_token>`.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: ({ schema, url, route }) => {
@@ -34,13 +39,25 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       return { schema: documented as typeof schema, url };
     },
   });
-  app.get('/api/openapi.json', { config: { access: access.public }, schema: { response: { 200: { type: 'object', additionalProperties: true, description: 'this document (OpenAPI 3)' } } } },
-    async () => app.swagger());
+  app.get(
+    '/api/openapi.json',
+    {
+      config: { access: access.public },
+      schema: {
+        response: { 200: { type: 'object', additionalProperties: true, description: 'this document (OpenAPI 3)' } },
+      },
+    },
+    async () => app.swagger(),
+  );
   await app.register(async (scope) => {
     // The Swagger UI's static files set their own caching headers; the spec's fixed headers win.
     scope.addHook('onSend', async (_request, reply) => {
       reply.headers(fixedHeaders);
     });
-    await scope.register(swaggerUi, { routePrefix: docsPrefix, staticCSP: true, uiConfig: { url: '/api/openapi.json' } as never });
+    await scope.register(swaggerUi, {
+      routePrefix: docsPrefix,
+      staticCSP: true,
+      uiConfig: { url: '/api/openapi.json' } as never,
+    });
   });
 }

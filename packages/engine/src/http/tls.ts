@@ -36,11 +36,32 @@ export async function loadKeyStore(settings: Settings): Promise<TlsMaterial> {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const passphrase = settings.optional('server.ssl.key-store-password') ?? randomBytes(18).toString('base64url');
     try {
-      await run('keytool', ['-genkeypair', '-alias', settings.get('server.ssl.key-alias'), '-keyalg', 'RSA', '-keysize', '2048',
-        '-storetype', 'PKCS12', '-keystore', file, '-storepass', passphrase, '-validity', '3650',
-        '-dname', 'CN=localhost, O=Weir', '-ext', 'SAN=dns:localhost,ip:127.0.0.1,ip:0:0:0:0:0:0:0:1']);
+      await run('keytool', [
+        '-genkeypair',
+        '-alias',
+        settings.get('server.ssl.key-alias'),
+        '-keyalg',
+        'RSA',
+        '-keysize',
+        '2048',
+        '-storetype',
+        'PKCS12',
+        '-keystore',
+        file,
+        '-storepass',
+        passphrase,
+        '-validity',
+        '3650',
+        '-dname',
+        'CN=localhost, O=Weir',
+        '-ext',
+        'SAN=dns:localhost,ip:127.0.0.1,ip:0:0:0:0:0:0:0:1',
+      ]);
     } catch (err) {
-      throw new Error(`could not generate the self-signed key store with keytool (Java 17 is required): ${(err as Error).message}`, { cause: err });
+      throw new Error(
+        `could not generate the self-signed key store with keytool (Java 17 is required): ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     writeFileSync(passwordFile, passphrase, { mode: 0o600 });
     chmodSync(file, 0o600);

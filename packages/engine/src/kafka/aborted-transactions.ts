@@ -25,7 +25,9 @@ export function dropAbortedRecords(response: FetchedResponse): number {
   let dropped = 0;
   for (const topic of response.responses) {
     for (const partition of topic.partitions) {
-      const aborted = [...(partition.abortedTransactions ?? [])].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0));
+      const aborted = [...(partition.abortedTransactions ?? [])].sort((a, b) =>
+        a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0,
+      );
       if (aborted.length === 0 || !partition.records) continue;
       const open = new Set<bigint>();
       let next = 0;
@@ -50,16 +52,21 @@ export function dropAbortedRecords(response: FetchedResponse): number {
  * transactions, so that a read_committed consumer reads committed records only.
  */
 export function dropAbortedOnFetch<C extends Pick<Consumer<Buffer, Buffer, Buffer, Buffer>, 'fetch'>>(consumer: C): C {
-  const fetch = consumer.fetch.bind(consumer) as (options: unknown, callback: (error: Error | null, response?: FetchedResponse) => void) => void;
+  const fetch = consumer.fetch.bind(consumer) as (
+    options: unknown,
+    callback: (error: Error | null, response?: FetchedResponse) => void,
+  ) => void;
   const patched = (options: unknown, callback?: (error: Error | null, response?: FetchedResponse) => void): unknown => {
     if (!callback) {
-      return new Promise((resolve, reject) => fetch(options, (error, response) => {
-        if (error) reject(error);
-        else {
-          if (response) dropAbortedRecords(response);
-          resolve(response);
-        }
-      }));
+      return new Promise((resolve, reject) =>
+        fetch(options, (error, response) => {
+          if (error) reject(error);
+          else {
+            if (response) dropAbortedRecords(response);
+            resolve(response);
+          }
+        }),
+      );
     }
     fetch(options, (error, response) => {
       if (!error && response) dropAbortedRecords(response);

@@ -70,6 +70,7 @@ export function isUnreachable(error: unknown): boolean {
 
 /** 503 naming the cluster when it cannot be reached; otherwise the error unchanged (→ 500). */
 export function unavailableOr(error: unknown, bootstrap: string): ApiError | unknown {
-  if (isUnreachable(error)) return apiError('UNAVAILABLE', `The Kafka cluster (${bootstrap}) is not reachable: ${brokerReason(error)}`);
+  if (isUnreachable(error))
+    return apiError('UNAVAILABLE', `The Kafka cluster (${bootstrap}) is not reachable: ${brokerReason(error)}`);
   return error;
 }

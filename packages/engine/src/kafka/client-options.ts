@@ -4,7 +4,10 @@ import type { BaseOptions } from '@platformatic/kafka';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 
-type ConnectionSettings = Pick<BaseOptions, 'bootstrapBrokers' | 'clientId' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
+type ConnectionSettings = Pick<
+  BaseOptions,
+  'bootstrapBrokers' | 'clientId' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'
+>;
 
 const mechanisms = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
 const protocols = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'] as const;
@@ -15,14 +18,31 @@ const protocols = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'] as const;
  */
 export const supportedKafkaSecurityKeys = [
   'security.protocol',
-  'ssl.ca.location', 'ssl.certificate.location', 'ssl.key.location', 'ssl.key.password',
-  'ssl.keystore.location', 'ssl.keystore.password', 'ssl.keystore.type',
-  'ssl.truststore.location', 'ssl.truststore.password', 'ssl.truststore.type',
-  'ssl.endpoint.identification.algorithm', 'ssl.enabled.protocols', 'ssl.protocol', 'ssl.cipher.suites',
-  'sasl.mechanism', 'sasl.jaas.config', 'sasl.username', 'sasl.password',
+  'ssl.ca.location',
+  'ssl.certificate.location',
+  'ssl.key.location',
+  'ssl.key.password',
+  'ssl.keystore.location',
+  'ssl.keystore.password',
+  'ssl.keystore.type',
+  'ssl.truststore.location',
+  'ssl.truststore.password',
+  'ssl.truststore.type',
+  'ssl.endpoint.identification.algorithm',
+  'ssl.enabled.protocols',
+  'ssl.protocol',
+  'ssl.cipher.suites',
+  'sasl.mechanism',
+  'sasl.jaas.config',
+  'sasl.username',
+  'sasl.password',
 ] as const;
 
-const tlsVersions: Record<string, 'TLSv1.2' | 'TLSv1.3'> = { 'TLSV1.2': 'TLSv1.2', 'TLSV1.3': 'TLSv1.3', TLS: 'TLSv1.2' };
+const tlsVersions: Record<string, 'TLSv1.2' | 'TLSv1.3'> = {
+  'TLSV1.2': 'TLSv1.2',
+  'TLSV1.3': 'TLSv1.3',
+  TLS: 'TLSv1.2',
+};
 
 /**
  * Connection options of every Kafka client of a node: `bootstrap.servers` plus the Kafka security
@@ -75,7 +95,8 @@ function trustStorePem(k: Readonly<Record<string, string>>): string | undefined 
   if (!file) return undefined;
   readFile(k, 'ssl.truststore.location');
   const type = (k['ssl.truststore.type'] ?? 'JKS').toUpperCase();
-  if (type !== 'JKS' && type !== 'PKCS12') throw new SettingsError(`invalid value '${type}' for 'ssl.truststore.type'; accepted: JKS, PKCS12`);
+  if (type !== 'JKS' && type !== 'PKCS12')
+    throw new SettingsError(`invalid value '${type}' for 'ssl.truststore.type'; accepted: JKS, PKCS12`);
   const id = `trust\u0000${file}\u0000${type}\u0000${k['ssl.truststore.password'] ?? ''}`;
   let pem = cache.get(id) as string | undefined;
   if (pem === undefined) {
@@ -105,9 +126,23 @@ function keyStorePfx(k: Readonly<Record<string, string>>): Buffer | undefined {
   const password = k['ssl.keystore.password'] ?? '';
   const out = `${process.env.TMPDIR ?? '/tmp'}/weir-ks-${process.pid}-${Date.now()}.p12`;
   try {
-    keytool('ssl.keystore.location', ['-importkeystore', '-noprompt', '-srckeystore', file, '-srcstoretype', 'JKS', '-srcstorepass', password,
+    keytool('ssl.keystore.location', [
+      '-importkeystore',
+      '-noprompt',
+      '-srckeystore',
+      file,
+      '-srcstoretype',
+      'JKS',
+      '-srcstorepass',
+      password,
       ...(k['ssl.key.password'] ? ['-srckeypass', k['ssl.key.password'], '-destkeypass', password] : []),
-      '-destkeystore', out, '-deststoretype', 'PKCS12', '-deststorepass', password]);
+      '-destkeystore',
+      out,
+      '-deststoretype',
+      'PKCS12',
+      '-deststorepass',
+      password,
+    ]);
     const pfx = readFileSync(out);
     cache.set(id, pfx);
     return pfx;
@@ -122,21 +157,38 @@ function keyStorePfx(k: Readonly<Record<string, string>>): Buffer | undefined {
 
 /** The minimum TLS version from `ssl.enabled.protocols` (or `ssl.protocol`). */
 function minVersion(k: Readonly<Record<string, string>>): 'TLSv1.2' | 'TLSv1.3' | undefined {
-  const key = k['ssl.enabled.protocols'] !== undefined ? 'ssl.enabled.protocols' : k['ssl.protocol'] !== undefined ? 'ssl.protocol' : undefined;
+  const key =
+    k['ssl.enabled.protocols'] !== undefined
+      ? 'ssl.enabled.protocols'
+      : k['ssl.protocol'] !== undefined
+        ? 'ssl.protocol'
+        : undefined;
   if (!key) return undefined;
-  const versions = k[key]!.split(',').map((v) => v.trim().toUpperCase()).filter(Boolean).map((v) => {
-    const version = tlsVersions[v];
-    if (!version) throw new SettingsError(`invalid value '${k[key]}' for '${key}'; accepted: TLSv1.2, TLSv1.3 (older versions are refused)`);
-    return version;
-  });
+  const versions = k[key]!.split(',')
+    .map((v) => v.trim().toUpperCase())
+    .filter(Boolean)
+    .map((v) => {
+      const version = tlsVersions[v];
+      if (!version)
+        throw new SettingsError(
+          `invalid value '${k[key]}' for '${key}'; accepted: TLSv1.2, TLSv1.3 (older versions are refused)`,
+        );
+      return version;
+    });
   return versions.includes('TLSv1.2') ? 'TLSv1.2' : 'TLSv1.3';
 }
 
 /** The same from plain values (a worker thread receives these, not the Settings object). */
-export function kafkaConnectionFrom(bootstrapServers: string, k: Readonly<Record<string, string>>, clientId: string): ConnectionSettings {
+export function kafkaConnectionFrom(
+  bootstrapServers: string,
+  k: Readonly<Record<string, string>>,
+  clientId: string,
+): ConnectionSettings {
   const unsupported = unsupportedKafkaSecurityKeys(k);
   if (unsupported.length > 0) {
-    throw new SettingsError(`unsupported Kafka client setting(s) ${unsupported.map((u) => `'${u}'`).join(', ')}; Weir applies: ${supportedKafkaSecurityKeys.join(', ')}`);
+    throw new SettingsError(
+      `unsupported Kafka client setting(s) ${unsupported.map((u) => `'${u}'`).join(', ')}; Weir applies: ${supportedKafkaSecurityKeys.join(', ')}`,
+    );
   }
   const protocol = (k['security.protocol'] ?? 'PLAINTEXT').toUpperCase();
   if (!(protocols as readonly string[]).includes(protocol)) {
@@ -144,14 +196,19 @@ export function kafkaConnectionFrom(bootstrapServers: string, k: Readonly<Record
   }
   const options: ConnectionSettings = {
     clientId,
-    bootstrapBrokers: bootstrapServers.split(',').map((s) => s.trim()).filter(Boolean),
+    bootstrapBrokers: bootstrapServers
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     connectTimeout: 10_000,
     requestTimeout: 30_000,
   };
   if (protocol.endsWith('SSL')) {
     const hostCheck = (k['ssl.endpoint.identification.algorithm'] ?? 'https').toLowerCase();
     if (hostCheck !== '' && hostCheck !== 'https') {
-      throw new SettingsError(`invalid value '${hostCheck}' for 'ssl.endpoint.identification.algorithm'; accepted: https, or empty for no host name check`);
+      throw new SettingsError(
+        `invalid value '${hostCheck}' for 'ssl.endpoint.identification.algorithm'; accepted: https, or empty for no host name check`,
+      );
     }
     const pemCa = readFile(k, 'ssl.ca.location')?.toString();
     const storeCa = trustStorePem(k);
@@ -164,7 +221,14 @@ export function kafkaConnectionFrom(bootstrapServers: string, k: Readonly<Record
       key: readFile(k, 'ssl.key.location'),
       ...(pfx ? { pfx, passphrase: k['ssl.keystore.password'] ?? '' } : { passphrase: k['ssl.key.password'] }),
       ...(version ? { minVersion: version } : {}),
-      ...(k['ssl.cipher.suites'] ? { ciphers: k['ssl.cipher.suites'].split(',').map((c) => c.trim()).join(':') } : {}),
+      ...(k['ssl.cipher.suites']
+        ? {
+            ciphers: k['ssl.cipher.suites']
+              .split(',')
+              .map((c) => c.trim())
+              .join(':'),
+          }
+        : {}),
       ...(hostCheck === '' ? { checkServerIdentity: () => undefined } : {}),
     };
   }
@@ -178,7 +242,9 @@ export function kafkaConnectionFrom(bootstrapServers: string, k: Readonly<Record
     const username = k['sasl.username'] ?? fromJaas('username');
     const password = k['sasl.password'] ?? fromJaas('password');
     if (username === undefined || password === undefined) {
-      throw new SettingsError(`security.protocol=${protocol} needs sasl.username and sasl.password (or sasl.jaas.config with username="..." password="...")`);
+      throw new SettingsError(
+        `security.protocol=${protocol} needs sasl.username and sasl.password (or sasl.jaas.config with username="..." password="...")`,
+      );
     }
     options.sasl = { mechanism: mechanism as (typeof mechanisms)[number], username, password };
   }

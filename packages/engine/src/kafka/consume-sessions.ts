@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Consumer, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import {
+  Consumer,
+  type ConsumerOptions as ClientOptions,
+  type Message,
+  type MessagesStream,
+} from '@platformatic/kafka';
 import { apiError } from '../errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import { deserialize } from './serde-codecs.ts';
@@ -40,10 +45,18 @@ export function consumedMessage(message: Message, keyType: SerdeType, valueType:
     key = deserialize(keyType, message.key);
     value = deserialize(valueType, message.value);
   } catch (err) {
-    throw new Error(`${(err as Error).message} (partition ${message.partition}, offset ${message.offset})`, { cause: err });
+    throw new Error(`${(err as Error).message} (partition ${message.partition}, offset ${message.offset})`, {
+      cause: err,
+    });
   }
   const headers = headerText(message);
-  const m = { key, value, partition: message.partition, offset: Number(message.offset), timestamp: Number(message.timestamp) };
+  const m = {
+    key,
+    value,
+    partition: message.partition,
+    offset: Number(message.offset),
+    timestamp: Number(message.timestamp),
+  };
   return headers ? { ...m, headers } : m;
 }
 
@@ -81,9 +94,16 @@ class ConsumeSession {
   }
 
   async start(connection: ConsumerOptions, topic: string): Promise<void> {
-    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({ ...connection, autocommit: false, maxWaitTime: 500 });
+    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
+      ...connection,
+      autocommit: false,
+      maxWaitTime: 500,
+    });
     this.#consumer = consumer;
-    this.#timeout = setTimeout(() => void this.close(consumerStatus.COMPLETED), this.#request.maxTimeoutSeconds * 1000).unref();
+    this.#timeout = setTimeout(
+      () => void this.close(consumerStatus.COMPLETED),
+      this.#request.maxTimeoutSeconds * 1000,
+    ).unref();
     // `latest` means "what is produced after the 201": the end offsets are fixed here, before the
     // answer, not when the stream first fetches (which a produce right after the 201 could beat).
     const start = await startOptions(consumer, topic, this.#request.start);
@@ -109,7 +129,8 @@ class ConsumeSession {
     }
     this.messages.push(m);
     this.#bytes += (message.key?.length ?? 0) + (message.value?.length ?? 0);
-    if (this.messages.length >= this.#request.maxEvents || this.#bytes >= this.#limits.maxBytes) void this.close(consumerStatus.COMPLETED);
+    if (this.messages.length >= this.#request.maxEvents || this.#bytes >= this.#limits.maxBytes)
+      void this.close(consumerStatus.COMPLETED);
   }
 
   /** Restarts the idle clock (on creation and on every read). */
@@ -176,7 +197,10 @@ export class ConsumeSessions {
     });
     this.#sessions.set(id, session);
     try {
-      await session.start({ ...this.#connection, groupId: `${this.#groupPrefix}-consume-${username}-${randomUUID()}` } as ConsumerOptions, topic);
+      await session.start(
+        { ...this.#connection, groupId: `${this.#groupPrefix}-consume-${username}-${randomUUID()}` } as ConsumerOptions,
+        topic,
+      );
     } catch (err) {
       if (this.#sessions.get(id) === session) this.#sessions.delete(id);
       await session.dispose();

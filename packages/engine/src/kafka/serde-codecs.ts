@@ -49,7 +49,8 @@ export function serialize(type: SerdeType, value: unknown): Buffer | null {
     case 'String':
       return Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8');
     case 'Integer': {
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < int32.min || value > int32.max) refuse(type, value);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < int32.min || value > int32.max)
+        refuse(type, value);
       const out = Buffer.allocUnsafe(4);
       out.writeInt32BE(value);
       return out;
@@ -98,7 +99,8 @@ function float32Number(bits: number): number {
 }
 
 function sizeCheck(type: SerdeType, data: Buffer, size: number): void {
-  if (data.length !== size) throw new SerdeError(`Size of data received by ${type}Deserializer is not ${size} (it is ${data.length})`);
+  if (data.length !== size)
+    throw new SerdeError(`Size of data received by ${type}Deserializer is not ${size} (it is ${data.length})`);
 }
 
 /**

@@ -3,7 +3,17 @@
  * names, as the original engine (Kafka Streams) reports them.
  */
 export const serdePackage = 'org.apache.kafka.common.serialization';
-export const serdeTypes = ['Float', 'ByteArray', 'Bytes', 'ByteBuffer', 'Double', 'Integer', 'Long', 'String', 'UUID'] as const;
+export const serdeTypes = [
+  'Float',
+  'ByteArray',
+  'Bytes',
+  'ByteBuffer',
+  'Double',
+  'Integer',
+  'Long',
+  'String',
+  'UUID',
+] as const;
 export type SerdeType = (typeof serdeTypes)[number];
 
 export const serdeConfiguration = {
@@ -18,7 +28,10 @@ export const defaultDeserializer = `${serdePackage}.StringDeserializer`;
 
 /** The type named by a serde, serializer or deserializer class, or undefined for an unknown class. */
 export function serdeTypeOf(className: string): SerdeType | undefined {
-  const match = /^org\.apache\.kafka\.common\.serialization\.(?:Serdes\$(\w+)Serde|(\w+?)(?:Serializer|Deserializer))$/.exec(className);
+  const match =
+    /^org\.apache\.kafka\.common\.serialization\.(?:Serdes\$(\w+)Serde|(\w+?)(?:Serializer|Deserializer))$/.exec(
+      className,
+    );
   const type = match?.[1] ?? match?.[2];
   return (serdeTypes as readonly string[]).includes(type ?? '') ? (type as SerdeType) : undefined;
 }

@@ -15,9 +15,12 @@ type AnyConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
 /** The consume() options that start at the position; throws a RangeError for a partition the topic lacks. */
 export async function startOptions(consumer: AnyConsumer, topic: string, position: StartPosition) {
   if (position.kind === 'earliest' && position.partition === undefined) return { mode: MessagesStreamModes.EARLIEST };
-  const ends = (await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.LATEST })).get(topic) ?? [];
+  const ends =
+    (await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.LATEST })).get(topic) ?? [];
   if (position.partition !== undefined && position.partition >= ends.length) {
-    throw new RangeError(`partition ${position.partition} does not exist: topic ${topic} has ${ends.length} partition(s) (0 to ${ends.length - 1})`);
+    throw new RangeError(
+      `partition ${position.partition} does not exist: topic ${topic} has ${ends.length} partition(s) (0 to ${ends.length - 1})`,
+    );
   }
   const starts = await wanted(consumer, topic, position, ends);
   // Partitions other than the chosen one start at their end; their messages are dropped anyway.
@@ -29,20 +32,29 @@ export async function startOptions(consumer: AnyConsumer, topic: string, positio
   return { mode: MessagesStreamModes.MANUAL, offsets };
 }
 
-async function wanted(consumer: AnyConsumer, topic: string, position: StartPosition, ends: bigint[]): Promise<bigint[]> {
+async function wanted(
+  consumer: AnyConsumer,
+  topic: string,
+  position: StartPosition,
+  ends: bigint[],
+): Promise<bigint[]> {
   switch (position.kind) {
     case 'latest':
       return ends;
     case 'earliest':
-      return (await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.EARLIEST })).get(topic) ?? [];
+      return (
+        (await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.EARLIEST })).get(topic) ?? []
+      );
     case 'offset': {
-      const firsts = (await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.EARLIEST })).get(topic) ?? [];
+      const firsts =
+        (await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.EARLIEST })).get(topic) ?? [];
       const at = BigInt(position.offset);
       // An offset past the end waits for new messages; one before the log start begins at it.
       return ends.map((end, p) => (at > end ? end : at < firsts[p]! ? firsts[p]! : at));
     }
     case 'timestamp': {
-      const found = (await consumer.listOffsets({ topics: [topic], timestamp: BigInt(position.timestamp) })).get(topic) ?? [];
+      const found =
+        (await consumer.listOffsets({ topics: [topic], timestamp: BigInt(position.timestamp) })).get(topic) ?? [];
       // -1: no message at or after the time on that partition → its end.
       return ends.map((end, p) => (found[p] === undefined || found[p]! < 0n ? end : found[p]!));
     }

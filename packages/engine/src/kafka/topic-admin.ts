@@ -32,7 +32,9 @@ export class TopicAdmin {
       const metadata = await this.#admin.metadata({ topics: [name], forceUpdate: true, retries: 0 });
       const topic = metadata.topics.get(name);
       if (!topic) return undefined;
-      const [description] = await this.#admin.describeConfigs({ resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: name }] });
+      const [description] = await this.#admin.describeConfigs({
+        resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: name }],
+      });
       const options: Record<string, string> = {};
       for (const config of [...(description?.configs ?? [])].sort((a, b) => a.name.localeCompare(b.name))) {
         if (typeof config.value === 'string') options[config.name] = config.value;

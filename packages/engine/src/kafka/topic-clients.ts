@@ -23,7 +23,11 @@ export class TopicClients {
       idleSeconds: settings.get('weir.topics.consume.idle-seconds'),
       maxBytes: settings.get('weir.topics.consume.max-bytes'),
     });
-    this.tails = new TopicTails(kafkaConnection(settings, `${appId}-topics-tail`), appId, settings.get('weir.topics.tail.max-per-user'));
+    this.tails = new TopicTails(
+      kafkaConnection(settings, `${appId}-topics-tail`),
+      appId,
+      settings.get('weir.topics.tail.max-per-user'),
+    );
   }
 
   async close(): Promise<void> {

@@ -10,8 +10,10 @@ const legalCharacters = /^[a-zA-Z0-9._-]+$/;
 export function topicNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'must not be empty';
   if (name === '.' || name === '..') return `must not be '.' or '..'`;
-  if (name.length > maxTopicNameLength) return `is ${name.length} characters long; at most ${maxTopicNameLength} are allowed`;
-  if (!legalCharacters.test(name)) return `'${name}' contains characters other than ASCII letters, digits, '.', '_' and '-'`;
+  if (name.length > maxTopicNameLength)
+    return `is ${name.length} characters long; at most ${maxTopicNameLength} are allowed`;
+  if (!legalCharacters.test(name))
+    return `'${name}' contains characters other than ASCII letters, digits, '.', '_' and '-'`;
   return undefined;
 }
 

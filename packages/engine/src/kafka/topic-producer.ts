@@ -1,4 +1,9 @@
-import { compatibilityPartitioner, Producer, ProduceAcks, type ProducerOptions as ClientOptions } from '@platformatic/kafka';
+import {
+  compatibilityPartitioner,
+  Producer,
+  ProduceAcks,
+  type ProducerOptions as ClientOptions,
+} from '@platformatic/kafka';
 
 type ProducerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
 
@@ -26,7 +31,13 @@ export class TopicProducer {
 
   #client(): Producer {
     // Keys land on the partitions the Java client would pick (murmur2, positive mask).
-    this.#producer ??= new Producer<Buffer, Buffer, Buffer, Buffer>({ ...this.#options, acks: ProduceAcks.ALL, partitioner: compatibilityPartitioner, retries: 3, retryDelay: 200 });
+    this.#producer ??= new Producer<Buffer, Buffer, Buffer, Buffer>({
+      ...this.#options,
+      acks: ProduceAcks.ALL,
+      partitioner: compatibilityPartitioner,
+      retries: 3,
+      retryDelay: 200,
+    });
     return this.#producer;
   }
 
@@ -46,7 +57,8 @@ export class TopicProducer {
       const size = (record.key?.length ?? 0) + (record.value?.length ?? 0) + 64;
       if (chunk.length > 0 && (bytes + size > chunkBytes || chunk.length >= chunkRecords)) await flush();
       const message: (typeof chunk)[number] = { topic, key: record.key ?? undefined, value: record.value ?? undefined };
-      if (record.headers) message.headers = new Map(Object.entries(record.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]));
+      if (record.headers)
+        message.headers = new Map(Object.entries(record.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]));
       chunk.push(message);
       bytes += size;
     }

@@ -37,7 +37,8 @@ export const topicSpecSchema = {
     numberOfPartitions: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 },
     replicationFactor: { type: 'integer', minimum: 1, maximum: 2 ** 15 - 1 },
     options: {
-      type: ['object', 'null'], description: 'an object of setting name to string value',
+      type: ['object', 'null'],
+      description: 'an object of setting name to string value',
       additionalProperties: { type: ['string', 'number', 'boolean'] },
     },
     compact: { type: 'boolean', description: 'earlier form of options["cleanup.policy"] = "compact"' },
@@ -47,7 +48,12 @@ export const topicSpecSchema = {
 } as const;
 
 /** Bulk and the earlier array form: one invalid element fails the whole request. */
-export const topicListSchema = { type: 'array', description: 'an array of topics', items: topicSpecSchema, maxItems: maxTopicsPerRequest } as const;
+export const topicListSchema = {
+  type: 'array',
+  description: 'an array of topics',
+  items: topicSpecSchema,
+  maxItems: maxTopicsPerRequest,
+} as const;
 
 /** POST /api/topics: one topic, or (earlier form) an array of them. */
 export const topicOrListSchema = { if: { type: 'array' }, then: topicListSchema, else: topicSpecSchema } as const;
@@ -57,7 +63,8 @@ export const topicPhrasing: ValuePhrasing = {
   fields: Object.keys(topicSpecSchema.properties),
   explain(e: ErrorObject) {
     if (e.parentSchema === topicNameSchema && typeof e.data === 'string') return topicNameProblem(e.data);
-    if (e.keyword === 'maxItems' && Array.isArray(e.data)) return `at most ${maxTopicsPerRequest} topics per request, found ${e.data.length}`;
+    if (e.keyword === 'maxItems' && Array.isArray(e.data))
+      return `at most ${maxTopicsPerRequest} topics per request, found ${e.data.length}`;
     return undefined;
   },
 };
@@ -77,18 +84,24 @@ export function topicOf(body: unknown): TopicSpec {
 }
 
 export type TopicValidation =
-  | { readonly ok: true; readonly topic: TopicSpec }
-  | { readonly ok: false; readonly violations: readonly string[] };
+  { readonly ok: true; readonly topic: TopicSpec } | { readonly ok: false; readonly violations: readonly string[] };
 
 /** Checks one topic against the schema the routes declare. */
 export function validateTopic(input: unknown): TopicValidation {
   const validate = compiledSchema(topicSpecSchema);
-  return validate(input) ? { ok: true, topic: topicOf(input) } : { ok: false, violations: topicViolations(validate.errors ?? []) };
+  return validate(input)
+    ? { ok: true, topic: topicOf(input) }
+    : { ok: false, violations: topicViolations(validate.errors ?? []) };
 }
 
 /** Checks an array of topics; every violation carries its element's index (`$[1].numberOfPartitions: ...`). */
-export function validateTopics(input: unknown):
-  { readonly ok: true; readonly topics: readonly TopicSpec[] } | { readonly ok: false; readonly violations: readonly string[] } {
+export function validateTopics(
+  input: unknown,
+):
+  | { readonly ok: true; readonly topics: readonly TopicSpec[] }
+  | { readonly ok: false; readonly violations: readonly string[] } {
   const validate = compiledSchema(topicListSchema);
-  return validate(input) ? { ok: true, topics: (input as unknown[]).map(topicOf) } : { ok: false, violations: topicViolations(validate.errors ?? []) };
+  return validate(input)
+    ? { ok: true, topics: (input as unknown[]).map(topicOf) }
+    : { ok: false, violations: topicViolations(validate.errors ?? []) };
 }

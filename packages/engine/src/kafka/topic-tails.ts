@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Consumer, type ConsumerOptions as ClientOptions, type Message, type MessagesStream } from '@platformatic/kafka';
+import {
+  Consumer,
+  type ConsumerOptions as ClientOptions,
+  type Message,
+  type MessagesStream,
+} from '@platformatic/kafka';
 import { apiError } from '../errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import type { SerdeType } from './serdes.ts';
@@ -37,7 +42,11 @@ export class Tail {
 
   async start(connection: ConsumerOptions, topic: string, onClose: () => void): Promise<void> {
     this.#onClose = onClose;
-    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({ ...connection, autocommit: false, maxWaitTime: 500 });
+    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
+      ...connection,
+      autocommit: false,
+      maxWaitTime: 500,
+    });
     this.#consumer = consumer;
     const start = await startOptions(consumer, topic, this.#request.start);
     const stream = await consumer.consume({ topics: [topic], ...start, autocommit: false });
@@ -116,7 +125,11 @@ export class TopicTails {
       if (own.size === 0 && this.#open.get(username) === own) this.#open.delete(username);
     };
     try {
-      await tail.start({ ...this.#connection, groupId: `${this.#groupPrefix}-tail-${username}-${randomUUID()}` } as ConsumerOptions, topic, forget);
+      await tail.start(
+        { ...this.#connection, groupId: `${this.#groupPrefix}-tail-${username}-${randomUUID()}` } as ConsumerOptions,
+        topic,
+        forget,
+      );
     } catch (err) {
       forget();
       await tail.close('closed');

@@ -42,7 +42,10 @@ export interface InternalReplication {
 export async function internalReplication(admin: Admin): Promise<InternalReplication> {
   const metadata = await admin.metadata({ topics: [] });
   if (metadata.brokers.size < internalReplicas) return { replicas: -1, configs: [] };
-  return { replicas: internalReplicas, configs: [{ name: 'min.insync.replicas', value: String(internalMinInsyncReplicas) }] };
+  return {
+    replicas: internalReplicas,
+    configs: [{ name: 'min.insync.replicas', value: String(internalMinInsyncReplicas) }],
+  };
 }
 
 /**
@@ -52,22 +55,37 @@ export async function internalReplication(admin: Admin): Promise<InternalReplica
  * Existing topics are left as they are.
  */
 export async function ensureWeirTopics(settings: Settings, clientId: string, withConfigTopics: boolean): Promise<void> {
-  const names = { ...weirTopicNames(settings.get('weir.topic.prefix')), alerts: alertsTopicName(settings.get('weir.topic.prefix'), settings.get('weir.output.names')) };
+  const names = {
+    ...weirTopicNames(settings.get('weir.topic.prefix')),
+    alerts: alertsTopicName(settings.get('weir.topic.prefix'), settings.get('weir.output.names')),
+  };
   const admin = new Admin(kafkaConnection(settings, clientId));
   try {
     const existing = new Set(await admin.listTopics());
     const wanted: WeirTopic[] = withConfigTopics ? [...configTopics, 'alerts'] : ['alerts'];
-    const replication = wanted.some((topic) => !existing.has(names[topic])) ? await internalReplication(admin) : undefined;
+    const replication = wanted.some((topic) => !existing.has(names[topic]))
+      ? await internalReplication(admin)
+      : undefined;
     for (const topic of wanted) {
       if (existing.has(names[topic])) continue;
-      const configs: { name: string; value: string }[] = topic === 'alerts' ? Object.entries(alertsTopicSettings).map(([name, value]) => ({ name, value }))
-        : Object.entries(configTopicSettings).map(([name, value]) => ({ name, value }));
+      const configs: { name: string; value: string }[] =
+        topic === 'alerts'
+          ? Object.entries(alertsTopicSettings).map(([name, value]) => ({ name, value }))
+          : Object.entries(configTopicSettings).map(([name, value]) => ({ name, value }));
       configs.push(...replication!.configs);
       if (topic === 'lookups') {
-        configs.push({ name: 'max.message.bytes', value: String(lookupTopicMaxMessageBytes(settings.get('weir.lookup.max-bytes'))) });
+        configs.push({
+          name: 'max.message.bytes',
+          value: String(lookupTopicMaxMessageBytes(settings.get('weir.lookup.max-bytes'))),
+        });
       }
       try {
-        await admin.createTopics({ topics: [names[topic]], partitions: topic === 'alerts' ? -1 : 1, replicas: replication!.replicas, configs });
+        await admin.createTopics({
+          topics: [names[topic]],
+          partitions: topic === 'alerts' ? -1 : 1,
+          replicas: replication!.replicas,
+          configs,
+        });
       } catch (err) {
         // Another node may have created it in the meantime.
         if (!isTopicAlreadyExists(err)) throw err;
@@ -77,8 +95,15 @@ export async function ensureWeirTopics(settings: Settings, clientId: string, wit
     if (withConfigTopics && !existing.has(audit)) {
       const retentionMs = String(settings.get('weir.audit.retention-days') * 24 * 3600 * 1000);
       try {
-        await admin.createTopics({ topics: [audit], partitions: 1, replicas: -1,
-          configs: [{ name: 'cleanup.policy', value: 'delete' }, { name: 'retention.ms', value: retentionMs }] });
+        await admin.createTopics({
+          topics: [audit],
+          partitions: 1,
+          replicas: -1,
+          configs: [
+            { name: 'cleanup.policy', value: 'delete' },
+            { name: 'retention.ms', value: retentionMs },
+          ],
+        });
       } catch (err) {
         if (!isTopicAlreadyExists(err)) throw err;
       }

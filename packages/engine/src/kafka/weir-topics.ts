@@ -33,10 +33,26 @@ export function alertsTopicName(prefix: string, outputNames: 'weir' | 'original'
 export const weirTopics = weirTopicNames();
 
 /** The compacted configuration topics, which the kafka config store materialises. */
-export const configTopics = ['nodes', 'rules', 'tasks', 'pipelines', 'topologies', 'lookups', 'users'] as const satisfies readonly WeirTopic[];
+export const configTopics = [
+  'nodes',
+  'rules',
+  'tasks',
+  'pipelines',
+  'topologies',
+  'lookups',
+  'users',
+] as const satisfies readonly WeirTopic[];
 
 /** The topics `GET /api/topics/init` requires (spec: Versioning, earlier forms): the six config topics and alerts. */
-export const requiredTopics = ['nodes', 'rules', 'tasks', 'pipelines', 'topologies', 'lookups', 'alerts'] as const satisfies readonly WeirTopic[];
+export const requiredTopics = [
+  'nodes',
+  'rules',
+  'tasks',
+  'pipelines',
+  'topologies',
+  'lookups',
+  'alerts',
+] as const satisfies readonly WeirTopic[];
 
 /**
  * The audit trail's topic in kafka store mode: not compacted (`cleanup.policy=delete`), kept for

@@ -24,7 +24,9 @@ export interface NodeView extends NodeRecord {
   readonly alive: boolean;
 }
 
-export const weirVersion: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const weirVersion: string = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** What the registry needs from the rest of the node; the stream engine plugs in here. */
 export interface NodeEngineHooks {
@@ -55,10 +57,18 @@ export class NodeRegistry {
   #timer: NodeJS.Timeout | undefined;
   #inflight: Promise<void> = Promise.resolve();
 
-  constructor(store: ConfigStore, uuid: string, heartbeatSeconds: number, deadAfterSeconds: number, onError: (err: Error) => void) {
+  constructor(
+    store: ConfigStore,
+    uuid: string,
+    heartbeatSeconds: number,
+    deadAfterSeconds: number,
+    onError: (err: Error) => void,
+  ) {
     if (deadAfterSeconds < 2 * heartbeatSeconds) {
-      throw new SettingsError(`weir.node.dead-after-seconds (${deadAfterSeconds}) must be at least twice weir.node.heartbeat-seconds (${heartbeatSeconds}), `
-        + 'or a live node whose heartbeat is a little late would be shown as dead');
+      throw new SettingsError(
+        `weir.node.dead-after-seconds (${deadAfterSeconds}) must be at least twice weir.node.heartbeat-seconds (${heartbeatSeconds}), ` +
+          'or a live node whose heartbeat is a little late would be shown as dead',
+      );
     }
     this.#store = store;
     this.uuid = uuid;

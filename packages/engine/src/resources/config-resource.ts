@@ -20,7 +20,9 @@ export interface SerialisedList {
   readonly etag: string;
 }
 
-type Prepared = { readonly record: ConfigRecord; readonly errors?: undefined } | { readonly record?: undefined; readonly errors: string[] };
+type Prepared =
+  | { readonly record: ConfigRecord; readonly errors?: undefined }
+  | { readonly record?: undefined; readonly errors: string[] };
 
 /**
  * The CRUD logic shared by tasks, pipelines, topologies and rules (spec: Tasks, pipelines,
@@ -44,7 +46,14 @@ export class ConfigResource {
     this.#limit = limit;
     this.#store = store;
     this.#validate = compileValidator(kind.schema);
-    this.#checks = { lookups: { get: (id) => { const rows = store.get<{ content: Record<string, unknown>[] }>('lookups', id)?.content; return rows && { rows }; } } };
+    this.#checks = {
+      lookups: {
+        get: (id) => {
+          const rows = store.get<{ content: Record<string, unknown>[] }>('lookups', id)?.content;
+          return rows && { rows };
+        },
+      },
+    };
     store.onChange((collection) => {
       if (collection === kind.collection) this.#serialised = undefined;
     });
@@ -63,7 +72,8 @@ export class ConfigResource {
   }
 
   #checkLimit(count: number): void {
-    if (this.#limit && count > this.#limit.max) throw apiError('RECORD_LIMIT', this.kind.names, this.#limit.max, this.#limit.setting);
+    if (this.#limit && count > this.#limit.max)
+      throw apiError('RECORD_LIMIT', this.kind.names, this.#limit.max, this.#limit.setting);
   }
 
   /** All records; integer ids in ascending order, string ids in creation order. */
@@ -92,7 +102,10 @@ export class ConfigResource {
   update(rawId: string, body: unknown): Promise<ConfigRecord> {
     return this.#exclusive(async () => {
       const id = this.parseId(rawId);
-      const input = isObject(body) && body.id === undefined ? { ...body, id: this.kind.idType === 'integer' ? Number(id) : id } : body;
+      const input =
+        isObject(body) && body.id === undefined
+          ? { ...body, id: this.kind.idType === 'integer' ? Number(id) : id }
+          : body;
       const record = this.#valid(input);
       if (String(record.id) !== id) throw apiError('RESOURCE_ID_MISMATCH', this.kind.names, rawId, String(record.id));
       if (!this.#find(id)) throw apiError('RESOURCE_UPDATE_MISSING', this.kind.names);
@@ -103,7 +116,8 @@ export class ConfigResource {
 
   delete(rawId: string): Promise<void> {
     return this.#exclusive(async () => {
-      if (!(await this.#store.delete(this.kind.collection, this.parseId(rawId)))) throw apiError('RESOURCE_DELETE_MISSING', this.kind.names);
+      if (!(await this.#store.delete(this.kind.collection, this.parseId(rawId))))
+        throw apiError('RESOURCE_DELETE_MISSING', this.kind.names);
     });
   }
 
@@ -115,7 +129,9 @@ export class ConfigResource {
   bulk(body: unknown): Promise<ConfigRecord[]> {
     return this.#exclusive(async () => {
       if (!Array.isArray(body)) {
-        throw withDetails(apiError('BULK_INVALID', this.kind.names), [{ index: -1, errors: [`(body): must be a JSON array of ${this.kind.names.many}`] }]);
+        throw withDetails(apiError('BULK_INVALID', this.kind.names), [
+          { index: -1, errors: [`(body): must be a JSON array of ${this.kind.names.many}`] },
+        ]);
       }
       const violations = new Map<number, { id: unknown; errors: string[] }>();
       const refuse = (index: number, id: unknown, errors: readonly string[]) => {
@@ -129,12 +145,17 @@ export class ConfigResource {
         if (prepared.errors) return refuse(index, isObject(element) ? element.id : undefined, prepared.errors);
         const key = String(prepared.record.id);
         const earlier = submitted.get(key);
-        if (earlier) return refuse(index, prepared.record.id, [`id: ${key} is also the id of element ${earlier.index}; each id may appear once`]);
+        if (earlier)
+          return refuse(index, prepared.record.id, [
+            `id: ${key} is also the id of element ${earlier.index}; each id may appear once`,
+          ]);
         submitted.set(key, { index, record: prepared.record });
       });
       const records = [...submitted.values()].map((s) => s.record);
       if (violations.size) {
-        const details: ElementViolations[] = [...violations].sort(([a], [b]) => a - b).map(([index, v]) => ({ index, id: v.id, errors: v.errors }));
+        const details: ElementViolations[] = [...violations]
+          .sort(([a], [b]) => a - b)
+          .map(([index, v]) => ({ index, id: v.id, errors: v.errors }));
         throw withDetails(apiError('BULK_INVALID', this.kind.names), details);
       }
       if (this.#limit) {
@@ -143,7 +164,10 @@ export class ConfigResource {
         for (const key of submitted.keys()) ids.add(key);
         this.#checkLimit(ids.size);
       }
-      await this.#store.putMany(this.kind.collection, records.map((r) => [String(r.id), r] as const));
+      await this.#store.putMany(
+        this.kind.collection,
+        records.map((r) => [String(r.id), r] as const),
+      );
       return records;
     });
   }
@@ -171,7 +195,8 @@ export class ConfigResource {
 
   #valid(body: unknown): ConfigRecord {
     const prepared = this.#prepare(body);
-    if (prepared.errors) throw withDetails(apiError('RESOURCE_INVALID', this.kind.names, prepared.errors.join('; ')), prepared.errors);
+    if (prepared.errors)
+      throw withDetails(apiError('RESOURCE_INVALID', this.kind.names, prepared.errors.join('; ')), prepared.errors);
     return prepared.record;
   }
 

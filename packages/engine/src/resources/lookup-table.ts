@@ -28,7 +28,8 @@ export function lookupFormatOf(text: string, filename = '', mimetype = ''): Look
 /** Parses an uploaded lookup file into rows; throws LookupFormatError. */
 export function parseLookupFile(data: Buffer, filename = '', mimetype = ''): LookupRow[] {
   const text = data.toString('utf8').replace(/^\uFEFF/, '');
-  if (text.trim() === '') throw new LookupFormatError('the file is empty; send CSV (first line: field names) or a JSON array of objects');
+  if (text.trim() === '')
+    throw new LookupFormatError('the file is empty; send CSV (first line: field names) or a JSON array of objects');
   return lookupFormatOf(text, filename, mimetype) === 'json' ? parseJsonRows(text) : parseCsvRows(text);
 }
 
@@ -47,7 +48,9 @@ export function parseJsonRows(text: string): LookupRow[] {
   try {
     value = secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
   } catch (err) {
-    throw new LookupFormatError(`it is not valid JSON (${(err as Error).message}); send a JSON array of objects or CSV`);
+    throw new LookupFormatError(
+      `it is not valid JSON (${(err as Error).message}); send a JSON array of objects or CSV`,
+    );
   }
   if (!Array.isArray(value)) throw new LookupFormatError(`expected a JSON array of objects, found ${describe(value)}`);
   value.forEach((row, index) => {
@@ -70,7 +73,8 @@ export function parseCsvRows(text: string): LookupRow[] {
     lines = parseCsv(text, {
       bom: true,
       skip_empty_lines: true,
-      cast: (value, context) => (!context.quoting && numeric.test(value) && Number.isFinite(Number(value)) ? Number(value) : value),
+      cast: (value, context) =>
+        !context.quoting && numeric.test(value) && Number.isFinite(Number(value)) ? Number(value) : value,
     }) as unknown[][];
   } catch (err) {
     throw new LookupFormatError(`it is not valid CSV: ${(err as Error).message}`);
@@ -80,8 +84,10 @@ export function parseCsvRows(text: string): LookupRow[] {
   const names = header.map((n) => String(n));
   names.forEach((name, i) => {
     if (name.trim() === '') throw new LookupFormatError(`field name ${i + 1} of the header line is empty`);
-    if (names.indexOf(name) !== i) throw new LookupFormatError(`the field name '${name}' appears more than once in the header line`);
-    if (name === '__proto__' || name === 'constructor' || name === 'prototype') throw new LookupFormatError(`'${name}' is not allowed as a field name`);
+    if (names.indexOf(name) !== i)
+      throw new LookupFormatError(`the field name '${name}' appears more than once in the header line`);
+    if (name === '__proto__' || name === 'constructor' || name === 'prototype')
+      throw new LookupFormatError(`'${name}' is not allowed as a field name`);
   });
   return rows.map((cells) => Object.fromEntries(names.map((name, i) => [name, cells[i]])));
 }

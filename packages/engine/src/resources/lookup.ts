@@ -83,7 +83,8 @@ export class LookupResource {
   #checkTotal(lookup: Lookup): void {
     const size = JSON.stringify(lookup.content).length;
     let others = 0;
-    for (const stored of this.#store.list<Lookup>('lookups')) if (stored.id !== lookup.id) others += JSON.stringify(stored.content).length;
+    for (const stored of this.#store.list<Lookup>('lookups'))
+      if (stored.id !== lookup.id) others += JSON.stringify(stored.content).length;
     if (others + size > this.#maxTotal) throw apiError('LOOKUP_TOTAL_TOO_LARGE', this.#maxTotal, others, size);
   }
 

@@ -11,12 +11,22 @@ export interface StoredPipeline {
 
 export const pipelineSchema = {
   type: 'object',
-  properties: { id: integerId, name: nameField, description: descriptionField, tasks: { type: 'array', items: integerId, maxItems: 1000 } },
+  properties: {
+    id: integerId,
+    name: nameField,
+    description: descriptionField,
+    tasks: { type: 'array', items: integerId, maxItems: 1000 },
+  },
   required: ['id', 'name', 'tasks'],
   additionalProperties: false,
 } as const;
 
 export const pipelineKind: ResourceKind = {
-  path: 'pipelines', collection: 'pipelines', names: { one: 'pipeline', many: 'pipelines' }, idType: 'integer', idRule: integerIdRule, schema: pipelineSchema,
+  path: 'pipelines',
+  collection: 'pipelines',
+  names: { one: 'pipeline', many: 'pipelines' },
+  idType: 'integer',
+  idRule: integerIdRule,
+  schema: pipelineSchema,
   latest: (record) => record,
 };

@@ -17,7 +17,9 @@ export interface StoredRule {
 export const ruleSchema = {
   type: 'object',
   properties: {
-    id: stringId, name: nameField, description: descriptionField,
+    id: stringId,
+    name: nameField,
+    description: descriptionField,
     pdl: { type: 'string', minLength: 1, maxLength: 1024 * 1024 },
     annotations: { type: 'array', items: { type: 'string', maxLength: 1024 }, maxItems: 1000 },
     enabled: { type: 'boolean' },
@@ -37,6 +39,12 @@ export function latestRule(record: SubmittedRecord): SubmittedRecord {
 }
 
 export const ruleKind: ResourceKind = {
-  path: 'rules', collection: 'rules', names: { one: 'rule', many: 'rules' }, idType: 'string', idRule: stringIdRule, schema: ruleSchema, latest: latestRule,
+  path: 'rules',
+  collection: 'rules',
+  names: { one: 'rule', many: 'rules' },
+  idType: 'string',
+  idRule: stringIdRule,
+  schema: ruleSchema,
+  latest: latestRule,
   check: (record, ctx) => validateRulePdl(String(record.pdl), ctx),
 };

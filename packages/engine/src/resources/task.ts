@@ -15,7 +15,9 @@ export interface StoredTask {
 export const taskSchema = {
   type: 'object',
   properties: {
-    id: integerId, name: nameField, description: descriptionField,
+    id: integerId,
+    name: nameField,
+    description: descriptionField,
     function: { type: 'string', enum: taskFunctionNames },
     definition: { type: 'object' },
   },
@@ -28,7 +30,13 @@ export const taskSchema = {
 } as const;
 
 export const taskKind: ResourceKind = {
-  path: 'tasks', collection: 'tasks', names: { one: 'task', many: 'tasks' }, idType: 'integer', idRule: integerIdRule, schema: taskSchema, latest: latestTask,
+  path: 'tasks',
+  collection: 'tasks',
+  names: { one: 'task', many: 'tasks' },
+  idType: 'integer',
+  idRule: integerIdRule,
+  schema: taskSchema,
+  latest: latestTask,
   // What the schema cannot see: regexes, PDL (with its lookups) and time formats must compile.
   check: (record, ctx) => checkSchemaValidTask(record as unknown as TaskSpec, { lookups: ctx.lookups }),
 };

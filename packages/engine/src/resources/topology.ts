@@ -34,7 +34,9 @@ const topicEndpoint = {
 export const topologySchema = {
   type: 'object',
   properties: {
-    id: integerId, name: nameField, description: descriptionField,
+    id: integerId,
+    name: nameField,
+    description: descriptionField,
     pipelines: { type: 'array', items: integerId, maxItems: 1000 },
     enabled: { type: 'boolean' },
     group: { type: 'string', minLength: 1, maxLength: 256 },
@@ -62,11 +64,16 @@ export function latestTopology(record: SubmittedRecord): SubmittedRecord {
     enabled: record.enabled ?? true,
     group: record.group ?? 'default',
     input: endpoint(record.input),
-    output: Array.isArray(record.output) ? record.output.map(endpoint) : record.output ?? [],
+    output: Array.isArray(record.output) ? record.output.map(endpoint) : (record.output ?? []),
   };
 }
 
 export const topologyKind: ResourceKind = {
-  path: 'topologies', collection: 'topologies', names: { one: 'topology', many: 'topologies' }, idType: 'integer', idRule: integerIdRule, schema: topologySchema,
+  path: 'topologies',
+  collection: 'topologies',
+  names: { one: 'topology', many: 'topologies' },
+  idType: 'integer',
+  idRule: integerIdRule,
+  schema: topologySchema,
   latest: latestTopology,
 };

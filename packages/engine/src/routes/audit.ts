@@ -18,7 +18,9 @@ const auditQuery = {
   additionalProperties: false,
 } as const;
 
-type AuditParams = { Querystring: Partial<Record<'user' | 'kind' | 'id' | 'from' | 'to' | 'offset' | 'limit', string>> };
+type AuditParams = {
+  Querystring: Partial<Record<'user' | 'kind' | 'id' | 'from' | 'to' | 'offset' | 'limit', string>>;
+};
 
 const maxLimit = 1000;
 
@@ -26,7 +28,11 @@ const maxLimit = 1000;
 function instant(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const ms = /^\d+$/.test(raw) ? Number(raw) : /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (!Number.isFinite(ms)) throw apiError('VALIDATION', `query.${name} must be an ISO 8601 date-time (2026-11-23T06:00:00Z) or milliseconds since the epoch; got '${raw}'`);
+  if (!Number.isFinite(ms))
+    throw apiError(
+      'VALIDATION',
+      `query.${name} must be an ISO 8601 date-time (2026-11-23T06:00:00Z) or milliseconds since the epoch; got '${raw}'`,
+    );
   return ms;
 }
 
@@ -37,12 +43,25 @@ const shown = (e: AuditRecord) => ({ ...e, time: new Date(e.time).toISOString() 
  * time range `from`..`to` (inclusive), paged by `offset` and `limit` (default 100, at most 1000).
  */
 export const auditRoutes: RouteModule = (app, ctx) => {
-  app.get<AuditParams>('/api/audit', { config: { access: access.admin }, schema: { querystring: auditQuery, response: { 200: auditPage } } }, async (request) => {
-    const q = request.query;
-    const limit = q.limit === undefined ? 100 : Number(q.limit);
-    if (limit < 1 || limit > maxLimit) throw apiError('VALIDATION', `query.limit must be from 1 to ${maxLimit}; got ${limit}`);
-    const offset = q.offset === undefined ? 0 : Number(q.offset);
-    const page = ctx.store.queryAudit({ user: q.user, kind: q.kind, id: q.id, from: instant('from', q.from), to: instant('to', q.to), offset, limit });
-    return { total: page.total, offset, limit, entries: page.entries.map(shown) };
-  });
+  app.get<AuditParams>(
+    '/api/audit',
+    { config: { access: access.admin }, schema: { querystring: auditQuery, response: { 200: auditPage } } },
+    async (request) => {
+      const q = request.query;
+      const limit = q.limit === undefined ? 100 : Number(q.limit);
+      if (limit < 1 || limit > maxLimit)
+        throw apiError('VALIDATION', `query.limit must be from 1 to ${maxLimit}; got ${limit}`);
+      const offset = q.offset === undefined ? 0 : Number(q.offset);
+      const page = ctx.store.queryAudit({
+        user: q.user,
+        kind: q.kind,
+        id: q.id,
+        from: instant('from', q.from),
+        to: instant('to', q.to),
+        offset,
+        limit,
+      });
+      return { total: page.total, offset, limit, entries: page.entries.map(shown) };
+    },
+  );
 };

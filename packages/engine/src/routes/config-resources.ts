@@ -16,7 +16,10 @@ const idParams = { type: 'object', properties: { id: { type: 'string' } } } as c
  */
 export const configResourceRoutes: RouteModule = (app, ctx) => {
   for (const kind of resourceKinds) {
-    const limit = kind.collection === 'rules' ? { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' } : undefined;
+    const limit =
+      kind.collection === 'rules'
+        ? { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' }
+        : undefined;
     const resource = new ConfigResource(kind, ctx.store, limit);
     const collection = `/api/${kind.path}`;
     const read = { config: { access: access.member } };
@@ -33,20 +36,40 @@ export const configResourceRoutes: RouteModule = (app, ctx) => {
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    app.get<ById>(`${collection}/:id`, { ...read, schema: { params: idParams, response: { 200: record } } }, async (request) => resource.get(request.params.id));
+    app.get<ById>(
+      `${collection}/:id`,
+      { ...read, schema: { params: idParams, response: { 200: record } } },
+      async (request) => resource.get(request.params.id),
+    );
 
-    app.post(collection, { ...write, schema: { body: kind.schema, response: { 201: record } } }, async (request, reply) => {
-      const created = await resource.create(request.body);
-      return reply.code(201).header('location', collection).send(created);
-    });
+    app.post(
+      collection,
+      { ...write, schema: { body: kind.schema, response: { 201: record } } },
+      async (request, reply) => {
+        const created = await resource.create(request.body);
+        return reply.code(201).header('location', collection).send(created);
+      },
+    );
 
-    app.put<ById>(`${collection}/:id`, { ...write, schema: { params: idParams, body: kind.schema, response: { 200: record } } }, async (request) => resource.update(request.params.id, request.body));
+    app.put<ById>(
+      `${collection}/:id`,
+      { ...write, schema: { params: idParams, body: kind.schema, response: { 200: record } } },
+      async (request) => resource.update(request.params.id, request.body),
+    );
 
-    app.delete<ById>(`${collection}/:id`, { ...write, schema: { params: idParams, response: { 204: noContent } } }, async (request, reply) => {
-      await resource.delete(request.params.id);
-      return reply.code(204).send();
-    });
+    app.delete<ById>(
+      `${collection}/:id`,
+      { ...write, schema: { params: idParams, response: { 204: noContent } } },
+      async (request, reply) => {
+        await resource.delete(request.params.id);
+        return reply.code(204).send();
+      },
+    );
 
-    app.post(`/api/bulk/${kind.path}`, { ...write, schema: { body: { type: 'array', items: kind.schema }, response: { 200: records } } }, async (request) => resource.bulk(request.body));
+    app.post(
+      `/api/bulk/${kind.path}`,
+      { ...write, schema: { body: { type: 'array', items: kind.schema }, response: { 200: records } } },
+      async (request) => resource.bulk(request.body),
+    );
   }
 };

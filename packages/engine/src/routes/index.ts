@@ -14,4 +14,18 @@ import { liveRoutes } from './live.ts';
 import { auditRoutes } from './audit.ts';
 
 /** Every route module of the API, in registration order. */
-export const routeModules: readonly RouteModule[] = [initRoutes, authRoutes, userRoutes, serdeRoutes, topicRoutes, nodeRoutes, configResourceRoutes, lookupRoutes, engineRoutes, testRoutes, sigmaImportRoutes, liveRoutes, auditRoutes];
+export const routeModules: readonly RouteModule[] = [
+  initRoutes,
+  authRoutes,
+  userRoutes,
+  serdeRoutes,
+  topicRoutes,
+  nodeRoutes,
+  configResourceRoutes,
+  lookupRoutes,
+  engineRoutes,
+  testRoutes,
+  sigmaImportRoutes,
+  liveRoutes,
+  auditRoutes,
+];

@@ -6,10 +6,16 @@ import { initialized, user } from './response-schemas.ts';
 
 /** Spec: Init (no credentials). The first user is always an admin. */
 export const initRoutes: RouteModule = (app, ctx) => {
-  app.get('/api/init', { config: { access: access.public }, schema: { response: { 200: initialized } } }, async () => ({ initialized: ctx.users.initialized }));
+  app.get('/api/init', { config: { access: access.public }, schema: { response: { 200: initialized } } }, async () => ({
+    initialized: ctx.users.initialized,
+  }));
 
-  app.post('/api/init', { config: { access: access.public }, schema: { body: newUserBody, response: { 201: user } } }, async (request, reply) => {
-    const user = await ctx.users.init(request.body as UserInput);
-    return reply.code(201).header('location', '/api/users').send(user);
-  });
+  app.post(
+    '/api/init',
+    { config: { access: access.public }, schema: { body: newUserBody, response: { 201: user } } },
+    async (request, reply) => {
+      const user = await ctx.users.init(request.body as UserInput);
+      return reply.code(201).header('location', '/api/users').send(user);
+    },
+  );
 };

@@ -31,25 +31,46 @@ const tailQuery = {
  * server-sent events that tail a topic or the alerts. Open to every user, like reading topics.
  */
 export const liveRoutes: RouteModule = (app, ctx) => {
-  app.get('/api/metrics/summary', { config: { access: access.member }, schema: { response: { 200: metricsSummaryShape } } }, async () => metricsSummary(ctx));
+  app.get(
+    '/api/metrics/summary',
+    { config: { access: access.member }, schema: { response: { 200: metricsSummaryShape } } },
+    async () => metricsSummary(ctx),
+  );
 
-  app.get<{ Params: { name: string }; Querystring: TailQuery }>('/api/topics/:name/tail',
-    { config: { access: access.member }, schema: { params: topicParams, querystring: tailQuery, response: { 200: eventStream } } },
-    (request, reply) => tail(ctx, request, reply, request.params.name, 'latest'));
+  app.get<{ Params: { name: string }; Querystring: TailQuery }>(
+    '/api/topics/:name/tail',
+    {
+      config: { access: access.member },
+      schema: { params: topicParams, querystring: tailQuery, response: { 200: eventStream } },
+    },
+    (request, reply) => tail(ctx, request, reply, request.params.name, 'latest'),
+  );
 
-  app.get<{ Querystring: TailQuery }>('/api/alerts/tail', { config: { access: access.member }, schema: { querystring: tailQuery, response: { 200: eventStream } } },
-    (request, reply) => tail(ctx, request, reply, weirTopicNames(ctx.settings.get('weir.topic.prefix')).alerts, 'latest'));
+  app.get<{ Querystring: TailQuery }>(
+    '/api/alerts/tail',
+    { config: { access: access.member }, schema: { querystring: tailQuery, response: { 200: eventStream } } },
+    (request, reply) =>
+      tail(ctx, request, reply, weirTopicNames(ctx.settings.get('weir.topic.prefix')).alerts, 'latest'),
+  );
 };
 
 async function metricsSummary(ctx: NodeContext) {
   const all = await ctx.metrics.registry.getMetricsAsJSON();
   const values = (name: string) => all.find((m) => m.name === name)?.values ?? [];
   const rows = <K extends string>(name: string, keys: readonly K[]) =>
-    values(name).map((v) => ({ ...Object.fromEntries(keys.map((k) => [k, String(v.labels[k] ?? '')])), value: v.value }) as Record<K, string> & { value: number });
+    values(name).map(
+      (v) =>
+        ({ ...Object.fromEntries(keys.map((k) => [k, String(v.labels[k] ?? '')])), value: v.value }) as Record<
+          K,
+          string
+        > & { value: number },
+    );
   return {
     node: ctx.uuid,
     time: Date.now(),
-    workers: values(metricNames.workerState).filter((v) => v.value === 1).map((v) => ({ worker: String(v.labels.worker), state: String(v.labels.state) })),
+    workers: values(metricNames.workerState)
+      .filter((v) => v.value === 1)
+      .map((v) => ({ worker: String(v.labels.worker), state: String(v.labels.state) })),
     recordsIn: rows(metricNames.recordsIn, ['topology']),
     recordsOut: rows(metricNames.recordsOut, ['topology', 'topic']),
     deadLettered: rows(metricNames.deadLettered, ['topology', 'task']),
@@ -62,14 +83,18 @@ async function metricsSummary(ctx: NodeContext) {
 function integerParam(query: TailQuery, name: string): number | undefined {
   const raw = query[name];
   if (raw === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(raw)) throw apiError('VALIDATION', `querystring.${name} must be an integer >= 0, found '${raw}'`);
+  if (!/^\d{1,15}$/.test(raw))
+    throw apiError('VALIDATION', `querystring.${name} must be an integer >= 0, found '${raw}'`);
   return Number(raw);
 }
 
 function deserializerParam(query: TailQuery, name: string): SerdeType {
   const raw = query[name] ?? defaultDeserializer;
   if (!(serdeConfiguration.deserializer as readonly string[]).includes(raw)) {
-    throw apiError('VALIDATION', `querystring.${name} must be one of ${serdeConfiguration.deserializer.join(', ')}, found '${raw}'`);
+    throw apiError(
+      'VALIDATION',
+      `querystring.${name} must be one of ${serdeConfiguration.deserializer.join(', ')}, found '${raw}'`,
+    );
   }
   return serdeTypeOf(raw) as SerdeType;
 }
@@ -87,7 +112,13 @@ function tokenExpiry(request: FastifyRequest): number | undefined {
 
 const heartbeatMs = 15_000;
 
-async function tail(ctx: NodeContext, request: FastifyRequest<{ Querystring: TailQuery }>, reply: FastifyReply, topic: string, fallback: 'latest' | 'earliest') {
+async function tail(
+  ctx: NodeContext,
+  request: FastifyRequest<{ Querystring: TailQuery }>,
+  reply: FastifyReply,
+  topic: string,
+  fallback: 'latest' | 'earliest',
+) {
   const q = request.query;
   if (q.offset !== undefined && q.offset !== 'earliest' && q.offset !== 'latest') {
     throw apiError('VALIDATION', `querystring.offset must be earliest or latest, found '${q.offset}'`);
@@ -144,9 +175,15 @@ async function tail(ctx: NodeContext, request: FastifyRequest<{ Querystring: Tai
   const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs).unref();
   const exp = tokenExpiry(request);
   // The tail lives as long as the access token that opened it: the client reconnects with a fresh one.
-  const expiry = exp === undefined ? undefined : setTimeout(() => void tailOf.close('session expired'), Math.max(0, exp * 1000 - Date.now())).unref();
+  const expiry =
+    exp === undefined
+      ? undefined
+      : setTimeout(() => void tailOf.close('session expired'), Math.max(0, exp * 1000 - Date.now())).unref();
   // An optional bound chosen by the caller (a command-line tail of N seconds).
-  const bound = maxSeconds === undefined ? undefined : setTimeout(() => void tailOf.close('maxSeconds reached'), maxSeconds * 1000).unref();
+  const bound =
+    maxSeconds === undefined
+      ? undefined
+      : setTimeout(() => void tailOf.close('maxSeconds reached'), maxSeconds * 1000).unref();
   raw.on('close', () => {
     clearInterval(heartbeat);
     clearTimeout(expiry);

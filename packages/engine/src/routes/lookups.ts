@@ -13,9 +13,15 @@ const idParams = { type: 'object', properties: { id: { type: 'string' } } } as c
 /** The multipart parts, read and checked by readUpload (documented here). */
 const upload = (id: boolean) => ({
   type: 'object',
-  properties: { ...(id ? { id: { type: 'string', description: 'the lookup id (on create)' } } : {}), file: { type: 'string', format: 'binary', description: 'CSV, or a JSON array of objects' } },
+  properties: {
+    ...(id ? { id: { type: 'string', description: 'the lookup id (on create)' } } : {}),
+    file: { type: 'string', format: 'binary', description: 'CSV, or a JSON array of objects' },
+  },
 });
-const uploadRoute = (id: boolean, schema: object) => ({ ...handlerCheckedBody, schema: { consumes: ['multipart/form-data'], body: upload(id), ...schema } });
+const uploadRoute = (id: boolean, schema: object) => ({
+  ...handlerCheckedBody,
+  schema: { consumes: ['multipart/form-data'], body: upload(id), ...schema },
+});
 
 interface Upload {
   readonly id?: string;
@@ -43,7 +49,7 @@ async function readUpload(request: FastifyRequest, reply: FastifyReply, maxBytes
     if (isApiError(err)) throw err;
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw apiError('LOOKUP_TOO_LARGE', maxBytes);
-    if (code === 'FST_FILES_LIMIT') throw apiError('VALIDATION', 'Send exactly one file part, named \'file\'.');
+    if (code === 'FST_FILES_LIMIT') throw apiError('VALIDATION', "Send exactly one file part, named 'file'.");
     throw apiError('VALIDATION', `The multipart body could not be read: ${(err as Error).message}`);
   }
   return { id, file };
@@ -56,24 +62,44 @@ export const lookupRoutes: RouteModule = async (app, ctx) => {
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxBytes } });
 
-    scope.get('/api/lookups', { config: { access: access.member }, schema: { response: { 200: listOf(lookup) } } }, async () => lookups.list());
+    scope.get(
+      '/api/lookups',
+      { config: { access: access.member }, schema: { response: { 200: listOf(lookup) } } },
+      async () => lookups.list(),
+    );
 
-    scope.get<ById>('/api/lookups/:id', { config: { access: access.member }, schema: { params: idParams, response: { 200: lookup } } }, async (request) => lookups.get(request.params.id));
+    scope.get<ById>(
+      '/api/lookups/:id',
+      { config: { access: access.member }, schema: { params: idParams, response: { 200: lookup } } },
+      async (request) => lookups.get(request.params.id),
+    );
 
-    scope.post('/api/lookups', { config: { access: access.admin }, ...uploadRoute(true, { response: { 201: lookupId } }) }, async (request, reply) => {
-      const upload = await readUpload(request, reply, maxBytes);
-      const created = await lookups.create(upload.id, upload.file);
-      return reply.code(201).header('location', '/api/lookups').send(created);
-    });
+    scope.post(
+      '/api/lookups',
+      { config: { access: access.admin }, ...uploadRoute(true, { response: { 201: lookupId } }) },
+      async (request, reply) => {
+        const upload = await readUpload(request, reply, maxBytes);
+        const created = await lookups.create(upload.id, upload.file);
+        return reply.code(201).header('location', '/api/lookups').send(created);
+      },
+    );
 
-    scope.post<ById>('/api/lookups/:id', { config: { access: access.admin }, ...uploadRoute(false, { params: idParams, response: { 200: lookupId } }) }, async (request, reply) => {
-      lookups.requireExisting(request.params.id);
-      return lookups.update(request.params.id, (await readUpload(request, reply, maxBytes)).file);
-    });
+    scope.post<ById>(
+      '/api/lookups/:id',
+      { config: { access: access.admin }, ...uploadRoute(false, { params: idParams, response: { 200: lookupId } }) },
+      async (request, reply) => {
+        lookups.requireExisting(request.params.id);
+        return lookups.update(request.params.id, (await readUpload(request, reply, maxBytes)).file);
+      },
+    );
 
-    scope.delete<ById>('/api/lookups/:id', { config: { access: access.admin }, schema: { params: idParams, response: { 204: noContent } } }, async (request, reply) => {
-      await lookups.delete(request.params.id);
-      return reply.code(204).send();
-    });
+    scope.delete<ById>(
+      '/api/lookups/:id',
+      { config: { access: access.admin }, schema: { params: idParams, response: { 204: noContent } } },
+      async (request, reply) => {
+        await lookups.delete(request.params.id);
+        return reply.code(204).send();
+      },
+    );
   });
 };

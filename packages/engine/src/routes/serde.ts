@@ -5,5 +5,9 @@ import { serdeConfig } from './response-schemas.ts';
 
 /** Spec: the service → GET /api/config/serde. */
 export const serdeRoutes: RouteModule = (app) => {
-  app.get('/api/config/serde', { config: { access: access.member }, schema: { response: { 200: serdeConfig } } }, async () => serdeConfiguration);
+  app.get(
+    '/api/config/serde',
+    { config: { access: access.member }, schema: { response: { 200: serdeConfig } } },
+    async () => serdeConfiguration,
+  );
 };

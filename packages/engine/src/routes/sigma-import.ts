@@ -17,16 +17,34 @@ const sigmaBody = {
   description: 'Sigma YAML as text/plain, or JSON {yaml, mapping | mappingYaml, dryRun, license}',
   anyOf: [
     { type: 'string' },
-    { type: 'object', properties: { yaml: { type: 'string' }, mapping: { type: 'string' }, mappingYaml: { type: 'string' }, dryRun: { type: 'boolean' }, license: { type: ['string', 'null'] } } },
+    {
+      type: 'object',
+      properties: {
+        yaml: { type: 'string' },
+        mapping: { type: 'string' },
+        mappingYaml: { type: 'string' },
+        dryRun: { type: 'boolean' },
+        license: { type: ['string', 'null'] },
+      },
+    },
   ],
 };
 /** Options of the text/plain form (checked by readRequest, which words their errors). */
-const sigmaQuery = { type: 'object', properties: { mapping: { type: 'string' }, dryRun: { type: 'string', description: 'true or false' }, license: { type: 'string' } } };
+const sigmaQuery = {
+  type: 'object',
+  properties: {
+    mapping: { type: 'string' },
+    dryRun: { type: 'string', description: 'true or false' },
+    license: { type: 'string' },
+  },
+};
 
 /** The mappings shipped in packages/sigma/mappings, by name (read once). */
 function loadBuiltInMappings(): Map<string, Mapping> {
   const out = new Map<string, Mapping>();
-  for (const file of readdirSync(builtInMappingsUrl).filter((f) => f.endsWith('.yml')).sort()) {
+  for (const file of readdirSync(builtInMappingsUrl)
+    .filter((f) => f.endsWith('.yml'))
+    .sort()) {
     const mapping = parseMapping(readFileSync(new URL(file, builtInMappingsUrl), 'utf8'));
     out.set(mapping.name, mapping);
   }
@@ -40,31 +58,55 @@ interface ImportRequest {
   readonly license: string | null;
 }
 
-function readRequest(body: unknown, query: Query['Querystring'], mappings: ReadonlyMap<string, Mapping>): ImportRequest {
+function readRequest(
+  body: unknown,
+  query: Query['Querystring'],
+  mappings: ReadonlyMap<string, Mapping>,
+): ImportRequest {
   // text/plain: the YAML itself, options in the query; JSON: {yaml, mapping | mappingYaml, dryRun, license}
   const value: unknown = typeof body === 'string' && body.trimStart().startsWith('{') ? parseJson(body) : body;
   let options: Record<string, unknown>;
   let yaml: unknown;
   if (typeof value === 'string') {
     yaml = value;
-    options = { mapping: query.mapping, dryRun: query.dryRun === undefined ? undefined : query.dryRun === 'true', license: query.license };
-    if (query.dryRun !== undefined && query.dryRun !== 'true' && query.dryRun !== 'false') throw apiError('VALIDATION', `dryRun must be true or false, found '${query.dryRun}'.`);
+    options = {
+      mapping: query.mapping,
+      dryRun: query.dryRun === undefined ? undefined : query.dryRun === 'true',
+      license: query.license,
+    };
+    if (query.dryRun !== undefined && query.dryRun !== 'true' && query.dryRun !== 'false')
+      throw apiError('VALIDATION', `dryRun must be true or false, found '${query.dryRun}'.`);
   } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     options = value as Record<string, unknown>;
     yaml = options.yaml;
     for (const key of Object.keys(options)) {
-      if (!['yaml', 'mapping', 'mappingYaml', 'dryRun', 'license'].includes(key)) throw apiError('VALIDATION', `Unknown property '${key}'; expected yaml, mapping, mappingYaml, dryRun, license.`);
+      if (!['yaml', 'mapping', 'mappingYaml', 'dryRun', 'license'].includes(key))
+        throw apiError(
+          'VALIDATION',
+          `Unknown property '${key}'; expected yaml, mapping, mappingYaml, dryRun, license.`,
+        );
     }
   } else {
-    throw apiError('VALIDATION', 'Send the Sigma YAML as text/plain, or JSON {"yaml": "...", "mapping": "evtx-json", "dryRun": true}.');
+    throw apiError(
+      'VALIDATION',
+      'Send the Sigma YAML as text/plain, or JSON {"yaml": "...", "mapping": "evtx-json", "dryRun": true}.',
+    );
   }
-  if (typeof yaml !== 'string' || yaml.trim() === '') throw apiError('VALIDATION', 'yaml must be a non-empty string holding one or more Sigma YAML documents.');
-  if (options.dryRun !== undefined && typeof options.dryRun !== 'boolean') throw apiError('VALIDATION', 'dryRun must be true or false.');
-  if (options.license !== undefined && options.license !== null && typeof options.license !== 'string') throw apiError('VALIDATION', 'license must be a string.');
+  if (typeof yaml !== 'string' || yaml.trim() === '')
+    throw apiError('VALIDATION', 'yaml must be a non-empty string holding one or more Sigma YAML documents.');
+  if (options.dryRun !== undefined && typeof options.dryRun !== 'boolean')
+    throw apiError('VALIDATION', 'dryRun must be true or false.');
+  if (options.license !== undefined && options.license !== null && typeof options.license !== 'string')
+    throw apiError('VALIDATION', 'license must be a string.');
   let mapping: Mapping;
   if (options.mappingYaml !== undefined) {
-    if (options.mapping !== undefined) throw apiError('VALIDATION', 'Give either mapping (a built-in mapping name) or mappingYaml (a mapping file), not both.');
-    if (typeof options.mappingYaml !== 'string') throw apiError('VALIDATION', 'mappingYaml must be a string holding a mapping file.');
+    if (options.mapping !== undefined)
+      throw apiError(
+        'VALIDATION',
+        'Give either mapping (a built-in mapping name) or mappingYaml (a mapping file), not both.',
+      );
+    if (typeof options.mappingYaml !== 'string')
+      throw apiError('VALIDATION', 'mappingYaml must be a string holding a mapping file.');
     try {
       mapping = parseMapping(options.mappingYaml);
     } catch (err) {
@@ -74,7 +116,11 @@ function readRequest(body: unknown, query: Query['Querystring'], mappings: Reado
   } else {
     const name = options.mapping ?? 'evtx-json';
     const found = typeof name === 'string' ? mappings.get(name) : undefined;
-    if (found === undefined) throw apiError('VALIDATION', `Unknown mapping '${String(name)}'; built in: ${[...mappings.keys()].join(', ')} (or send your own as mappingYaml).`);
+    if (found === undefined)
+      throw apiError(
+        'VALIDATION',
+        `Unknown mapping '${String(name)}'; built in: ${[...mappings.keys()].join(', ')} (or send your own as mappingYaml).`,
+      );
     mapping = found;
   }
   return { yaml, mapping, dryRun: options.dryRun === true, license: (options.license as string | undefined) ?? null };
@@ -94,12 +140,30 @@ function uniqueNames(rules: WeirRule[], stored: readonly { id: unknown; name: un
   });
 }
 
-function answer(result: DocumentResult, stored: ReadonlyMap<string, WeirRule>, dryRun: boolean): Record<string, unknown> {
+function answer(
+  result: DocumentResult,
+  stored: ReadonlyMap<string, WeirRule>,
+  dryRun: boolean,
+): Record<string, unknown> {
   if (result.status === 'error') {
-    return { document: result.document, status: 'error', sigmaId: result.sigma.id, title: result.sigma.title, path: result.path, reason: result.reason };
+    return {
+      document: result.document,
+      status: 'error',
+      sigmaId: result.sigma.id,
+      title: result.sigma.title,
+      path: result.path,
+      reason: result.reason,
+    };
   }
   if (result.status === 'filter') {
-    return { document: result.document, status: 'filter', sigmaId: result.sigma.id, title: result.sigma.title, appliedTo: result.appliedTo, warnings: result.warnings };
+    return {
+      document: result.document,
+      status: 'filter',
+      sigmaId: result.sigma.id,
+      title: result.sigma.title,
+      appliedTo: result.appliedTo,
+      warnings: result.warnings,
+    };
   }
   const rule = stored.get(result.rule.id) ?? result.rule;
   return {
@@ -126,21 +190,33 @@ export const sigmaImportRoutes: RouteModule = (app, ctx) => {
   const mappings = loadBuiltInMappings();
   // The rule count limit of POST /api/bulk/rules holds here too (weir.rules.max-count → RECORD_LIMIT).
   const limit = { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' };
-  const rules = new ConfigResource(resourceKinds.find((k) => k.path === 'rules')!, ctx.store, limit);
-  app.post<Query>('/api/import/sigma', { config: { access: access.admin }, ...handlerCheckedBody, schema: { body: sigmaBody, querystring: sigmaQuery, response: { 200: sigmaImport } } }, async (request) => {
-    const req = readRequest(request.body, request.query, mappings);
-    const results = convertSigma(req.yaml, { mapping: req.mapping, license: req.license });
-    const toStore = results.flatMap((r) => (r.status === 'converted' && r.store ? [r.rule] : []));
-    const named = uniqueNames(toStore, rules.list() as unknown as { id: unknown; name: unknown }[]);
-    if (!req.dryRun && named.length > 0) await rules.bulk(named);
-    const byId = new Map(named.map((r) => [r.id, r]));
-    return {
-      dryRun: req.dryRun,
-      mapping: req.mapping.name,
-      converted: results.filter((r) => r.status === 'converted').length,
-      failed: results.filter((r) => r.status === 'error').length,
-      stored: req.dryRun ? 0 : named.length,
-      results: results.map((r) => answer(r, byId, req.dryRun)),
-    };
-  });
+  const rules = new ConfigResource(
+    resourceKinds.find((k) => k.path === 'rules')!,
+    ctx.store,
+    limit,
+  );
+  app.post<Query>(
+    '/api/import/sigma',
+    {
+      config: { access: access.admin },
+      ...handlerCheckedBody,
+      schema: { body: sigmaBody, querystring: sigmaQuery, response: { 200: sigmaImport } },
+    },
+    async (request) => {
+      const req = readRequest(request.body, request.query, mappings);
+      const results = convertSigma(req.yaml, { mapping: req.mapping, license: req.license });
+      const toStore = results.flatMap((r) => (r.status === 'converted' && r.store ? [r.rule] : []));
+      const named = uniqueNames(toStore, rules.list() as unknown as { id: unknown; name: unknown }[]);
+      if (!req.dryRun && named.length > 0) await rules.bulk(named);
+      const byId = new Map(named.map((r) => [r.id, r]));
+      return {
+        dryRun: req.dryRun,
+        mapping: req.mapping.name,
+        converted: results.filter((r) => r.status === 'converted').length,
+        failed: results.filter((r) => r.status === 'error').length,
+        stored: req.dryRun ? 0 : named.length,
+        results: results.map((r) => answer(r, byId, req.dryRun)),
+      };
+    },
+  );
 };

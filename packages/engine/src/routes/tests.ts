@@ -8,7 +8,14 @@ import type { StoredRule } from '../resources/rule.ts';
 import type { StoredTask } from '../resources/task.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { LookupBook, RuleBook } from '../stream/rule-book.ts';
-import { compileTask, isTaskDefinitionError, runPipeline, type CompiledTask, type TaskEnvironment, type TaskRecord } from '../tasks/index.ts';
+import {
+  compileTask,
+  isTaskDefinitionError,
+  runPipeline,
+  type CompiledTask,
+  type TaskEnvironment,
+  type TaskRecord,
+} from '../tasks/index.ts';
 import type { RouteModule } from './route-module.ts';
 import { syntaxResult, testResult } from './response-schemas.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
@@ -17,8 +24,17 @@ const idParams = { type: 'object', properties: { id: { type: 'string' } } } as c
 
 /** The bodies: text/plain (spec) or JSON, read and checked by the handlers below (documented here). */
 const eventBody = { description: 'the event: a JSON value, sent as text/plain or application/json' };
-const recordBody = { type: 'string', description: 'the record as it would arrive on the input topic (text/plain; JSON is taken as its text)' };
-const pdlBody = { type: 'object', properties: { pdl: { type: 'string' }, data: { type: 'string', description: 'a JSON-encoded event or array of events' } } };
+const recordBody = {
+  type: 'string',
+  description: 'the record as it would arrive on the input topic (text/plain; JSON is taken as its text)',
+};
+const pdlBody = {
+  type: 'object',
+  properties: {
+    pdl: { type: 'string' },
+    data: { type: 'string', description: 'a JSON-encoded event or array of events' },
+  },
+};
 const syntaxBody = { type: 'object', properties: { pdl: { type: 'string' } } };
 const testRoute = (schema: object) => ({ config: { access: access.member }, ...handlerCheckedBody, schema });
 type ById = { Params: { id: string } };
@@ -34,7 +50,10 @@ function bodyText(body: unknown): string {
 function objectBody(body: unknown): Record<string, unknown> {
   const value = typeof body === 'string' ? parseJson(body) : body;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw apiError('TEST_INPUT_INVALID', 'The request body must be a JSON object such as {"pdl": "...", "data": "..."}.');
+    throw apiError(
+      'TEST_INPUT_INVALID',
+      'The request body must be a JSON object such as {"pdl": "...", "data": "..."}.',
+    );
   }
   return value as Record<string, unknown>;
 }
@@ -78,51 +97,71 @@ const kinds = {
  * the stored configuration; nothing is written anywhere.
  */
 export const testRoutes: RouteModule = (app, ctx) => {
-  app.post<ById>('/api/test/rules/:id', testRoute({ params: idParams, body: eventBody, response: { 200: testResult } }), async (request) => {
-    const rule = ctx.store.get<{ pdl: string }>('rules', request.params.id);
-    if (!rule) throw apiError('RESOURCE_MISSING', kinds.rule);
-    const event = typeof request.body === 'string' ? parseJson(request.body) : request.body;
-    const lookups = storedLookups(ctx.store);
-    try {
-      return { result: compile(rule.pdl, { lookups }).run(event, { timestamp: Date.now() }) };
-    } catch (err) {
-      if (isPdlSyntaxError(err)) throw apiError('PDL_INVALID', err.message);
-      throw err;
-    }
-  });
+  app.post<ById>(
+    '/api/test/rules/:id',
+    testRoute({ params: idParams, body: eventBody, response: { 200: testResult } }),
+    async (request) => {
+      const rule = ctx.store.get<{ pdl: string }>('rules', request.params.id);
+      if (!rule) throw apiError('RESOURCE_MISSING', kinds.rule);
+      const event = typeof request.body === 'string' ? parseJson(request.body) : request.body;
+      const lookups = storedLookups(ctx.store);
+      try {
+        return { result: compile(rule.pdl, { lookups }).run(event, { timestamp: Date.now() }) };
+      } catch (err) {
+        if (isPdlSyntaxError(err)) throw apiError('PDL_INVALID', err.message);
+        throw err;
+      }
+    },
+  );
 
-  app.post<ById>('/api/test/tasks/:id', testRoute({ params: idParams, body: recordBody, response: { 200: testResult } }), async (request) => {
-    const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<StoredTask>('tasks', request.params.id) : undefined;
-    if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
-    const lookups = storedLookups(ctx.store);
-    const rules = storedRules(ctx.store, lookups);
-    const result = runPipeline([compileForTest(spec, { rules, lookups })], { value: bodyText(request.body), timestamp: Date.now() });
-    if (result.failures.length > 0) throw apiError('TASK_FAILED', spec.name, result.failures[0]!.message);
-    return { result: resultOf(result.records) };
-  });
+  app.post<ById>(
+    '/api/test/tasks/:id',
+    testRoute({ params: idParams, body: recordBody, response: { 200: testResult } }),
+    async (request) => {
+      const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<StoredTask>('tasks', request.params.id) : undefined;
+      if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
+      const lookups = storedLookups(ctx.store);
+      const rules = storedRules(ctx.store, lookups);
+      const result = runPipeline([compileForTest(spec, { rules, lookups })], {
+        value: bodyText(request.body),
+        timestamp: Date.now(),
+      });
+      if (result.failures.length > 0) throw apiError('TASK_FAILED', spec.name, result.failures[0]!.message);
+      return { result: resultOf(result.records) };
+    },
+  );
 
-  app.post<ById>('/api/test/pipelines/:id', testRoute({ params: idParams, body: recordBody, response: { 200: testResult } }), async (request) => {
-    const pipeline = /^\d+$/.test(request.params.id) ? ctx.store.get<StoredPipeline>('pipelines', request.params.id) : undefined;
-    if (!pipeline) throw apiError('PIPELINE_TEST_MISSING');
-    const lookups = storedLookups(ctx.store);
-    const rules = storedRules(ctx.store, lookups);
-    const tasks = pipeline.tasks.map((id) => {
-      const spec = ctx.store.get<StoredTask>('tasks', String(id));
-      if (!spec) throw apiError('TEST_INPUT_INVALID', `Pipeline ${pipeline.id} refers to task ${id}, which does not exist.`);
-      return compileForTest(spec, { rules, lookups });
-    });
-    const result = runPipeline(tasks, { value: bodyText(request.body), timestamp: Date.now() });
-    if (result.failures.length > 0) {
-      const f = result.failures[0]!;
-      throw apiError('TASK_FAILED', f.task.name, f.message);
-    }
-    return { result: resultOf(result.records) };
-  });
+  app.post<ById>(
+    '/api/test/pipelines/:id',
+    testRoute({ params: idParams, body: recordBody, response: { 200: testResult } }),
+    async (request) => {
+      const pipeline = /^\d+$/.test(request.params.id)
+        ? ctx.store.get<StoredPipeline>('pipelines', request.params.id)
+        : undefined;
+      if (!pipeline) throw apiError('PIPELINE_TEST_MISSING');
+      const lookups = storedLookups(ctx.store);
+      const rules = storedRules(ctx.store, lookups);
+      const tasks = pipeline.tasks.map((id) => {
+        const spec = ctx.store.get<StoredTask>('tasks', String(id));
+        if (!spec)
+          throw apiError('TEST_INPUT_INVALID', `Pipeline ${pipeline.id} refers to task ${id}, which does not exist.`);
+        return compileForTest(spec, { rules, lookups });
+      });
+      const result = runPipeline(tasks, { value: bodyText(request.body), timestamp: Date.now() });
+      if (result.failures.length > 0) {
+        const f = result.failures[0]!;
+        throw apiError('TASK_FAILED', f.task.name, f.message);
+      }
+      return { result: resultOf(result.records) };
+    },
+  );
 
   app.post('/api/test/pdl', testRoute({ body: pdlBody, response: { 200: testResult } }), async (request) => {
     const body = objectBody(request.body);
-    if (typeof body.pdl !== 'string') throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
-    if (typeof body.data !== 'string') throw apiError('TEST_INPUT_INVALID', 'data must be a string holding a JSON-encoded event or array of events.');
+    if (typeof body.pdl !== 'string')
+      throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
+    if (typeof body.data !== 'string')
+      throw apiError('TEST_INPUT_INVALID', 'data must be a string holding a JSON-encoded event or array of events.');
     let data: unknown;
     try {
       data = JSON.parse(body.data);
@@ -144,11 +183,16 @@ export const testRoutes: RouteModule = (app, ctx) => {
     return { result: emitted };
   });
 
-  app.post('/api/test/pdl/syntax', testRoute({ body: syntaxBody, response: { 200: syntaxResult } }), async (request) => {
-    const body = objectBody(request.body);
-    if (typeof body.pdl !== 'string') throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
-    const lookups = storedLookups(ctx.store);
-    const outcome = check(body.pdl, { lookups });
-    return outcome.result ? { result: true } : { result: false, error: outcome.error };
-  });
+  app.post(
+    '/api/test/pdl/syntax',
+    testRoute({ body: syntaxBody, response: { 200: syntaxResult } }),
+    async (request) => {
+      const body = objectBody(request.body);
+      if (typeof body.pdl !== 'string')
+        throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
+      const lookups = storedLookups(ctx.store);
+      const outcome = check(body.pdl, { lookups });
+      return outcome.result ? { result: true } : { result: false, error: outcome.error };
+    },
+  );
 };

@@ -31,7 +31,11 @@ export const produceBody = {
       items: {
         type: 'object',
         required: ['value'],
-        properties: { key: {}, value: {}, headers: { type: 'object', additionalProperties: { type: 'string' }, maxProperties: 100 } },
+        properties: {
+          key: {},
+          value: {},
+          headers: { type: 'object', additionalProperties: { type: 'string' }, maxProperties: 100 },
+        },
         additionalProperties: false,
       },
     },
@@ -47,7 +51,11 @@ export function consumeBody(settings: Settings) {
       keyDeserializer: { type: 'string', enum: serdeConfiguration.deserializer },
       valueDeserializer: { type: 'string', enum: serdeConfiguration.deserializer },
       maxEvents: { type: 'integer', minimum: 1, maximum: settings.get('weir.topics.consume.max-events') },
-      maxTimeoutSeconds: { type: 'integer', minimum: 1, maximum: settings.get('weir.topics.consume.max-timeout-seconds') },
+      maxTimeoutSeconds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: settings.get('weir.topics.consume.max-timeout-seconds'),
+      },
       offset: { type: 'string', enum: ['earliest', 'latest'] },
       ...startFields,
     },

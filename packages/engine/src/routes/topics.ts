@@ -9,14 +9,36 @@ import { topicListSchema, topicOf, topicOrListSchema, topicViolations, type Topi
 import type { RecordToProduce } from '../kafka/topic-producer.ts';
 import { requiredTopics, weirTopicNames } from '../kafka/weir-topics.ts';
 import type { RouteModule } from './route-module.ts';
-import { consumed, consumerCreated, initialized, noContent, produced, topic, topicCreated, topicNames, topicResults } from './response-schemas.ts';
-import { consumeBody, consumeDefaults, consumeQuery, produceBody, startPosition, topicParams, type StartFields } from './topic-schemas.ts';
+import {
+  consumed,
+  consumerCreated,
+  initialized,
+  noContent,
+  produced,
+  topic,
+  topicCreated,
+  topicNames,
+  topicResults,
+} from './response-schemas.ts';
+import {
+  consumeBody,
+  consumeDefaults,
+  consumeQuery,
+  produceBody,
+  startPosition,
+  topicParams,
+  type StartFields,
+} from './topic-schemas.ts';
 
 type ByName = { Params: { name: string } };
 interface ProduceBody {
   readonly keySerializer?: string;
   readonly valueSerializer?: string;
-  readonly messages: readonly { readonly key?: unknown; readonly value: unknown; readonly headers?: Readonly<Record<string, string>> }[];
+  readonly messages: readonly {
+    readonly key?: unknown;
+    readonly value: unknown;
+    readonly headers?: Readonly<Record<string, string>>;
+  }[];
 }
 interface ConsumeBody extends StartFields {
   readonly keyDeserializer?: string;
@@ -45,52 +67,89 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     }
   };
 
-  app.get('/api/topics', { config: { access: access.member }, schema: { response: { 200: topicNames } } }, () => withKafka(() => kafka.admin.list()));
-  app.get('/api/topics/list', { config: { access: access.member }, schema: { response: { 200: topicNames } } }, () => withKafka(() => kafka.admin.list()));
+  app.get('/api/topics', { config: { access: access.member }, schema: { response: { 200: topicNames } } }, () =>
+    withKafka(() => kafka.admin.list()),
+  );
+  app.get('/api/topics/list', { config: { access: access.member }, schema: { response: { 200: topicNames } } }, () =>
+    withKafka(() => kafka.admin.list()),
+  );
 
-  app.get('/api/topics/init', { config: { access: access.member }, schema: { response: { 200: initialized } } }, async () => {
-    const names = weirTopicNames(ctx.settings.get('weir.topic.prefix'));
-    const existing = new Set(await withKafka(() => kafka.admin.list()));
-    return { initialized: requiredTopics.every((t) => existing.has(names[t])) };
-  });
+  app.get(
+    '/api/topics/init',
+    { config: { access: access.member }, schema: { response: { 200: initialized } } },
+    async () => {
+      const names = weirTopicNames(ctx.settings.get('weir.topic.prefix'));
+      const existing = new Set(await withKafka(() => kafka.admin.list()));
+      return { initialized: requiredTopics.every((t) => existing.has(names[t])) };
+    },
+  );
 
   const topicBody = { access: access.admin, invalid: invalidTopics };
-  app.post('/api/topics', { config: topicBody, schema: { body: topicOrListSchema, response: { 201: topicCreated } } }, async (request, reply) => {
-    if (Array.isArray(request.body)) {
-      // Earlier form: [{name, numberOfPartitions, replicationFactor, compact}] → [{result, name} | {result, message}].
-      const topics = request.body.map(topicOf);
-      const results = await createEach(ctx, topics);
-      return reply.code(201).header('location', '/api/topics').send(
-        results.map((r) => (r.result === 'success' ? { result: r.result, name: r.name } : { result: r.result, message: r.message })));
-    }
-    const topic = topicOf(request.body);
-    try {
-      const created = await auditedTopicChange(ctx, 'create', topic.name, topic, () => kafka.admin.create(topic));
-      return reply.code(201).header('location', '/api/topics').send(created);
-    } catch (err) {
-      if (brokerErrorId(err) !== undefined) throw apiError('TOPIC_REFUSED', topic.name, brokerReason(err));
-      throw unavailableOr(err, kafka.bootstrap);
-    }
-  });
+  app.post(
+    '/api/topics',
+    { config: topicBody, schema: { body: topicOrListSchema, response: { 201: topicCreated } } },
+    async (request, reply) => {
+      if (Array.isArray(request.body)) {
+        // Earlier form: [{name, numberOfPartitions, replicationFactor, compact}] → [{result, name} | {result, message}].
+        const topics = request.body.map(topicOf);
+        const results = await createEach(ctx, topics);
+        return reply
+          .code(201)
+          .header('location', '/api/topics')
+          .send(
+            results.map((r) =>
+              r.result === 'success' ? { result: r.result, name: r.name } : { result: r.result, message: r.message },
+            ),
+          );
+      }
+      const topic = topicOf(request.body);
+      try {
+        const created = await auditedTopicChange(ctx, 'create', topic.name, topic, () => kafka.admin.create(topic));
+        return reply.code(201).header('location', '/api/topics').send(created);
+      } catch (err) {
+        if (brokerErrorId(err) !== undefined) throw apiError('TOPIC_REFUSED', topic.name, brokerReason(err));
+        throw unavailableOr(err, kafka.bootstrap);
+      }
+    },
+  );
 
-  app.post('/api/bulk/topics', { config: topicBody, schema: { body: topicListSchema, response: { 201: topicResults } } }, async (request, reply) => {
-    const results = await createEach(ctx, (request.body as unknown[]).map(topicOf));
-    return reply.code(201).header('location', '/api/topics').send(results);
-  });
+  app.post(
+    '/api/bulk/topics',
+    { config: topicBody, schema: { body: topicListSchema, response: { 201: topicResults } } },
+    async (request, reply) => {
+      const results = await createEach(ctx, (request.body as unknown[]).map(topicOf));
+      return reply.code(201).header('location', '/api/topics').send(results);
+    },
+  );
 
-  app.get<ByName>('/api/topics/:name', { config: { access: access.member }, schema: { params: topicParams, response: { 200: topic } } }, async (request) => {
-    const topic = await withKafka(() => kafka.admin.describe(request.params.name));
-    if (!topic) throw apiError('TOPIC_MISSING');
-    return topic;
-  });
+  app.get<ByName>(
+    '/api/topics/:name',
+    { config: { access: access.member }, schema: { params: topicParams, response: { 200: topic } } },
+    async (request) => {
+      const topic = await withKafka(() => kafka.admin.describe(request.params.name));
+      if (!topic) throw apiError('TOPIC_MISSING');
+      return topic;
+    },
+  );
 
-  app.delete<ByName>('/api/topics/:name', { config: { access: access.admin }, schema: { params: topicParams, response: { 204: noContent } } }, async (request, reply) => {
-    const deleted = await auditedTopicChange(ctx, 'delete', request.params.name, undefined, () => withKafka(() => kafka.admin.delete(request.params.name)));
-    if (!deleted) throw apiError('TOPIC_DELETE_MISSING');
-    return reply.code(204).send();
-  });
+  app.delete<ByName>(
+    '/api/topics/:name',
+    { config: { access: access.admin }, schema: { params: topicParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      const deleted = await auditedTopicChange(ctx, 'delete', request.params.name, undefined, () =>
+        withKafka(() => kafka.admin.delete(request.params.name)),
+      );
+      if (!deleted) throw apiError('TOPIC_DELETE_MISSING');
+      return reply.code(204).send();
+    },
+  );
 
-  app.post<ByName>('/api/topics/:name/produce', { config: { access: access.admin }, schema: { params: topicParams, body: produceBody, response: { 201: produced } } },
+  app.post<ByName>(
+    '/api/topics/:name/produce',
+    {
+      config: { access: access.admin },
+      schema: { params: topicParams, body: produceBody, response: { 201: produced } },
+    },
     async (request, reply) => {
       const { name } = request.params;
       const body = request.body as ProduceBody;
@@ -102,37 +161,68 @@ export const topicRoutes: RouteModule = (app, ctx) => {
       } catch (err) {
         if (isUnreachable(err) && brokerErrorId(err) === undefined) throw unavailableOr(err, kafka.bootstrap);
         request.log.warn({ err, topic: name }, 'produce refused');
-        return reply.code(201).header('location', '/api/topics').send({ result: 'failure', message: brokerReason(err) });
+        return reply
+          .code(201)
+          .header('location', '/api/topics')
+          .send({ result: 'failure', message: brokerReason(err) });
       }
-    });
+    },
+  );
 
-  app.post<ByName>('/api/topics/:name/consume', { config: { access: access.member }, schema: { params: topicParams, body: consumeBody(ctx.settings), response: { 201: consumerCreated } } },
+  app.post<ByName>(
+    '/api/topics/:name/consume',
+    {
+      config: { access: access.member },
+      schema: { params: topicParams, body: consumeBody(ctx.settings), response: { 201: consumerCreated } },
+    },
     async (request, reply) => {
       const { name } = request.params;
       const body = (request.body ?? {}) as ConsumeBody;
       const start = startPosition(body, consumeDefaults.offset);
       if (typeof start === 'string') throw apiError('VALIDATION', `body: ${start}`);
       if (!(await withKafka(() => kafka.admin.exists(name)))) throw apiError('TOPIC_WRITE_MISSING');
-      await withKafka(() => kafka.consumers.open(request.principal.username, name, {
-        keyType: serdeTypeOf(body.keyDeserializer ?? defaultDeserializer) as SerdeType,
-        valueType: serdeTypeOf(body.valueDeserializer ?? defaultDeserializer) as SerdeType,
-        maxEvents: body.maxEvents ?? Math.min(consumeDefaults.maxEvents, ctx.settings.get('weir.topics.consume.max-events')),
-        maxTimeoutSeconds: body.maxTimeoutSeconds ?? Math.min(consumeDefaults.maxTimeoutSeconds, ctx.settings.get('weir.topics.consume.max-timeout-seconds')),
-        start,
-      }));
-      return reply.code(201).header('location', `/api/topics/${encodeURIComponent(name)}/consume`).send({ status: 'CREATED' });
-    });
+      await withKafka(() =>
+        kafka.consumers.open(request.principal.username, name, {
+          keyType: serdeTypeOf(body.keyDeserializer ?? defaultDeserializer) as SerdeType,
+          valueType: serdeTypeOf(body.valueDeserializer ?? defaultDeserializer) as SerdeType,
+          maxEvents:
+            body.maxEvents ?? Math.min(consumeDefaults.maxEvents, ctx.settings.get('weir.topics.consume.max-events')),
+          maxTimeoutSeconds:
+            body.maxTimeoutSeconds ??
+            Math.min(consumeDefaults.maxTimeoutSeconds, ctx.settings.get('weir.topics.consume.max-timeout-seconds')),
+          start,
+        }),
+      );
+      return reply
+        .code(201)
+        .header('location', `/api/topics/${encodeURIComponent(name)}/consume`)
+        .send({ status: 'CREATED' });
+    },
+  );
 
-  app.get<ByName & { Querystring: { index?: string } }>('/api/topics/:name/consume',
-    { config: { access: access.member }, schema: { params: topicParams, querystring: consumeQuery, response: { 200: consumed } } }, async (request) => {
+  app.get<ByName & { Querystring: { index?: string } }>(
+    '/api/topics/:name/consume',
+    {
+      config: { access: access.member },
+      schema: { params: topicParams, querystring: consumeQuery, response: { 200: consumed } },
+    },
+    async (request) => {
       const raw = request.query.index;
       if (raw !== undefined && !/^\d{1,9}$/.test(raw)) {
-        throw apiError('VALIDATION', `querystring.index must be an integer >= 0 (the first message to return), found '${raw}'`);
+        throw apiError(
+          'VALIDATION',
+          `querystring.index must be an integer >= 0 (the first message to return), found '${raw}'`,
+        );
       }
-      const read = kafka.consumers.read(request.principal.username, request.params.name, raw === undefined ? 0 : Number(raw));
+      const read = kafka.consumers.read(
+        request.principal.username,
+        request.params.name,
+        raw === undefined ? 0 : Number(raw),
+      );
       if (!read) throw apiError('CONSUMER_MISSING', request.params.name);
       return read;
-    });
+    },
+  );
 };
 
 /** A topic body that fails its schema: the spec's TOPIC_INVALID, listing every violation. */
@@ -147,11 +237,18 @@ function invalidTopics(errors: readonly ErrorObject[]) {
  * entry is written first (no topic changes unaudited: if it cannot be written the call answers 503
  * and nothing is done), and a second entry (`<action>-failed`) records a refusal or an error.
  */
-async function auditedTopicChange<T>(ctx: NodeContext, action: 'create' | 'delete', name: string, spec: TopicSpec | undefined, change: () => Promise<T>): Promise<T> {
+async function auditedTopicChange<T>(
+  ctx: NodeContext,
+  action: 'create' | 'delete',
+  name: string,
+  spec: TopicSpec | undefined,
+  change: () => Promise<T>,
+): Promise<T> {
   await ctx.store.record('topic', action, name, spec ? { after: spec } : {});
   try {
     const result = await change();
-    if (result === false) await ctx.store.record('topic', `${action}-failed`, name, { detail: 'the topic does not exist' });
+    if (result === false)
+      await ctx.store.record('topic', `${action}-failed`, name, { detail: 'the topic does not exist' });
     return result;
   } catch (err) {
     await ctx.store.record('topic', `${action}-failed`, name, { detail: (err as Error).message }).catch(() => {});
@@ -196,7 +293,10 @@ function serializeMessages(body: ProduceBody): RecordToProduce[] {
     records.push(message.headers ? { key, value, headers: message.headers } : { key, value });
   });
   if (errors.length > 0) {
-    const listed = errors.length > maxListedErrors ? [...errors.slice(0, maxListedErrors), `… and ${errors.length - maxListedErrors} more`] : errors;
+    const listed =
+      errors.length > maxListedErrors
+        ? [...errors.slice(0, maxListedErrors), `… and ${errors.length - maxListedErrors} more`]
+        : errors;
     throw withDetails(apiError('MESSAGE_INVALID', listed.join(', ')), listed);
   }
   return records;

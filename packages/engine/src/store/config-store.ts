@@ -47,8 +47,13 @@ export interface AuditPage {
 }
 
 export function auditMatches(entry: AuditEntry, q: AuditQuery): boolean {
-  return (q.user === undefined || entry.user === q.user) && (q.kind === undefined || entry.kind === q.kind)
-    && (q.id === undefined || entry.id === q.id) && (q.from === undefined || entry.time >= q.from) && (q.to === undefined || entry.time <= q.to);
+  return (
+    (q.user === undefined || entry.user === q.user) &&
+    (q.kind === undefined || entry.kind === q.kind) &&
+    (q.id === undefined || entry.id === q.id) &&
+    (q.from === undefined || entry.time >= q.from) &&
+    (q.to === undefined || entry.time <= q.to)
+  );
 }
 
 export type ChangeListener = (collection: Collection, id: string, value: unknown) => void;
@@ -59,7 +64,11 @@ export interface ConfigStore {
   /** Every write takes the audit entries to commit with it: the change and its entries commit together or not at all. */
   put(collection: Collection, id: string, value: unknown, audit?: readonly AuditEntry[]): Promise<void>;
   /** Writes all entries or none. */
-  putMany(collection: Collection, entries: readonly (readonly [string, unknown])[], audit?: readonly AuditEntry[]): Promise<void>;
+  putMany(
+    collection: Collection,
+    entries: readonly (readonly [string, unknown])[],
+    audit?: readonly AuditEntry[],
+  ): Promise<void>;
   /** Resolves false when there was nothing to delete (and then writes no audit entry). */
   delete(collection: Collection, id: string, audit?: readonly AuditEntry[]): Promise<boolean>;
   /** Appends audit entries that go with no configuration change (logins, engine start/stop, topics). */

@@ -7,12 +7,27 @@ import { visitRecords } from '../kafka/record-batches.ts';
 import { describeError, ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
 import { auditTopicName, weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
 import { SerialQueue } from '../serial-queue.ts';
-import { auditMatches, type AuditEntry, type AuditPage, type AuditQuery, type AuditRecord, type ChangeListener, type Collection, type ConfigStore } from './config-store.ts';
+import {
+  auditMatches,
+  type AuditEntry,
+  type AuditPage,
+  type AuditQuery,
+  type AuditRecord,
+  type ChangeListener,
+  type Collection,
+  type ConfigStore,
+} from './config-store.ts';
 
 /** Where each collection lives. Users and the token secret share `<prefix>_users` (see recordKey). */
 const topicOf: Record<Collection, WeirTopic> = {
-  meta: 'users', users: 'users', tasks: 'tasks', pipelines: 'pipelines', topologies: 'topologies',
-  rules: 'rules', lookups: 'lookups', nodes: 'nodes',
+  meta: 'users',
+  users: 'users',
+  tasks: 'tasks',
+  pipelines: 'pipelines',
+  topologies: 'topologies',
+  rules: 'rules',
+  lookups: 'lookups',
+  nodes: 'nodes',
 };
 
 /**
@@ -75,11 +90,23 @@ export class KafkaConfigStore implements ConfigStore {
 
   private constructor(settings: Settings, clientId: string, onError: (err: Error) => void) {
     this.#names = weirTopicNames(settings.get('weir.topic.prefix'));
-    this.#topicByName = new Map(Object.entries(this.#names).filter(([t]) => t !== 'alerts').map(([t, n]) => [n, t as WeirTopic]));
+    this.#topicByName = new Map(
+      Object.entries(this.#names)
+        .filter(([t]) => t !== 'alerts')
+        .map(([t, n]) => [n, t as WeirTopic]),
+    );
     const connection = kafkaConnection(settings, clientId);
     // producerId/epoch -1: a fresh InitProducerId (as the stream workers do); 0/0 would be read as an
     // older incarnation of the same transactional id and fenced after a restart.
-    this.#newProducer = () => new Producer({ ...connection, acks: -1, idempotent: true, transactionalId: clientId, producerId: -1n, producerEpoch: -1 });
+    this.#newProducer = () =>
+      new Producer({
+        ...connection,
+        acks: -1,
+        idempotent: true,
+        transactionalId: clientId,
+        producerId: -1n,
+        producerEpoch: -1,
+      });
     this.#producer = this.#newProducer();
     // The consumer never joins its group: it only fetches, from offset 0, every partition-0 of the topics.
     this.#consumer = new Consumer({ ...connection, groupId: `${clientId}-unused` });
@@ -90,7 +117,11 @@ export class KafkaConfigStore implements ConfigStore {
   }
 
   /** Creates the topics when missing, reads them to their current end, then keeps tailing them. */
-  static async open(settings: Settings, clientId: string, onError: (err: Error) => void = () => {}): Promise<KafkaConfigStore> {
+  static async open(
+    settings: Settings,
+    clientId: string,
+    onError: (err: Error) => void = () => {},
+  ): Promise<KafkaConfigStore> {
     await ensureWeirTopics(settings, `${clientId}-admin`, true);
     const store = new KafkaConfigStore(settings, clientId, onError);
     try {
@@ -98,10 +129,12 @@ export class KafkaConfigStore implements ConfigStore {
       store.#consumer.topics.trackAll(...topics);
       const ends = await store.#consumer.listOffsets({ topics });
       store.#loop = store.#run();
-      await Promise.all(topics.map((topic) => {
-        const end = ends.get(topic)?.[0] ?? 0n;
-        return end > 0n ? store.#waitFor(topic, end - 1n) : undefined;
-      }));
+      await Promise.all(
+        topics.map((topic) => {
+          const end = ends.get(topic)?.[0] ?? 0n;
+          return end > 0n ? store.#waitFor(topic, end - 1n) : undefined;
+        }),
+      );
       return store;
     } catch (err) {
       await store.close();
@@ -121,9 +154,17 @@ export class KafkaConfigStore implements ConfigStore {
     await this.putMany(collection, [[id, value]], audit);
   }
 
-  async putMany(collection: Collection, entries: readonly (readonly [string, unknown])[], audit: readonly AuditEntry[] = []): Promise<void> {
+  async putMany(
+    collection: Collection,
+    entries: readonly (readonly [string, unknown])[],
+    audit: readonly AuditEntry[] = [],
+  ): Promise<void> {
     if (entries.length === 0) return;
-    await this.#write(collection, entries.map(([id, value]) => [id, Buffer.from(JSON.stringify(value))]), audit);
+    await this.#write(
+      collection,
+      entries.map(([id, value]) => [id, Buffer.from(JSON.stringify(value))]),
+      audit,
+    );
   }
 
   async delete(collection: Collection, id: string, audit: readonly AuditEntry[] = []): Promise<boolean> {
@@ -172,29 +213,54 @@ export class KafkaConfigStore implements ConfigStore {
   }
 
   /** One transaction: the records of `collection` and the audit entries; resolves once both are read back. */
-  #write(collection: Collection | undefined, entries: readonly (readonly [string, Buffer | null])[], audit: readonly AuditEntry[]): Promise<void> {
+  #write(
+    collection: Collection | undefined,
+    entries: readonly (readonly [string, Buffer | null])[],
+    audit: readonly AuditEntry[],
+  ): Promise<void> {
     return this.#writes.run(async () => {
       if (this.#closed) throw new Error('the config store is closed');
-      if (!this.#auditTopicPresent) throw new Error(`the audit topic ${this.#auditTopic} does not exist; restart the node to create it`);
+      if (!this.#auditTopicPresent)
+        throw new Error(`the audit topic ${this.#auditTopic} does not exist; restart the node to create it`);
       const topic = collection === undefined ? undefined : this.#names[topicOf[collection]];
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the write was not acknowledged within ${transactionTimeoutMs} ms`)), transactionTimeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`the write was not acknowledged within ${transactionTimeoutMs} ms`)),
+          transactionTimeoutMs,
+        );
       });
       let base: bigint | undefined;
       let auditBase: bigint | undefined;
       try {
         const tx = await Promise.race([this.#producer.beginTransaction(), timeout]);
         if (topic !== undefined && collection !== undefined) {
-          const result = await Promise.race([tx.send({
-            messages: entries.map(([id, value]) => ({ topic, partition: 0, key: Buffer.from(recordKey(collection, id)), value: value ?? undefined })),
-            ...(compressedCollections.has(collection) ? { compression: 'gzip' as const } : {}),
-          }), timeout]);
+          const result = await Promise.race([
+            tx.send({
+              messages: entries.map(([id, value]) => ({
+                topic,
+                partition: 0,
+                key: Buffer.from(recordKey(collection, id)),
+                value: value ?? undefined,
+              })),
+              ...(compressedCollections.has(collection) ? { compression: 'gzip' as const } : {}),
+            }),
+            timeout,
+          ]);
           base = result.offsets?.find((o) => o.topic === topic)?.offset;
           if (base === undefined) throw new Error(`no offset returned for the write to ${topic}`);
         }
         if (audit.length > 0) {
-          const result = await Promise.race([tx.send({ messages: audit.map((entry) => ({ topic: this.#auditTopic, partition: 0, value: Buffer.from(JSON.stringify(entry)) })) }), timeout]);
+          const result = await Promise.race([
+            tx.send({
+              messages: audit.map((entry) => ({
+                topic: this.#auditTopic,
+                partition: 0,
+                value: Buffer.from(JSON.stringify(entry)),
+              })),
+            }),
+            timeout,
+          ]);
           auditBase = result.offsets?.find((o) => o.topic === this.#auditTopic)?.offset;
           if (auditBase === undefined) throw new Error(`no offset returned for the write to ${this.#auditTopic}`);
         }
@@ -210,7 +276,9 @@ export class KafkaConfigStore implements ConfigStore {
         clearTimeout(timer);
       }
       await Promise.all([
-        topic !== undefined && base !== undefined ? this.#waitFor(topic, base + BigInt(entries.length) - 1n) : undefined,
+        topic !== undefined && base !== undefined
+          ? this.#waitFor(topic, base + BigInt(entries.length) - 1n)
+          : undefined,
         auditBase !== undefined ? this.#waitFor(this.#auditTopic, auditBase + BigInt(audit.length) - 1n) : undefined,
       ]);
     });
@@ -221,10 +289,15 @@ export class KafkaConfigStore implements ConfigStore {
     if ((this.#position.get(topic) ?? 0n) > offset) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
-        topic, offset, resolve, reject,
+        topic,
+        offset,
+        resolve,
+        reject,
         timer: setTimeout(() => {
           this.#waiters.delete(waiter);
-          reject(new Error(`the config store did not read back offset ${offset} of ${topic} within ${readBackTimeoutMs} ms`));
+          reject(
+            new Error(`the config store did not read back offset ${offset} of ${topic} within ${readBackTimeoutMs} ms`),
+          );
         }, readBackTimeoutMs),
       };
       this.#waiters.add(waiter);
@@ -238,12 +311,15 @@ export class KafkaConfigStore implements ConfigStore {
         const metadata = await this.#consumer.metadata({ topics: this.#fetchedTopics, forceUpdate: failures > 0 });
         const nameById = new Map([...metadata.topics].map(([name, t]) => [t.id, name]));
         this.#auditTopicPresent = metadata.topics.get(this.#auditTopic)?.partitions[0] !== undefined;
-        await Promise.all([...this.#requestsByLeader(metadata)].map(([node, topics]) => this.#fetchOnce(node, topics, nameById)));
+        await Promise.all(
+          [...this.#requestsByLeader(metadata)].map(([node, topics]) => this.#fetchOnce(node, topics, nameById)),
+        );
         failures = 0;
       } catch (err) {
         if (this.#closed) return;
         failures++;
-        if (failures === 1 || failures % 50 === 0) this.#onError(new Error(`config store: reading the config topics failed: ${describeError(err)}`));
+        if (failures === 1 || failures % 50 === 0)
+          this.#onError(new Error(`config store: reading the config topics failed: ${describeError(err)}`));
         await new Promise((r) => setTimeout(r, Math.min(100 * failures, 2000)));
       }
     }
@@ -260,7 +336,15 @@ export class KafkaConfigStore implements ConfigStore {
       const requests = byNode.get(partition.leader) ?? [];
       requests.push({
         topicId: topic.id,
-        partitions: [{ partition: 0, fetchOffset: this.#position.get(name)!, partitionMaxBytes: 128 * 1024 * 1024, currentLeaderEpoch: -1, lastFetchedEpoch: -1 }],
+        partitions: [
+          {
+            partition: 0,
+            fetchOffset: this.#position.get(name)!,
+            partitionMaxBytes: 128 * 1024 * 1024,
+            currentLeaderEpoch: -1,
+            lastFetchedEpoch: -1,
+          },
+        ],
       });
       byNode.set(partition.leader, requests);
     }
@@ -268,15 +352,23 @@ export class KafkaConfigStore implements ConfigStore {
   }
 
   async #fetchOnce(node: number, topics: FetchRequestTopic[], nameById: ReadonlyMap<string, string>): Promise<void> {
-    const response = await this.#consumer.fetch({ node, topics, maxWaitTime: fetchWaitMs, minBytes: 1, maxBytes: 128 * 1024 * 1024 });
+    const response = await this.#consumer.fetch({
+      node,
+      topics,
+      maxWaitTime: fetchWaitMs,
+      minBytes: 1,
+      maxBytes: 128 * 1024 * 1024,
+    });
     if (this.#closed) return;
     for (const topicResponse of response.responses) {
       const name = nameById.get(topicResponse.topicId);
-      const topic = name === undefined ? undefined : name === this.#auditTopic ? 'audit' as const : this.#topicByName.get(name);
+      const topic =
+        name === undefined ? undefined : name === this.#auditTopic ? ('audit' as const) : this.#topicByName.get(name);
       if (name === undefined || topic === undefined) continue;
       for (const partition of topicResponse.partitions) {
         if (partition.partitionIndex !== 0) continue;
-        if (partition.errorCode !== 0) throw new Error(`fetch of ${name} failed with Kafka error code ${partition.errorCode}`);
+        if (partition.errorCode !== 0)
+          throw new Error(`fetch of ${name} failed with Kafka error code ${partition.errorCode}`);
         this.#apply(name, topic, partition.records ?? []);
       }
     }

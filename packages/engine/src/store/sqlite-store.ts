@@ -1,7 +1,14 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import { type AuditEntry, type AuditPage, type AuditQuery, type ChangeListener, type Collection, type ConfigStore } from './config-store.ts';
+import {
+  type AuditEntry,
+  type AuditPage,
+  type AuditQuery,
+  type ChangeListener,
+  type Collection,
+  type ConfigStore,
+} from './config-store.ts';
 
 const dayMs = 24 * 3600 * 1000;
 
@@ -61,7 +68,11 @@ export class SqliteConfigStore implements ConfigStore {
     await this.putMany(collection, [[id, value]], audit);
   }
 
-  async putMany(collection: Collection, entries: readonly (readonly [string, unknown])[], audit: readonly AuditEntry[] = []): Promise<void> {
+  async putMany(
+    collection: Collection,
+    entries: readonly (readonly [string, unknown])[],
+    audit: readonly AuditEntry[] = [],
+  ): Promise<void> {
     this.#transaction(() => {
       for (const [id, value] of entries) this.#upsert.run(collection, id, JSON.stringify(value), collection);
       this.#writeAudit(audit);
@@ -87,16 +98,24 @@ export class SqliteConfigStore implements ConfigStore {
   queryAudit(query: AuditQuery): AuditPage {
     const where: string[] = [];
     const args: (string | number)[] = [];
-    const filters: [string, string | number | undefined][] = [['time >= ?', query.from], ['time <= ?', query.to],
-      ['user = ?', query.user], ['kind = ?', query.kind], ['rid = ?', query.id]];
+    const filters: [string, string | number | undefined][] = [
+      ['time >= ?', query.from],
+      ['time <= ?', query.to],
+      ['user = ?', query.user],
+      ['kind = ?', query.kind],
+      ['rid = ?', query.id],
+    ];
     for (const [clause, value] of filters) {
       if (value === undefined) continue;
       where.push(clause);
       args.push(value);
     }
     const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const { total } = this.#db.prepare(`SELECT COUNT(*) AS total FROM audit ${filter}`).get(...args) as { total: number };
-    const rows = this.#db.prepare(`SELECT seq, entry FROM audit ${filter} ORDER BY seq DESC LIMIT ? OFFSET ?`)
+    const { total } = this.#db.prepare(`SELECT COUNT(*) AS total FROM audit ${filter}`).get(...args) as {
+      total: number;
+    };
+    const rows = this.#db
+      .prepare(`SELECT seq, entry FROM audit ${filter} ORDER BY seq DESC LIMIT ? OFFSET ?`)
       .all(...args, query.limit, query.offset) as { seq: number; entry: string }[];
     return { total, entries: rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.entry) as AuditEntry) })) };
   }
@@ -123,7 +142,8 @@ export class SqliteConfigStore implements ConfigStore {
   }
 
   #writeAudit(entries: readonly AuditEntry[]): void {
-    for (const entry of entries) this.#insertAudit.run(entry.time, entry.user, entry.kind, entry.id, JSON.stringify(entry));
+    for (const entry of entries)
+      this.#insertAudit.run(entry.time, entry.user, entry.kind, entry.id, JSON.stringify(entry));
     if (entries.length > 0 && Date.now() - this.#lastPrune > 3600_000) this.#prune();
   }
 

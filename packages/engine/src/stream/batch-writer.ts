@@ -4,10 +4,20 @@ import { sizeBoundedRuns, timestampSafeRuns, type OutgoingRecord } from './recor
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
 export type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
-export interface GroupMetadata { readonly groupId: string; readonly memberId: string; readonly generationId: number; readonly coordinatorId: number }
+export interface GroupMetadata {
+  readonly groupId: string;
+  readonly memberId: string;
+  readonly generationId: number;
+  readonly coordinatorId: number;
+}
 
 /** Errors by which the group coordinator says the group rebalanced (or moved on) under a commit. */
-export const rebalanceErrors = new Set(['REBALANCE_IN_PROGRESS', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID']);
+export const rebalanceErrors = new Set([
+  'REBALANCE_IN_PROGRESS',
+  'ILLEGAL_GENERATION',
+  'UNKNOWN_MEMBER_ID',
+  'FENCED_INSTANCE_ID',
+]);
 
 export interface BatchWriterOptions {
   readonly connection: Connection;
@@ -51,7 +61,9 @@ export class BatchWriter {
       // -1/-1 asks the coordinator for a fresh epoch of this transactional id; the client's default
       // (0/0) claims to be producer 0, which a coordinator that knows the id answers with
       // PRODUCER_FENCED, so a restarted node could never resume its transactions.
-      ...(o.guarantee === 'exactly_once_v2' ? { transactionalId: o.transactionalId, producerId: -1n, producerEpoch: -1 } : {}),
+      ...(o.guarantee === 'exactly_once_v2'
+        ? { transactionalId: o.transactionalId, producerId: -1n, producerEpoch: -1 }
+        : {}),
     });
     if (o.guarantee === 'exactly_once_v2') {
       // InitProducerId now, before the consumer joins (Kafka Streams' initTransactions): it fences
@@ -75,8 +87,12 @@ export class BatchWriter {
    * under at_least_once, the error by which a rebalance refused the commit: the output is written,
    * the offsets are for the caller to commit later. Throws on any other failure (under exactly_once_v2 the transaction is aborted first).
    */
-  async write(out: OutgoingRecord[], last: ReadonlyMap<string, BufferMessage>, group: GroupMetadata | undefined,
-    consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined): Promise<string | undefined> {
+  async write(
+    out: OutgoingRecord[],
+    last: ReadonlyMap<string, BufferMessage>,
+    group: GroupMetadata | undefined,
+    consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined,
+  ): Promise<string | undefined> {
     await this.#ensureTopics(out);
     const producer = this.#producer!;
     if (this.#options.guarantee === 'exactly_once_v2') {
@@ -89,7 +105,8 @@ export class BatchWriter {
           // which the client stamps at fetch time: a record fetched before a rebalance (put back, or
           // already buffered) would carry a generation the coordinator no longer accepts
           // (ILLEGAL_GENERATION, for ever). The offsets go with the generation the batch ran under.
-          for (const m of last.values()) await tx.addOffset(group ? ({ ...m, metadata: { ...m.metadata, consumer: group } }) : m);
+          for (const m of last.values())
+            await tx.addOffset(group ? { ...m, metadata: { ...m.metadata, consumer: group } } : m);
         }
         await tx.commit();
       } catch (err) {
@@ -98,7 +115,8 @@ export class BatchWriter {
       }
       return undefined;
     }
-    for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await producer.send({ messages: run, acks: ProduceAcks.ALL });
+    for (const run of sizeBoundedRuns(timestampSafeRuns(out)))
+      if (run.length) await producer.send({ messages: run, acks: ProduceAcks.ALL });
     try {
       await Promise.all([...last.values()].map((m) => m.commit()));
       return undefined;

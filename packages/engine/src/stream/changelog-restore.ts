@@ -7,8 +7,13 @@ import { visitRecords } from '../kafka/record-batches.ts';
  * offset under read_committed: aborted transactions are left out) and hands every record to
  * `apply`, in order. Uses plain fetches: the consumer never joins a group. Returns the records read.
  */
-export async function readChangelog(consumer: Consumer<Buffer, Buffer, Buffer, Buffer>, topic: string, partition: number,
-  readCommitted: boolean, apply: (key: Buffer, value: Buffer | null) => void): Promise<number> {
+export async function readChangelog(
+  consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
+  topic: string,
+  partition: number,
+  readCommitted: boolean,
+  apply: (key: Buffer, value: Buffer | null) => void,
+): Promise<number> {
   const isolationLevel = readCommitted ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED;
   consumer.topics.trackAll(topic);
   const [starts, ends] = await Promise.all([
@@ -24,15 +29,33 @@ export async function readChangelog(consumer: Consumer<Buffer, Buffer, Buffer, B
     const leader = info?.partitions[partition]?.leader;
     if (!info || leader === undefined) throw new Error(`changelog ${topic} has no leader for partition ${partition}`);
     const response = await consumer.fetch({
-      node: leader, maxWaitTime: 100, minBytes: 1, maxBytes: 32 * 1024 * 1024, isolationLevel,
-      topics: [{ topicId: info.id, partitions: [{ partition, fetchOffset: position, partitionMaxBytes: 32 * 1024 * 1024, currentLeaderEpoch: -1, lastFetchedEpoch: -1 }] }],
+      node: leader,
+      maxWaitTime: 100,
+      minBytes: 1,
+      maxBytes: 32 * 1024 * 1024,
+      isolationLevel,
+      topics: [
+        {
+          topicId: info.id,
+          partitions: [
+            {
+              partition,
+              fetchOffset: position,
+              partitionMaxBytes: 32 * 1024 * 1024,
+              currentLeaderEpoch: -1,
+              lastFetchedEpoch: -1,
+            },
+          ],
+        },
+      ],
     });
     // the broker leaves aborted transactions' records in a read_committed fetch: the state of a batch whose transaction was aborted is not restored
     if (readCommitted) dropAbortedRecords(response);
     for (const topicResponse of response.responses) {
       for (const p of topicResponse.partitions) {
         if (p.partitionIndex !== partition) continue;
-        if (p.errorCode !== 0) throw new Error(`restoring ${topic}-${partition} failed with Kafka error code ${p.errorCode}`);
+        if (p.errorCode !== 0)
+          throw new Error(`restoring ${topic}-${partition} failed with Kafka error code ${p.errorCode}`);
         position = visitRecords((p.records ?? []) as readonly RecordsBatch[], position, (offset, record) => {
           if (offset >= end || !record.key) return;
           apply(record.key, record.value ?? null);

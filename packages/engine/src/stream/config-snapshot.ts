@@ -5,7 +5,6 @@ import type { StoredTask } from '../resources/task.ts';
 import type { StoredTopology } from '../resources/topology.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 
-
 /** Everything a worker needs to build its plan; sent to worker threads as one message. */
 export interface ConfigSnapshot {
   readonly version: number;

@@ -27,7 +27,10 @@ export interface SourceRecord {
  * The dead-letter record: the original key and value bytes, untouched so they can be replayed, and
  * headers naming the topology, the task, the error and where the record came from.
  */
-export function deadLetterRecord(source: SourceRecord, cause: DeadLetterCause): MessageToProduce<Buffer, Buffer, Buffer, Buffer> {
+export function deadLetterRecord(
+  source: SourceRecord,
+  cause: DeadLetterCause,
+): MessageToProduce<Buffer, Buffer, Buffer, Buffer> {
   const headers = new Map<Buffer, Buffer>([
     [Buffer.from('weir.topology'), Buffer.from(cause.topology)],
     [Buffer.from('weir.task'), Buffer.from(cause.task)],

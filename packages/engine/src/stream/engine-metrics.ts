@@ -21,12 +21,27 @@ export class EngineMetrics {
     this.#counters = new Map([
       [m.recordsIn, counter(m.recordsIn, 'Records read, per topology.', ['topology'])],
       [m.recordsOut, counter(m.recordsOut, 'Records written, per topology and output topic.', ['topology', 'topic'])],
-      [m.deadLettered, counter(m.deadLettered, 'Records sent to a dead-letter topic, per topology and task.', ['topology', 'task'])],
+      [
+        m.deadLettered,
+        counter(m.deadLettered, 'Records sent to a dead-letter topic, per topology and task.', ['topology', 'task']),
+      ],
       [m.ruleMatches, counter(m.ruleMatches, 'Rule matches (alerts), per rule.', ['rule'])],
       [m.alerts, counter(m.alerts, 'Alerts written to the alerts topic, per topology.', ['topology'])],
-      [m.skipped, counter(m.skipped, 'Records not processed, per topic and reason (tombstone, encode).', ['topic', 'reason'])],
-      [m.taskErrors, counter(m.taskErrors, 'Recovered task errors (e.g. TIMESTAMP could not parse the time), per task.', ['task'])],
-      [m.rulesSkipped, counter(m.rulesSkipped, 'Rules APPLY_RULES skipped, per rule and reason (missing, disabled).', ['rule', 'reason'])],
+      [
+        m.skipped,
+        counter(m.skipped, 'Records not processed, per topic and reason (tombstone, encode).', ['topic', 'reason']),
+      ],
+      [
+        m.taskErrors,
+        counter(m.taskErrors, 'Recovered task errors (e.g. TIMESTAMP could not parse the time), per task.', ['task']),
+      ],
+      [
+        m.rulesSkipped,
+        counter(m.rulesSkipped, 'Rules APPLY_RULES skipped, per rule and reason (missing, disabled).', [
+          'rule',
+          'reason',
+        ]),
+      ],
     ]);
     this.#latency = new Histogram({
       name: m.batchSeconds,
@@ -34,12 +49,26 @@ export class EngineMetrics {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    this.#lag = new Gauge({ name: m.consumerLag, help: 'Records not yet processed, per input topic and partition.', labelNames: ['topic', 'partition'], registers: [this.registry] });
-    this.#states = new Gauge({ name: m.workerState, help: '1 for the current state of each stream worker.', labelNames: ['worker', 'state'], registers: [this.registry] });
+    this.#lag = new Gauge({
+      name: m.consumerLag,
+      help: 'Records not yet processed, per input topic and partition.',
+      labelNames: ['topic', 'partition'],
+      registers: [this.registry],
+    });
+    this.#states = new Gauge({
+      name: m.workerState,
+      help: '1 for the current state of each stream worker.',
+      labelNames: ['worker', 'state'],
+      registers: [this.registry],
+    });
   }
 
   report(report: StatsReport): void {
-    for (const [name, labels, delta] of report.counters) this.#counters.get(name)?.labels(...labels).inc(delta);
+    for (const [name, labels, delta] of report.counters)
+      this.#counters
+        .get(name)
+        ?.labels(...labels)
+        .inc(delta);
     for (const seconds of report.latencies) this.#latency.observe(seconds);
     for (const [topic, partition, lag] of report.lag) this.#lag.labels(topic, String(partition)).set(lag);
   }

@@ -1,4 +1,9 @@
-import { InMemoryCorrelationStateStore, type CorrelationGroupState, type CorrelationStateStore, type StageClock } from '@weir/pdl';
+import {
+  InMemoryCorrelationStateStore,
+  type CorrelationGroupState,
+  type CorrelationStateStore,
+  type StageClock,
+} from '@weir/pdl';
 import type { OutgoingRecord } from './record-processor.ts';
 
 /** The state of one partition of a stage's repartition topic, and what its changelog still lacks. */
@@ -102,14 +107,24 @@ export class PartitionedStateStore implements CorrelationStateStore {
     for (const part of this.#parts.values()) {
       for (const [changelogKey, [scope, key]] of part.dirty) {
         const state = part.store.get(scope, key);
-        out.push({ topic: part.changelog, partition: part.partition, key: Buffer.from(changelogKey), value: state === undefined ? null! : Buffer.from(JSON.stringify(state)) });
+        out.push({
+          topic: part.changelog,
+          partition: part.partition,
+          key: Buffer.from(changelogKey),
+          value: state === undefined ? null! : Buffer.from(JSON.stringify(state)),
+        });
       }
       part.dirty.clear();
       for (const scope of part.store.scopes()) {
         const time = part.store.clock(scope).time;
         if (time === -Infinity || part.persistedTime.get(scope) === time) continue;
         part.persistedTime.set(scope, time);
-        out.push({ topic: part.changelog, partition: part.partition, key: Buffer.from(JSON.stringify([scope])), value: Buffer.from(JSON.stringify({ time })) });
+        out.push({
+          topic: part.changelog,
+          partition: part.partition,
+          key: Buffer.from(JSON.stringify([scope])),
+          value: Buffer.from(JSON.stringify({ time })),
+        });
       }
     }
   }

@@ -1,5 +1,12 @@
 import type { MessageToProduce } from '@platformatic/kafka';
-import { resumePipeline, runPipeline, type PipelineResult, type RoutedRecord, type TaskRecord, type TaskResult } from '../tasks/index.ts';
+import {
+  resumePipeline,
+  runPipeline,
+  type PipelineResult,
+  type RoutedRecord,
+  type TaskRecord,
+  type TaskResult,
+} from '../tasks/index.ts';
 import { deadLetterRecord, type SourceRecord } from './dead-letter.ts';
 import { metricNames } from './metric-names.ts';
 import { decodeValue, encodeValue } from './record-codec.ts';
@@ -12,14 +19,27 @@ export type OutgoingRecord = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
  * Sends a routed record to its stage's repartition topic (appending to `out`); false when the
  * topology has no repartition topic for that task (then it is continued in place).
  */
-export type Router = (topology: TopologyPlan, taskIndex: number, routed: RoutedRecord, sourceKey: Buffer | undefined, source: SourceRecord | undefined, out: OutgoingRecord[]) => boolean;
+export type Router = (
+  topology: TopologyPlan,
+  taskIndex: number,
+  routed: RoutedRecord,
+  sourceKey: Buffer | undefined,
+  source: SourceRecord | undefined,
+  out: OutgoingRecord[],
+) => boolean;
 
 /**
  * Runs one consumed record through every topology reading its topic and appends what must be
  * written (outputs, alerts, dead letters, repartition records) to `out`. Pure apart from `stats`: no I/O.
  */
-export function processRecord(source: SourceRecord, topologies: readonly TopologyPlan[], alertsTopic: string,
-  stats: WorkerStats, out: OutgoingRecord[], route?: Router): void {
+export function processRecord(
+  source: SourceRecord,
+  topologies: readonly TopologyPlan[],
+  alertsTopic: string,
+  stats: WorkerStats,
+  out: OutgoingRecord[],
+  route?: Router,
+): void {
   if (source.value === undefined || source.value === null) {
     // A tombstone carries no event: counted, not processed.
     stats.add(metricNames.skipped, [source.topic, 'tombstone']);
@@ -50,20 +70,52 @@ export function processRecord(source: SourceRecord, topologies: readonly Topolog
  * exists) at its task, with the state of the partition the caller selected. `result` is what the
  * task's resume (or advanceBy) gave.
  */
-export function continueRouted(source: SourceRecord | undefined, sourceKey: Buffer | undefined, topology: TopologyPlan, taskIndex: number,
-  result: TaskResult, alertsTopic: string, stats: WorkerStats, out: OutgoingRecord[], route?: Router): void {
-  writeResult(source, sourceKey, topology, resumePipeline(topology.tasks, taskIndex, result), alertsTopic, stats, out, route);
+export function continueRouted(
+  source: SourceRecord | undefined,
+  sourceKey: Buffer | undefined,
+  topology: TopologyPlan,
+  taskIndex: number,
+  result: TaskResult,
+  alertsTopic: string,
+  stats: WorkerStats,
+  out: OutgoingRecord[],
+  route?: Router,
+): void {
+  writeResult(
+    source,
+    sourceKey,
+    topology,
+    resumePipeline(topology.tasks, taskIndex, result),
+    alertsTopic,
+    stats,
+    out,
+    route,
+  );
 }
 
-function writeResult(source: SourceRecord | undefined, key: Buffer | undefined, topology: TopologyPlan, result: PipelineResult,
-  alertsTopic: string, stats: WorkerStats, out: OutgoingRecord[], route: Router | undefined): void {
+function writeResult(
+  source: SourceRecord | undefined,
+  key: Buffer | undefined,
+  topology: TopologyPlan,
+  result: PipelineResult,
+  alertsTopic: string,
+  stats: WorkerStats,
+  out: OutgoingRecord[],
+  route: Router | undefined,
+): void {
   for (const failure of result.failures) {
-    if (source) deadLetter(source, topology.name, failure.task.name, `${failure.task.function}: ${failure.message}`, stats, out);
+    if (source)
+      deadLetter(source, topology.name, failure.task.name, `${failure.task.function}: ${failure.message}`, stats, out);
     else stats.add(metricNames.skipped, [topology.name, failure.task.name]);
   }
   writeOutputs(source ?? { key }, topology, result.records, stats, out, key);
   for (const alert of result.alerts) {
-    out.push({ topic: alertsTopic, key, value: Buffer.from(JSON.stringify(alert.value)), timestamp: BigInt(alert.timestamp) });
+    out.push({
+      topic: alertsTopic,
+      key,
+      value: Buffer.from(JSON.stringify(alert.value)),
+      timestamp: BigInt(alert.timestamp),
+    });
     stats.add(metricNames.alerts, [topology.name]);
   }
   topology.ruleMatches.drainInto(stats);
@@ -71,13 +123,20 @@ function writeResult(source: SourceRecord | undefined, key: Buffer | undefined, 
     if (route?.(topology, taskIndex, routed, key, source, out)) continue;
     // no repartition topic for this task (it gained a correlation after the plan was made): continued here
     const task = topology.tasks[taskIndex];
-    if (task?.resume) continueRouted(source, key, topology, taskIndex, task.resume(routed), alertsTopic, stats, out, undefined);
+    if (task?.resume)
+      continueRouted(source, key, topology, taskIndex, task.resume(routed), alertsTopic, stats, out, undefined);
   }
 }
 
 /** Records emitted by the clock (correlation windows closed by time), written to the topology's outputs. */
-export function writeOutputs(source: Pick<SourceRecord, 'key'> & Partial<SourceRecord>, topology: TopologyPlan,
-  records: readonly TaskRecord[], stats: WorkerStats, out: OutgoingRecord[], key: Buffer | undefined = source.key): void {
+export function writeOutputs(
+  source: Pick<SourceRecord, 'key'> & Partial<SourceRecord>,
+  topology: TopologyPlan,
+  records: readonly TaskRecord[],
+  stats: WorkerStats,
+  out: OutgoingRecord[],
+  key: Buffer | undefined = source.key,
+): void {
   for (const record of records) {
     let previousType: string | undefined;
     let previous: Buffer | undefined;
@@ -86,7 +145,15 @@ export function writeOutputs(source: Pick<SourceRecord, 'key'> & Partial<SourceR
       try {
         value = previousType === output.valueType && previous ? previous : encodeValue(output.valueType, record.value);
       } catch (err) {
-        if (source.topic !== undefined) deadLetter(source as SourceRecord, topology.name, 'encode', `${output.topic}: ${(err as Error).message}`, stats, out);
+        if (source.topic !== undefined)
+          deadLetter(
+            source as SourceRecord,
+            topology.name,
+            'encode',
+            `${output.topic}: ${(err as Error).message}`,
+            stats,
+            out,
+          );
         else stats.add(metricNames.skipped, [output.topic, 'encode']);
         continue;
       }
@@ -98,7 +165,14 @@ export function writeOutputs(source: Pick<SourceRecord, 'key'> & Partial<SourceR
   }
 }
 
-function deadLetter(source: SourceRecord, topology: string, task: string, error: string, stats: WorkerStats, out: OutgoingRecord[]): void {
+function deadLetter(
+  source: SourceRecord,
+  topology: string,
+  task: string,
+  error: string,
+  stats: WorkerStats,
+  out: OutgoingRecord[],
+): void {
   out.push(deadLetterRecord(source, { topology, task, error }));
   stats.add(metricNames.deadLettered, [topology, task]);
 }

@@ -15,7 +15,11 @@ export interface StageTopics {
 const unsafe = /[^A-Za-z0-9._-]/g;
 
 /** `<consumer group id>-<topology name>-<topology id>-task<task id>-repartition|changelog`. */
-export function stageTopics(groupId: string, topology: { readonly id: number; readonly name: string }, taskId: number): StageTopics {
+export function stageTopics(
+  groupId: string,
+  topology: { readonly id: number; readonly name: string },
+  taskId: number,
+): StageTopics {
   const base = `${groupId}-${topology.name.replace(unsafe, '_').slice(0, 100)}-${topology.id}-task${taskId}`;
   return { repartition: `${base}-repartition`, changelog: `${base}-changelog` };
 }
@@ -59,26 +63,67 @@ interface Envelope {
   readonly o?: [string, number, string, string | null, string];
 }
 
-export function encodeRouted(routed: RoutedRecord, sourceKey: Buffer | null | undefined, origin?: RoutedOrigin): Buffer {
-  const envelope: Envelope = { s: routed.stage, p: routed.pdlStage, t: routed.time, e: routed.event, k: sourceKey ? sourceKey.toString('base64') : null, r: routed.timestamp };
+export function encodeRouted(
+  routed: RoutedRecord,
+  sourceKey: Buffer | null | undefined,
+  origin?: RoutedOrigin,
+): Buffer {
+  const envelope: Envelope = {
+    s: routed.stage,
+    p: routed.pdlStage,
+    t: routed.time,
+    e: routed.event,
+    k: sourceKey ? sourceKey.toString('base64') : null,
+    r: routed.timestamp,
+  };
   if (origin) {
-    (envelope as { o?: Envelope['o'] }).o = [origin.topic, origin.partition, String(origin.offset), origin.value ? origin.value.toString('base64') : null, String(origin.timestamp)];
+    (envelope as { o?: Envelope['o'] }).o = [
+      origin.topic,
+      origin.partition,
+      String(origin.offset),
+      origin.value ? origin.value.toString('base64') : null,
+      String(origin.timestamp),
+    ];
   }
   return Buffer.from(JSON.stringify(envelope));
 }
 
 /** The routed record of a repartition record, the source record's key and origin; throws on a record that is not one. */
-export function decodeRouted(value: Buffer, key: Buffer | null | undefined, timestamp: number): { routed: RoutedRecord; sourceKey: Buffer | undefined; origin: RoutedOrigin | undefined } {
+export function decodeRouted(
+  value: Buffer,
+  key: Buffer | null | undefined,
+  timestamp: number,
+): { routed: RoutedRecord; sourceKey: Buffer | undefined; origin: RoutedOrigin | undefined } {
   const e = JSON.parse(value.toString('utf8')) as Envelope;
-  if (typeof e.s !== 'string' || typeof e.p !== 'number' || typeof e.t !== 'number' || typeof e.e !== 'object' || e.e === null) {
+  if (
+    typeof e.s !== 'string' ||
+    typeof e.p !== 'number' ||
+    typeof e.t !== 'number' ||
+    typeof e.e !== 'object' ||
+    e.e === null
+  ) {
     throw new Error('not a Weir repartition record');
   }
   const o = e.o;
-  const origin = Array.isArray(o) && o.length === 5
-    ? { topic: o[0], partition: o[1], offset: BigInt(o[2]), value: o[3] === null ? undefined : Buffer.from(o[3], 'base64'), timestamp: BigInt(o[4]) }
-    : undefined;
+  const origin =
+    Array.isArray(o) && o.length === 5
+      ? {
+          topic: o[0],
+          partition: o[1],
+          offset: BigInt(o[2]),
+          value: o[3] === null ? undefined : Buffer.from(o[3], 'base64'),
+          timestamp: BigInt(o[4]),
+        }
+      : undefined;
   return {
-    routed: { stage: e.s, pdlStage: e.p, time: e.t, event: e.e, key: key ? key.toString('utf8') : '[]', timestamp: typeof e.r === 'number' ? e.r : timestamp },
+    routed: {
+      stage: e.s,
+      pdlStage: e.p,
+      time: e.t,
+      event: e.e,
+      key: key ? key.toString('utf8') : '[]',
+      timestamp: typeof e.r === 'number' ? e.r : timestamp,
+    },
     sourceKey: e.k === null ? undefined : Buffer.from(e.k, 'base64'),
     origin,
   };

@@ -1,4 +1,10 @@
-import { compile, type CompiledPdl, type CorrelationStateStore, type LookupResolver, type LookupTable } from '@weir/pdl';
+import {
+  compile,
+  type CompiledPdl,
+  type CorrelationStateStore,
+  type LookupResolver,
+  type LookupTable,
+} from '@weir/pdl';
 import type { Lookup } from '../resources/lookup.ts';
 import type { StoredRule } from '../resources/rule.ts';
 import { ruleFields } from '../tasks/rule-alert.ts';
@@ -67,11 +73,21 @@ export class RuleBook implements RuleSource {
   }
 
   /** The entry of one rule, its PDL compiled (or taken from `previous` when unchanged); undefined when it does not compile. */
-  #compile(rule: StoredRule, previous: ReadonlyMap<string, { pdl: string; compiled: CompiledPdl }>): CompiledRule | undefined {
+  #compile(
+    rule: StoredRule,
+    previous: ReadonlyMap<string, { pdl: string; compiled: CompiledPdl }>,
+  ): CompiledRule | undefined {
     let program = previous.get(rule.id);
     if (!program || program.pdl !== rule.pdl) {
       try {
-        program = { pdl: rule.pdl, compiled: compile(rule.pdl, { lookups: this.#lookups, stateId: `rule:${rule.id}`, ...(this.#stateStore ? { stateStore: this.#stateStore } : {}) }) };
+        program = {
+          pdl: rule.pdl,
+          compiled: compile(rule.pdl, {
+            lookups: this.#lookups,
+            stateId: `rule:${rule.id}`,
+            ...(this.#stateStore ? { stateStore: this.#stateStore } : {}),
+          }),
+        };
       } catch (err) {
         this.broken.set(rule.id, (err as Error).message);
         return undefined;

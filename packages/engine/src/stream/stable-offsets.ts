@@ -12,7 +12,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * output. Retries UNSTABLE_OFFSET_COMMIT for up to 30 s (far beyond the transaction timeout the
  * client asks, 5 s: an open transaction is aborted by then) while `running()` holds.
  */
-export async function stableOffsets(admin: Admin, groupId: string, byTopic: ReadonlyMap<string, number[]>, running: () => boolean): Promise<Map<string, (bigint | undefined)[]>> {
+export async function stableOffsets(
+  admin: Admin,
+  groupId: string,
+  byTopic: ReadonlyMap<string, number[]>,
+  running: () => boolean,
+): Promise<Map<string, (bigint | undefined)[]>> {
   const topics = [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
   const deadline = Date.now() + 30_000;
   for (;;) {

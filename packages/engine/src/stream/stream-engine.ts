@@ -62,7 +62,8 @@ export class StreamEngine {
   /** The overall state for the node registry: the "least advanced" worker state. */
   state(): WorkerState {
     const states = this.states();
-    for (const s of ['ERROR', 'PENDING_ERROR', 'PENDING_SHUTDOWN', 'REBALANCING', 'CREATED'] as const) if (states.includes(s)) return s;
+    for (const s of ['ERROR', 'PENDING_ERROR', 'PENDING_SHUTDOWN', 'REBALANCING', 'CREATED'] as const)
+      if (states.includes(s)) return s;
     return states.every((s) => s === 'RUNNING') ? 'RUNNING' : 'NOT_RUNNING';
   }
 
@@ -117,11 +118,13 @@ export class StreamEngine {
       clearTimeout(this.#reloadTimer);
       const workers = this.#workers;
       for (const w of workers) this.#post(w, { type: 'stop' });
-      await Promise.all(workers.map(async (w) => {
-        const timeout = new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref());
-        await Promise.race([w.stopped, timeout]);
-        await w.thread.terminate();
-      }));
+      await Promise.all(
+        workers.map(async (w) => {
+          const timeout = new Promise<void>((resolve) => setTimeout(resolve, 30_000).unref());
+          await Promise.race([w.stopped, timeout]);
+          await w.thread.terminate();
+        }),
+      );
       this.#workers = [];
       workers.forEach((_, i) => this.#metrics.workerState(i, 'NOT_RUNNING'));
       return this.states();
@@ -129,9 +132,16 @@ export class StreamEngine {
   }
 
   #spawn(index: number, init: WorkerInit): WorkerHandle {
-    const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), { workerData: init, execArgv: ['--disable-warning=ExperimentalWarning'] });
+    const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), {
+      workerData: init,
+      execArgv: ['--disable-warning=ExperimentalWarning'],
+    });
     let resolveStopped!: () => void;
-    const handle: WorkerHandle = { thread, state: 'CREATED', stopped: new Promise((resolve) => (resolveStopped = resolve)) };
+    const handle: WorkerHandle = {
+      thread,
+      state: 'CREATED',
+      stopped: new Promise((resolve) => (resolveStopped = resolve)),
+    };
     thread.on('message', (message: FromWorker) => {
       switch (message.type) {
         case 'state':

@@ -105,7 +105,8 @@ export class StreamWorker {
   #knownTopics = new Set<string>();
   #planDirty = false;
   #clockTimer: NodeJS.Timeout | undefined;
-  readonly #router: Router = (topology, taskIndex, routed, sourceKey, source, out) => this.#route(topology, taskIndex, routed, sourceKey, source, out);
+  readonly #router: Router = (topology, taskIndex, routed, sourceKey, source, out) =>
+    this.#route(topology, taskIndex, routed, sourceKey, source, out);
   /** The input topics last found missing, comma-separated. */
   #missingInputs = '';
   /** Records emitted by the clock, written with the next batch. */
@@ -128,11 +129,28 @@ export class StreamWorker {
     if (snapshot.lookups) this.#lookups.update(snapshot.lookups);
     this.#rules.update(snapshot.rules, this.#lookups);
     for (const [id, reason] of this.#rules.broken) this.#options.onLog('warn', `rule ${id} is skipped: ${reason}`);
-    this.#plan = buildPlan(snapshot, { group: this.#options.group, groupId: this.#options.groupId, stateStore: this.#stateStore, rules: this.#rules, lookups: this.#lookups,
-      counters: { taskError: (task) => this.stats.add(metricNames.taskErrors, [task.name]),
-        ruleSkipped: (_task, ruleId, reason) => this.stats.add(metricNames.rulesSkipped, [ruleId, reason]) } }, this.#tasks);
+    this.#plan = buildPlan(
+      snapshot,
+      {
+        group: this.#options.group,
+        groupId: this.#options.groupId,
+        stateStore: this.#stateStore,
+        rules: this.#rules,
+        lookups: this.#lookups,
+        counters: {
+          taskError: (task) => this.stats.add(metricNames.taskErrors, [task.name]),
+          ruleSkipped: (_task, ruleId, reason) => this.stats.add(metricNames.rulesSkipped, [ruleId, reason]),
+        },
+      },
+      this.#tasks,
+    );
     for (const [, topologies] of this.#plan.byInput) {
-      for (const t of topologies) if (t.failure) this.#options.onLog('warn', `topology ${t.name} cannot run: ${t.failure}; its records go to ${deadLetterTopic(t.input)}`);
+      for (const t of topologies)
+        if (t.failure)
+          this.#options.onLog(
+            'warn',
+            `topology ${t.name} cannot run: ${t.failure}; its records go to ${deadLetterTopic(t.input)}`,
+          );
     }
     this.#planDirty = true;
     this.#wake?.();
@@ -172,7 +190,7 @@ export class StreamWorker {
       try {
         await this.#ensureClients();
         const inputs = await this.#existingInputs();
-        if (inputs.length > 0) inputs.push(...await this.#ensureStageTopics(new Set(inputs)));
+        if (inputs.length > 0) inputs.push(...(await this.#ensureStageTopics(new Set(inputs))));
         const key = inputs.join('\u0000');
         if (key !== this.#subscribed || !this.#stream) await this.#subscribe(inputs, key);
         this.#planDirty = false;
@@ -181,7 +199,10 @@ export class StreamWorker {
         await this.#consumeUntilReplan();
       } catch (err) {
         if (!this.#running) break;
-        this.#options.onLog('warn', `stream worker ${this.#options.index}: ${describeFailure(err)}; restarting from the committed offsets in ${backoff} ms`);
+        this.#options.onLog(
+          'warn',
+          `stream worker ${this.#options.index}: ${describeFailure(err)}; restarting from the committed offsets in ${backoff} ms`,
+        );
         this.#setState('REBALANCING');
         await this.#closeClients();
         await this.#sleepOrWake(backoff);
@@ -198,7 +219,8 @@ export class StreamWorker {
     this.#knownTopics = topics;
     const missing = wanted.filter((t) => !topics.has(t)).join(', ');
     // Said once per change of the missing set, not at every 5-s look.
-    if (missing !== this.#missingInputs && missing) this.#options.onLog('warn', `input topic(s) ${missing} do not exist yet; waiting for them`);
+    if (missing !== this.#missingInputs && missing)
+      this.#options.onLog('warn', `input topic(s) ${missing} do not exist yet; waiting for them`);
     this.#missingInputs = missing;
     return wanted.filter((t) => topics.has(t));
   }
@@ -222,7 +244,8 @@ export class StreamWorker {
       sessionTimeout: 10_000,
       heartbeatInterval: 1000,
       rebalanceTimeout: 60_000,
-      isolationLevel: o.guarantee === 'exactly_once_v2' ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
+      isolationLevel:
+        o.guarantee === 'exactly_once_v2' ? FetchIsolationLevels.READ_COMMITTED : FetchIsolationLevels.READ_UNCOMMITTED,
     });
     // read_committed must also leave out aborted transactions' records (repartition records of a batch that was rolled back or of a killed worker)
     if (o.guarantee === 'exactly_once_v2') dropAbortedOnFetch(this.#consumer);
@@ -252,7 +275,13 @@ export class StreamWorker {
       void this.#commitDeferred();
       this.#wake?.();
     });
-    this.#stream = await this.#consumer.consume({ topics: inputs, mode: 'committed', fallbackMode: 'earliest', autocommit: false, highWaterMark: 4096 });
+    this.#stream = await this.#consumer.consume({
+      topics: inputs,
+      mode: 'committed',
+      fallbackMode: 'earliest',
+      autocommit: false,
+      highWaterMark: 4096,
+    });
     this.#stream.on('error', (err: Error) => this.#options.onLog('warn', `consumer stream: ${err.message}`));
     // A 'readable' listener for the stream's whole life. #nextBatch removes its own listener while a
     // batch is processed; with none left, Node sets readableFlowing to null, and the client's fetch
@@ -271,12 +300,24 @@ export class StreamWorker {
   }
 
   /** Sends a routed record to its stage's repartition topic, to the partition of its group. */
-  #route(topology: TopologyPlan, taskIndex: number, routed: RoutedRecord, sourceKey: Buffer | undefined, source: SourceRecord | undefined, out: OutgoingRecord[]): boolean {
+  #route(
+    topology: TopologyPlan,
+    taskIndex: number,
+    routed: RoutedRecord,
+    sourceKey: Buffer | undefined,
+    source: SourceRecord | undefined,
+    out: OutgoingRecord[],
+  ): boolean {
     const topics = topology.stages?.get(taskIndex);
     const partitions = topics && this.#stagePartitions.get(topics.repartition);
     if (!topics || !partitions) return false;
-    out.push({ topic: topics.repartition, partition: partitionOf(routed.key, partitions), key: Buffer.from(routed.key),
-      value: encodeRouted(routed, sourceKey, source), timestamp: BigInt(routed.timestamp) });
+    out.push({
+      topic: topics.repartition,
+      partition: partitionOf(routed.key, partitions),
+      key: Buffer.from(routed.key),
+      value: encodeRouted(routed, sourceKey, source),
+      timestamp: BigInt(routed.timestamp),
+    });
     return true;
   }
 
@@ -294,9 +335,21 @@ export class StreamWorker {
     if (previous && previous.size === assigned.size && [...assigned].every((k) => previous.has(k))) return;
     const gained = [...assigned].filter((k) => !previous?.has(k));
     this.#assigned = assigned;
-    this.#options.onLog('info', `stream worker ${this.#options.index}: assigned ${[...assigned].map((k) => k.replace('\u0000', '/')).sort().join(', ') || 'nothing'}`);
+    this.#options.onLog(
+      'info',
+      `stream worker ${this.#options.index}: assigned ${
+        [...assigned]
+          .map((k) => k.replace('\u0000', '/'))
+          .sort()
+          .join(', ') || 'nothing'
+      }`,
+    );
     const dropped = this.#queues.retainOnly(assigned);
-    if (dropped > 0) this.#options.onLog('info', `stream worker ${this.#options.index}: ${dropped} fetched record(s) of partitions moved to another worker are left to it`);
+    if (dropped > 0)
+      this.#options.onLog(
+        'info',
+        `stream worker ${this.#options.index}: ${dropped} fetched record(s) of partitions moved to another worker are left to it`,
+      );
     for (const key of [...this.#positions.keys()]) if (!assigned.has(key)) this.#positions.delete(key);
     for (const [topic, partition] of [...this.#stateStore.partitions()]) {
       if (!assigned.has(tpKey(topic, partition))) {
@@ -315,9 +368,13 @@ export class StreamWorker {
         this.#stateStore.open(topic, partition, stage.topics.changelog);
         const restorer = this.#ensureRestorer();
         try {
-          const n = await readChangelog(restorer, stage.topics.changelog, partition, readCommitted,
-            (key, value) => this.#stateStore.restore(topic, partition, key, value));
-          this.#options.onLog('info', `restored ${n} changelog record(s) of ${stage.topics.changelog}-${partition} in ${Math.round(performance.now() - started)} ms`);
+          const n = await readChangelog(restorer, stage.topics.changelog, partition, readCommitted, (key, value) =>
+            this.#stateStore.restore(topic, partition, key, value),
+          );
+          this.#options.onLog(
+            'info',
+            `restored ${n} changelog record(s) of ${stage.topics.changelog}-${partition} in ${Math.round(performance.now() - started)} ms`,
+          );
         } catch (err) {
           this.#stateStore.drop(topic, partition);
           this.#assigned = null;
@@ -346,16 +403,24 @@ export class StreamWorker {
       byTopic.set(key.slice(0, at), list);
     }
     try {
-      const committed = this.#options.guarantee === 'exactly_once_v2' ? await stableOffsets(this.#admin!, this.#options.groupId, byTopic, () => this.#running)
-        : await this.#consumer.listCommittedOffsets({ topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })) });
+      const committed =
+        this.#options.guarantee === 'exactly_once_v2'
+          ? await stableOffsets(this.#admin!, this.#options.groupId, byTopic, () => this.#running)
+          : await this.#consumer.listCommittedOffsets({
+              topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
+            });
       for (const [topic, offsets] of committed) {
         offsets.forEach((offset, partition) => {
           const key = tpKey(topic, partition);
-          if (offset !== undefined && offset > 0n && offset > (this.#positions.get(key) ?? -1n)) this.#positions.set(key, offset);
+          if (offset !== undefined && offset > 0n && offset > (this.#positions.get(key) ?? -1n))
+            this.#positions.set(key, offset);
         });
       }
     } catch (err) {
-      this.#options.onLog('info', `stream worker ${this.#options.index}: committed offsets not read after a rebalance (${describeFailure(err)})`);
+      this.#options.onLog(
+        'info',
+        `stream worker ${this.#options.index}: committed offsets not read after a rebalance (${describeFailure(err)})`,
+      );
     }
   }
 
@@ -366,16 +431,30 @@ export class StreamWorker {
     if (deferred.size === 0 || !consumer) return;
     this.#uncommitted = new Map();
     try {
-      await consumer.commit({ offsets: [...deferred.values()].map((m) => ({ topic: m.topic, partition: m.partition, offset: m.offset + 1n, leaderEpoch: -1 })) });
+      await consumer.commit({
+        offsets: [...deferred.values()].map((m) => ({
+          topic: m.topic,
+          partition: m.partition,
+          offset: m.offset + 1n,
+          leaderEpoch: -1,
+        })),
+      });
     } catch (err) {
       for (const [key, m] of deferred) if (!this.#uncommitted.has(key)) this.#uncommitted.set(key, m);
-      this.#options.onLog('info', `stream worker ${this.#options.index}: deferred commit failed again (${describeFailure(err)})`);
+      this.#options.onLog(
+        'info',
+        `stream worker ${this.#options.index}: deferred commit failed again (${describeFailure(err)})`,
+      );
     }
   }
 
   #ensureRestorer(): Consumer<Buffer, Buffer, Buffer, Buffer> {
     const o = this.#options;
-    this.#restorer ??= new Consumer({ ...o.connection, clientId: `${o.clientId}-restore`, groupId: `${o.groupId}-restore-unused` });
+    this.#restorer ??= new Consumer({
+      ...o.connection,
+      clientId: `${o.clientId}-restore`,
+      groupId: `${o.groupId}-restore-unused`,
+    });
     return this.#restorer;
   }
 
@@ -392,7 +471,8 @@ export class StreamWorker {
       }
       if (this.#rebalancing) {
         if (this.#connectionLost !== undefined) throw new Error(this.#connectionLost);
-        if (Date.now() - this.#rebalancingSince > 60_000) throw new Error('the consumer group rebalance did not complete within 60 s');
+        if (Date.now() - this.#rebalancingSince > 60_000)
+          throw new Error('the consumer group rebalance did not complete within 60 s');
         await this.#sleepOrWake(100);
         continue;
       }
@@ -403,7 +483,8 @@ export class StreamWorker {
         continue;
       }
       if (this.#connectionLost !== undefined && batch.length === 0) throw new Error(this.#connectionLost);
-      if (stream.destroyed || (stream.readableEnded && batch.length === 0)) throw new Error('the consumer stream closed');
+      if (stream.destroyed || (stream.readableEnded && batch.length === 0))
+        throw new Error('the consumer stream closed');
       if (batch.length > 0 || this.#pendingClockOutput.length > 0) await this.#processBatch(batch);
       if (Date.now() - lastTopicCheck > 5000) {
         lastTopicCheck = Date.now();
@@ -537,13 +618,23 @@ export class StreamWorker {
     for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);
     this.#idle.clearSteps();
     this.#assigned = null;
-    this.#options.onLog('info', `stream worker ${this.#options.index}: transaction aborted, the group rebalanced under it (${reason}); the batch is processed again under the new assignment`);
+    this.#options.onLog(
+      'info',
+      `stream worker ${this.#options.index}: transaction aborted, the group rebalanced under it (${reason}); the batch is processed again under the new assignment`,
+    );
   }
 
   /** The consumer's group membership now (generation, member id), for the offsets of a transaction. */
   #groupMetadata(): GroupMetadata | undefined {
     const c = this.#consumer;
-    return c ? { groupId: c.groupId, memberId: c.memberId ?? '', generationId: c.generationId, coordinatorId: c.coordinatorId ?? -1 } : undefined;
+    return c
+      ? {
+          groupId: c.groupId,
+          memberId: c.memberId ?? '',
+          generationId: c.generationId,
+          coordinatorId: c.coordinatorId ?? -1,
+        }
+      : undefined;
   }
 
   /** A record of a stage's repartition topic: continued at its task with the state of its partition. */
@@ -564,15 +655,43 @@ export class StreamWorker {
     // an event emitted by the idle close has none: then it is the repartition record (the event inside)
     const origin = decoded.origin;
     const source: SourceRecord = origin
-      ? { topic: origin.topic, partition: origin.partition, offset: origin.offset, key: decoded.sourceKey, value: origin.value,
-        timestamp: origin.timestamp, deadLetterTo: deadLetterTopic(topology.input) }
-      : { topic: message.topic, partition: message.partition, offset: message.offset, key: decoded.sourceKey,
-        value: message.value, timestamp: message.timestamp, deadLetterTo: deadLetterTopic(topology.input) };
-    continueRouted(source, decoded.sourceKey, topology, stage.taskIndex, task.resume(decoded.routed), this.#options.alertsTopic, this.stats, out, this.#router);
+      ? {
+          topic: origin.topic,
+          partition: origin.partition,
+          offset: origin.offset,
+          key: decoded.sourceKey,
+          value: origin.value,
+          timestamp: origin.timestamp,
+          deadLetterTo: deadLetterTopic(topology.input),
+        }
+      : {
+          topic: message.topic,
+          partition: message.partition,
+          offset: message.offset,
+          key: decoded.sourceKey,
+          value: message.value,
+          timestamp: message.timestamp,
+          deadLetterTo: deadLetterTopic(topology.input),
+        };
+    continueRouted(
+      source,
+      decoded.sourceKey,
+      topology,
+      stage.taskIndex,
+      task.resume(decoded.routed),
+      this.#options.alertsTopic,
+      this.stats,
+      out,
+      this.#router,
+    );
   }
 
   /** Writes a batch's output and commits its offsets; offsets a rebalance refused (at_least_once) wait for the next batch. */
-  async #write(out: OutgoingRecord[], last: Map<string, BufferMessage>, group: GroupMetadata | undefined): Promise<void> {
+  async #write(
+    out: OutgoingRecord[],
+    last: Map<string, BufferMessage>,
+    group: GroupMetadata | undefined,
+  ): Promise<void> {
     const refusal = await this.#writer.write(out, last, group, this.#consumer);
     if (refusal === undefined) {
       this.#uncommitted.clear();
@@ -603,7 +722,17 @@ export class StreamWorker {
       const idleFor = this.#idle.step(tpKey(topic, partition), now, idleMs);
       if (idleFor === undefined) continue;
       this.#stateStore.select(topic, partition);
-      continueRouted(undefined, undefined, stage.topology, stage.taskIndex, task.advanceBy(idleFor), this.#options.alertsTopic, this.stats, out, this.#router);
+      continueRouted(
+        undefined,
+        undefined,
+        stage.topology,
+        stage.taskIndex,
+        task.advanceBy(idleFor),
+        this.#options.alertsTopic,
+        this.stats,
+        out,
+        this.#router,
+      );
     }
     this.#stateStore.deselect();
     if (out.length > before) this.#wake?.();
@@ -657,11 +786,13 @@ export class StreamWorker {
       const topics = this.#plan.inputTopics.filter((t) => this.#knownTopics.has(t));
       const lag = await consumer.getLag({ topics });
       const entries: [string, number, number][] = [];
-      for (const [topic, partitions] of lag) partitions.forEach((l, p) => { if (l >= 0n) entries.push([topic, p, Number(l)]); });
+      for (const [topic, partitions] of lag)
+        partitions.forEach((l, p) => {
+          if (l >= 0n) entries.push([topic, p, Number(l)]);
+        });
       this.stats.lag(entries);
     } catch {
       // lag is best effort; the next tick tries again
     }
   }
 }
-

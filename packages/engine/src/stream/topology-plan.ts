@@ -71,8 +71,13 @@ export class TaskCache {
     let task = this.#tasks.get(key);
     if (!task) {
       const counters = { ...env.counters, ruleMatched: this.ruleMatches.ruleMatched };
-      task = compileTask(spec, { rules: env.rules, lookups: env.lookups, counters,
-        ...(env.groupId !== undefined ? { routeCorrelations: true } : {}), ...(env.stateStore ? { stateStore: env.stateStore } : {}) });
+      task = compileTask(spec, {
+        rules: env.rules,
+        lookups: env.lookups,
+        counters,
+        ...(env.groupId !== undefined ? { routeCorrelations: true } : {}),
+        ...(env.stateStore ? { stateStore: env.stateStore } : {}),
+      });
       this.#tasks.set(key, task);
     }
     return task;
@@ -95,18 +100,30 @@ export function buildPlan(snapshot: ConfigSnapshot, env: PlanEnvironment, cache:
   for (const topology of snapshot.topologies) {
     if (topology.enabled === false || (topology.group ?? 'default') !== env.group) continue;
     const plan = planTopology(topology, pipelines, tasks, env, cache);
-    for (const [taskIndex, topics] of plan.stages ?? []) stages.set(topics.repartition, { topology: plan, taskIndex, topics });
+    for (const [taskIndex, topics] of plan.stages ?? [])
+      stages.set(topics.repartition, { topology: plan, taskIndex, topics });
     const list = byInput.get(plan.input) ?? [];
     list.push(plan);
     byInput.set(plan.input, list);
     for (const o of plan.outputs) outputs.add(o.topic);
   }
   cache.sweep();
-  return { version: snapshot.version, byInput, inputTopics: [...byInput.keys()].sort(), outputTopics: [...outputs].sort(), stages };
+  return {
+    version: snapshot.version,
+    byInput,
+    inputTopics: [...byInput.keys()].sort(),
+    outputTopics: [...outputs].sort(),
+    stages,
+  };
 }
 
-function planTopology(topology: StoredTopology, pipelines: ReadonlyMap<number, StoredPipeline>,
-  tasks: ReadonlyMap<number, StoredTask>, env: PlanEnvironment, cache: TaskCache): TopologyPlan {
+function planTopology(
+  topology: StoredTopology,
+  pipelines: ReadonlyMap<number, StoredPipeline>,
+  tasks: ReadonlyMap<number, StoredTask>,
+  env: PlanEnvironment,
+  cache: TaskCache,
+): TopologyPlan {
   const base = {
     id: topology.id,
     name: topology.name,
@@ -125,7 +142,11 @@ function planTopology(topology: StoredTopology, pipelines: ReadonlyMap<number, S
       try {
         compiled.push(cache.get(topology.id, spec, env));
       } catch (err) {
-        return { ...base, tasks: [], failure: `task ${taskId} (${spec.name}) does not compile: ${(err as Error).message}` };
+        return {
+          ...base,
+          tasks: [],
+          failure: `task ${taskId} (${spec.name}) does not compile: ${(err as Error).message}`,
+        };
       }
     }
   }
@@ -133,7 +154,8 @@ function planTopology(topology: StoredTopology, pipelines: ReadonlyMap<number, S
   const stages = new Map<number, StageTopics>();
   compiled.forEach((task, index) => {
     // a task that routes correlations holds a stage now unless it says otherwise (APPLY_RULES: none of its rules correlates)
-    if (task.resume !== undefined && task.holdsCorrelation?.() !== false) stages.set(index, stageTopics(env.groupId!, topology, task.id));
+    if (task.resume !== undefined && task.holdsCorrelation?.() !== false)
+      stages.set(index, stageTopics(env.groupId!, topology, task.id));
   });
   return { ...base, tasks: compiled, stages };
 }

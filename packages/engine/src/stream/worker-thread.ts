@@ -36,4 +36,6 @@ port.on('message', (message: ToWorker) => {
   }
 });
 
-process.on('unhandledRejection', (err) => send({ type: 'log', level: 'error', message: `unhandled: ${String((err as Error)?.stack ?? err)}` }));
+process.on('unhandledRejection', (err) =>
+  send({ type: 'log', level: 'error', message: `unhandled: ${String((err as Error)?.stack ?? err)}` }),
+);

@@ -1,6 +1,15 @@
 import { RuleIndex } from '@weir/pdl';
 import { cloneJson, eventOf } from './event-values.ts';
-import type { JsonObject, RoutedRecord, RuleEntry, RuleMatcher, RuleSource, TaskFactory, TaskRecord, TaskResult } from './task-function.ts';
+import type {
+  JsonObject,
+  RoutedRecord,
+  RuleEntry,
+  RuleMatcher,
+  RuleSource,
+  TaskFactory,
+  TaskRecord,
+  TaskResult,
+} from './task-function.ts';
 import { withRule } from './rule-alert.ts';
 import { failure, nothing } from './task-results.ts';
 
@@ -23,7 +32,8 @@ interface Resolved {
   readonly index: RuleIndex;
 }
 
-const indexable = (entry: RuleEntry | undefined): RuleMatcher | null => (entry !== undefined && entry.enabled ? entry.compiled : null);
+const indexable = (entry: RuleEntry | undefined): RuleMatcher | null =>
+  entry !== undefined && entry.enabled ? entry.compiled : null;
 
 /**
  * APPLY_RULES (tasks.md): event → one alert per matching enabled rule, in the listed order (only
@@ -89,7 +99,14 @@ export const applyRules: TaskFactory = (definition, task, env) => {
           // engine mode: the correlation runs on its group's partition (resume); its alerts come from there
           const routed = rule.compiled.route(event, context);
           if (routed !== null) {
-            (routes ??= []).push({ stage: `rule:${rule.id}`, pdlStage: routed.stage, key: routed.key, event: routed.event, time: routed.time, timestamp: record.timestamp });
+            (routes ??= []).push({
+              stage: `rule:${rule.id}`,
+              pdlStage: routed.stage,
+              key: routed.key,
+              event: routed.event,
+              time: routed.time,
+              timestamp: record.timestamp,
+            });
           }
           continue;
         }
@@ -100,7 +117,8 @@ export const applyRules: TaskFactory = (definition, task, env) => {
           }
         } else {
           const output = rule.compiled.run(event, context);
-          if (output !== null) (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp });
+          if (output !== null)
+            (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp });
         }
         if (!d.matchAll && alerts !== null) break;
       }
@@ -121,7 +139,10 @@ export const applyRules: TaskFactory = (definition, task, env) => {
         if (rule === undefined || !rule.enabled || !rule.compiled.hasCorrelation || !rule.compiled.advanceBy) continue;
         for (const output of rule.compiled.advanceBy(elapsedMs)) {
           const time = output['_time'];
-          records.push({ value: alert(output, rule, false), timestamp: typeof time === 'number' && Number.isFinite(time) ? time : Date.now() });
+          records.push({
+            value: alert(output, rule, false),
+            timestamp: typeof time === 'number' && Number.isFinite(time) ? time : Date.now(),
+          });
         }
       }
       return records.length === 0 ? nothing : { kind: 'alerts', records };

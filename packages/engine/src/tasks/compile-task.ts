@@ -29,11 +29,15 @@ const isTaskFunction = (name: string): name is TaskFunction => Object.hasOwn(tas
 export function compileTask(task: TaskSpec, env: TaskEnvironment = {}): CompiledTask {
   const fn = task.function;
   if (!isTaskFunction(fn)) {
-    throw new TaskDefinitionError(task, [`function: ${JSON.stringify(fn)} is not a task function; accepted: ${taskFunctionNames.join(', ')}`]);
+    throw new TaskDefinitionError(task, [
+      `function: ${JSON.stringify(fn)} is not a task function; accepted: ${taskFunctionNames.join(', ')}`,
+    ]);
   }
   const latest = latestTask({ definition: task.definition ?? {} }).definition;
   if (!isObject(latest)) throw new TaskDefinitionError(task, ['definition: must be an object']);
-  const violations = validatorOf(fn)(latest).map((v) => (v.startsWith('(record)') ? `definition${v.slice('(record)'.length)}` : `definition.${v}`));
+  const violations = validatorOf(fn)(latest).map((v) =>
+    v.startsWith('(record)') ? `definition${v.slice('(record)'.length)}` : `definition.${v}`,
+  );
   if (violations.length > 0) throw new TaskDefinitionError(task, violations);
   return instantiate(task, fn, latest, env);
 }
@@ -68,7 +72,9 @@ export function checkTask(task: TaskSpec, env: TaskEnvironment = {}): string[] {
  * its latest form, so its definition is not validated a second time.
  */
 export function checkSchemaValidTask(task: TaskSpec, env: TaskEnvironment = {}): string[] {
-  return violationsOf(() => instantiate(task, task.function as TaskFunction, (task.definition ?? {}) as JsonObject, env));
+  return violationsOf(() =>
+    instantiate(task, task.function as TaskFunction, (task.definition ?? {}) as JsonObject, env),
+  );
 }
 
 function violationsOf(compile: () => unknown): string[] {

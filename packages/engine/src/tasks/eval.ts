@@ -49,7 +49,10 @@ function compileStep(entry: EvalEntry, index: number, env: TaskEnvironment): Eva
       };
     case 'set': {
       if (entry.value === undefined || entry.value.trim() === '') {
-        throw DefinitionViolation.of(`${key}.value`, 'set needs a PDL eval expression in value, e.g. "\\"text\\"" for a text or "a + 1"');
+        throw DefinitionViolation.of(
+          `${key}.value`,
+          'set needs a PDL eval expression in value, e.g. "\\"text\\"" for a text or "a + 1"',
+        );
       }
       const program = definitionPdl(`${key}.value`, entry.value, env, {}, `eval ${pdlFieldReference(entry.field)}=`);
       return (event, timestamp) => program.run(event, { timestamp }) ?? event;

@@ -89,7 +89,9 @@ export function eventOf(record: TaskRecord): JsonObject | string {
   } catch (error) {
     return `the record is text that is not JSON (${(error as Error).message}); this task needs an event`;
   }
-  return isObject(parsed) ? parsed : `the record is JSON ${Array.isArray(parsed) ? 'array' : typeof parsed === 'object' ? 'null' : typeof parsed}, not an object; this task needs an event`;
+  return isObject(parsed)
+    ? parsed
+    : `the record is JSON ${Array.isArray(parsed) ? 'array' : typeof parsed === 'object' ? 'null' : typeof parsed}, not an object; this task needs an event`;
 }
 
 /** A field's value as text: strings as they are, other values as JSON (OUTPUT_FIELD, EXTRACT). */

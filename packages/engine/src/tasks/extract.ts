@@ -16,7 +16,10 @@ export function definitionRegex(key: string, pattern: string): UserRegex {
   try {
     return compileUserRegex(pattern);
   } catch (error) {
-    throw DefinitionViolation.of(key, `${(error as Error).message}; use RE2 syntax (no look-arounds or back-references)`);
+    throw DefinitionViolation.of(
+      key,
+      `${(error as Error).message}; use RE2 syntax (no look-arounds or back-references)`,
+    );
   }
 }
 

@@ -73,7 +73,13 @@ function letterPiece(letter: string, count: number): Piece | undefined {
       return count === 5 ? group('Z|[+-]\\d{2}:\\d{2}(?::\\d{2})?', captures.offset) : undefined;
     case 'X':
     case 'x': {
-      const forms = ['[+-]\\d{2}(?:\\d{2})?', '[+-]\\d{4}', '[+-]\\d{2}:\\d{2}', '[+-]\\d{4}(?:\\d{2})?', '[+-]\\d{2}:\\d{2}(?::\\d{2})?'];
+      const forms = [
+        '[+-]\\d{2}(?:\\d{2})?',
+        '[+-]\\d{4}',
+        '[+-]\\d{2}:\\d{2}',
+        '[+-]\\d{4}(?:\\d{2})?',
+        '[+-]\\d{2}:\\d{2}(?::\\d{2})?',
+      ];
       const form = forms[count - 1];
       if (form === undefined) return undefined;
       return group(letter === 'X' ? `Z|${form}` : form, captures.offset);
@@ -163,9 +169,14 @@ function jodaParser(pattern: string): TimeParser {
       let date = parsed.query(TemporalQueries.localDate());
       if (date === null) {
         const now = LocalDate.ofEpochDay(Math.floor(nowMs / 86_400_000));
-        const field = (f: ChronoField, fallback: number): number => (parsed.isSupported(f) ? parsed.getLong(f) : fallback);
+        const field = (f: ChronoField, fallback: number): number =>
+          parsed.isSupported(f) ? parsed.getLong(f) : fallback;
         if (parsed.isSupported(ChronoField.MONTH_OF_YEAR) || parsed.isSupported(ChronoField.YEAR)) {
-          date = LocalDate.of(field(ChronoField.YEAR, now.year()), field(ChronoField.MONTH_OF_YEAR, 1), field(ChronoField.DAY_OF_MONTH, 1));
+          date = LocalDate.of(
+            field(ChronoField.YEAR, now.year()),
+            field(ChronoField.MONTH_OF_YEAR, 1),
+            field(ChronoField.DAY_OF_MONTH, 1),
+          );
         } else {
           date = now;
         }

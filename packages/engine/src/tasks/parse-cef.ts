@@ -5,7 +5,15 @@ import type { JsonObject, TaskFactory } from './task-function.ts';
 import { failure, one } from './task-results.ts';
 
 /** The seven CEF header fields, in order (tasks.md). */
-export const cefHeaderFields = ['cefVersion', 'deviceVendor', 'deviceProduct', 'deviceVersion', 'signatureId', 'name', 'severity'] as const;
+export const cefHeaderFields = [
+  'cefVersion',
+  'deviceVendor',
+  'deviceProduct',
+  'deviceVersion',
+  'signatureId',
+  'name',
+  'severity',
+] as const;
 
 /** Decodes the CEF escapes `\\` `\|` `\=` `\n` `\r`; any other backslash is kept as written. */
 export function decodeCef(text: string): string {
@@ -15,7 +23,8 @@ export function decodeCef(text: string): string {
   for (let i = 0; i < text.length - 1; i++) {
     if (text.charCodeAt(i) !== 92) continue;
     const next = text[i + 1];
-    const decoded = next === '\\' || next === '|' || next === '=' ? next : next === 'n' ? '\n' : next === 'r' ? '\r' : undefined;
+    const decoded =
+      next === '\\' || next === '|' || next === '=' ? next : next === 'n' ? '\n' : next === 'r' ? '\r' : undefined;
     if (decoded === undefined) continue;
     out += text.slice(from, i) + decoded;
     from = i + 2;
@@ -25,7 +34,16 @@ export function decodeCef(text: string): string {
 }
 
 function isKeyChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45 || c === 91 || c === 93; // a-z A-Z 0-9 _ . - [ ]
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 95 ||
+    c === 46 ||
+    c === 45 ||
+    c === 91 ||
+    c === 93
+  ); // a-z A-Z 0-9 _ . - [ ]
 }
 
 function isSpace(c: number): boolean {

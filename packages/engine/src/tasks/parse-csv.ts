@@ -19,7 +19,10 @@ export const parseCsv: TaskFactory = (definition) => {
   const d = definition as unknown as ParseCsvDefinition;
   const names = splitCsv(d.fieldNames, ',');
   if (names.every((name) => name === '')) {
-    throw DefinitionViolation.of('fieldNames', `${JSON.stringify(d.fieldNames)} names no field; give comma-separated names such as "time, user, action"`);
+    throw DefinitionViolation.of(
+      'fieldNames',
+      `${JSON.stringify(d.fieldNames)} names no field; give comma-separated names such as "time, user, action"`,
+    );
   }
   return {
     run(record) {

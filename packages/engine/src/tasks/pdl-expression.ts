@@ -38,7 +38,20 @@ export const pdlExpression: TaskFactory = (definition, task, env) => {
         if (typeof event === 'string') return failure(event);
         const routed = program.route(event, { timestamp: record.timestamp });
         if (routed === null) return nothing;
-        return { kind: 'records', records: [], routes: [{ stage: 'pdl', pdlStage: routed.stage, key: routed.key, event: routed.event, time: routed.time, timestamp: record.timestamp }] };
+        return {
+          kind: 'records',
+          records: [],
+          routes: [
+            {
+              stage: 'pdl',
+              pdlStage: routed.stage,
+              key: routed.key,
+              event: routed.event,
+              time: routed.time,
+              timestamp: record.timestamp,
+            },
+          ],
+        };
       },
       resume(routed) {
         const outs = program.resume({ stage: routed.pdlStage, event: routed.event, time: routed.time });

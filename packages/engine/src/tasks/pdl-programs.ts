@@ -7,7 +7,13 @@ import type { TaskEnvironment } from './task-function.ts';
  * Compiles PDL of a definition key once; a syntax error names the key and the PDL line and column.
  * `prefix` is text put before the user's PDL (EVAL's `eval <field>=`): columns count from the user's text.
  */
-export function definitionPdl(key: string, source: string, env: TaskEnvironment, options: CompileOptions = {}, prefix = ''): CompiledPdl {
+export function definitionPdl(
+  key: string,
+  source: string,
+  env: TaskEnvironment,
+  options: CompileOptions = {},
+  prefix = '',
+): CompiledPdl {
   const pdl = env.pdl ?? compile;
   try {
     return pdl(prefix + source, { lookups: env.lookups, now: env.now, ...options });

@@ -54,15 +54,27 @@ export function runPipeline(tasks: readonly CompiledTask[], record: TaskRecord):
  * (`result` of CompiledTask.resume or advanceBy), then the tasks after it run as usual.
  */
 export function resumePipeline(tasks: readonly CompiledTask[], taskIndex: number, result: TaskResult): PipelineResult {
-  const acc: PipelineResult = { records: [], alerts: [], failures: [], ...(result.kind !== 'error' && result.routes?.length ? { routes: [] } : {}) };
+  const acc: PipelineResult = {
+    records: [],
+    alerts: [],
+    failures: [],
+    ...(result.kind !== 'error' && result.routes?.length ? { routes: [] } : {}),
+  };
   if (result.kind === 'error') return acc;
   const last = taskIndex === tasks.length - 1;
-  if (result.kind === 'alerts') for (const a of result.records) acc.alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
+  if (result.kind === 'alerts')
+    for (const a of result.records)
+      acc.alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
   if (result.routes) for (const routed of result.routes) acc.routes!.push({ taskIndex, routed });
   return continuePipeline(tasks, taskIndex + 1, [...result.records], acc);
 }
 
-function continuePipeline(tasks: readonly CompiledTask[], from: number, records: TaskRecord[], acc: PipelineResult): PipelineResult {
+function continuePipeline(
+  tasks: readonly CompiledTask[],
+  from: number,
+  records: TaskRecord[],
+  acc: PipelineResult,
+): PipelineResult {
   let current: TaskRecord[] = records;
   const { alerts, failures } = acc;
   let routes = acc.routes;
@@ -75,12 +87,17 @@ function continuePipeline(tasks: readonly CompiledTask[], from: number, records:
       const input = current[r] as TaskRecord;
       const result = runTask(task, input);
       if (result.kind === 'error') {
-        failures.push({ task: { id: task.id, name: task.name, function: task.function }, message: result.message, record: input });
+        failures.push({
+          task: { id: task.id, name: task.name, function: task.function },
+          message: result.message,
+          record: input,
+        });
         continue;
       }
       if (result.kind === 'alerts') {
         // later tasks may change the records they get: the alerts topic keeps the alerts as raised
-        for (const a of result.records) alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
+        for (const a of result.records)
+          alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
       }
       if (result.routes) for (const routed of result.routes) (routes ??= []).push({ taskIndex: t, routed });
       if (next === null) next = current.length === 1 ? (result.records as TaskRecord[]) : [...result.records];

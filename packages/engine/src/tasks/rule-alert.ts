@@ -2,8 +2,22 @@ import { outputKeys, outputNames, setOwn } from '@weir/pdl';
 import type { JsonObject, RuleEntry } from './task-function.ts';
 
 /** The rule fields an alert needs, from a stored rule. */
-export function ruleFields(rule: { id: string; name: string; annotations?: readonly string[]; description?: string; pdl?: string; datamodel?: string }) {
-  return { id: rule.id, name: rule.name, annotations: rule.annotations ?? [], description: rule.description, pdl: rule.pdl, datamodel: rule.datamodel };
+export function ruleFields(rule: {
+  id: string;
+  name: string;
+  annotations?: readonly string[];
+  description?: string;
+  pdl?: string;
+  datamodel?: string;
+}) {
+  return {
+    id: rule.id,
+    name: rule.name,
+    annotations: rule.annotations ?? [],
+    description: rule.description,
+    pdl: rule.pdl,
+    datamodel: rule.datamodel,
+  };
 }
 
 /**
@@ -13,8 +27,17 @@ export function ruleFields(rule: { id: string; name: string; annotations?: reado
  */
 export function ruleValue(rule: RuleEntry): [string, JsonObject] {
   if (outputNames() === 'original') {
-    return [outputKeys.original.rule, { id: rule.id, name: rule.name, description: rule.description ?? '', pdl: rule.pdl ?? '',
-      annotations: [...rule.annotations], datamodel: rule.datamodel ?? '' }];
+    return [
+      outputKeys.original.rule,
+      {
+        id: rule.id,
+        name: rule.name,
+        description: rule.description ?? '',
+        pdl: rule.pdl ?? '',
+        annotations: [...rule.annotations],
+        datamodel: rule.datamodel ?? '',
+      },
+    ];
   }
   return [outputKeys.weir.rule, { id: rule.id, name: rule.name, annotations: [...rule.annotations] }];
 }

@@ -21,7 +21,11 @@ export class TaskDefinitionError extends WeirError {
 }
 
 export function isTaskDefinitionError(value: unknown): value is TaskDefinitionError {
-  return typeof value === 'object' && value !== null && (value as { [kTaskDefinitionError]?: unknown })[kTaskDefinitionError] === true;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { [kTaskDefinitionError]?: unknown })[kTaskDefinitionError] === true
+  );
 }
 
 /** Thrown by factories for bad keys; compileTask turns it into a TaskDefinitionError. */

@@ -90,7 +90,8 @@ export interface CompiledTask extends TaskIdentity {
  * there (a CompiledPdl has it) it must be the program `run` evaluates: APPLY_RULES indexes the
  * rule by the equalities it requires (RuleIndex of @weir/pdl) and skips it for events that lack them.
  */
-export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'> & Partial<Pick<CompiledPdl, 'ast' | 'route' | 'resume' | 'advanceBy'>>;
+export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'> &
+  Partial<Pick<CompiledPdl, 'ast' | 'route' | 'resume' | 'advanceBy'>>;
 
 export interface RuleEntry {
   readonly id: string;

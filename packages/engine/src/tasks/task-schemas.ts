@@ -19,21 +19,36 @@ export const taskFunctions = {
   PARSE_CSV: definition({ fieldNames: nonEmpty, delimiter: nonEmpty, ...raw }, ['fieldNames']),
   PARSE_CEF: definition({ ...raw }),
   EXTRACT: definition({ regex: nonEmpty, field: nonEmpty, ...raw }, ['regex']),
-  FILTER: definition({ type: { type: 'string', enum: ['regex', 'pdl'] }, value: str, action: { type: 'string', enum: ['keep', 'drop'] } }, ['type', 'value']),
-  EVAL: definition({
-    eval: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { condition: str, action: { type: 'string', enum: ['rename', 'set', 'remove'] }, field: nonEmpty, value: str },
-        required: ['action', 'field'],
-        additionalProperties: false,
-        // rename and set need a value (the new name, or the expression to set).
-        if: { properties: { action: { enum: ['rename', 'set'] } }, required: ['action'] },
-        then: { required: ['value'] },
+  FILTER: definition(
+    {
+      type: { type: 'string', enum: ['regex', 'pdl'] },
+      value: str,
+      action: { type: 'string', enum: ['keep', 'drop'] },
+    },
+    ['type', 'value'],
+  ),
+  EVAL: definition(
+    {
+      eval: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            condition: str,
+            action: { type: 'string', enum: ['rename', 'set', 'remove'] },
+            field: nonEmpty,
+            value: str,
+          },
+          required: ['action', 'field'],
+          additionalProperties: false,
+          // rename and set need a value (the new name, or the expression to set).
+          if: { properties: { action: { enum: ['rename', 'set'] } }, required: ['action'] },
+          then: { required: ['value'] },
+        },
       },
     },
-  }, ['eval']),
+    ['eval'],
+  ),
   PDL_EXPRESSION: definition({ pdl: nonEmpty }, ['pdl']),
   APPLY_RULES: definition({ rules: { type: 'array', items: nonEmpty }, matchAll: bool }, ['rules']),
   OUTPUT_FIELD: definition({ field: nonEmpty }, ['field']),

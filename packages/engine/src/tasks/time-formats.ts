@@ -33,7 +33,16 @@ const epochMillis: TimeValueParser = (value) => {
 /** ISO 8601 extended format: date, optional `T` or space and time, optional `Z` or offset (UTC when absent). */
 const iso8601Text = regexTimeParser(
   '([+-]?\\d{4,6})-(\\d{2})-(\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::(\\d{2})(?:[.,](\\d{1,9}))?)?\\s*(Z|[+-]\\d{2}(?::?\\d{2})?)?)?',
-  [captures.year, captures.month, captures.day, captures.hour, captures.minute, captures.second, captures.fraction, captures.offset],
+  [
+    captures.year,
+    captures.month,
+    captures.day,
+    captures.hour,
+    captures.minute,
+    captures.second,
+    captures.fraction,
+    captures.offset,
+  ],
 );
 
 function textual(parser: TimeParser): TimeValueParser {
@@ -59,7 +68,9 @@ const cache = new Map<string, TimeValueParser>();
 export function compileTimeFormat(format: string): TimeValueParser {
   let parser = cache.get(format);
   if (parser === undefined) {
-    parser = named[format.toLowerCase()] ?? textual(format.includes('%') ? compileStrftimePattern(format) : compileJavaPattern(format));
+    parser =
+      named[format.toLowerCase()] ??
+      textual(format.includes('%') ? compileStrftimePattern(format) : compileJavaPattern(format));
     if (cache.size < 1000) cache.set(format, parser);
   }
   return parser;

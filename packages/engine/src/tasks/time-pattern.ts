@@ -54,12 +54,14 @@ function newState(): ParseState {
   return s;
 }
 
-const ranged = (min: number, max: number, set: (s: ParseState, n: number) => void): Capture => (text, s) => {
-  const n = Number(text); // also reads the padding blank of %e and %k
-  if (!(n >= min && n <= max)) return false;
-  set(s, n);
-  return true;
-};
+const ranged =
+  (min: number, max: number, set: (s: ParseState, n: number) => void): Capture =>
+  (text, s) => {
+    const n = Number(text); // also reads the padding blank of %e and %k
+    if (!(n >= min && n <= max)) return false;
+    set(s, n);
+    return true;
+  };
 
 export const captures = {
   year: ((text, s) => {
@@ -116,11 +118,26 @@ export const captures = {
   ignored: (() => true) as Capture,
 } as const;
 
-const monthNames = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const monthNames = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const monthNumbers = new Map(monthNames.map((name, i) => [name.slice(0, 3), i + 1]));
 /** English month names, short or full (`Sep`, `Sept`, `September`); matched case-insensitively. */
-export const monthNamePattern = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-export const dayNamePattern = '(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)';
+export const monthNamePattern =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+export const dayNamePattern =
+  '(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)';
 
 /** `Z`, `+02`, `+0200`, `-07:00`, `+05:30:15`, `GMT`, `GMT+8`, `UTC-03:00` → seconds east of UTC; NaN otherwise. */
 export function parseOffset(text: string): number {
@@ -240,7 +257,14 @@ function resolve(s: ParseState, nowMs: number): number {
   const second = Number.isNaN(s.second) ? 0 : s.second;
   const nano = Number.isNaN(s.nano) ? 0 : s.nano;
   if (!Number.isNaN(s.offsetSeconds)) {
-    return days * DAY_MS + hour * 3_600_000 + minute * 60_000 + second * 1000 + Math.floor(nano / 1e6) - s.offsetSeconds * 1000;
+    return (
+      days * DAY_MS +
+      hour * 3_600_000 +
+      minute * 60_000 +
+      second * 1000 +
+      Math.floor(nano / 1e6) -
+      s.offsetSeconds * 1000
+    );
   }
   if (s.zone !== null && !(s.zone instanceof ZoneOffset && s.zone.totalSeconds() === 0)) {
     try {

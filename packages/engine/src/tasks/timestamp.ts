@@ -23,8 +23,11 @@ export const timestamp: TaskFactory = (definition, task, env) => {
   try {
     parse = compileTimeFormat(d.format);
   } catch (error) {
-    throw DefinitionViolation.of('format', `${JSON.stringify(d.format)} is not a time format (${(error as Error).message}); ` +
-      "use a Java DateTimeFormatter pattern such as yyyy-MM-dd'T'HH:mm:ss.SSSZ, a strftime pattern such as %Y-%m-%d %H:%M:%S, epoch, epoch_millis or iso8601");
+    throw DefinitionViolation.of(
+      'format',
+      `${JSON.stringify(d.format)} is not a time format (${(error as Error).message}); ` +
+        "use a Java DateTimeFormatter pattern such as yyyy-MM-dd'T'HH:mm:ss.SSSZ, a strftime pattern such as %Y-%m-%d %H:%M:%S, epoch, epoch_millis or iso8601",
+    );
   }
   const source = fieldPath(d.field);
   const target = d.addNewField ? fieldPath(d.timeFieldName) : null;
@@ -38,9 +41,12 @@ export const timestamp: TaskFactory = (definition, task, env) => {
       let time = value === undefined || value === null ? NaN : parse(value, now());
       if (Number.isNaN(time)) {
         time = record.timestamp;
-        counters?.taskError?.(task, value === undefined || value === null
-          ? `field "${d.field}" is missing; the record timestamp was used`
-          : `field "${d.field}" value ${JSON.stringify(value)} does not match the format "${d.format}"; the record timestamp was used`);
+        counters?.taskError?.(
+          task,
+          value === undefined || value === null
+            ? `field "${d.field}" is missing; the record timestamp was used`
+            : `field "${d.field}" value ${JSON.stringify(value)} does not match the format "${d.format}"; the record timestamp was used`,
+        );
       }
       if (target !== null) target.set(event, time);
       return one({ value: event, timestamp: time });

@@ -8,7 +8,16 @@ export { describeViolations, fieldPath } from './violations.ts';
  * API sets it as Fastify's validator compiler) compile here, with the same options. Violations are
  * worded by ./violations.ts: `definition.field: is required`, `input.keySerde: must be one of …`.
  */
-export const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true, coerceTypes: false, useDefaults: false, removeAdditional: false });
+export const ajv = new Ajv({
+  allErrors: true,
+  verbose: true,
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+  coerceTypes: false,
+  useDefaults: false,
+  removeAdditional: false,
+});
 
 export type Validator = (value: unknown) => string[];
 

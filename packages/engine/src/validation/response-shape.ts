@@ -12,11 +12,16 @@ export function responseShape(schema: object): Schema {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema as Schema)) {
     if (described.has(key)) out[key] = value;
-    else if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([name, field]) => [name, responseShape(field)]));
-    else if (key === 'items' || (key === 'additionalProperties' && typeof value === 'object')) out[key] = responseShape(value as Schema);
+    else if (key === 'properties')
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, Schema>).map(([name, field]) => [name, responseShape(field)]),
+      );
+    else if (key === 'items' || (key === 'additionalProperties' && typeof value === 'object'))
+      out[key] = responseShape(value as Schema);
     else if (key === 'anyOf') out[key] = (value as Schema[]).map(responseShape);
   }
-  if ([(schema as Schema).type].flat().includes('object') && typeof out.additionalProperties !== 'object') out.additionalProperties = true;
+  if ([(schema as Schema).type].flat().includes('object') && typeof out.additionalProperties !== 'object')
+    out.additionalProperties = true;
   return out;
 }
 

@@ -15,7 +15,10 @@ export const maxListedViolations = 20;
 
 /** `/definition/eval/0/action` → `definition.eval[0].action`. */
 export function fieldPath(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const parts = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (child !== undefined) parts.push(child);
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
@@ -36,7 +39,9 @@ function recordViolation(e: ErrorObject): string {
     case 'const':
       return `${at}: must be ${JSON.stringify(params.allowedValue)}`;
     case 'not': {
-      const excluded = ((e.parentSchema as { not?: { enum?: unknown[] } } | undefined)?.not?.enum ?? []).map((v) => JSON.stringify(v));
+      const excluded = ((e.parentSchema as { not?: { enum?: unknown[] } } | undefined)?.not?.enum ?? []).map((v) =>
+        JSON.stringify(v),
+      );
       return `${at}: ${excluded.length ? `must not be ${excluded.join(' or ')}` : 'is not accepted'}`;
     }
     case 'pattern':
@@ -50,8 +55,12 @@ function recordViolation(e: ErrorObject): string {
 function requestViolation(e: ErrorObject, part: string): string {
   const params = e.params as Record<string, unknown>;
   const where = `${part}${e.instancePath.replaceAll('/', '.')}`;
-  const extra = e.keyword === 'additionalProperties' ? ` '${String(params.additionalProperty)}'`
-    : e.keyword === 'enum' ? `: ${(params.allowedValues as unknown[] | undefined)?.join(', ')}` : '';
+  const extra =
+    e.keyword === 'additionalProperties'
+      ? ` '${String(params.additionalProperty)}'`
+      : e.keyword === 'enum'
+        ? `: ${(params.allowedValues as unknown[] | undefined)?.join(', ')}`
+        : '';
   return `${where} ${e.message ?? 'is invalid'}${extra}`;
 }
 
@@ -77,7 +86,11 @@ export function describeViolations(errors: readonly ErrorObject[], limit = maxLi
 }
 
 /** The violations of a request part checked by a route schema (`body.username must be string`). */
-export function describeRequestViolations(errors: readonly ErrorObject[], part: string, limit = maxListedViolations): string[] {
+export function describeRequestViolations(
+  errors: readonly ErrorObject[],
+  part: string,
+  limit = maxListedViolations,
+): string[] {
   return listed(errors, (e) => requestViolation(e, part), limit);
 }
 
@@ -131,7 +144,12 @@ function expected(schema: SchemaFacts): string {
 /** One violation of a value, saying what was found; the field it names (for ordering and one violation per field). */
 function valueViolation(e: ErrorObject, phrasing: ValuePhrasing): { field: string; text: string } {
   const params = e.params as Record<string, unknown>;
-  const child = e.keyword === 'required' ? String(params.missingProperty) : e.keyword === 'additionalProperties' ? String(params.additionalProperty) : undefined;
+  const child =
+    e.keyword === 'required'
+      ? String(params.missingProperty)
+      : e.keyword === 'additionalProperties'
+        ? String(params.additionalProperty)
+        : undefined;
   const field = valuePath(e.instancePath, child);
   const own = phrasing.explain?.(e);
   if (own !== undefined) return { field, text: `${field}: ${own}` };
@@ -157,7 +175,11 @@ function valueViolation(e: ErrorObject, phrasing: ValuePhrasing): { field: strin
  * The violations of a value (the topic bodies: the spec words them), one per field: an element's
  * unknown fields first, then its fields in `phrasing.fields` order, elements in index order.
  */
-export function describeValueViolations(errors: readonly ErrorObject[], phrasing: ValuePhrasing, limit = maxListedViolations): string[] {
+export function describeValueViolations(
+  errors: readonly ErrorObject[],
+  phrasing: ValuePhrasing,
+  limit = maxListedViolations,
+): string[] {
   const seen = new Set<string>();
   const found: { field: string; text: string; order: number[] }[] = [];
   for (const e of errors) {

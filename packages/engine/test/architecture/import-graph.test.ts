@@ -30,7 +30,8 @@ function nodeOf(file: string): string {
   return rel[0]!;
 }
 
-const importPattern = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const importPattern =
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** folder → folder → one example import (`from → to`), for the message. */
 function folderGraph(): Map<string, Map<string, string>> {
@@ -93,8 +94,14 @@ function cycles(graph: Map<string, Map<string, string>>, skip: ReadonlySet<strin
 test('no import cycle between the folders of packages/engine/src', () => {
   const graph = folderGraph();
   const found = cycles(graph, new Set(allowedCycleEdges));
-  const describe = (component: string[]) => component.flatMap((from) => [...(graph.get(from) ?? [])]
-    .filter(([to]) => component.includes(to)).map(([to, example]) => `${from} -> ${to} (${example})`)).join('\n  ');
+  const describe = (component: string[]) =>
+    component
+      .flatMap((from) =>
+        [...(graph.get(from) ?? [])]
+          .filter(([to]) => component.includes(to))
+          .map(([to, example]) => `${from} -> ${to} (${example})`),
+      )
+      .join('\n  ');
   assert.deepEqual(found.map(describe), [], 'folders that import each other in a cycle');
 });
 
@@ -104,12 +111,19 @@ test('every allowed cycle edge still exists and is still needed (the list only s
     const [from, to] = edge.split(' -> ') as [string, string];
     assert.ok(graph.get(from)?.has(to), `${edge} is gone: remove it from allowedCycleEdges`);
     const without = new Set(allowedCycleEdges.filter((e) => e !== edge));
-    assert.notDeepEqual(cycles(graph, without), [], `${edge} no longer closes a cycle: remove it from allowedCycleEdges`);
+    assert.notDeepEqual(
+      cycles(graph, without),
+      [],
+      `${edge} no longer closes a cycle: remove it from allowedCycleEdges`,
+    );
   }
 });
 
 test('the check sees a cycle when there is one', () => {
-  const graph = new Map([['a', new Map([['b', 'a/x.ts → b/y.ts']])], ['b', new Map([['a', 'b/y.ts → a/x.ts']])]]);
+  const graph = new Map([
+    ['a', new Map([['b', 'a/x.ts → b/y.ts']])],
+    ['b', new Map([['a', 'b/y.ts → a/x.ts']])],
+  ]);
   assert.deepEqual(cycles(graph, new Set()), [['a', 'b']]);
   assert.deepEqual(cycles(graph, new Set(['b -> a'])), []);
 });

@@ -27,11 +27,15 @@ test('a key without a value has the empty value', () => {
   ]);
 });
 
-test('a value continued over 200,000 lines is read in linear time (the fuzz suite found a quadratic join)', { timeout: 30_000 }, () => {
-  const entries = parseProperties(`${'a=b\\\n'.repeat(200_000)}c\n`);
-  assert.equal(entries.length, 1);
-  assert.equal(entries[0]!.value, `${'a=b'.repeat(200_000).slice(2)}c`);
-});
+test(
+  'a value continued over 200,000 lines is read in linear time (the fuzz suite found a quadratic join)',
+  { timeout: 30_000 },
+  () => {
+    const entries = parseProperties(`${'a=b\\\n'.repeat(200_000)}c\n`);
+    assert.equal(entries.length, 1);
+    assert.equal(entries[0]!.value, `${'a=b'.repeat(200_000).slice(2)}c`);
+  },
+);
 
 test('an even number of trailing backslashes does not continue the line; an odd number does', () => {
   assert.deepEqual(parseProperties('a=x\\\\\nb=y\\\\\\\n  z\n'), [

@@ -42,19 +42,38 @@ test('relative paths resolve against the file folder; WEIR_HOME overrides weir.h
 
 test('an invalid value stops with a message naming the key, the place and the accepted values', () => {
   const file = withFile('server.port=99999\n');
-  assert.throws(() => loadSettings(file, {}), (err: Error) => {
-    assert.ok(err instanceof SettingsError);
-    assert.equal(err.message, `${file}:1: invalid value '99999' for 'server.port'; accepted: an integer from 0 to 65535`);
-    return true;
-  });
-  assert.throws(() => loadSettings(withFile('\nweir.config.store=redis\n'), {}), /:2: invalid value 'redis' for 'weir.config.store'; accepted: local, kafka$/);
-  assert.throws(() => loadSettings(withFile('server.ssl.enabled=yes\n'), {}), /'server.ssl.enabled'; accepted: true or false$/);
-  assert.throws(() => loadSettings(withFile('weir.colour=red\n'), {}), /:1: unknown setting 'weir.colour'; see docs\/configuration.md/);
+  assert.throws(
+    () => loadSettings(file, {}),
+    (err: Error) => {
+      assert.ok(err instanceof SettingsError);
+      assert.equal(
+        err.message,
+        `${file}:1: invalid value '99999' for 'server.port'; accepted: an integer from 0 to 65535`,
+      );
+      return true;
+    },
+  );
+  assert.throws(
+    () => loadSettings(withFile('\nweir.config.store=redis\n'), {}),
+    /:2: invalid value 'redis' for 'weir.config.store'; accepted: local, kafka$/,
+  );
+  assert.throws(
+    () => loadSettings(withFile('server.ssl.enabled=yes\n'), {}),
+    /'server.ssl.enabled'; accepted: true or false$/,
+  );
+  assert.throws(
+    () => loadSettings(withFile('weir.colour=red\n'), {}),
+    /:1: unknown setting 'weir.colour'; see docs\/configuration.md/,
+  );
 });
 
 test('Kafka client security settings pass through', () => {
   const s = loadSettings(withFile('security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nssl.ca.location=/ca.pem\n'), {});
-  assert.deepEqual(s.kafkaClient, { 'security.protocol': 'SASL_SSL', 'sasl.mechanism': 'PLAIN', 'ssl.ca.location': '/ca.pem' });
+  assert.deepEqual(s.kafkaClient, {
+    'security.protocol': 'SASL_SSL',
+    'sasl.mechanism': 'PLAIN',
+    'ssl.ca.location': '/ca.pem',
+  });
 });
 
 test('the node uuid is generated once and kept under the home', () => {
@@ -69,11 +88,15 @@ test('the node uuid is generated once and kept under the home', () => {
 
 test('docs/configuration.md documents every setting', () => {
   const doc = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
-  for (const key of Object.keys(settingDefinitions)) assert.ok(doc.includes(`\`${key}\``), `docs/configuration.md does not name ${key}`);
+  for (const key of Object.keys(settingDefinitions))
+    assert.ok(doc.includes(`\`${key}\``), `docs/configuration.md does not name ${key}`);
 });
 
 test("the original's properties template loads: padas.* read as weir.* with a warning naming the new key; state.dir, schema.registry.url", () => {
-  const template = readFileSync(new URL('../fixtures/original/docs-samples/padas.properties.spec', import.meta.url), 'utf8');
+  const template = readFileSync(
+    new URL('../fixtures/original/docs-samples/padas.properties.spec', import.meta.url),
+    'utf8',
+  );
   const file = withFile(template);
   const s = loadSettings(file, {});
   assert.equal(s.get('weir.home'), '/opt/padas');
@@ -85,8 +108,17 @@ test("the original's properties template loads: padas.* read as weir.* with a wa
   assert.equal(s.optional('server.ssl.key-store'), undefined, 'classpath: key store ignored');
   assert.equal(s.get('weir.uuid'), undefined, 'padas.uuid= (empty) is unset');
   const line = (key: string) => template.split('\n').findIndex((l) => l.startsWith(`${key}=`)) + 1;
-  assert.ok(s.warnings.includes(`${file}:${line('padas.home')}: 'padas.home' is the original's name of 'weir.home'; read as 'weir.home' (rename it)`), s.warnings.join('\n'));
-  assert.ok(s.warnings.includes(`${file}:${line('padas.config.store')}: 'padas.config.store=rocksdb' (the original's local store) is read as 'weir.config.store=local' (SQLite)`));
+  assert.ok(
+    s.warnings.includes(
+      `${file}:${line('padas.home')}: 'padas.home' is the original's name of 'weir.home'; read as 'weir.home' (rename it)`,
+    ),
+    s.warnings.join('\n'),
+  );
+  assert.ok(
+    s.warnings.includes(
+      `${file}:${line('padas.config.store')}: 'padas.config.store=rocksdb' (the original's local store) is read as 'weir.config.store=local' (SQLite)`,
+    ),
+  );
   assert.equal(s.warnings.filter((w) => w.includes("is the original's name of")).length, 6);
   // state.dir defaults under the home; padas.* keys without a Weir counterpart stay unknown.
   assert.equal(loadSettings(withFile('weir.home=/srv/w\n'), {}).get('state.dir'), '/srv/w/var/state');

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { alertsByUser, compareAlerts, configureCorrelation, createReplicatedTopics, produceEvents, streamHalf, users } from '../helpers/correlation-stream.ts';
+import {
+  alertsByUser,
+  compareAlerts,
+  configureCorrelation,
+  createReplicatedTopics,
+  produceEvents,
+  streamHalf,
+  users,
+} from '../helpers/correlation-stream.ts';
 import { waitFor } from '../helpers/engine.ts';
 import { KafkaCluster } from '../helpers/kafka-cluster.ts';
 import { kcatPartitions, kcatValues } from '../helpers/kcat.ts';
@@ -39,11 +47,21 @@ describe('broker loss in the three-broker cluster', () => {
       const token = await initAdmin(node);
       await configureCorrelation(node, token, input, output, [everyRule]);
       await node.waitRunning(token);
-      await waitForAssignment(groupId, input, 4, { [node.uuid]: (n) => n === 4 }, 120_000, 'the node to hold every input partition');
+      await waitForAssignment(
+        groupId,
+        input,
+        4,
+        { [node.uuid]: (n) => n === 4 },
+        120_000,
+        'the node to hold every input partition',
+      );
 
       // Weir created its alerts topic with 3 replicas (min.insync.replicas=2 is checked through the API below).
       const alertsPartitions = await kcatPartitions(alertsTopic);
-      assert.ok(alertsPartitions.every((p) => p.replicas.length === 3), JSON.stringify(alertsPartitions));
+      assert.ok(
+        alertsPartitions.every((p) => p.replicas.length === 3),
+        JSON.stringify(alertsPartitions),
+      );
       const described = await node.call('GET', `/api/topics/${alertsTopic}`, { token });
       assert.equal(described.status, 200, described.text);
       assert.match(described.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/);
@@ -51,7 +69,10 @@ describe('broker loss in the three-broker cluster', () => {
       for (const internal of ['repartition', 'changelog']) {
         const name = `${groupId}-logins-1-task1-${internal}`;
         const partitions = await kcatPartitions(name);
-        assert.ok(partitions.length === 4 && partitions.every((p) => p.replicas.length === 3), `${name}: ${JSON.stringify(partitions)}`);
+        assert.ok(
+          partitions.length === 4 && partitions.every((p) => p.replicas.length === 3),
+          `${name}: ${JSON.stringify(partitions)}`,
+        );
         const res = await node.call('GET', `/api/topics/${name}`, { token });
         assert.equal(res.status, 200, res.text);
         assert.match(res.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/, name);
@@ -59,7 +80,11 @@ describe('broker loss in the three-broker cluster', () => {
 
       const first = streamHalf(0);
       await produceEvents(input, first);
-      await waitFor('the alerts of the first half', async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic))).total >= users, 120_000);
+      await waitFor(
+        'the alerts of the first half',
+        async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic))).total >= users,
+        120_000,
+      );
 
       killed = alertsPartitions[0]!.leader;
       const second = streamHalf(1);
@@ -72,18 +97,31 @@ describe('broker loss in the three-broker cluster', () => {
       const expectedEvery = first.length + second.length;
       const count = async () => {
         const values = await kcatValues(alertsTopic);
-        const every = new Set(values.map((v) => JSON.parse(v) as { _rule?: { id?: string }; seq?: number }).filter((a) => a._rule?.id === everyRule.id).map((a) => a.seq));
+        const every = new Set(
+          values
+            .map((v) => JSON.parse(v) as { _rule?: { id?: string }; seq?: number })
+            .filter((a) => a._rule?.id === everyRule.id)
+            .map((a) => a.seq),
+        );
         return { every: every.size, total: values.length, correlation: compareAlerts(alertsByUser(values)) };
       };
-      const result = await waitFor('every alert after the broker loss', async () => {
+      const result = await waitFor(
+        'every alert after the broker loss',
+        async () => {
+          const c = await count();
+          return c.every === expectedEvery && c.correlation.missing.length === 0 ? c : undefined;
+        },
+        240_000,
+      ).catch(async (err: Error) => {
         const c = await count();
-        return c.every === expectedEvery && c.correlation.missing.length === 0 ? c : undefined;
-      }, 240_000).catch(async (err: Error) => {
-        const c = await count();
-        throw new Error(`${err.message}: ${c.every} of ${expectedEvery} events, ${c.correlation.missing.length} correlation alerts missing\nnode log:\n${node!.output}`);
+        throw new Error(
+          `${err.message}: ${c.every} of ${expectedEvery} events, ${c.correlation.missing.length} correlation alerts missing\nnode log:\n${node!.output}`,
+        );
       });
-      t.diagnostic(`after the loss of broker ${killed}: ${result.every} of ${expectedEvery} events alerted, ${result.correlation.total} correlation alerts, `
-        + `${result.correlation.missing.length} missing, ${result.correlation.extra.length} beyond the reference of which ${result.correlation.invented.length} with a value the reference never has (kcat)${result.correlation.extra.length ? `, e.g. ${result.correlation.extra.slice(0, 6).join(' ')}` : ''}`);
+      t.diagnostic(
+        `after the loss of broker ${killed}: ${result.every} of ${expectedEvery} events alerted, ${result.correlation.total} correlation alerts, ` +
+          `${result.correlation.missing.length} missing, ${result.correlation.extra.length} beyond the reference of which ${result.correlation.invented.length} with a value the reference never has (kcat)${result.correlation.extra.length ? `, e.g. ${result.correlation.extra.slice(0, 6).join(' ')}` : ''}`,
+      );
       assert.equal(result.every, expectedEvery);
       assert.deepEqual(result.correlation.missing, []);
     } finally {

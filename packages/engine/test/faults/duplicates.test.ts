@@ -21,10 +21,19 @@ const threadsPerNode = 2;
 
 /** Writes the records of sequence numbers [from, from + count) over the 4 input partitions. */
 async function writeBacklog(topic: string, from = 0, count = records): Promise<void> {
-  const producer = new Producer({ clientId: 'weir-fault-backlog', bootstrapBrokers: testBootstrap().split(','), retries: 20, retryDelay: 500 });
+  const producer = new Producer({
+    clientId: 'weir-fault-backlog',
+    bootstrapBrokers: testBootstrap().split(','),
+    retries: 20,
+    retryDelay: 500,
+  });
   try {
     for (let i = from; i < from + count; i += 5000) {
-      const messages = Array.from({ length: Math.min(5000, from + count - i) }, (_, j) => ({ topic, partition: (i + j) % 4, value: Buffer.from(`seq=${i + j} user=u${(i + j) % 97} action=login`) }));
+      const messages = Array.from({ length: Math.min(5000, from + count - i) }, (_, j) => ({
+        topic,
+        partition: (i + j) % 4,
+        value: Buffer.from(`seq=${i + j} user=u${(i + j) % 97} action=login`),
+      }));
       await producer.send({ messages, acks: ProduceAcks.ALL });
     }
   } finally {
@@ -36,7 +45,19 @@ async function configurePassthrough(node: NodeProcess, token: string, input: str
   const calls: [string, unknown][] = [
     ['/api/tasks', { id: 1, name: 'parse', description: '', function: 'PARSE_KV', definition: { keepRaw: false } }],
     ['/api/pipelines', { id: 1, name: 'parse', description: '', tasks: [1] }],
-    ['/api/topologies', { id: 1, name: 'flow', description: '', pipelines: [1], enabled: true, group: 'default', input: { name: input }, output: [{ name: output }] }],
+    [
+      '/api/topologies',
+      {
+        id: 1,
+        name: 'flow',
+        description: '',
+        pipelines: [1],
+        enabled: true,
+        group: 'default',
+        input: { name: input },
+        output: [{ name: output }],
+      },
+    ],
   ];
   for (const [p, body] of calls) {
     const res = await node.call('POST', p, { token, body });
@@ -58,11 +79,19 @@ function tally(values: string[]): { distinct: number; duplicates: number } {
 const outputRecords = async (topic: string) => (await kcatEndOffsets(topic, 2)).reduce((a, b) => a + b, 0);
 
 /** Waits until every one of `expected` input records is on the output (counted with kcat), then 3 s more for late duplicates. */
-async function countOutput(topic: string, logs: () => string, expected = records): Promise<{ distinct: number; duplicates: number; total: number }> {
-  await waitFor('every record on the output', async () => {
-    if ((await outputRecords(topic)) < expected) return undefined;
-    return tally(await kcatValues(topic)).distinct === expected;
-  }, 300_000).catch(async (err: Error) => {
+async function countOutput(
+  topic: string,
+  logs: () => string,
+  expected = records,
+): Promise<{ distinct: number; duplicates: number; total: number }> {
+  await waitFor(
+    'every record on the output',
+    async () => {
+      if ((await outputRecords(topic)) < expected) return undefined;
+      return tally(await kcatValues(topic)).distinct === expected;
+    },
+    300_000,
+  ).catch(async (err: Error) => {
     throw new Error(`${err.message}: ${JSON.stringify(tally(await kcatValues(topic)))}\nlogs:\n${logs()}`);
   });
   await new Promise((r) => setTimeout(r, 3000));
@@ -71,83 +100,119 @@ async function countOutput(topic: string, logs: () => string, expected = records
 }
 
 describe('duplicates under at_least_once, counted with kcat', { concurrency: false }, () => {
-  test('kill -9 of one of two nodes at 20% of a 200,000-record stream: nothing lost, duplicates at most one batch per worker of the killed node', { timeout: 600_000 }, async (t) => {
-    const { settings, groupId } = faultSettings('dup-kill', 'at_least_once');
-    const input = uniqueTopic('dup-kill-in');
-    const output = uniqueTopic('dup-kill-out');
-    await createReplicatedTopics([input], 4);
-    await createReplicatedTopics([output], 2);
-    const nodes: NodeProcess[] = [];
-    try {
-      const a = await startNode(settings);
-      nodes.push(a);
-      const b = await startNode(settings);
-      nodes.push(b);
-      const token = await initAdmin(a);
-      await configurePassthrough(a, token, input, output);
-      await a.waitRunning(token);
-      await b.waitRunning(await login(b));
-      await waitForAssignment(groupId, input, 4, { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 }, 120_000, 'both nodes to hold input partitions');
-      const writing = writeBacklog(input);
-      await waitFor('20% of the stream on the output', async () => (await outputRecords(output)) >= records / 5, 300_000);
-      const killedAt = Date.now();
-      await b.kill();
-      const outAtKill = await outputRecords(output);
-      await writing;
-      const counts = await countOutput(output, () => a.output);
-      const bound = threadsPerNode * maxBatch;
-      t.diagnostic(`kill -9 at ${outAtKill} of ${records} output records: ${counts.total} output records, ${counts.distinct} distinct, `
-        + `${counts.duplicates} duplicates (bound ${bound}); all on the output ${Date.now() - killedAt - 3000} ms after the kill`);
-      assert.equal(counts.distinct, records, 'no record is lost');
-      assert.ok(counts.duplicates <= bound, `${counts.duplicates} duplicates after kill -9, more than one batch per worker of the killed node (${bound})`);
-    } finally {
-      for (const node of nodes) await node.stop();
-    }
-  });
+  test(
+    'kill -9 of one of two nodes at 20% of a 200,000-record stream: nothing lost, duplicates at most one batch per worker of the killed node',
+    { timeout: 600_000 },
+    async (t) => {
+      const { settings, groupId } = faultSettings('dup-kill', 'at_least_once');
+      const input = uniqueTopic('dup-kill-in');
+      const output = uniqueTopic('dup-kill-out');
+      await createReplicatedTopics([input], 4);
+      await createReplicatedTopics([output], 2);
+      const nodes: NodeProcess[] = [];
+      try {
+        const a = await startNode(settings);
+        nodes.push(a);
+        const b = await startNode(settings);
+        nodes.push(b);
+        const token = await initAdmin(a);
+        await configurePassthrough(a, token, input, output);
+        await a.waitRunning(token);
+        await b.waitRunning(await login(b));
+        await waitForAssignment(
+          groupId,
+          input,
+          4,
+          { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 },
+          120_000,
+          'both nodes to hold input partitions',
+        );
+        const writing = writeBacklog(input);
+        await waitFor(
+          '20% of the stream on the output',
+          async () => (await outputRecords(output)) >= records / 5,
+          300_000,
+        );
+        const killedAt = Date.now();
+        await b.kill();
+        const outAtKill = await outputRecords(output);
+        await writing;
+        const counts = await countOutput(output, () => a.output);
+        const bound = threadsPerNode * maxBatch;
+        t.diagnostic(
+          `kill -9 at ${outAtKill} of ${records} output records: ${counts.total} output records, ${counts.distinct} distinct, ` +
+            `${counts.duplicates} duplicates (bound ${bound}); all on the output ${Date.now() - killedAt - 3000} ms after the kill`,
+        );
+        assert.equal(counts.distinct, records, 'no record is lost');
+        assert.ok(
+          counts.duplicates <= bound,
+          `${counts.duplicates} duplicates after kill -9, more than one batch per worker of the killed node (${bound})`,
+        );
+      } finally {
+        for (const node of nodes) await node.stop();
+      }
+    },
+  );
 
-  test('a second node joins while the first works through a 200,000-record backlog: no duplicate', { timeout: 600_000 }, async (t) => {
-    const { settings, groupId } = faultSettings('dup-join', 'at_least_once');
-    const input = uniqueTopic('dup-join-in');
-    const output = uniqueTopic('dup-join-out');
-    await createReplicatedTopics([input], 4);
-    await createReplicatedTopics([output], 2);
-    const nodes: NodeProcess[] = [];
-    try {
-      await writeBacklog(input);
-      const a = await startNode(settings);
-      nodes.push(a);
-      // The second node's process is up from the start; its engine starts (joins the group) later.
-      const b = await startNode({ ...settings, 'weir.engine.autostart': 'false' });
-      nodes.push(b);
-      const token = await initAdmin(a);
-      await configurePassthrough(a, token, input, output);
-      await waitFor('1% of the backlog on the output', async () => (await outputRecords(output)) >= records / 100, 300_000);
-      const outAtJoin = await outputRecords(output);
-      const started = await b.call('POST', '/api/engine/start', { token: await login(b) });
-      assert.equal(started.status, 200, started.text);
-      // On a fast machine the first node can finish the backlog before the second one holds
-      // partitions: more records go out, 5,000 every 500 ms, until two slices after the join, so
-      // the join always happens while the stream runs.
-      let written = records;
-      let joined = false;
-      const writing = (async () => {
-        for (let after = 0; after < 2; after += joined ? 1 : 0) {
-          await writeBacklog(input, written, 5000);
-          written += 5000;
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      })();
-      await waitForAssignment(groupId, input, 4, { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 }, 120_000, 'both nodes to hold input partitions')
-        .finally(() => (joined = true));
-      const outAtRebalance = await outputRecords(output);
-      await writing;
-      const counts = await countOutput(output, () => `${a.output}\n${b.output}`, written);
-      t.diagnostic(`a node joined at ${outAtJoin} of ${records} backlog records (both held partitions at ${outAtRebalance} output records; `
-        + `${written - records} more written while it joined): ${counts.total} output records, ${counts.distinct} distinct, ${counts.duplicates} duplicates`);
-      assert.equal(counts.distinct, written, 'no record is lost');
-      assert.equal(counts.duplicates, 0, 'a node joining repeats nothing');
-    } finally {
-      for (const node of nodes) await node.stop();
-    }
-  });
+  test(
+    'a second node joins while the first works through a 200,000-record backlog: no duplicate',
+    { timeout: 600_000 },
+    async (t) => {
+      const { settings, groupId } = faultSettings('dup-join', 'at_least_once');
+      const input = uniqueTopic('dup-join-in');
+      const output = uniqueTopic('dup-join-out');
+      await createReplicatedTopics([input], 4);
+      await createReplicatedTopics([output], 2);
+      const nodes: NodeProcess[] = [];
+      try {
+        await writeBacklog(input);
+        const a = await startNode(settings);
+        nodes.push(a);
+        // The second node's process is up from the start; its engine starts (joins the group) later.
+        const b = await startNode({ ...settings, 'weir.engine.autostart': 'false' });
+        nodes.push(b);
+        const token = await initAdmin(a);
+        await configurePassthrough(a, token, input, output);
+        await waitFor(
+          '1% of the backlog on the output',
+          async () => (await outputRecords(output)) >= records / 100,
+          300_000,
+        );
+        const outAtJoin = await outputRecords(output);
+        const started = await b.call('POST', '/api/engine/start', { token: await login(b) });
+        assert.equal(started.status, 200, started.text);
+        // On a fast machine the first node can finish the backlog before the second one holds
+        // partitions: more records go out, 5,000 every 500 ms, until two slices after the join, so
+        // the join always happens while the stream runs.
+        let written = records;
+        let joined = false;
+        const writing = (async () => {
+          for (let after = 0; after < 2; after += joined ? 1 : 0) {
+            await writeBacklog(input, written, 5000);
+            written += 5000;
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        })();
+        await waitForAssignment(
+          groupId,
+          input,
+          4,
+          { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 },
+          120_000,
+          'both nodes to hold input partitions',
+        ).finally(() => (joined = true));
+        const outAtRebalance = await outputRecords(output);
+        await writing;
+        const counts = await countOutput(output, () => `${a.output}\n${b.output}`, written);
+        t.diagnostic(
+          `a node joined at ${outAtJoin} of ${records} backlog records (both held partitions at ${outAtRebalance} output records; ` +
+            `${written - records} more written while it joined): ${counts.total} output records, ${counts.distinct} distinct, ${counts.duplicates} duplicates`,
+        );
+        assert.equal(counts.distinct, written, 'no record is lost');
+        assert.equal(counts.duplicates, 0, 'a node joining repeats nothing');
+      } finally {
+        for (const node of nodes) await node.stop();
+      }
+    },
+  );
 });

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { alertsByUser, compareAlerts, configureCorrelation, createReplicatedTopics, expectedAlerts, produceEvents, streamHalf, threshold, users } from '../helpers/correlation-stream.ts';
+import {
+  alertsByUser,
+  compareAlerts,
+  configureCorrelation,
+  createReplicatedTopics,
+  expectedAlerts,
+  produceEvents,
+  streamHalf,
+  threshold,
+  users,
+} from '../helpers/correlation-stream.ts';
 import { waitFor } from '../helpers/engine.ts';
 import { kcatValues } from '../helpers/kcat.ts';
 import { faultSettings, startNode, waitForAssignment, type Guarantee } from '../helpers/node-pair.ts';
@@ -16,7 +26,10 @@ import { uniqueTopic } from '../helpers/topics.ts';
  * missing and, since a rebalance is normal operation, none may be repeated either.
  */
 async function joinHalfway(guarantee: Guarantee, diagnostic: (line: string) => void): Promise<void> {
-  const { settings, groupId, alertsTopic } = faultSettings(`join-${guarantee === 'at_least_once' ? 'alos' : 'eos'}`, guarantee);
+  const { settings, groupId, alertsTopic } = faultSettings(
+    `join-${guarantee === 'at_least_once' ? 'alos' : 'eos'}`,
+    guarantee,
+  );
   const input = uniqueTopic('join-in');
   const output = uniqueTopic('join-out');
   const committedOnly = guarantee === 'exactly_once_v2';
@@ -29,10 +42,21 @@ async function joinHalfway(guarantee: Guarantee, diagnostic: (line: string) => v
     const token = await initAdmin(a);
     await configureCorrelation(a, token, input, output);
     await a.waitRunning(token);
-    await waitForAssignment(groupId, input, 4, { [a.uuid]: (n) => n === 4 }, 120_000, 'the first node to hold every input partition');
+    await waitForAssignment(
+      groupId,
+      input,
+      4,
+      { [a.uuid]: (n) => n === 4 },
+      120_000,
+      'the first node to hold every input partition',
+    );
 
     await produceEvents(input, streamHalf(0));
-    await waitFor('the alerts of the first half', async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic, committedOnly))).total >= users, 120_000);
+    await waitFor(
+      'the alerts of the first half',
+      async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic, committedOnly))).total >= users,
+      120_000,
+    );
 
     // The second node starts; once its API answers (its workers are about to join the group), the
     // second half goes out in 20 slices, 500 ms apart. The last 5 wait until both nodes hold input
@@ -55,7 +79,14 @@ async function joinHalfway(guarantee: Guarantee, diagnostic: (line: string) => v
       }
     })();
     await b.waitRunning(await login(b));
-    await waitForAssignment(groupId, input, 4, { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 }, 120_000, 'both nodes to hold input partitions');
+    await waitForAssignment(
+      groupId,
+      input,
+      4,
+      { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 },
+      120_000,
+      'both nodes to hold input partitions',
+    );
     joined = true;
     const rebalanced = Date.now() - joinStarted;
     await writing;
@@ -63,21 +94,31 @@ async function joinHalfway(guarantee: Guarantee, diagnostic: (line: string) => v
       await produceEvents(input, slice(i));
       await new Promise((r) => setTimeout(r, 500));
     }
-    diagnostic(`${guarantee}: a second node joined halfway: both nodes held input partitions ${rebalanced} ms after its process started, `
-      + `after ${slicesBeforeJoin} of the second half's ${slices} slices; the other ${slices - slicesBeforeJoin} went out after the join`);
+    diagnostic(
+      `${guarantee}: a second node joined halfway: both nodes held input partitions ${rebalanced} ms after its process started, ` +
+        `after ${slicesBeforeJoin} of the second half's ${slices} slices; the other ${slices - slicesBeforeJoin} went out after the join`,
+    );
 
-    await waitFor('every expected alert', async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic, committedOnly))).missing.length === 0, 120_000)
-      .catch(async (err: Error) => {
-        const c = compareAlerts(alertsByUser(await kcatValues(alertsTopic, committedOnly)));
-        throw new Error(`${err.message}: ${c.missing.length} missing (${c.missing.slice(0, 10).join(', ')}…), ${c.extra.length} extra\nlogs:\n${a.output}\n${b.output}`);
-      });
+    await waitFor(
+      'every expected alert',
+      async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic, committedOnly))).missing.length === 0,
+      120_000,
+    ).catch(async (err: Error) => {
+      const c = compareAlerts(alertsByUser(await kcatValues(alertsTopic, committedOnly)));
+      throw new Error(
+        `${err.message}: ${c.missing.length} missing (${c.missing.slice(0, 10).join(', ')}…), ${c.extra.length} extra\nlogs:\n${a.output}\n${b.output}`,
+      );
+    });
     await new Promise((r) => setTimeout(r, 3000)); // late duplicates would arrive now
     const alerts = alertsByUser(await kcatValues(alertsTopic, committedOnly));
     const { missing, extra, invented, total } = compareAlerts(alerts);
-    diagnostic(`${guarantee}: ${total} alerts for ${users * (40 - threshold + 1)} expected, ${missing.length} missing, ${extra.length} beyond the reference of which ${invented.length} with a value the reference never has (kcat)${extra.length ? `, e.g. ${extra.slice(0, 6).join(' ')}` : ''}`);
+    diagnostic(
+      `${guarantee}: ${total} alerts for ${users * (40 - threshold + 1)} expected, ${missing.length} missing, ${extra.length} beyond the reference of which ${invented.length} with a value the reference never has (kcat)${extra.length ? `, e.g. ${extra.slice(0, 6).join(' ')}` : ''}`,
+    );
     assert.deepEqual(missing, [], 'no alert is missing');
     assert.deepEqual(extra, [], 'a node joining repeats no alert');
-    if (guarantee === 'exactly_once_v2') assert.deepEqual(alerts, expectedAlerts(), 'per user, the committed alerts equal the single-worker reference');
+    if (guarantee === 'exactly_once_v2')
+      assert.deepEqual(alerts, expectedAlerts(), 'per user, the committed alerts equal the single-worker reference');
   } finally {
     for (const node of nodes) await node.stop();
   }

@@ -11,14 +11,24 @@ import { after, before, test } from 'node:test';
 import { initAdmin, NodeProcess } from '../helpers/node-process.ts';
 import { errorShapeProblem, send, type FuzzResponse } from './fuzz-client.ts';
 import { fuzzSeed, Rng } from './rng.ts';
-import { routeInput, routeName, routesOf, type KnownIds, type Route, type RouteInput, type TokenKind } from './route-inputs.ts';
+import {
+  routeInput,
+  routeName,
+  routesOf,
+  type KnownIds,
+  type Route,
+  type RouteInput,
+  type TokenKind,
+} from './route-inputs.ts';
 import { newStats, statsTable, type RouteStats } from './route-report.ts';
 import { differences, snapshot, type Snapshot } from './state-snapshot.ts';
 
 const seed = fuzzSeed();
 const perRoute = Number(process.env.WEIR_FUZZ_PER_ROUTE ?? 2000);
 const chunkSize = 64;
-console.log(`# API fuzz: seed ${seed} (replay: WEIR_FUZZ_SEED=${seed} npm run test:fuzz), ${perRoute} inputs per route`);
+console.log(
+  `# API fuzz: seed ${seed} (replay: WEIR_FUZZ_SEED=${seed} npm run test:fuzz), ${perRoute} inputs per route`,
+);
 
 const node = new NodeProcess();
 /** Topic names of this run (the broker may have served an earlier run). */
@@ -31,7 +41,11 @@ let logoutTokens: { access: string; refresh: string };
 async function call(method: string, path: string, token: string | undefined, body?: unknown): Promise<FuzzResponse> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
-  return send(node.url, { method, path, headers, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)), label: 'setup' }, true);
+  return send(
+    node.url,
+    { method, path, headers, body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)), label: 'setup' },
+    true,
+  );
 }
 
 async function setupCall(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -46,29 +60,68 @@ async function login(username: string, password: string): Promise<{ access_token
   return JSON.parse(res.text) as { access_token: string; refresh_token: string };
 }
 
-before(async () => {
-  await node.configure({ 'weir.engine.autostart': 'false', 'weir.log.level': 'error' });
-  await node.start();
-  const admin = await initAdmin(node);
-  tokens = { admin, user: undefined, refresh: undefined, garbage: 'not-a-token', none: undefined,
-    // a token signed with alg none, claiming the admin role
-    forged: `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"admin","roles":["admin"],"exp":9999999999}').toString('base64url')}.` };
-  tokens.refresh = (await login('admin', 'admin-pw')).refresh_token;
-  const second = await login('admin', 'admin-pw');
-  logoutTokens = { access: second.access_token, refresh: second.refresh_token };
-  for (const [username, roles] of [['fuzz-user', ['user']], ['fuzz-victim', ['user']], ['fuzz-victim2', ['admin']]] as const) {
-    await setupCall('POST', '/api/users', { username, password: `${username}-pw`, name: username, email: `${username}@example.com`, roles: roles.map((name) => ({ name })) });
-  }
-  tokens.user = (await login('fuzz-user', 'fuzz-user-pw')).access_token;
-  // one stored record of every kind, so that requests with a known id reach the handlers' later checks
-  await setupCall('POST', '/api/topics', { name: topicIn, numberOfPartitions: 1, replicationFactor: 1 });
-  await setupCall('POST', '/api/topics', { name: topicOut, numberOfPartitions: 1, replicationFactor: 1 });
-  await setupCall('POST', '/api/tasks', { id: 1, name: 'fuzz-task', function: 'FILTER', definition: { type: 'pdl', value: 'user = "bob"' } });
-  await setupCall('POST', '/api/tasks', { id: 2, name: 'fuzz-kv', function: 'PARSE_KV', definition: {} });
-  await setupCall('POST', '/api/pipelines', { id: 1, name: 'fuzz-pipeline', description: '', tasks: [1, 2] });
-  await setupCall('POST', '/api/topologies', { id: 1, name: 'fuzz-topology', description: '', pipelines: [1], enabled: false, group: 'default', input: { name: topicIn }, output: [{ name: topicOut }] });
-  await setupCall('POST', '/api/rules', { id: 'fuzz-rule', name: 'fuzz-rule', description: '', pdl: 'user = "bob"', enabled: true });
-}, { timeout: 180_000 });
+before(
+  async () => {
+    await node.configure({ 'weir.engine.autostart': 'false', 'weir.log.level': 'error' });
+    await node.start();
+    const admin = await initAdmin(node);
+    tokens = {
+      admin,
+      user: undefined,
+      refresh: undefined,
+      garbage: 'not-a-token',
+      none: undefined,
+      // a token signed with alg none, claiming the admin role
+      forged: `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from('{"sub":"admin","roles":["admin"],"exp":9999999999}').toString('base64url')}.`,
+    };
+    tokens.refresh = (await login('admin', 'admin-pw')).refresh_token;
+    const second = await login('admin', 'admin-pw');
+    logoutTokens = { access: second.access_token, refresh: second.refresh_token };
+    for (const [username, roles] of [
+      ['fuzz-user', ['user']],
+      ['fuzz-victim', ['user']],
+      ['fuzz-victim2', ['admin']],
+    ] as const) {
+      await setupCall('POST', '/api/users', {
+        username,
+        password: `${username}-pw`,
+        name: username,
+        email: `${username}@example.com`,
+        roles: roles.map((name) => ({ name })),
+      });
+    }
+    tokens.user = (await login('fuzz-user', 'fuzz-user-pw')).access_token;
+    // one stored record of every kind, so that requests with a known id reach the handlers' later checks
+    await setupCall('POST', '/api/topics', { name: topicIn, numberOfPartitions: 1, replicationFactor: 1 });
+    await setupCall('POST', '/api/topics', { name: topicOut, numberOfPartitions: 1, replicationFactor: 1 });
+    await setupCall('POST', '/api/tasks', {
+      id: 1,
+      name: 'fuzz-task',
+      function: 'FILTER',
+      definition: { type: 'pdl', value: 'user = "bob"' },
+    });
+    await setupCall('POST', '/api/tasks', { id: 2, name: 'fuzz-kv', function: 'PARSE_KV', definition: {} });
+    await setupCall('POST', '/api/pipelines', { id: 1, name: 'fuzz-pipeline', description: '', tasks: [1, 2] });
+    await setupCall('POST', '/api/topologies', {
+      id: 1,
+      name: 'fuzz-topology',
+      description: '',
+      pipelines: [1],
+      enabled: false,
+      group: 'default',
+      input: { name: topicIn },
+      output: [{ name: topicOut }],
+    });
+    await setupCall('POST', '/api/rules', {
+      id: 'fuzz-rule',
+      name: 'fuzz-rule',
+      description: '',
+      pdl: 'user = "bob"',
+      enabled: true,
+    });
+  },
+  { timeout: 180_000 },
+);
 
 after(async () => {
   await node.stop();
@@ -78,7 +131,9 @@ const ids = (text: string, key: string) => (JSON.parse(text) as Record<string, u
 
 /** Ids the inputs may use in paths: what is stored now, without the admin and the fuzz user (their tokens must live). */
 function knownIds(state: Snapshot, nodeIds: string[]): KnownIds {
-  const topics = (JSON.parse(state.get('/api/topics/list')!) as unknown[]).map((t) => (typeof t === 'string' ? t : String((t as { name: unknown }).name)));
+  const topics = (JSON.parse(state.get('/api/topics/list')!) as unknown[]).map((t) =>
+    typeof t === 'string' ? t : String((t as { name: unknown }).name),
+  );
   return {
     users: ids(state.get('/api/users')!, 'username').filter((u) => u !== 'admin' && u !== 'fuzz-user'),
     tasks: ids(state.get('/api/tasks')!, 'id'),
@@ -93,8 +148,12 @@ function knownIds(state: Snapshot, nodeIds: string[]): KnownIds {
 }
 
 /** Routes that store nothing, so that even their 2xx answers must leave the state as it was. */
-const storesNothing = (r: Route) => r.method === 'GET' || r.template.startsWith('/api/test/') || r.template.endsWith('/consume') ||
-  r.template === '/api/login' || r.template === '/api/logout';
+const storesNothing = (r: Route) =>
+  r.method === 'GET' ||
+  r.template.startsWith('/api/test/') ||
+  r.template.endsWith('/consume') ||
+  r.template === '/api/login' ||
+  r.template === '/api/logout';
 
 /** Order: routes that add and change first, deletes after them, the engine's start and stop last. */
 function order(r: Route): number {
@@ -109,126 +168,162 @@ interface Failure {
 }
 
 function describeInput(input: RouteInput): string {
-  const body = input.body === undefined ? '' : ` body(${input.body.length} B, ${input.headers['content-type'] ?? 'no content type'}): ${JSON.stringify(input.body.subarray(0, 200).toString('utf8'))}`;
+  const body =
+    input.body === undefined
+      ? ''
+      : ` body(${input.body.length} B, ${input.headers['content-type'] ?? 'no content type'}): ${JSON.stringify(input.body.subarray(0, 200).toString('utf8'))}`;
   return `[${input.label}, token ${input.token}] ${input.method} ${input.path.slice(0, 200)}${body}`;
 }
 
-test('every route of the OpenAPI document: no 5xx, no hang, error objects, rejected requests change nothing', { timeout: 3_600_000 }, async () => {
-  const doc = JSON.parse((await call('GET', '/api/openapi.json', undefined)).text) as Parameters<typeof routesOf>[0];
-  const routes = routesOf(doc).sort((a, b) => order(a) - order(b));
-  assert.ok(routes.length >= 60, `the OpenAPI document lists ${routes.length} operations`);
-  const nodeIds = ids((await call('GET', '/api/nodes', tokens.admin)).text, 'id');
-  const rng = new Rng(seed);
-  const stats: RouteStats[] = [];
-  const failures: Failure[] = [];
-  const started = Date.now();
-  let state = await snapshot(node.url, tokens.admin!);
+test(
+  'every route of the OpenAPI document: no 5xx, no hang, error objects, rejected requests change nothing',
+  { timeout: 3_600_000 },
+  async () => {
+    const doc = JSON.parse((await call('GET', '/api/openapi.json', undefined)).text) as Parameters<typeof routesOf>[0];
+    const routes = routesOf(doc).sort((a, b) => order(a) - order(b));
+    assert.ok(routes.length >= 60, `the OpenAPI document lists ${routes.length} operations`);
+    const nodeIds = ids((await call('GET', '/api/nodes', tokens.admin)).text, 'id');
+    const rng = new Rng(seed);
+    const stats: RouteStats[] = [];
+    const failures: Failure[] = [];
+    const started = Date.now();
+    let state = await snapshot(node.url, tokens.admin!);
 
-  for (const route of routes) {
-    const name = routeName(route);
-    const s = newStats(name);
-    stats.push(s);
-    const routeRng = rng.fork(name);
-    const known = knownIds(state, nodeIds);
-    const tokenFor = (kind: TokenKind) => (route.template === '/api/logout' && kind === 'admin' ? logoutTokens.access
-      : route.template === '/api/logout' && kind === 'refresh' ? logoutTokens.refresh : tokens[kind]);
-    const fail = (input: RouteInput, problem: string) => {
-      if (failures.length < 200) failures.push({ route: name, input: describeInput(input), problem });
-    };
+    for (const route of routes) {
+      const name = routeName(route);
+      const s = newStats(name);
+      stats.push(s);
+      const routeRng = rng.fork(name);
+      const known = knownIds(state, nodeIds);
+      const tokenFor = (kind: TokenKind) =>
+        route.template === '/api/logout' && kind === 'admin'
+          ? logoutTokens.access
+          : route.template === '/api/logout' && kind === 'refresh'
+            ? logoutTokens.refresh
+            : tokens[kind];
+      const fail = (input: RouteInput, problem: string) => {
+        if (failures.length < 200) failures.push({ route: name, input: describeInput(input), problem });
+      };
 
-    /** Sends the inputs at once; returns the rejected ones and whether any was accepted. Checks status, error shape and hangs. */
-    const sendAll = async (inputs: RouteInput[]): Promise<{ rejected: RouteInput[]; accepted: boolean }> => {
-      const rejected: RouteInput[] = [];
-      let accepted = false;
-      await Promise.all(inputs.map(async (input) => {
-        const token = tokenFor(input.token);
-        const headers = { ...input.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
-        s.inputs++;
-        let res: FuzzResponse;
-        try {
-          res = await send(node.url, { ...input, headers });
-        } catch (err) {
-          const message = (err as Error).message;
-          // A body over the 16 MiB limit is answered 413 and the connection closed while the client still writes: refused, not a defect.
-          if ((input.body?.length ?? 0) > 16 * 1024 * 1024 && /EPIPE|ECONNRESET/.test(message)) {
-            s.s4xx++;
-            rejected.push(input);
-            return;
-          }
-          if (/a hang/.test(message)) s.hangs++;
-          else s.other++;
-          fail(input, `no answer: ${message}`);
+      /** Sends the inputs at once; returns the rejected ones and whether any was accepted. Checks status, error shape and hangs. */
+      const sendAll = async (inputs: RouteInput[]): Promise<{ rejected: RouteInput[]; accepted: boolean }> => {
+        const rejected: RouteInput[] = [];
+        let accepted = false;
+        await Promise.all(
+          inputs.map(async (input) => {
+            const token = tokenFor(input.token);
+            const headers = { ...input.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+            s.inputs++;
+            let res: FuzzResponse;
+            try {
+              res = await send(node.url, { ...input, headers });
+            } catch (err) {
+              const message = (err as Error).message;
+              // A body over the 16 MiB limit is answered 413 and the connection closed while the client still writes: refused, not a defect.
+              if ((input.body?.length ?? 0) > 16 * 1024 * 1024 && /EPIPE|ECONNRESET/.test(message)) {
+                s.s4xx++;
+                rejected.push(input);
+                return;
+              }
+              if (/a hang/.test(message)) s.hangs++;
+              else s.other++;
+              fail(input, `no answer: ${message}`);
+              return;
+            }
+            s.slowestMs = Math.max(s.slowestMs, res.ms);
+            if (res.status >= 200 && res.status < 300) {
+              s.s2xx++;
+              accepted = true;
+            } else if (res.status >= 400 && res.status < 500) {
+              s.s4xx++;
+              rejected.push(input);
+              const problem = errorShapeProblem(input.path, res);
+              if (problem) fail(input, `${res.status} with ${problem}: ${res.text.slice(0, 300)}`);
+            } else if (res.status >= 500) {
+              s.s5xx++;
+              fail(input, `${res.status}: ${res.text.slice(0, 300)}`);
+            } else {
+              s.other++;
+              fail(input, `status ${res.status}`);
+            }
+          }),
+        );
+        return { rejected, accepted };
+      };
+
+      /** Compares the state with the last one; a difference after requests that could not change it is a failure. */
+      const compare = async (inputs: RouteInput[], checked: number, mayChange: boolean) => {
+        const now = await snapshot(node.url, tokens.admin!);
+        const diff = differences(state, now);
+        if (!mayChange && diff.length > 0) {
+          failures.push({
+            route: name,
+            input: inputs.map(describeInput).join('\n      '),
+            problem: `rejected requests changed the stored state: ${diff.join('; ')}`,
+          });
+        } else if (!mayChange) s.stateChecked += checked;
+        state = now;
+      };
+
+      let pending: RouteInput[] = [];
+      const flush = async () => {
+        if (pending.length === 0) return;
+        const inputs = pending;
+        pending = [];
+        const { rejected, accepted } = await sendAll(inputs);
+        if (!accepted || storesNothing(route)) {
+          await compare(inputs, rejected.length, false);
           return;
         }
-        s.slowestMs = Math.max(s.slowestMs, res.ms);
-        if (res.status >= 200 && res.status < 300) {
-          s.s2xx++;
-          accepted = true;
-        } else if (res.status >= 400 && res.status < 500) {
-          s.s4xx++;
-          rejected.push(input);
-          const problem = errorShapeProblem(input.path, res);
-          if (problem) fail(input, `${res.status} with ${problem}: ${res.text.slice(0, 300)}`);
-        } else if (res.status >= 500) {
-          s.s5xx++;
-          fail(input, `${res.status}: ${res.text.slice(0, 300)}`);
-        } else {
-          s.other++;
-          fail(input, `status ${res.status}`);
+        // Some were accepted (a change is expected): the rejected ones are sent again one at a time, each checked.
+        await compare(inputs, 0, true);
+        for (const input of rejected) {
+          const again = await sendAll([input]);
+          await compare([input], again.rejected.length, again.accepted);
         }
-      }));
-      return { rejected, accepted };
-    };
-
-    /** Compares the state with the last one; a difference after requests that could not change it is a failure. */
-    const compare = async (inputs: RouteInput[], checked: number, mayChange: boolean) => {
-      const now = await snapshot(node.url, tokens.admin!);
-      const diff = differences(state, now);
-      if (!mayChange && diff.length > 0) {
-        failures.push({ route: name, input: inputs.map(describeInput).join('\n      '), problem: `rejected requests changed the stored state: ${diff.join('; ')}` });
-      } else if (!mayChange) s.stateChecked += checked;
-      state = now;
-    };
-
-    let pending: RouteInput[] = [];
-    const flush = async () => {
-      if (pending.length === 0) return;
-      const inputs = pending;
-      pending = [];
-      const { rejected, accepted } = await sendAll(inputs);
-      if (!accepted || storesNothing(route)) {
-        await compare(inputs, rejected.length, false);
-        return;
+      };
+      for (let i = 0; i < perRoute; i++) {
+        const input = routeInput(routeRng, route, known);
+        if (input.label === 'schema' && !storesNothing(route)) {
+          await flush();
+          pending = [input];
+          await flush();
+        } else {
+          pending.push(input);
+          if (pending.length >= chunkSize) await flush();
+        }
+        if (node.child?.exitCode !== null) break;
       }
-      // Some were accepted (a change is expected): the rejected ones are sent again one at a time, each checked.
-      await compare(inputs, 0, true);
-      for (const input of rejected) {
-        const again = await sendAll([input]);
-        await compare([input], again.rejected.length, again.accepted);
-      }
-    };
-    for (let i = 0; i < perRoute; i++) {
-      const input = routeInput(routeRng, route, known);
-      if (input.label === 'schema' && !storesNothing(route)) {
-        await flush();
-        pending = [input];
-        await flush();
-      } else {
-        pending.push(input);
-        if (pending.length >= chunkSize) await flush();
-      }
-      if (node.child?.exitCode !== null) break;
+      await flush();
+      assert.equal(node.child?.exitCode, null, `the node process exited during ${name}:\n${node.output}`);
+      console.log(
+        `# ${name}: ${s.inputs} inputs, ${s.s2xx} 2xx, ${s.s4xx} 4xx, ${s.s5xx} 5xx, ${s.hangs} hangs (${Math.round((Date.now() - started) / 1000)} s)`,
+      );
     }
-    await flush();
-    assert.equal(node.child?.exitCode, null, `the node process exited during ${name}:\n${node.output}`);
-    console.log(`# ${name}: ${s.inputs} inputs, ${s.s2xx} 2xx, ${s.s4xx} 4xx, ${s.s5xx} 5xx, ${s.hangs} hangs (${Math.round((Date.now() - started) / 1000)} s)`);
-  }
 
-  console.log(`# API fuzz, seed ${seed}, ${Math.round((Date.now() - started) / 1000)} s\n${statsTable(stats).split('\n').map((l) => `# ${l}`).join('\n')}`);
-  const live = await call('GET', '/health/live', undefined);
-  assert.equal(live.status, 200, 'the node answers /health/live after the run');
-  assert.equal((await call('GET', '/api/rules', tokens.admin)).status, 200, "the admin's session still works after the run");
-  for (const f of failures.slice(0, 50)) console.log(`# FAIL ${f.route}: ${f.problem}\n#   ${f.input}`);
-  assert.deepEqual(stats.filter((x) => x.inputs < perRoute).map((x) => x.route), [], 'routes with fewer inputs than asked');
-  assert.equal(failures.length, 0, `${failures.length} failures (first: ${failures[0]?.route}: ${failures[0]?.problem}); seed ${seed}`);
-});
+    console.log(
+      `# API fuzz, seed ${seed}, ${Math.round((Date.now() - started) / 1000)} s\n${statsTable(stats)
+        .split('\n')
+        .map((l) => `# ${l}`)
+        .join('\n')}`,
+    );
+    const live = await call('GET', '/health/live', undefined);
+    assert.equal(live.status, 200, 'the node answers /health/live after the run');
+    assert.equal(
+      (await call('GET', '/api/rules', tokens.admin)).status,
+      200,
+      "the admin's session still works after the run",
+    );
+    for (const f of failures.slice(0, 50)) console.log(`# FAIL ${f.route}: ${f.problem}\n#   ${f.input}`);
+    assert.deepEqual(
+      stats.filter((x) => x.inputs < perRoute).map((x) => x.route),
+      [],
+      'routes with fewer inputs than asked',
+    );
+    assert.equal(
+      failures.length,
+      0,
+      `${failures.length} failures (first: ${failures[0]?.route}: ${failures[0]?.problem}); seed ${seed}`,
+    );
+  },
+);

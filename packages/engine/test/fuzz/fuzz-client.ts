@@ -45,31 +45,41 @@ function sendOnce(baseUrl: string, r: FuzzRequest, agent: https.Agent): Promise<
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...r.headers };
     if (r.body !== undefined) headers['content-length'] = String(r.body.length);
-    const req = https.request({ host: url.hostname, port: url.port, method: r.method, path: r.path, headers, agent }, (res) => {
-      const contentType = String(res.headers['content-type'] ?? '');
-      if (contentType.startsWith('text/event-stream')) {
-        res.destroy();
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, contentType, text: '', ms: performance.now() - started });
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, contentType, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started });
-      });
-      res.on('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-    });
+    const req = https.request(
+      { host: url.hostname, port: url.port, method: r.method, path: r.path, headers, agent },
+      (res) => {
+        const contentType = String(res.headers['content-type'] ?? '');
+        if (contentType.startsWith('text/event-stream')) {
+          res.destroy();
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, contentType, text: '', ms: performance.now() - started });
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          });
+        });
+        res.on('error', (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy(new Error(`no answer within ${requestTimeoutMs} ms (a hang)`));
     }, requestTimeoutMs);
     req.on('error', (err) => {
       clearTimeout(timer);
-      reject(Object.assign(err, { reusedSocket: req.reusedSocket && (err as { code?: string }).code === 'ECONNRESET' }));
+      reject(
+        Object.assign(err, { reusedSocket: req.reusedSocket && (err as { code?: string }).code === 'ECONNRESET' }),
+      );
     });
     if (r.body !== undefined) req.write(r.body);
     req.end();
@@ -77,8 +87,15 @@ function sendOnce(baseUrl: string, r: FuzzRequest, agent: https.Agent): Promise<
 }
 
 const statusNames: Readonly<Record<number, string>> = {
-  400: 'BAD_REQUEST', 404: 'NOT_FOUND', 408: 'REQUEST_TIMEOUT', 409: 'CONFLICT', 413: 'PAYLOAD_TOO_LARGE', 414: 'URI_TOO_LONG',
-  415: 'UNSUPPORTED_MEDIA_TYPE', 429: 'TOO_MANY_REQUESTS', 431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+  400: 'BAD_REQUEST',
+  404: 'NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+  431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
 };
 
 /**
@@ -101,7 +118,8 @@ export function errorShapeProblem(path: string, res: FuzzResponse): string | und
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'a body that is not an object';
   const b = body as Record<string, unknown>;
-  for (const key of ['status', 'message', 'debugMessage']) if (typeof b[key] !== 'string' || b[key] === '') return `no string '${key}'`;
+  for (const key of ['status', 'message', 'debugMessage'])
+    if (typeof b[key] !== 'string' || b[key] === '') return `no string '${key}'`;
   const expected = statusNames[res.status];
   if (expected === undefined) return `the status code ${res.status}, which the spec does not use`;
   if (b.status !== expected) return `status '${String(b.status)}' on a ${res.status}`;

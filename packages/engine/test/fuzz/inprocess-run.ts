@@ -11,7 +11,9 @@ export const inputTimeoutMs = 20_000;
 export function runInProcess(target: WorkerInput['target'], seed: number, count: number): Promise<WorkerResult> {
   const progress = new SharedArrayBuffer(4);
   const at = new Int32Array(progress);
-  const worker = new Worker(new URL('./inprocess-worker.ts', import.meta.url), { workerData: { target, seed, count, progress } satisfies WorkerInput });
+  const worker = new Worker(new URL('./inprocess-worker.ts', import.meta.url), {
+    workerData: { target, seed, count, progress } satisfies WorkerInput,
+  });
   return new Promise((resolve, reject) => {
     let last = -1;
     let since = Date.now();
@@ -36,7 +38,9 @@ export function runInProcess(target: WorkerInput['target'], seed: number, count:
     });
     worker.once('exit', (code) => {
       clearInterval(watch);
-      reject(new Error(`${target}: the worker exited (code ${code}) during input ${Atomics.load(at, 0)} of seed ${seed}`));
+      reject(
+        new Error(`${target}: the worker exited (code ${code}) during input ${Atomics.load(at, 0)} of seed ${seed}`),
+      );
     });
   });
 }

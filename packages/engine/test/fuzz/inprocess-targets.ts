@@ -23,7 +23,14 @@ export interface InProcessTarget<I> {
   describe(input: I): string;
 }
 
-const event = { user: 'bob', port: 443, tags: ['vpn', 'ext'], proc: { path: 'C:\\Tools\\nc.exe' }, a: { b: 2 }, n: '7' };
+const event = {
+  user: 'bob',
+  port: 443,
+  tags: ['vpn', 'ext'],
+  proc: { path: 'C:\\Tools\\nc.exe' },
+  a: { b: 2 },
+  n: '7',
+};
 
 /** PDL: check() must answer (never throw) and a text that compiles must run on an event without throwing. */
 export const pdlTarget: InProcessTarget<string> = {
@@ -32,7 +39,12 @@ export const pdlTarget: InProcessTarget<string> = {
   run(text) {
     const outcome = check(text);
     if (!outcome.result) {
-      if (typeof outcome.error.message !== 'string' || outcome.error.message === '' || !(outcome.error.line >= 1) || !(outcome.error.column >= 1)) {
+      if (
+        typeof outcome.error.message !== 'string' ||
+        outcome.error.message === '' ||
+        !(outcome.error.line >= 1) ||
+        !(outcome.error.column >= 1)
+      ) {
         throw new Error(`a syntax error without a message or position: ${JSON.stringify(outcome.error)}`);
       }
       return 'rejected';
@@ -59,13 +71,16 @@ export const lookupTarget: InProcessTarget<{ data: Buffer; filename: string; mim
     }
     if (!Array.isArray(rows)) throw new Error('rows that are not an array');
     for (const row of rows) {
-      if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new Error(`a row that is not an object: ${JSON.stringify(row)}`);
-      if (Object.getPrototypeOf(row) !== Object.prototype && Object.getPrototypeOf(row) !== null) throw new Error('a row with a changed prototype');
+      if (row === null || typeof row !== 'object' || Array.isArray(row))
+        throw new Error(`a row that is not an object: ${JSON.stringify(row)}`);
+      if (Object.getPrototypeOf(row) !== Object.prototype && Object.getPrototypeOf(row) !== null)
+        throw new Error('a row with a changed prototype');
     }
     if (({} as Record<string, unknown>).polluted !== undefined) throw new Error('Object.prototype was polluted');
     return 'accepted';
   },
-  describe: (input) => `${input.filename} (${input.mimetype}, ${input.data.length} bytes): ${JSON.stringify(input.data.toString('utf8').slice(0, 200))}`,
+  describe: (input) =>
+    `${input.filename} (${input.mimetype}, ${input.data.length} bytes): ${JSON.stringify(input.data.toString('utf8').slice(0, 200))}`,
 };
 
 const root = path.resolve(import.meta.dirname, '../../../..');
@@ -77,13 +92,20 @@ function propertiesText(rng: Rng): string {
   const r = rng.next();
   if (r < 0.3) {
     // valid-looking lines with odd values for real keys
-    return Array.from({ length: rng.int(1, 6) }, () => `${rng.pick(settingKeys)}${rng.pick(['=', ': ', ' ', ' = '])}${rng.chance(0.5) ? anyString(rng) : rng.pick(['-1', '0', '1e9', 'true', 'yes', '${weir.home}', '${x}', '${weir.home}${weir.home}', '99999999999999999999'])}`).join(rng.pick(['\n', '\r\n', '\r']));
+    return Array.from(
+      { length: rng.int(1, 6) },
+      () =>
+        `${rng.pick(settingKeys)}${rng.pick(['=', ': ', ' ', ' = '])}${rng.chance(0.5) ? anyString(rng) : rng.pick(['-1', '0', '1e9', 'true', 'yes', '${weir.home}', '${x}', '${weir.home}${weir.home}', '99999999999999999999'])}`,
+    ).join(rng.pick(['\n', '\r\n', '\r']));
   }
   let text = lines.join('\n');
   for (let i = rng.int(1, 4); i > 0; i--) {
     const at = rng.int(0, text.length);
     text = rng.pick([
-      () => text.slice(0, at) + rng.pick(['\\', '\\\n', '\\u', '\\u12', '\\uzzzz', '=', ':', '#', '!', '\u0000', '\n', '${', '}', '\r']) + text.slice(at),
+      () =>
+        text.slice(0, at) +
+        rng.pick(['\\', '\\\n', '\\u', '\\u12', '\\uzzzz', '=', ':', '#', '!', '\u0000', '\n', '${', '}', '\r']) +
+        text.slice(at),
       () => text.slice(0, at),
       () => text + `\n${rng.pick(['padas.', 'weir.', 'ssl.', 'sasl.', ''])}${anyString(rng)}=${anyString(rng)}`,
       () => text + `\n${rng.pick(settingKeys)}=${rng.pick(nastyStrings)}`,
@@ -107,7 +129,9 @@ export function propertiesTarget(dir: string): InProcessTarget<string> {
     generate: propertiesText,
     run(text) {
       const entries = parseProperties(text);
-      for (const e of entries) if (!(e.line >= 1) || typeof e.key !== 'string') throw new Error(`an entry without its line: ${JSON.stringify(e)}`);
+      for (const e of entries)
+        if (!(e.line >= 1) || typeof e.key !== 'string')
+          throw new Error(`an entry without its line: ${JSON.stringify(e)}`);
       writeFileSync(file, text);
       try {
         loadSettings(file, {});

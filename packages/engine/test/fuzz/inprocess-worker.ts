@@ -49,7 +49,12 @@ for (let i = 0; i < count; i++) {
     else rejected++;
   } catch (err) {
     failureCount++;
-    if (failures.length < 20) failures.push({ index: i, input: t.describe(input), error: (err as Error).stack?.split('\n').slice(0, 4).join(' / ') ?? String(err) });
+    if (failures.length < 20)
+      failures.push({
+        index: i,
+        input: t.describe(input),
+        error: (err as Error).stack?.split('\n').slice(0, 4).join(' / ') ?? String(err),
+      });
   }
   const ms = performance.now() - started;
   if (ms > slowest.ms) slowest = { index: i, ms, input: t.describe(input) };

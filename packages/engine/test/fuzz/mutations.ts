@@ -2,22 +2,114 @@ import type { Rng } from './rng.ts';
 
 /** Strings a careless parser trips over: unicode edge cases, NUL, control characters, injection-ish text. */
 export const nastyStrings: readonly string[] = [
-  '', ' ', '\u0000', 'a\u0000b', '\u0000'.repeat(64), '\t\r\n', '\u202e\u202d', '\ufeff', '\ud800', '\udfff', '\ud83d\ude00',
-  'e\u0301', '\u0130', 'ß', '\u2028\u2029', 'ﬃ', 'Ω', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', '\u00a0', '\uffff', '\ufffd', '..', '../../etc/passwd', '%00', '%zz',
-  '%2e%2e%2f', '${jndi:ldap://x}', "'; DROP TABLE x; --", '<script>alert(1)</script>', '{{7*7}}', '$(id)', '`id`', 'null',
-  'undefined', 'NaN', '-0', '1e309', '0x10', 'true', '[]', '{}', '__proto__', 'constructor', 'prototype', 'toString',
-  'hasOwnProperty', '\\', '\\u0000', '"', "'", '*', '?', '#', '/', '%', ' leading', 'trailing ', 'a'.repeat(257),
-  '(?<a>(a+)+)+$', '((((((((((x', '.*.*.*.*.*=.*', 'ÿ'.repeat(100), '\u0085', '\u180e', '\u200b', '\u00ad',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\u0000'.repeat(64),
+  '\t\r\n',
+  '\u202e\u202d',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  '\ud83d\ude00',
+  'e\u0301',
+  '\u0130',
+  'ß',
+  '\u2028\u2029',
+  'ﬃ',
+  'Ω',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  '\u00a0',
+  '\uffff',
+  '\ufffd',
+  '..',
+  '../../etc/passwd',
+  '%00',
+  '%zz',
+  '%2e%2e%2f',
+  '${jndi:ldap://x}',
+  "'; DROP TABLE x; --",
+  '<script>alert(1)</script>',
+  '{{7*7}}',
+  '$(id)',
+  '`id`',
+  'null',
+  'undefined',
+  'NaN',
+  '-0',
+  '1e309',
+  '0x10',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '\\',
+  '\\u0000',
+  '"',
+  "'",
+  '*',
+  '?',
+  '#',
+  '/',
+  '%',
+  ' leading',
+  'trailing ',
+  'a'.repeat(257),
+  '(?<a>(a+)+)+$',
+  '((((((((((x',
+  '.*.*.*.*.*=.*',
+  'ÿ'.repeat(100),
+  '\u0085',
+  '\u180e',
+  '\u200b',
+  '\u00ad',
 ];
 
 /** Numbers at and beyond the limits JSON and JavaScript have. */
 export const edgeNumbers: readonly number[] = [
-  0, -0, 1, -1, 0.5, -0.5, 2 ** 31 - 1, 2 ** 31, -(2 ** 31), 2 ** 32, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 2 ** 63,
-  1e21, 1e308, -1e308, 5e-324, 1.7976931348623157e308, 3.14159, 1e-7, 65535, 65536, 100000, 100001,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  -0.5,
+  2 ** 31 - 1,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 32,
+  2 ** 53 - 1,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  2 ** 63,
+  1e21,
+  1e308,
+  -1e308,
+  5e-324,
+  1.7976931348623157e308,
+  3.14159,
+  1e-7,
+  65535,
+  65536,
+  100000,
+  100001,
 ];
 
 /** Keys that poison prototypes or confuse lookups. */
-export const prototypeKeys: readonly string[] = ['__proto__', 'constructor', 'prototype', '__defineGetter__', 'toString', 'valueOf', 'hasOwnProperty'];
+export const prototypeKeys: readonly string[] = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '__defineGetter__',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+];
 
 const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.';
 
@@ -58,7 +150,8 @@ export function anyValue(rng: Rng, depth = 3): unknown {
   if (r < 0.75 || depth <= 0) return anyString(rng);
   if (r < 0.87) return Array.from({ length: rng.int(0, 5) }, () => anyValue(rng, depth - 1));
   const o: Record<string, unknown> = {};
-  for (let i = rng.int(0, 5); i > 0; i--) o[rng.chance(0.2) ? rng.pick(prototypeKeys) : anyString(rng).slice(0, 40)] = anyValue(rng, depth - 1);
+  for (let i = rng.int(0, 5); i > 0; i--)
+    o[rng.chance(0.2) ? rng.pick(prototypeKeys) : anyString(rng).slice(0, 40)] = anyValue(rng, depth - 1);
   return o;
 }
 
@@ -71,7 +164,12 @@ export function nested(rng: Rng, depth: number): unknown {
 }
 
 /** A key path into a JSON value, to mutate one place of it. */
-function paths(value: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = [], depth = 0): (string | number)[][] {
+function paths(
+  value: unknown,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+  depth = 0,
+): (string | number)[][] {
   out.push(prefix);
   if (depth > 6 || value === null || typeof value !== 'object') return out;
   if (Array.isArray(value)) value.slice(0, 20).forEach((v, i) => paths(v, [...prefix, i], out, depth + 1));
@@ -83,13 +181,30 @@ function replaceAt(root: unknown, path: readonly (string | number)[], make: (old
   if (path.length === 0) return make(root);
   const copy: unknown = Array.isArray(root) ? [...root] : { ...(root as Record<string, unknown>) };
   const [head, ...rest] = path;
-  (copy as Record<string | number, unknown>)[head!] = replaceAt((root as Record<string | number, unknown>)[head!], rest, make);
+  (copy as Record<string | number, unknown>)[head!] = replaceAt(
+    (root as Record<string | number, unknown>)[head!],
+    rest,
+    make,
+  );
   return copy;
 }
 
 /** The kinds of mutation applied to a valid value; each is named in the report of a failure. */
-export const mutationNames = ['wrong-type', 'huge-string', 'deep-nesting', 'unicode', 'nul', 'proto-key', 'edge-number', 'drop-field',
-  'extra-field', 'null', 'long-array', 'empty', 'duplicate'] as const;
+export const mutationNames = [
+  'wrong-type',
+  'huge-string',
+  'deep-nesting',
+  'unicode',
+  'nul',
+  'proto-key',
+  'edge-number',
+  'drop-field',
+  'extra-field',
+  'null',
+  'long-array',
+  'empty',
+  'duplicate',
+] as const;
 export type MutationName = (typeof mutationNames)[number];
 
 /** One mutation of a JSON value at a random place. */
@@ -99,48 +214,76 @@ export function mutateValue(rng: Rng, value: unknown): { value: unknown; mutatio
   const set = (make: (old: unknown) => unknown) => replaceAt(value, at, make);
   switch (mutation) {
     case 'wrong-type':
-      return { mutation, value: set((old) => {
-        const options: unknown[] = [1, -1.5, 'text', true, null, [], {}, [old], { value: old }];
-        return rng.pick(options.filter((o) => typeof o !== typeof old || Array.isArray(o) !== Array.isArray(old)));
-      }) };
+      return {
+        mutation,
+        value: set((old) => {
+          const options: unknown[] = [1, -1.5, 'text', true, null, [], {}, [old], { value: old }];
+          return rng.pick(options.filter((o) => typeof o !== typeof old || Array.isArray(o) !== Array.isArray(old)));
+        }),
+      };
     case 'huge-string':
       return { mutation, value: set(() => hugeString(rng)) };
     case 'deep-nesting':
       return { mutation, value: set(() => nested(rng, rng.pick([50, 99, 101, 200, 1000]))) };
     case 'unicode':
-      return { mutation, value: set((old) => (typeof old === 'string' ? old + rng.pick(nastyStrings) : rng.pick(nastyStrings))) };
+      return {
+        mutation,
+        value: set((old) => (typeof old === 'string' ? old + rng.pick(nastyStrings) : rng.pick(nastyStrings))),
+      };
     case 'nul':
       return { mutation, value: set((old) => (typeof old === 'string' ? `${old}\u0000${old}` : '\u0000')) };
     case 'proto-key':
-      return { mutation, value: set((old) => {
-        const key = rng.pick(prototypeKeys);
-        const inner = rng.chance(0.5) ? { prototype: { polluted: true } } : { polluted: true, isAdmin: true };
-        return old !== null && typeof old === 'object' && !Array.isArray(old) ? { ...old, [key]: inner } : { [key]: inner };
-      }) };
+      return {
+        mutation,
+        value: set((old) => {
+          const key = rng.pick(prototypeKeys);
+          const inner = rng.chance(0.5) ? { prototype: { polluted: true } } : { polluted: true, isAdmin: true };
+          return old !== null && typeof old === 'object' && !Array.isArray(old)
+            ? { ...old, [key]: inner }
+            : { [key]: inner };
+        }),
+      };
     case 'edge-number':
       return { mutation, value: set(() => rng.pick(edgeNumbers) * (rng.chance(0.3) ? -1 : 1)) };
     case 'drop-field': {
       const objectPaths = paths(value).filter((p) => p.length > 0 && typeof p[p.length - 1] === 'string');
       if (objectPaths.length === 0) return { mutation, value: undefined };
       const victim = rng.pick(objectPaths);
-      return { mutation, value: replaceAt(value, victim.slice(0, -1), (parent) => {
-        const copy = { ...(parent as Record<string, unknown>) };
-        delete copy[victim[victim.length - 1] as string];
-        return copy;
-      }) };
+      return {
+        mutation,
+        value: replaceAt(value, victim.slice(0, -1), (parent) => {
+          const copy = { ...(parent as Record<string, unknown>) };
+          delete copy[victim[victim.length - 1] as string];
+          return copy;
+        }),
+      };
     }
     case 'extra-field':
-      return { mutation, value: set((old) => (old !== null && typeof old === 'object' && !Array.isArray(old)
-        ? { ...old, [anyString(rng).slice(0, 30) || 'extra']: anyValue(rng, 2) } : old)) };
+      return {
+        mutation,
+        value: set((old) =>
+          old !== null && typeof old === 'object' && !Array.isArray(old)
+            ? { ...old, [anyString(rng).slice(0, 30) || 'extra']: anyValue(rng, 2) }
+            : old,
+        ),
+      };
     case 'null':
       return { mutation, value: set(() => null) };
     case 'long-array':
-      return { mutation, value: set((old) => {
-        const small = (JSON.stringify(old) ?? '').length < 200;
-        return Array.from({ length: rng.pick([1001, 5000, 50_000]) }, (_, i) => (small && rng.chance(0.5) ? old : i));
-      }) };
+      return {
+        mutation,
+        value: set((old) => {
+          const small = (JSON.stringify(old) ?? '').length < 200;
+          return Array.from({ length: rng.pick([1001, 5000, 50_000]) }, (_, i) => (small && rng.chance(0.5) ? old : i));
+        }),
+      };
     case 'empty':
-      return { mutation, value: set((old) => (typeof old === 'string' ? '' : Array.isArray(old) ? [] : typeof old === 'object' ? {} : 0)) };
+      return {
+        mutation,
+        value: set((old) =>
+          typeof old === 'string' ? '' : Array.isArray(old) ? [] : typeof old === 'object' ? {} : 0,
+        ),
+      };
     case 'duplicate':
       return { mutation, value: set((old) => [old, old]) };
   }
@@ -160,15 +303,41 @@ export function malformedJson(rng: Rng, valid: string): string {
     () => '{"constructor":{"prototype":{"isAdmin":true}}}',
     () => `${'['.repeat(rng.pick([101, 5000, 100_000]))}${']'.repeat(rng.pick([0, 101]))}`,
     () => `${'{"a":'.repeat(rng.pick([101, 20_000]))}1${'}'.repeat(10)}`,
-    () => 'NaN', () => 'Infinity', () => 'undefined', () => '1e999999', () => '-', () => '"\\ud800"', () => '"\\u00"',
-    () => '\ufeff' + valid, () => valid.replace(/:/, '::'), () => ' ', () => '', () => 'null', () => '0', () => '"text"',
+    () => 'NaN',
+    () => 'Infinity',
+    () => 'undefined',
+    () => '1e999999',
+    () => '-',
+    () => '"\\ud800"',
+    () => '"\\u00"',
+    () => '\ufeff' + valid,
+    () => valid.replace(/:/, '::'),
+    () => ' ',
+    () => '',
+    () => 'null',
+    () => '0',
+    () => '"text"',
     () => Buffer.from([0xff, 0xfe, 0xfd, 0x80, 0xc3, 0x28]).toString('latin1'),
   ])();
 }
 
 /** Content types a JSON route should refuse or treat as plain text. */
 export const oddContentTypes: readonly string[] = [
-  'text/plain', 'text/html', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data', 'multipart/form-data; boundary=x',
-  'application/octet-stream', 'application/json; charset=utf-16', 'application/json;charset=latin1', 'APPLICATION/JSON',
-  'application/vnd.api+json', 'application/json, text/plain', '*/*', 'invalid', ';', 'text/csv', 'application/merge-patch+json',
+  'text/plain',
+  'text/html',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  'application/json; charset=utf-16',
+  'application/json;charset=latin1',
+  'APPLICATION/JSON',
+  'application/vnd.api+json',
+  'application/json, text/plain',
+  '*/*',
+  'invalid',
+  ';',
+  'text/csv',
+  'application/merge-patch+json',
 ];

@@ -55,7 +55,8 @@ export function fuzzSeed(): number {
   const given = process.env.WEIR_FUZZ_SEED;
   if (given !== undefined && given !== '') {
     const n = Number(given);
-    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`WEIR_FUZZ_SEED must be an integer 0..4294967295, found '${given}'`);
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+      throw new Error(`WEIR_FUZZ_SEED must be an integer 0..4294967295, found '${given}'`);
     return n;
   }
   return Math.floor(Math.random() * 0xffffffff);

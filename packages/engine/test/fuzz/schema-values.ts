@@ -29,7 +29,8 @@ export interface Schema {
 
 /** A string meant to match the schema's length bounds (and, for the usual id patterns, its pattern). */
 function stringFor(rng: Rng, s: Schema): string {
-  if (s.format === 'date-time') return rng.pick([new Date(rng.int(0, 2e12)).toISOString(), '2026-11-23T10:00:00Z', 'yesterday']);
+  if (s.format === 'date-time')
+    return rng.pick([new Date(rng.int(0, 2e12)).toISOString(), '2026-11-23T10:00:00Z', 'yesterday']);
   if (s.format === 'email') return `${plainString(rng, 1, 8)}@example.com`;
   const min = s.minLength ?? 0;
   const max = Math.min(s.maxLength ?? 24, min + 24);
@@ -102,13 +103,21 @@ export function valueFor(rng: Rng, schema: Schema | undefined, depth = 0): unkno
       }
       for (const part of schema.allOf ?? []) {
         if (part.if && part.then) {
-          if (matchesIf(out, part.if)) for (const [key, sub] of Object.entries(part.then.properties ?? {})) out[key] = valueFor(rng, sub, depth + 1);
+          if (matchesIf(out, part.if))
+            for (const [key, sub] of Object.entries(part.then.properties ?? {}))
+              out[key] = valueFor(rng, sub, depth + 1);
         } else {
-          for (const [key, sub] of Object.entries(part.properties ?? {})) if ((part.required ?? []).includes(key) || rng.chance(0.6)) out[key] = valueFor(rng, sub, depth + 1);
+          for (const [key, sub] of Object.entries(part.properties ?? {}))
+            if ((part.required ?? []).includes(key) || rng.chance(0.6)) out[key] = valueFor(rng, sub, depth + 1);
         }
       }
       if (schema.additionalProperties !== false && schema.properties === undefined && rng.chance(0.5)) {
-        for (let i = rng.int(0, 3); i > 0; i--) out[plainString(rng)] = valueFor(rng, typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined, depth + 1);
+        for (let i = rng.int(0, 3); i > 0; i--)
+          out[plainString(rng)] = valueFor(
+            rng,
+            typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined,
+            depth + 1,
+          );
       }
       return out;
     }

@@ -8,11 +8,21 @@ import { send } from './fuzz-client.ts';
  * they changed nothing.
  */
 export const snapshotSources: readonly string[] = [
-  '/api/users', '/api/tasks', '/api/pipelines', '/api/topologies', '/api/rules', '/api/lookups', '/api/topics/list',
+  '/api/users',
+  '/api/tasks',
+  '/api/pipelines',
+  '/api/topologies',
+  '/api/rules',
+  '/api/lookups',
+  '/api/topics/list',
 ];
 
 async function get(url: string, token: string, path: string): Promise<string> {
-  const res = await send(url, { method: 'GET', path, headers: { authorization: `Bearer ${token}` }, label: 'snapshot' }, true);
+  const res = await send(
+    url,
+    { method: 'GET', path, headers: { authorization: `Bearer ${token}` }, label: 'snapshot' },
+    true,
+  );
   if (res.status !== 200) throw new Error(`snapshot: GET ${path} answered ${res.status} ${res.text.slice(0, 300)}`);
   return res.text;
 }
@@ -28,7 +38,9 @@ export async function snapshot(url: string, token: string): Promise<Snapshot> {
   const out = new Map<string, string>();
   const texts = await Promise.all(snapshotSources.map((p) => get(url, token, p)));
   snapshotSources.forEach((p, i) => out.set(p, texts[i]!));
-  const [all, logins, sessions, topics] = await Promise.all(['', 'login', 'session', 'topic'].map((kind) => auditTotal(url, token, kind || undefined)));
+  const [all, logins, sessions, topics] = await Promise.all(
+    ['', 'login', 'session', 'topic'].map((kind) => auditTotal(url, token, kind || undefined)),
+  );
   out.set('audit entries of changes', String(all! - logins! - sessions! - topics!));
   return out;
 }

@@ -38,7 +38,11 @@ export function streamHalf(half: 0 | 1, partitions = 4, base = pastBase): Stream
   for (let i = half * per; i < (half + 1) * per; i++) {
     for (let u = 0; u < users; u++) {
       const seq = i * users + u;
-      out.push({ value: JSON.stringify({ seq, user: userName(u), action: 'login', n: i + 1 }), timestamp: base + 100 * seq, partition: seq % partitions });
+      out.push({
+        value: JSON.stringify({ seq, user: userName(u), action: 'login', n: i + 1 }),
+        timestamp: base + 100 * seq,
+        partition: seq % partitions,
+      });
     }
   }
   return out;
@@ -60,7 +64,10 @@ export function expectedAlerts(): Map<string, number[]> {
 export function alertsByUser(values: readonly string[], rule = ruleId): Map<string, number[]> {
   const by = new Map<string, number[]>();
   for (const text of values) {
-    const alert = JSON.parse(text) as { _rule?: { id?: string }; _aggregation?: { value: number; groupBy: { user: string } } };
+    const alert = JSON.parse(text) as {
+      _rule?: { id?: string };
+      _aggregation?: { value: number; groupBy: { user: string } };
+    };
     if (alert._rule?.id !== rule || !alert._aggregation) continue;
     const user = alert._aggregation.groupBy.user;
     let list = by.get(user);
@@ -77,7 +84,10 @@ export function alertsByUser(values: readonly string[], rule = ruleId): Map<stri
  * for 40 events). at_least_once may repeat records (issue 12: "may repeat but never lose"), and a
  * repeated record counted again by a correlation gives such values; the tests report them.
  */
-export function compareAlerts(actual: Map<string, number[]>, expected = expectedAlerts()): { missing: string[]; extra: string[]; invented: string[]; total: number } {
+export function compareAlerts(
+  actual: Map<string, number[]>,
+  expected = expectedAlerts(),
+): { missing: string[]; extra: string[]; invented: string[]; total: number } {
   const missing: string[] = [];
   const extra: string[] = [];
   const invented: string[] = [];
@@ -109,26 +119,41 @@ export function compareAlerts(actual: Map<string, number[]>, expected = expected
 }
 
 /** Writes events with acks=all (keys null, the partition each event names, its timestamp). */
-export async function produceEvents(topic: string, events: readonly StreamEvent[], bootstrap = testBootstrap()): Promise<void> {
+export async function produceEvents(
+  topic: string,
+  events: readonly StreamEvent[],
+  bootstrap = testBootstrap(),
+): Promise<void> {
   // Patient, and never on stale metadata: after a broker is killed, the controller notices only at
   // its session timeout (KRaft's broker.session.timeout.ms, 9 s) and then elects new leaders. The
   // client's own retries keep the leader it last knew when the answer is an error rather than a
   // broken connection (91 attempts failed so in one CI run), so each refused batch is sent again
   // after its metadata is dropped, until a deadline. A batch holds one partition's records: a
   // refused batch wrote nothing, and no record is sent twice on purpose.
-  const producer = new Producer({ clientId: 'weir-fault-producer', bootstrapBrokers: bootstrap.split(','), retries: 3, retryDelay: 500 });
+  const producer = new Producer({
+    clientId: 'weir-fault-producer',
+    bootstrapBrokers: bootstrap.split(','),
+    retries: 3,
+    retryDelay: 500,
+  });
   const deadline = Date.now() + 180_000;
   try {
     for (const batch of partitionBatches(events, 500)) {
       for (let attempt = 1; ; attempt++) {
         try {
           await producer.send({
-            messages: batch.map((e) => ({ topic, partition: e.partition, value: Buffer.from(e.value), timestamp: BigInt(e.timestamp) })),
+            messages: batch.map((e) => ({
+              topic,
+              partition: e.partition,
+              value: Buffer.from(e.value),
+              timestamp: BigInt(e.timestamp),
+            })),
             acks: ProduceAcks.ALL,
           });
           break;
         } catch (err) {
-          if (Date.now() > deadline) throw new Error(`producing to ${topic} failed ${attempt} times over 180 s`, { cause: err });
+          if (Date.now() > deadline)
+            throw new Error(`producing to ${topic} failed ${attempt} times over 180 s`, { cause: err });
           producer.clearMetadata();
           await new Promise((resolve) => setTimeout(resolve, 500));
         }
@@ -157,12 +182,20 @@ function partitionBatches(events: readonly StreamEvent[], size: number): StreamE
 }
 
 /** Creates topics on the cluster: replication 3 and min.insync.replicas=2 when it has three brokers. */
-export async function createReplicatedTopics(topics: string[], partitions: number, bootstrap = testBootstrap()): Promise<void> {
+export async function createReplicatedTopics(
+  topics: string[],
+  partitions: number,
+  bootstrap = testBootstrap(),
+): Promise<void> {
   const admin = new Admin({ clientId: 'weir-fault-admin', bootstrapBrokers: bootstrap.split(',') });
   try {
     const brokers = (await admin.metadata({ topics: [] })).brokers.size;
-    await admin.createTopics({ topics, partitions, replicas: brokers >= 3 ? 3 : 1,
-      configs: brokers >= 3 ? [{ name: 'min.insync.replicas', value: '2' }] : [] });
+    await admin.createTopics({
+      topics,
+      partitions,
+      replicas: brokers >= 3 ? 3 : 1,
+      configs: brokers >= 3 ? [{ name: 'min.insync.replicas', value: '2' }] : [],
+    });
   } finally {
     await admin.close();
   }
@@ -172,14 +205,37 @@ export async function createReplicatedTopics(topics: string[], partitions: numbe
  * Configures the stream through a node's API: the correlation rule (and `extraRules`), an
  * APPLY_RULES task, a pipeline and a topology reading `input`; alerts go to `<prefix>_alerts`.
  */
-export async function configureCorrelation(node: NodeProcess, token: string, input: string, output: string,
-  extraRules: { id: string; pdl: string }[] = []): Promise<void> {
+export async function configureCorrelation(
+  node: NodeProcess,
+  token: string,
+  input: string,
+  output: string,
+  extraRules: { id: string; pdl: string }[] = [],
+): Promise<void> {
   const rules = [{ id: ruleId, pdl: rulePdl }, ...extraRules];
   const calls: [string, unknown][] = [
-    ...rules.map((r): [string, unknown] => ['/api/rules', { id: r.id, name: r.id, description: '', pdl: r.pdl, annotations: [], enabled: true }]),
-    ['/api/tasks', { id: 1, name: 'rules', description: '', function: 'APPLY_RULES', definition: { rules: rules.map((r) => r.id) } }],
+    ...rules.map((r): [string, unknown] => [
+      '/api/rules',
+      { id: r.id, name: r.id, description: '', pdl: r.pdl, annotations: [], enabled: true },
+    ]),
+    [
+      '/api/tasks',
+      { id: 1, name: 'rules', description: '', function: 'APPLY_RULES', definition: { rules: rules.map((r) => r.id) } },
+    ],
     ['/api/pipelines', { id: 1, name: 'detect', description: '', tasks: [1] }],
-    ['/api/topologies', { id: 1, name: 'logins', description: '', pipelines: [1], enabled: true, group: 'default', input: { name: input }, output: [{ name: output }] }],
+    [
+      '/api/topologies',
+      {
+        id: 1,
+        name: 'logins',
+        description: '',
+        pipelines: [1],
+        enabled: true,
+        group: 'default',
+        input: { name: input },
+        output: [{ name: output }],
+      },
+    ],
   ];
   for (const [p, body] of calls) {
     const res = await node.call('POST', p, { token, body });
@@ -188,8 +244,12 @@ export async function configureCorrelation(node: NodeProcess, token: string, inp
 }
 
 /** Partitions of `topic` held by the members of a consumer group, by the node uuid in their client id. */
-export async function assignmentByNode(groupId: string, topic: string, nodeUuids: string[], bootstrap = testBootstrap()):
-  Promise<{ state: string; byNode: Map<string, number[]>; unknownMembers: number }> {
+export async function assignmentByNode(
+  groupId: string,
+  topic: string,
+  nodeUuids: string[],
+  bootstrap = testBootstrap(),
+): Promise<{ state: string; byNode: Map<string, number[]>; unknownMembers: number }> {
   const admin = new Admin({ clientId: 'weir-fault-observer', bootstrapBrokers: bootstrap.split(',') });
   try {
     const group = (await admin.describeGroups({ groups: [groupId] })).get(groupId);

@@ -9,7 +9,11 @@ export function isolatedEngine(label: string): Partial<Record<SettingKey, string
   return { 'weir.application.id': `weir-test-${id}`, 'weir.topic.prefix': `weirtest_${id.replace(/-/g, '_')}` };
 }
 
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();

@@ -20,7 +20,12 @@ export interface RequestOptions {
 const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: true });
 
 /** A real HTTP(S) request to a running node (the self-signed certificate is accepted). */
-export function request(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> {
+export function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResponse> {
   const url = new URL(path, baseUrl);
   const headers: Record<string, string> = { ...options.headers };
   let payload: Buffer | undefined;

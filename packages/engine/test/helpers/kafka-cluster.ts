@@ -44,18 +44,42 @@ export class KafkaCluster {
   static async create(dir: string, size = 3, log: (line: string) => void = () => {}): Promise<KafkaCluster> {
     mkdirSync(dir, { recursive: true });
     const nodes: ClusterNode[] = [];
-    for (let id = 1; id <= size; id++) nodes.push({ id, brokerPort: await freePort(), controllerPort: await freePort() });
+    for (let id = 1; id <= size; id++)
+      nodes.push({ id, brokerPort: await freePort(), controllerPort: await freePort() });
     const cluster = new KafkaCluster(dir, { clusterId: newClusterId(), nodes }, log);
     const lib = await ensureKafkaJars(log);
-    await Promise.all(nodes.map((node) => run('java', ['-Xmx128m', '-XX:TieredStopAtLevel=1', ...cluster.#javaOpts(node), '-cp', path.join(lib, '*'),
-      'kafka.tools.StorageTool', 'format', '-t', cluster.#layout.clusterId, '-c', cluster.#writeProperties(node)], { maxBuffer: 4 * 1024 * 1024 })));
+    await Promise.all(
+      nodes.map((node) =>
+        run(
+          'java',
+          [
+            '-Xmx128m',
+            '-XX:TieredStopAtLevel=1',
+            ...cluster.#javaOpts(node),
+            '-cp',
+            path.join(lib, '*'),
+            'kafka.tools.StorageTool',
+            'format',
+            '-t',
+            cluster.#layout.clusterId,
+            '-c',
+            cluster.#writeProperties(node),
+          ],
+          { maxBuffer: 4 * 1024 * 1024 },
+        ),
+      ),
+    );
     cluster.#save();
     return cluster;
   }
 
   /** The cluster the harness created in `dir` (tests get it through WEIR_TEST_CLUSTER_DIR). */
   static open(dir: string, log: (line: string) => void = () => {}): KafkaCluster {
-    return new KafkaCluster(dir, JSON.parse(readFileSync(path.join(dir, 'cluster.json'), 'utf8')) as ClusterLayout, log);
+    return new KafkaCluster(
+      dir,
+      JSON.parse(readFileSync(path.join(dir, 'cluster.json'), 'utf8')) as ClusterLayout,
+      log,
+    );
   }
 
   get bootstrapServers(): string {
@@ -70,7 +94,10 @@ export class KafkaCluster {
   async start(timeoutMs = 120_000): Promise<string> {
     this.#reload();
     for (const node of this.#layout.nodes) if (!isRunning(node.pid)) await this.#spawn(node);
-    await this.#waitForBrokers(this.#layout.nodes.map((n) => n.id), timeoutMs);
+    await this.#waitForBrokers(
+      this.#layout.nodes.map((n) => n.id),
+      timeoutMs,
+    );
     return this.bootstrapServers;
   }
 
@@ -96,12 +123,14 @@ export class KafkaCluster {
     this.#reload();
     const running = this.#layout.nodes.filter((n) => isRunning(n.pid));
     for (const node of running) signal(node.pid!, 'SIGTERM');
-    await Promise.all(running.map(async (node) => {
-      if (!(await waitGone(node.pid!, graceMs))) {
-        signal(node.pid!, 'SIGKILL');
-        await waitGone(node.pid!, 10_000);
-      }
-    }));
+    await Promise.all(
+      running.map(async (node) => {
+        if (!(await waitGone(node.pid!, graceMs))) {
+          signal(node.pid!, 'SIGKILL');
+          await waitGone(node.pid!, 10_000);
+        }
+      }),
+    );
   }
 
   /** Broker ids the cluster's metadata lists now, read with kcat (an independent client). */
@@ -120,7 +149,8 @@ export class KafkaCluster {
       }
       const dead = ids.map((id) => this.#node(id)).find((n) => !isRunning(n.pid));
       if (dead) throw new Error(`Kafka cluster node ${dead.id} exited during start-up:\n${this.#tail(dead)}`);
-      if (Date.now() > deadline) throw new Error(`Kafka cluster nodes ${ids.join(', ')} did not serve within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`Kafka cluster nodes ${ids.join(', ')} did not serve within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 500));
     }
   }
@@ -130,8 +160,21 @@ export class KafkaCluster {
     const props = this.#writeProperties(node);
     const out = openSync(path.join(this.#nodeDir(node), 'stdout.log'), 'a');
     this.#log(`starting Kafka cluster node ${node.id} on 127.0.0.1:${node.brokerPort}`);
-    const child = spawn('java', ['-Xms96m', '-Xmx384m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', ...this.#javaOpts(node),
-      '-cp', path.join(lib, '*'), 'kafka.Kafka', props], { stdio: ['ignore', out, out], detached: true });
+    const child = spawn(
+      'java',
+      [
+        '-Xms96m',
+        '-Xmx384m',
+        '-XX:+UseSerialGC',
+        '-XX:TieredStopAtLevel=1',
+        ...this.#javaOpts(node),
+        '-cp',
+        path.join(lib, '*'),
+        'kafka.Kafka',
+        props,
+      ],
+      { stdio: ['ignore', out, out], detached: true },
+    );
     closeSync(out);
     child.unref();
     node.pid = child.pid;
@@ -154,11 +197,14 @@ export class KafkaCluster {
       dataDir: path.join(this.#nodeDir(node), 'data'),
     };
     const file = path.join(this.#nodeDir(node), 'server.properties');
-    writeFileSync(file, template.replace(/\$\{(\w+)\}/g, (_, key: string) => {
-      const value = values[key];
-      if (value === undefined) throw new Error(`cluster-node.properties.template: unknown placeholder ${key}`);
-      return value;
-    }));
+    writeFileSync(
+      file,
+      template.replace(/\$\{(\w+)\}/g, (_, key: string) => {
+        const value = values[key];
+        if (value === undefined) throw new Error(`cluster-node.properties.template: unknown placeholder ${key}`);
+        return value;
+      }),
+    );
     return file;
   }
 

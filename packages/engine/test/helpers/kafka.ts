@@ -13,7 +13,11 @@ export async function createTopics(topics: string[], partitions = 1): Promise<vo
   }
 }
 
-export async function produce(topic: string, values: (string | Buffer)[], keyOf?: (i: number) => string): Promise<void> {
+export async function produce(
+  topic: string,
+  values: (string | Buffer)[],
+  keyOf?: (i: number) => string,
+): Promise<void> {
   const producer = new Producer({ clientId: 'weir-test-producer', bootstrapBrokers: [testBootstrap()] });
   try {
     for (let i = 0; i < values.length; i += 5000) {
@@ -35,7 +39,12 @@ export type RawMessage = Message<Buffer, Buffer, Buffer, Buffer>;
  * Reads a topic from the start until `count` records arrived or `timeoutMs` passed (then returns what
  * it has). With `committedOnly`, reads with isolation level read_committed.
  */
-export async function consume(topic: string, count: number, timeoutMs = 30_000, committedOnly = false): Promise<RawMessage[]> {
+export async function consume(
+  topic: string,
+  count: number,
+  timeoutMs = 30_000,
+  committedOnly = false,
+): Promise<RawMessage[]> {
   const records = await consumeUntil(topic, (r) => r.length >= count, timeoutMs, committedOnly, 0);
   return records.slice(0, count);
 }
@@ -51,8 +60,13 @@ export const header = (m: RawMessage, name: string) => {
  * Reads a topic from the start with one consumer until `done(records so far)` holds, then goes on
  * for `settleMs` more to catch duplicates, or until `timeoutMs`. Returns everything read.
  */
-export async function consumeUntil(topic: string, done: (records: RawMessage[]) => boolean, timeoutMs: number,
-  committedOnly = false, settleMs = 2000): Promise<RawMessage[]> {
+export async function consumeUntil(
+  topic: string,
+  done: (records: RawMessage[]) => boolean,
+  timeoutMs: number,
+  committedOnly = false,
+  settleMs = 2000,
+): Promise<RawMessage[]> {
   const consumer = new Consumer({
     clientId: 'weir-test-consumer',
     groupId: `weir-test-${randomBytes(6).toString('hex')}`,

@@ -10,8 +10,21 @@ const run = promisify(execFile);
  * (isolation.level=read_committed), as an exactly-once reader sees them.
  */
 export async function kcatValues(topic: string, committedOnly = false, bootstrap = testBootstrap()): Promise<string[]> {
-  const args = ['-C', '-b', bootstrap, '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%s\n',
-    '-X', `isolation.level=${committedOnly ? 'read_committed' : 'read_uncommitted'}`];
+  const args = [
+    '-C',
+    '-b',
+    bootstrap,
+    '-t',
+    topic,
+    '-o',
+    'beginning',
+    '-e',
+    '-q',
+    '-f',
+    '%s\n',
+    '-X',
+    `isolation.level=${committedOnly ? 'read_committed' : 'read_uncommitted'}`,
+  ];
   const { stdout } = await run('kcat', args, { maxBuffer: 512 * 1024 * 1024, timeout: 120_000 });
   return stdout.split('\n').filter((line) => line.length > 0);
 }
@@ -26,14 +39,28 @@ export interface PartitionMetadata {
 /** The partitions of a topic as the cluster's metadata shows them to kcat. */
 export async function kcatPartitions(topic: string, bootstrap = testBootstrap()): Promise<PartitionMetadata[]> {
   const { stdout } = await run('kcat', ['-b', bootstrap, '-L', '-J', '-t', topic, '-m', '10'], { timeout: 30_000 });
-  const meta = JSON.parse(stdout) as { topics: { topic: string; partitions: { partition: number; leader: number; replicas: { id: number }[]; isrs: { id: number }[] }[] }[] };
+  const meta = JSON.parse(stdout) as {
+    topics: {
+      topic: string;
+      partitions: { partition: number; leader: number; replicas: { id: number }[]; isrs: { id: number }[] }[];
+    }[];
+  };
   const found = meta.topics.find((t) => t.topic === topic);
   if (!found) throw new Error(`kcat: no metadata for topic ${topic}`);
-  return found.partitions.map((p) => ({ partition: p.partition, leader: p.leader, replicas: p.replicas.map((r) => r.id), isrs: p.isrs.map((r) => r.id) }));
+  return found.partitions.map((p) => ({
+    partition: p.partition,
+    leader: p.leader,
+    replicas: p.replicas.map((r) => r.id),
+    isrs: p.isrs.map((r) => r.id),
+  }));
 }
 
 /** The end offset of each partition (the sum: records written, transaction markers included), from kcat. */
-export async function kcatEndOffsets(topic: string, partitions: number, bootstrap = testBootstrap()): Promise<number[]> {
+export async function kcatEndOffsets(
+  topic: string,
+  partitions: number,
+  bootstrap = testBootstrap(),
+): Promise<number[]> {
   const args = ['-Q', '-b', bootstrap];
   for (let p = 0; p < partitions; p++) args.push('-t', `${topic}:${p}:-1`);
   const { stdout } = await run('kcat', args, { timeout: 30_000 });

@@ -25,17 +25,36 @@ export class NodeProcess {
   /** Writes the node's settings (defaults: the test broker, 2 threads, warn logging, fixed uuid). */
   async configure(settings: Record<string, string>): Promise<void> {
     this.port = await freePort();
-    const all = { 'weir.home': this.home, 'weir.uuid': this.uuid, 'bootstrap.servers': testBootstrap(), 'weir.broker.embedded': 'false',
-      'server.port': String(this.port), 'server.address': '127.0.0.1', 'weir.metrics.port': '0', 'num.stream.threads': '2', 'weir.log.level': process.env.WEIR_TEST_NODE_LOG_LEVEL ?? 'warn',
+    const all = {
+      'weir.home': this.home,
+      'weir.uuid': this.uuid,
+      'bootstrap.servers': testBootstrap(),
+      'weir.broker.embedded': 'false',
+      'server.port': String(this.port),
+      'server.address': '127.0.0.1',
+      'weir.metrics.port': '0',
+      'num.stream.threads': '2',
+      'weir.log.level': process.env.WEIR_TEST_NODE_LOG_LEVEL ?? 'warn',
       // 'admin-pw' predates the password policy; the fault tests poll faster than the default rate limit.
-      'weir.auth.password-min-length': '6', 'weir.http.rate-limit-per-minute': '1000000', ...settings };
-    writeFileSync(this.config, Object.entries(all).map(([k, v]) => `${k}=${v}`).join('\n') + '\n');
+      'weir.auth.password-min-length': '6',
+      'weir.http.rate-limit-per-minute': '1000000',
+      ...settings,
+    };
+    writeFileSync(
+      this.config,
+      Object.entries(all)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n') + '\n',
+    );
   }
 
   /** Starts the process and waits until its API answers. */
   async start(): Promise<void> {
-    this.child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', 'packages/engine/src/main.ts', '--config', this.config],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(
+      process.execPath,
+      ['--disable-warning=ExperimentalWarning', 'packages/engine/src/main.ts', '--config', this.config],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     // WEIR_TEST_NODE_LOGS=<dir>: every line of every node process also goes to <dir>/node-<uuid>.log (diagnosing a fault run)
     const logDir = process.env.WEIR_TEST_NODE_LOGS;
     if (logDir) mkdirSync(logDir, { recursive: true });
@@ -46,11 +65,15 @@ export class NodeProcess {
     this.child.stdout!.on('data', keep);
     this.child.stderr!.on('data', keep);
     const child = this.child;
-    await waitFor(`the node process to answer (output: ${this.output})`, async () => {
-      if (child.exitCode !== null) throw new Error(`the node process exited (${child.exitCode}):\n${this.output}`);
-      const res = await request(this.url, 'GET', '/api/init').catch(() => undefined);
-      return res?.status === 200;
-    }, 90_000);
+    await waitFor(
+      `the node process to answer (output: ${this.output})`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the node process exited (${child.exitCode}):\n${this.output}`);
+        const res = await request(this.url, 'GET', '/api/init').catch(() => undefined);
+        return res?.status === 200;
+      },
+      90_000,
+    );
   }
 
   get url(): string {
@@ -89,25 +112,35 @@ export class NodeProcess {
 
   /** Waits until every stream worker of the node is RUNNING. */
   async waitRunning(token: string, timeoutMs = 90_000): Promise<void> {
-    await waitFor(`the engine of ${this.url} to run`, async () => {
-      const res = await this.call('GET', '/api/engine/state', { token });
-      const states = (res.body as { states?: string[] }).states ?? [];
-      return states.length > 0 && states.every((s) => s === 'RUNNING');
-    }, timeoutMs);
+    await waitFor(
+      `the engine of ${this.url} to run`,
+      async () => {
+        const res = await this.call('GET', '/api/engine/state', { token });
+        const states = (res.body as { states?: string[] }).states ?? [];
+        return states.length > 0 && states.every((s) => s === 'RUNNING');
+      },
+      timeoutMs,
+    );
   }
 }
 
 /** Inits the API (admin/admin-pw) on one node and returns an admin token. */
 export async function initAdmin(node: NodeProcess): Promise<string> {
-  const init = await node.call('POST', '/api/init', { body: { username: 'admin', password: 'admin-pw', name: 'Admin', email: 'admin@example.com' } });
+  const init = await node.call('POST', '/api/init', {
+    body: { username: 'admin', password: 'admin-pw', name: 'Admin', email: 'admin@example.com' },
+  });
   if (init.status !== 201) throw new Error(`init failed: ${init.status} ${init.text}`);
   return login(node);
 }
 
 export async function login(node: NodeProcess): Promise<string> {
-  const res = await waitFor(`a login on ${node.url}`, async () => {
-    const r = await node.call('POST', '/api/login', { body: { username: 'admin', password: 'admin-pw' } });
-    return r.status === 200 ? r : undefined;
-  }, 30_000);
+  const res = await waitFor(
+    `a login on ${node.url}`,
+    async () => {
+      const r = await node.call('POST', '/api/login', { body: { username: 'admin', password: 'admin-pw' } });
+      return r.status === 200 ? r : undefined;
+    },
+    30_000,
+  );
   return (res.body as { access_token: string }).access_token;
 }

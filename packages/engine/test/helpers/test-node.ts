@@ -31,7 +31,10 @@ export interface TestNode {
 /**
  * A real node on the shared test broker: HTTPS on a free port, its own home in a temporary folder.
  */
-export async function startTestNode(overrides: Partial<Record<SettingKey, string>> = {}, home?: string): Promise<TestNode> {
+export async function startTestNode(
+  overrides: Partial<Record<SettingKey, string>> = {},
+  home?: string,
+): Promise<TestNode> {
   const dir = home ?? mkdtempSync(path.join(os.tmpdir(), 'weir-test-home-'));
   const settings = loadSettings(undefined, {}).with({
     'weir.home': dir,
@@ -62,7 +65,13 @@ export async function startTestNode(overrides: Partial<Record<SettingKey, string
     call: (method, p, options) => request(node.url, method, p, options),
     async initAdmin() {
       const res = await t.call('POST', '/api/init', {
-        body: { name: 'Admin', username: 'admin', email: 'admin@example.com', password: 'admin-pw', roles: [{ name: 'admin' }] },
+        body: {
+          name: 'Admin',
+          username: 'admin',
+          email: 'admin@example.com',
+          password: 'admin-pw',
+          roles: [{ name: 'admin' }],
+        },
       });
       if (res.status !== 201) throw new Error(`init failed: ${res.status} ${res.text}`);
       return (await t.login('admin', 'admin-pw')).access_token;
@@ -75,7 +84,13 @@ export async function startTestNode(overrides: Partial<Record<SettingKey, string
     async createUser(adminToken, username, roles = ['user']) {
       const res = await t.call('POST', '/api/users', {
         token: adminToken,
-        body: { username, name: username, email: `${username}@example.com`, password: `${username}-pw`, roles: roles.map((name) => ({ name })) },
+        body: {
+          username,
+          name: username,
+          email: `${username}@example.com`,
+          password: `${username}-pw`,
+          roles: roles.map((name) => ({ name })),
+        },
       });
       if (res.status !== 201) throw new Error(`user create failed: ${res.status} ${res.text}`);
       return (await t.login(username, `${username}-pw`)).access_token;
@@ -97,7 +112,10 @@ export async function startTestNode(overrides: Partial<Record<SettingKey, string
  * the admin and create topics), stopped in `after`. The returned TestNode stands for the started
  * node, so tests and `setup` use it directly.
  */
-export function useTestNode(overrides: Partial<Record<SettingKey, string>> = {}, setup?: () => Promise<void>): TestNode {
+export function useTestNode(
+  overrides: Partial<Record<SettingKey, string>> = {},
+  setup?: () => Promise<void>,
+): TestNode {
   let started: TestNode | undefined;
   const current = (): TestNode => {
     if (!started) throw new Error('useTestNode: the node is used before its before() hook ran');

@@ -10,8 +10,17 @@ export function uniqueTopic(label: string): string {
   return `t-${label}-${randomBytes(4).toString('hex')}`;
 }
 
-export async function createTopic(t: TestNode, token: string, name: string, numberOfPartitions = 1, options: Record<string, string> = {}): Promise<void> {
-  const res = await t.call('POST', '/api/topics', { token, body: { name, numberOfPartitions, replicationFactor: 1, options } });
+export async function createTopic(
+  t: TestNode,
+  token: string,
+  name: string,
+  numberOfPartitions = 1,
+  options: Record<string, string> = {},
+): Promise<void> {
+  const res = await t.call('POST', '/api/topics', {
+    token,
+    body: { name, numberOfPartitions, replicationFactor: 1, options },
+  });
   assert.equal(res.status, 201, res.text);
 }
 
@@ -21,7 +30,12 @@ export interface ConsumeRead {
 }
 
 /** Reads the user's session of the topic until its status is no longer RUNNING (or the deadline). */
-export async function readUntilDone(t: TestNode, token: string, topic: string, timeoutMs = 30_000): Promise<ConsumeRead> {
+export async function readUntilDone(
+  t: TestNode,
+  token: string,
+  topic: string,
+  timeoutMs = 30_000,
+): Promise<ConsumeRead> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.call('GET', `/api/topics/${topic}/consume`, { token });

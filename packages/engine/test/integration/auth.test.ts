@@ -29,17 +29,35 @@ describe('init, login and tokens over HTTPS', () => {
   });
 
   test('POST /api/init creates the first user once; a second init is 409 with the spec text', async () => {
-    const user = { name: 'Ada', username: 'ada', email: 'ada@example.com', password: 'secret-1', roles: [{ name: 'admin' }] };
+    const user = {
+      name: 'Ada',
+      username: 'ada',
+      email: 'ada@example.com',
+      password: 'secret-1',
+      roles: [{ name: 'admin' }],
+    };
     const first = await t.call('POST', '/api/init', { body: user });
     assert.equal(first.status, 201);
     assert.equal(first.headers.location, '/api/users');
-    assert.deepEqual(first.body, { name: 'Ada', username: 'ada', email: 'ada@example.com', roles: [{ id: 1, name: 'admin' }] });
+    assert.deepEqual(first.body, {
+      name: 'Ada',
+      username: 'ada',
+      email: 'ada@example.com',
+      roles: [{ id: 1, name: 'admin' }],
+    });
     const second = await t.call('POST', '/api/init', { body: { ...user, username: 'eve' } });
     assert.equal(second.status, 409);
-    assert.deepEqual(second.body, { status: 'CONFLICT', message: 'Resource already exists', debugMessage: 'API and users are already initialized.' });
+    assert.deepEqual(second.body, {
+      status: 'CONFLICT',
+      message: 'Resource already exists',
+      debugMessage: 'API and users are already initialized.',
+    });
     assert.deepEqual((await t.call('GET', '/api/init')).body, { initialized: true });
     const users = await t.call('GET', '/api/users', { token: (await t.login('ada', 'secret-1')).access_token });
-    assert.deepEqual((users.body as { username: string }[]).map((u) => u.username), ['ada']);
+    assert.deepEqual(
+      (users.body as { username: string }[]).map((u) => u.username),
+      ['ada'],
+    );
   });
 
   test('login answers a token pair; a wrong password or unknown user is 401 with an empty body', async () => {
@@ -48,7 +66,10 @@ describe('init, login and tokens over HTTPS', () => {
     const pair = ok.body as { access_token: string; refresh_token: string };
     assert.deepEqual(Object.keys(pair).sort(), ['access_token', 'refresh_token']);
     assert.notEqual(pair.access_token, pair.refresh_token);
-    for (const body of [{ username: 'ada', password: 'wrong' }, { username: 'nobody', password: 'x' }]) {
+    for (const body of [
+      { username: 'ada', password: 'wrong' },
+      { username: 'nobody', password: 'x' },
+    ]) {
       const bad = await t.call('POST', '/api/login', { body });
       assert.equal(bad.status, 401);
       assert.equal(bad.text, '');
@@ -56,8 +77,10 @@ describe('init, login and tokens over HTTPS', () => {
   });
 
   test('repeated failed logins for one user and address are refused with 429', async () => {
-    await t.call('POST', '/api/users', { token: (await t.login('ada', 'secret-1')).access_token,
-      body: { username: 'target', password: 'right-pw', name: 'T', email: 't@x' } });
+    await t.call('POST', '/api/users', {
+      token: (await t.login('ada', 'secret-1')).access_token,
+      body: { username: 'target', password: 'right-pw', name: 'T', email: 't@x' },
+    });
     for (let i = 0; i < 3; i++) {
       assert.equal((await t.call('POST', '/api/login', { body: { username: 'target', password: 'no' } })).status, 401);
     }
@@ -93,7 +116,9 @@ describe('init, login and tokens over HTTPS', () => {
     const [header, payload] = pair.access_token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     const none = `${b64url({ alg: 'none', typ: 'JWT' })}.${payload}.`;
-    const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('not-the-secret-of-this-node-123456'));
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('not-the-secret-of-this-node-123456'));
     const tampered = `${header}.${b64url({ ...claims, sub: 'someone-else' })}.${pair.access_token.split('.')[2]}`;
     for (const token of ['garbage', none, forged, tampered, pair.refresh_token]) {
       const res = await t.call('GET', '/api/users', { token });
@@ -113,7 +138,11 @@ describe('init, login and tokens over HTTPS', () => {
   test('an unknown /api route is a 404 error object with the fixed headers', async () => {
     const res = await t.call('GET', '/api/no-such-thing', { token: (await t.login('ada', 'secret-1')).access_token });
     assert.equal(res.status, 404);
-    assert.deepEqual(res.body, { status: 'NOT_FOUND', message: 'Resource not found', debugMessage: 'No API route GET /api/no-such-thing' });
+    assert.deepEqual(res.body, {
+      status: 'NOT_FOUND',
+      message: 'Resource not found',
+      debugMessage: 'No API route GET /api/no-such-thing',
+    });
     for (const [name, value] of Object.entries(fixed)) assert.equal(res.headers[name], value, name);
   });
 
@@ -128,21 +157,35 @@ describe('init, login and tokens over HTTPS', () => {
     try {
       const big = await small.call('POST', '/api/login', { body: { username: 'x', password: 'y'.repeat(5000) } });
       assert.equal(big.status, 413);
-      assert.deepEqual(big.body, { status: 'PAYLOAD_TOO_LARGE', message: 'Request body too large',
-        debugMessage: 'The request body is larger than the limit of 2048 bytes (setting weir.http.body-limit).' });
+      assert.deepEqual(big.body, {
+        status: 'PAYLOAD_TOO_LARGE',
+        message: 'Request body too large',
+        debugMessage: 'The request body is larger than the limit of 2048 bytes (setting weir.http.body-limit).',
+      });
     } finally {
       await small.stop();
     }
   });
 
   test('a body that does not match the schema is a 400 listing each violation', async () => {
-    const res = await t.call('POST', '/api/users', { token: (await t.login('ada', 'secret-1')).access_token,
-      body: { username: 5, roles: [{ name: 'root' }] } });
+    const res = await t.call('POST', '/api/users', {
+      token: (await t.login('ada', 'secret-1')).access_token,
+      body: { username: 5, roles: [{ name: 'root' }] },
+    });
     assert.equal(res.status, 400);
     const body = res.body as { debugMessage: string; errors: string[] };
-    assert.ok(body.errors.some((e) => e === "body must have required property 'password'"), body.debugMessage);
-    assert.ok(body.errors.some((e) => e === 'body.username must be string'), body.debugMessage);
-    assert.ok(body.errors.some((e) => e === 'body.roles.0.name must be equal to one of the allowed values: admin, user'), body.debugMessage);
+    assert.ok(
+      body.errors.some((e) => e === "body must have required property 'password'"),
+      body.debugMessage,
+    );
+    assert.ok(
+      body.errors.some((e) => e === 'body.username must be string'),
+      body.debugMessage,
+    );
+    assert.ok(
+      body.errors.some((e) => e === 'body.roles.0.name must be equal to one of the allowed values: admin, user'),
+      body.debugMessage,
+    );
   });
 });
 

@@ -4,7 +4,14 @@ import { storeModes, storeSettings } from '../helpers/store-modes.ts';
 import { startTestNode, type TestNode } from '../helpers/test-node.ts';
 import { uniqueTopicPrefix } from '../helpers/unique.ts';
 
-const rule = (n: number) => ({ id: `etag-${n}`, name: `etag rule ${n}`, description: '', pdl: `user = "u${n}"`, annotations: [], enabled: true });
+const rule = (n: number) => ({
+  id: `etag-${n}`,
+  name: `etag rule ${n}`,
+  description: '',
+  pdl: `user = "u${n}"`,
+  annotations: [],
+  enabled: true,
+});
 
 for (const mode of storeModes) {
   describe(`collection reads: ETag and If-None-Match (${mode} store)`, () => {
@@ -26,7 +33,11 @@ for (const mode of storeModes) {
       assert.match(String(first.headers['content-type']), /^application\/json; charset=utf-8/);
       const etag = String(first.headers.etag);
       assert.match(etag, /^"[A-Za-z0-9_-]+"$/, 'a strong ETag');
-      assert.equal((await t.call('GET', '/api/rules', { token: user })).headers.etag, etag, 'the same collection keeps its ETag');
+      assert.equal(
+        (await t.call('GET', '/api/rules', { token: user })).headers.etag,
+        etag,
+        'the same collection keeps its ETag',
+      );
 
       for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
         const cached = await t.call('GET', '/api/rules', { token: user, headers: { 'if-none-match': header } });
@@ -34,7 +45,10 @@ for (const mode of storeModes) {
         assert.equal(cached.text, '');
         assert.equal(cached.headers.etag, etag);
       }
-      const stale = await t.call('GET', '/api/rules', { token: user, headers: { 'if-none-match': '"something-else"' } });
+      const stale = await t.call('GET', '/api/rules', {
+        token: user,
+        headers: { 'if-none-match': '"something-else"' },
+      });
       assert.equal(stale.status, 200);
       assert.deepEqual(stale.body, [rule(1)]);
 

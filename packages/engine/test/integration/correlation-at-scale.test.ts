@@ -11,8 +11,11 @@ const run = promisify(execFile);
 
 /** Every value of a topic, read by kcat (librdkafka), a client independent of Weir's. */
 async function kcat(topic: string): Promise<string[]> {
-  const { stdout } = await run('kcat', ['-C', '-b', testBootstrap(), '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%s\n'],
-    { maxBuffer: 256 * 1024 * 1024, timeout: 60_000 });
+  const { stdout } = await run(
+    'kcat',
+    ['-C', '-b', testBootstrap(), '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%s\n'],
+    { maxBuffer: 256 * 1024 * 1024, timeout: 60_000 },
+  );
   return stdout.split('\n').filter((l) => l.length > 0);
 }
 
@@ -24,7 +27,10 @@ function logins(prefix: string, users: number, t0: number, half: 0 | 1): string[
   const out: string[] = [];
   const spacing = 5000 / users;
   for (let i = half * 20; i < half * 20 + 20; i++) {
-    for (let u = 0; u < users; u++) out.push(JSON.stringify({ action: 'login', user: `${prefix}${u}`, _time: Math.round(t0 + (i * users + u) * spacing) }));
+    for (let u = 0; u < users; u++)
+      out.push(
+        JSON.stringify({ action: 'login', user: `${prefix}${u}`, _time: Math.round(t0 + (i * users + u) * spacing) }),
+      );
     // noise the rule's query drops before its correlation stage
     out.push(JSON.stringify({ action: 'logout', user: `${prefix}0`, _time: t0 + i * users * 100 }));
   }
@@ -55,7 +61,12 @@ function assertReference(by: Map<string, number[]>, prefix: string, users: numbe
 describe('correlations at scale: repartitioned by group, stream time, durable state (4 partitions, null keys, 2 threads)', () => {
   let a: TestNode;
   let token: string;
-  const settings = { ...isolatedEngine('corr'), 'num.stream.threads': '2', 'weir.config.store': 'kafka', ...(process.env.CORR_DEBUG ? { 'weir.log.level': 'info' } : {}) };
+  const settings = {
+    ...isolatedEngine('corr'),
+    'num.stream.threads': '2',
+    'weir.config.store': 'kafka',
+    ...(process.env.CORR_DEBUG ? { 'weir.log.level': 'info' } : {}),
+  };
   const input = uniqueTopic('corr-in');
   const output = uniqueTopic('corr-out');
 
@@ -63,11 +74,32 @@ describe('correlations at scale: repartitioned by group, stream time, durable st
     a = await startTestNode(settings);
     token = await a.initAdmin();
     await createTopics([input, output], 4);
-    await post(a, token, '/api/rules', { id: 'burst', name: 'Login burst', description: '', pdl: RULE, annotations: [], enabled: true });
-    await post(a, token, '/api/tasks', { id: 1, name: 'rules', description: '', function: 'APPLY_RULES', definition: { rules: ['burst'] } });
+    await post(a, token, '/api/rules', {
+      id: 'burst',
+      name: 'Login burst',
+      description: '',
+      pdl: RULE,
+      annotations: [],
+      enabled: true,
+    });
+    await post(a, token, '/api/tasks', {
+      id: 1,
+      name: 'rules',
+      description: '',
+      function: 'APPLY_RULES',
+      definition: { rules: ['burst'] },
+    });
     await post(a, token, '/api/pipelines', { id: 1, name: 'detect', description: '', tasks: [1] });
-    await post(a, token, '/api/topologies', { id: 1, name: 'logins', description: '', pipelines: [1], enabled: true, group: 'default',
-      input: { name: input }, output: [{ name: output }] });
+    await post(a, token, '/api/topologies', {
+      id: 1,
+      name: 'logins',
+      description: '',
+      pipelines: [1],
+      enabled: true,
+      group: 'default',
+      input: { name: input },
+      output: [{ name: output }],
+    });
     await waitForRunning(a, token);
   });
   after(() => a.stop());
@@ -75,15 +107,22 @@ describe('correlations at scale: repartitioned by group, stream time, durable st
   test('events of 2023, then events of now: per user the alerts equal the single-worker reference (21 each, 1,050 per set)', async () => {
     // stream time only moves forward: the replay of 2023 first, then the live events (the other way
     // round, the 2023 events would be a year late for partitions that saw the live ones)
-    for (const [prefix, t0] of [['past-', Date.UTC(2023, 2, 14, 9, 0, 0)], ['now-', Date.now() - 5 * MIN]] as const) {
+    for (const [prefix, t0] of [
+      ['past-', Date.UTC(2023, 2, 14, 9, 0, 0)],
+      ['now-', Date.now() - 5 * MIN],
+    ] as const) {
       await produce(input, logins(prefix, 50, t0, 0));
       await new Promise((r) => setTimeout(r, 3000));
       await produce(input, logins(prefix, 50, t0, 1));
-      await waitFor(`1,050 alerts of ${prefix}`, async () => {
-        const n = [...alertValues(await kcat(output), prefix).values()].reduce((sum, l) => sum + l.length, 0);
-        if (process.env.CORR_DEBUG) console.log(prefix, 'alerts so far', n);
-        return n >= 1050 || undefined;
-      }, 120_000);
+      await waitFor(
+        `1,050 alerts of ${prefix}`,
+        async () => {
+          const n = [...alertValues(await kcat(output), prefix).values()].reduce((sum, l) => sum + l.length, 0);
+          if (process.env.CORR_DEBUG) console.log(prefix, 'alerts so far', n);
+          return n >= 1050 || undefined;
+        },
+        120_000,
+      );
     }
     await new Promise((r) => setTimeout(r, 2000));
     const settled = await kcat(output);
@@ -102,23 +141,35 @@ describe('correlations at scale: repartitioned by group, stream time, durable st
 
   test('a restart of the node mid-window continues the window: the alert needs events from before and after it', async () => {
     const t0 = Date.now();
-    const before = Array.from({ length: 15 }, (_, i) => JSON.stringify({ action: 'login', user: 'restart-0', _time: t0 + i * 1000 }));
+    const before = Array.from({ length: 15 }, (_, i) =>
+      JSON.stringify({ action: 'login', user: 'restart-0', _time: t0 + i * 1000 }),
+    );
     await produce(input, before);
     // the 15 events reached the state: the changelog holds the group with its count (read by kcat)
     const appId = settings['weir.application.id'];
-    await waitFor('the group in the changelog', async () => {
-      const records = await kcat(`${appId}-logins-1-task1-changelog`);
-      return records.some((r) => r.includes('"count":15')) || undefined;
-    }, 60_000);
+    await waitFor(
+      'the group in the changelog',
+      async () => {
+        const records = await kcat(`${appId}-logins-1-task1-changelog`);
+        return records.some((r) => r.includes('"count":15')) || undefined;
+      },
+      60_000,
+    );
     await a.restart();
     token = (await a.login('admin', 'admin-pw')).access_token;
     await waitForRunning(a, token);
-    const afterRestart = Array.from({ length: 10 }, (_, i) => JSON.stringify({ action: 'login', user: 'restart-0', _time: t0 + (15 + i) * 1000 }));
+    const afterRestart = Array.from({ length: 10 }, (_, i) =>
+      JSON.stringify({ action: 'login', user: 'restart-0', _time: t0 + (15 + i) * 1000 }),
+    );
     await produce(input, afterRestart);
-    const alerts = await waitFor('the alerts of restart-0', async () => {
-      const by = alertValues(await kcat(output), 'restart-');
-      return (by.get('restart-0')?.length ?? 0) >= 6 ? by : undefined;
-    }, 90_000);
+    const alerts = await waitFor(
+      'the alerts of restart-0',
+      async () => {
+        const by = alertValues(await kcat(output), 'restart-');
+        return (by.get('restart-0')?.length ?? 0) >= 6 ? by : undefined;
+      },
+      90_000,
+    );
     assert.deepEqual(alerts.get('restart-0'), [20, 21, 22, 23, 24, 25]);
   });
 
@@ -134,10 +185,14 @@ describe('correlations at scale: repartitioned by group, stream time, durable st
         if (i === 2) b = await startTestNode(settings); // joins the consumer group while records flow
         await new Promise((r) => setTimeout(r, 1000));
       }
-      const values = await waitFor(`${users * 21} alerts`, async () => {
-        const v = [...alertValues(await kcat(output), 'join-').values()].reduce((n, l) => n + l.length, 0);
-        return v >= users * 21 ? v : undefined;
-      }, 180_000);
+      const values = await waitFor(
+        `${users * 21} alerts`,
+        async () => {
+          const v = [...alertValues(await kcat(output), 'join-').values()].reduce((n, l) => n + l.length, 0);
+          return v >= users * 21 ? v : undefined;
+        },
+        180_000,
+      );
       assert.ok(values >= users * 21);
       await new Promise((r) => setTimeout(r, 3000));
       assertReference(alertValues(await kcat(output), 'join-'), 'join-', users);
@@ -157,11 +212,24 @@ describe('idle close (weir.stream.idle-close-seconds)', () => {
     n = await startTestNode({ ...isolatedEngine('idle'), 'weir.stream.idle-close-seconds': '2' });
     token = await n.initAdmin();
     await createTopics([input, output], 2);
-    await post(n, token, '/api/tasks', { id: 1, name: 'few', description: '', function: 'PDL_EXPRESSION',
-      definition: { pdl: 'event_count timespan=10s group_by user emit=close where _aggregation.value < 3' } });
+    await post(n, token, '/api/tasks', {
+      id: 1,
+      name: 'few',
+      description: '',
+      function: 'PDL_EXPRESSION',
+      definition: { pdl: 'event_count timespan=10s group_by user emit=close where _aggregation.value < 3' },
+    });
     await post(n, token, '/api/pipelines', { id: 1, name: 'p', description: '', tasks: [1] });
-    await post(n, token, '/api/topologies', { id: 1, name: 'idle', description: '', pipelines: [1], enabled: true, group: 'default',
-      input: { name: input }, output: [{ name: output }] });
+    await post(n, token, '/api/topologies', {
+      id: 1,
+      name: 'idle',
+      description: '',
+      pipelines: [1],
+      enabled: true,
+      group: 'default',
+      input: { name: input },
+      output: [{ name: output }],
+    });
     await waitForRunning(n, token);
   });
   after(() => n.stop());
@@ -169,10 +237,14 @@ describe('idle close (weir.stream.idle-close-seconds)', () => {
   test('the last emit=close window of a quiet stream closes once its partition is idle, with no later event', async () => {
     // event time well in the past: only the idle close (wall-clock time passing) can close the window
     await produce(input, [JSON.stringify({ user: 'quiet', _time: Date.UTC(2023, 0, 1) })]);
-    const outputs = await waitFor('the closed window', async () => {
-      const v = await kcat(output);
-      return v.length > 0 ? v : undefined;
-    }, 120_000);
+    const outputs = await waitFor(
+      'the closed window',
+      async () => {
+        const v = await kcat(output);
+        return v.length > 0 ? v : undefined;
+      },
+      120_000,
+    );
     const out = JSON.parse(outputs[0]!) as { user: string; _aggregation: { value: number } };
     assert.equal(out.user, 'quiet');
     assert.equal(out._aggregation.value, 1);

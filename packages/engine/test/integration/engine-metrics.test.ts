@@ -33,11 +33,19 @@ function parseMetrics(body: string): Sample[] {
 
 function get(port: number, path: string): Promise<{ status: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: Buffer.concat(chunks).toString() }));
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            type: String(res.headers['content-type']),
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+      })
+      .on('error', reject);
   });
 }
 
@@ -57,8 +65,12 @@ describe('the stream engine: Prometheus metrics', () => {
   };
   /** The value of the one sample with this name and these labels (undefined when absent). */
   const valueOf = (samples: Sample[], name: string, labels: Record<string, string>): number | undefined => {
-    const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)
-      && Object.keys(s.labels).length === Object.keys(labels).length);
+    const found = samples.filter(
+      (s) =>
+        s.name === name &&
+        Object.entries(labels).every(([k, v]) => s.labels[k] === v) &&
+        Object.keys(s.labels).length === Object.keys(labels).length,
+    );
     assert.ok(found.length <= 1, `${name} ${JSON.stringify(labels)} once`);
     return found[0]?.value;
   };
@@ -67,17 +79,59 @@ describe('the stream engine: Prometheus metrics', () => {
     token = await t.initAdmin();
     port = (t.node.metrics!.server.address() as AddressInfo).port;
     await createTopics([kvIn, kvOut, cefIn, cefOut]);
-    await post(t, token, '/api/rules', { id: 'm-root', name: 'Root', description: '', pdl: 'user="root"', annotations: [], enabled: true });
-    await post(t, token, '/api/rules', { id: 'm-login', name: 'Login', description: '', pdl: 'action="login"', annotations: [], enabled: true });
-    await post(t, token, '/api/rules', { id: 'm-off', name: 'Off', description: '', pdl: 'user="*"', annotations: [], enabled: false });
+    await post(t, token, '/api/rules', {
+      id: 'm-root',
+      name: 'Root',
+      description: '',
+      pdl: 'user="root"',
+      annotations: [],
+      enabled: true,
+    });
+    await post(t, token, '/api/rules', {
+      id: 'm-login',
+      name: 'Login',
+      description: '',
+      pdl: 'action="login"',
+      annotations: [],
+      enabled: true,
+    });
+    await post(t, token, '/api/rules', {
+      id: 'm-off',
+      name: 'Off',
+      description: '',
+      pdl: 'user="*"',
+      annotations: [],
+      enabled: false,
+    });
     await post(t, token, '/api/tasks', { id: 1, name: 'kv', description: '', function: 'PARSE_KV', definition: {} });
-    await post(t, token, '/api/tasks', { id: 2, name: 'time', description: '', function: 'TIMESTAMP', definition: { field: 'ts', format: 'epoch_millis' } });
-    await post(t, token, '/api/tasks', { id: 3, name: 'detect', description: '', function: 'APPLY_RULES', definition: { rules: ['m-off', 'm-root', 'm-login', 'm-gone'] } });
+    await post(t, token, '/api/tasks', {
+      id: 2,
+      name: 'time',
+      description: '',
+      function: 'TIMESTAMP',
+      definition: { field: 'ts', format: 'epoch_millis' },
+    });
+    await post(t, token, '/api/tasks', {
+      id: 3,
+      name: 'detect',
+      description: '',
+      function: 'APPLY_RULES',
+      definition: { rules: ['m-off', 'm-root', 'm-login', 'm-gone'] },
+    });
     await post(t, token, '/api/tasks', { id: 4, name: 'cef', description: '', function: 'PARSE_CEF', definition: {} });
     await post(t, token, '/api/pipelines', { id: 1, name: 'detect', description: '', tasks: [1, 2, 3] });
     await post(t, token, '/api/pipelines', { id: 2, name: 'cef', description: '', tasks: [4] });
     const topology = (id: number, name: string, pipelines: number[], input: string, output: string) =>
-      post(t, token, '/api/topologies', { id, name, description: '', pipelines, enabled: true, group: 'default', input: { name: input }, output: [{ name: output }] });
+      post(t, token, '/api/topologies', {
+        id,
+        name,
+        description: '',
+        pipelines,
+        enabled: true,
+        group: 'default',
+        input: { name: input },
+        output: [{ name: output }],
+      });
     await topology(1, 'm-detect', [1], kvIn, kvOut);
     await topology(2, 'm-cef', [2], cefIn, cefOut);
     await waitForRunning(t, token);
@@ -104,11 +158,17 @@ describe('the stream engine: Prometheus metrics', () => {
 
   test('records in, out, dead-lettered per topology; rule matches per rule; task errors and skipped rules', async () => {
     // workers report every second: wait for the last counter to land, then every counter is exact
-    const samples = await waitFor('the counters', async () => {
-      const s = await scrape();
-      return valueOf(s, 'weir_records_dead_lettered_total', { topology: 'm-cef', task: 'cef' }) === 2
-        && valueOf(s, 'weir_records_in_total', { topology: 'm-detect' }) === 5 ? s : undefined;
-    }, 20_000);
+    const samples = await waitFor(
+      'the counters',
+      async () => {
+        const s = await scrape();
+        return valueOf(s, 'weir_records_dead_lettered_total', { topology: 'm-cef', task: 'cef' }) === 2 &&
+          valueOf(s, 'weir_records_in_total', { topology: 'm-detect' }) === 5
+          ? s
+          : undefined;
+      },
+      20_000,
+    );
     const expected: [string, Record<string, string>, number][] = [
       ['weir_records_in_total', { topology: 'm-detect' }, 5],
       ['weir_records_in_total', { topology: 'm-cef' }, 3],
@@ -122,8 +182,13 @@ describe('the stream engine: Prometheus metrics', () => {
       ['weir_rules_skipped_total', { rule: 'm-off', reason: 'disabled' }, 5],
       ['weir_rules_skipped_total', { rule: 'm-gone', reason: 'missing' }, 5],
     ];
-    for (const [name, labels, value] of expected) assert.equal(valueOf(samples, name, labels), value, `${name} ${JSON.stringify(labels)}`);
-    assert.equal(valueOf(samples, 'weir_rule_matches_total', { rule: 'm-off' }), undefined, 'a disabled rule never matches');
+    for (const [name, labels, value] of expected)
+      assert.equal(valueOf(samples, name, labels), value, `${name} ${JSON.stringify(labels)}`);
+    assert.equal(
+      valueOf(samples, 'weir_rule_matches_total', { rule: 'm-off' }),
+      undefined,
+      'a disabled rule never matches',
+    );
     assert.equal(valueOf(samples, 'weir_records_dead_lettered_total', { topology: 'm-detect', task: 'kv' }), undefined);
   });
 
@@ -131,21 +196,36 @@ describe('the stream engine: Prometheus metrics', () => {
     let samples = await scrape();
     const states = samples.filter((s) => s.name === 'weir_worker_state' && s.labels.worker === '0');
     assert.ok(states.length >= 5, 'one sample per state');
-    assert.deepEqual(states.filter((s) => s.value === 1).map((s) => s.labels.state), ['RUNNING']);
+    assert.deepEqual(
+      states.filter((s) => s.value === 1).map((s) => s.labels.state),
+      ['RUNNING'],
+    );
     assert.deepEqual((await t.call('POST', '/api/engine/stop', { token })).body, { states: ['NOT_RUNNING'] });
     samples = await scrape();
-    assert.deepEqual(samples.filter((s) => s.name === 'weir_worker_state' && s.value === 1).map((s) => s.labels.state), ['NOT_RUNNING']);
+    assert.deepEqual(
+      samples.filter((s) => s.name === 'weir_worker_state' && s.value === 1).map((s) => s.labels.state),
+      ['NOT_RUNNING'],
+    );
     await t.call('POST', '/api/engine/start', { token });
     await waitForRunning(t, token);
-    await waitFor('RUNNING in the metrics', async () => valueOf(await scrape(), 'weir_worker_state', { worker: '0', state: 'RUNNING' }) === 1);
+    await waitFor(
+      'RUNNING in the metrics',
+      async () => valueOf(await scrape(), 'weir_worker_state', { worker: '0', state: 'RUNNING' }) === 1,
+    );
   });
 
   test('consumer lag per input partition reaches 0 once everything is processed; batch latency is observed', async () => {
-    const samples = await waitFor('the lag of both inputs', async () => {
-      const s = await scrape();
-      return valueOf(s, 'weir_consumer_lag', { topic: kvIn, partition: '0' }) === 0
-        && valueOf(s, 'weir_consumer_lag', { topic: cefIn, partition: '0' }) === 0 ? s : undefined;
-    }, 20_000);
+    const samples = await waitFor(
+      'the lag of both inputs',
+      async () => {
+        const s = await scrape();
+        return valueOf(s, 'weir_consumer_lag', { topic: kvIn, partition: '0' }) === 0 &&
+          valueOf(s, 'weir_consumer_lag', { topic: cefIn, partition: '0' }) === 0
+          ? s
+          : undefined;
+      },
+      20_000,
+    );
     const count = valueOf(samples, 'weir_batch_processing_seconds_count', {})!;
     const sum = valueOf(samples, 'weir_batch_processing_seconds_sum', {})!;
     assert.ok(count >= 1 && count <= 8, `one observation per batch (${count})`);
@@ -158,6 +238,10 @@ describe('the stream engine: Prometheus metrics', () => {
     await produce(kvIn, ['user=zed action=read ts=1', 'user=zed action=read ts=2', 'user=zed action=read ts=3']);
     await t.call('POST', '/api/engine/start', { token });
     await waitForRunning(t, token);
-    await waitFor('records in after the start', async () => valueOf(await scrape(), 'weir_records_in_total', { topology: 'm-detect' }) === 8, 20_000);
+    await waitFor(
+      'records in after the start',
+      async () => valueOf(await scrape(), 'weir_records_in_total', { topology: 'm-detect' }) === 8,
+      20_000,
+    );
   });
 });

@@ -29,7 +29,12 @@ class Tail {
   }
 
   async start(): Promise<void> {
-    this.#consumer = new Consumer({ clientId: 'weir-test-tail', groupId: `weir-test-tail-${randomBytes(6).toString('hex')}`, bootstrapBrokers: [testBootstrap()], maxWaitTime: 100 });
+    this.#consumer = new Consumer({
+      clientId: 'weir-test-tail',
+      groupId: `weir-test-tail-${randomBytes(6).toString('hex')}`,
+      bootstrapBrokers: [testBootstrap()],
+      maxWaitTime: 100,
+    });
     this.#stream = await this.#consumer.consume({ topics: [this.topic], mode: 'earliest', autocommit: false });
     const stream = this.#stream;
     this.#loop = (async () => {
@@ -85,13 +90,29 @@ describe('the stream engine: hot reload without a restart', () => {
   };
   const send = async (topic: string, events: Json[]): Promise<number[]> => {
     const seqs = events.map(() => ++seq);
-    await produce(topic, events.map((e, i) => JSON.stringify({ ...e, seq: seqs[i] })));
+    await produce(
+      topic,
+      events.map((e, i) => JSON.stringify({ ...e, seq: seqs[i] })),
+    );
     return seqs;
   };
-  const topology = (id: number, name: string, pipelines: number[], input: string, output: string, enabled = true) =>
-    ({ id, name, description: '', pipelines, enabled, group: 'default', input: { name: input }, output: [{ name: output }] });
-  const evalTask = (id: number, name: string, field: string, value: string) =>
-    ({ id, name, description: '', function: 'EVAL', definition: { eval: [{ action: 'set', field, value }] } });
+  const topology = (id: number, name: string, pipelines: number[], input: string, output: string, enabled = true) => ({
+    id,
+    name,
+    description: '',
+    pipelines,
+    enabled,
+    group: 'default',
+    input: { name: input },
+    output: [{ name: output }],
+  });
+  const evalTask = (id: number, name: string, field: string, value: string) => ({
+    id,
+    name,
+    description: '',
+    function: 'EVAL',
+    definition: { eval: [{ action: 'set', field, value }] },
+  });
   const report = (c: TestContext, topic: Tail, expected: number[]) => {
     const duplicates = topic.assertAll(expected);
     c.diagnostic(`${expected.length} records, none lost, ${duplicates} duplicate(s)`);
@@ -143,27 +164,39 @@ describe('the stream engine: hot reload without a restart', () => {
     // the task: version 1 → 2
     let changed = Date.now();
     await put('/api/tasks/20', evalTask(20, 'version', 'version', '2'));
-    const v2 = await waitFor('version 2 in the output', async () => {
-      const [s] = await send(input, [{}]);
-      sent.push(s!);
-      return (await out.until(`record ${s}`, (r) => r.seq === s)).version === 2 ? s : undefined;
-    }, 15_000);
+    const v2 = await waitFor(
+      'version 2 in the output',
+      async () => {
+        const [s] = await send(input, [{}]);
+        sent.push(s!);
+        return (await out.until(`record ${s}`, (r) => r.seq === s)).version === 2 ? s : undefined;
+      },
+      15_000,
+    );
     c.diagnostic(`task update effective after ${Date.now() - changed} ms (record ${v2})`);
     const after2 = await send(input, [{}, {}]);
     sent.push(...after2);
-    for (const s of after2) assert.equal((await out.until(`record ${s}`, (r) => r.seq === s)).version, 2, 'stays updated');
+    for (const s of after2)
+      assert.equal((await out.until(`record ${s}`, (r) => r.seq === s)).version, 2, 'stays updated');
 
     // the pipeline: a second task appended
     changed = Date.now();
     await put('/api/pipelines/20', { id: 20, name: 'versioned', description: '', tasks: [20, 21] });
-    await waitFor('the appended task in the output', async () => {
-      const [s] = await send(input, [{}]);
-      sent.push(s!);
-      return (await out.until(`record ${s}`, (r) => r.seq === s)).extra === 'yes';
-    }, 15_000);
+    await waitFor(
+      'the appended task in the output',
+      async () => {
+        const [s] = await send(input, [{}]);
+        sent.push(s!);
+        return (await out.until(`record ${s}`, (r) => r.seq === s)).extra === 'yes';
+      },
+      15_000,
+    );
     c.diagnostic(`pipeline update effective after ${Date.now() - changed} ms`);
     const versions = out.records.map((r) => r.version);
-    assert.ok(versions.every((v) => v === 1 || v === 2), 'every record carries a version');
+    assert.ok(
+      versions.every((v) => v === 1 || v === 2),
+      'every record carries a version',
+    );
     report(c, out, sent);
   });
 
@@ -183,7 +216,11 @@ describe('the stream engine: hot reload without a restart', () => {
     await new Promise((r) => setTimeout(r, 1500));
     const whileDisabled = await send(input, [{ phase: 'off' }, { phase: 'off' }, { phase: 'off' }]);
     await new Promise((r) => setTimeout(r, 3000));
-    assert.deepEqual(out.records.filter((r) => r.phase === 'off'), [], 'nothing flows while the topology is disabled');
+    assert.deepEqual(
+      out.records.filter((r) => r.phase === 'off'),
+      [],
+      'nothing flows while the topology is disabled',
+    );
 
     let changed = Date.now();
     await put('/api/topologies/30', spec);
@@ -194,7 +231,11 @@ describe('the stream engine: hot reload without a restart', () => {
     await new Promise((r) => setTimeout(r, 1500));
     const whileDeleted = await send(input, [{ phase: 'gone' }, { phase: 'gone' }]);
     await new Promise((r) => setTimeout(r, 3000));
-    assert.deepEqual(out.records.filter((r) => r.phase === 'gone'), [], 'nothing flows while the topology is deleted');
+    assert.deepEqual(
+      out.records.filter((r) => r.phase === 'gone'),
+      [],
+      'nothing flows while the topology is deleted',
+    );
     changed = Date.now();
     await post(t, token, '/api/topologies', spec);
     for (const s of whileDeleted) await out.until(`record ${s} produced while deleted`, (r) => r.seq === s);
@@ -211,8 +252,21 @@ describe('the stream engine: hot reload without a restart', () => {
     await createTopics([input, output]);
     const out = await tail(output);
     // every record raises the sentinel's alert, after the alert of the rule under test when that one matches
-    await post(t, token, '/api/rules', { id: 'rl-sentinel', name: 'Sentinel', description: '', pdl: 'user="*"', annotations: [], enabled: true });
-    await post(t, token, '/api/tasks', { id: 40, name: 'rules', description: '', function: 'APPLY_RULES', definition: { rules: ['rl-x', 'rl-sentinel'] } });
+    await post(t, token, '/api/rules', {
+      id: 'rl-sentinel',
+      name: 'Sentinel',
+      description: '',
+      pdl: 'user="*"',
+      annotations: [],
+      enabled: true,
+    });
+    await post(t, token, '/api/tasks', {
+      id: 40,
+      name: 'rules',
+      description: '',
+      function: 'APPLY_RULES',
+      definition: { rules: ['rl-x', 'rl-sentinel'] },
+    });
     await post(t, token, '/api/pipelines', { id: 40, name: 'rules', description: '', tasks: [40] });
     await post(t, token, '/api/topologies', topology(40, 'rules', [40], input, output));
     const sent: number[] = [];
@@ -243,7 +297,11 @@ describe('the stream engine: hot reload without a restart', () => {
     await put('/api/rules/rl-x', { ...rule, pdl: 'user="bob"', name: 'X2' });
     await expectRule('enabled again', 'bob', true);
     const renamed = out.records.filter((r) => (r._rule as Json).id === 'rl-x').at(-1)!;
-    assert.deepEqual(renamed._rule, { id: 'rl-x', name: 'X2', annotations: ['a'] }, 'the alert names the rule as updated');
+    assert.deepEqual(
+      renamed._rule,
+      { id: 'rl-x', name: 'X2', annotations: ['a'] },
+      'the alert names the rule as updated',
+    );
     await del('/api/rules/rl-x');
     await expectRule('deleted', 'bob', false);
     const duplicates = out.assertAll(sent, (r) => (r._rule as Json).id === 'rl-sentinel');
@@ -255,13 +313,30 @@ describe('the stream engine: hot reload without a restart', () => {
     const output = uniqueTopic('reload-lookup-out');
     await createTopics([input, output]);
     const out = await tail(output);
-    const upload = async (path: string, parts: { name: string; value: string; filename?: string; contentType?: string }[], status: number) => {
+    const upload = async (
+      path: string,
+      parts: { name: string; value: string; filename?: string; contentType?: string }[],
+      status: number,
+    ) => {
       const { body, contentType } = multipartBody(parts);
       const res = await t.call('POST', path, { token, body, contentType });
       assert.equal(res.status, status, res.text);
     };
-    await upload('/api/lookups', [{ name: 'id', value: 'departments' }, { name: 'file', value: 'user,dept\nalice,R&D\nbob,Ops\n', filename: 'd.csv', contentType: 'text/csv' }], 201);
-    await post(t, token, '/api/tasks', { id: 50, name: 'enrich', description: '', function: 'PDL_EXPRESSION', definition: { pdl: 'lookup departments user OUTPUT dept' } });
+    await upload(
+      '/api/lookups',
+      [
+        { name: 'id', value: 'departments' },
+        { name: 'file', value: 'user,dept\nalice,R&D\nbob,Ops\n', filename: 'd.csv', contentType: 'text/csv' },
+      ],
+      201,
+    );
+    await post(t, token, '/api/tasks', {
+      id: 50,
+      name: 'enrich',
+      description: '',
+      function: 'PDL_EXPRESSION',
+      definition: { pdl: 'lookup departments user OUTPUT dept' },
+    });
     await post(t, token, '/api/pipelines', { id: 50, name: 'enrich', description: '', tasks: [50] });
     await post(t, token, '/api/topologies', topology(50, 'enrich', [50], input, output));
     const sent: number[] = [];
@@ -273,13 +348,23 @@ describe('the stream engine: hot reload without a restart', () => {
     assert.equal(await deptOf('alice'), 'R&D');
     assert.equal(await deptOf('carol'), undefined);
     const changed = Date.now();
-    await upload('/api/lookups/departments', [{ name: 'file', value: 'user,dept\nalice,Sales\ncarol,Legal\n', filename: 'd2.csv', contentType: 'text/csv' }], 200);
+    await upload(
+      '/api/lookups/departments',
+      [{ name: 'file', value: 'user,dept\nalice,Sales\ncarol,Legal\n', filename: 'd2.csv', contentType: 'text/csv' }],
+      200,
+    );
     await waitFor('the updated lookup', async () => (await deptOf('alice')) === 'Sales', 15_000);
     c.diagnostic(`lookup update effective after ${Date.now() - changed} ms`);
     assert.equal(await deptOf('carol'), 'Legal');
     assert.equal(await deptOf('bob'), undefined, 'a row removed by the update');
     // A later change of something else reloads the workers without resending lookups: the tables stay.
-    await post(t, token, '/api/tasks', { id: 51, name: 'unrelated', description: '', function: 'PARSE_KV', definition: {} });
+    await post(t, token, '/api/tasks', {
+      id: 51,
+      name: 'unrelated',
+      description: '',
+      function: 'PARSE_KV',
+      definition: {},
+    });
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(await deptOf('alice'), 'Sales');
     report(c, out, sent);

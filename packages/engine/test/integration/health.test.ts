@@ -15,7 +15,11 @@ test('health: live and ready answer without a token; ready turns 503 while the n
     assert.deepEqual(live.body, { status: 'UP' });
     assert.equal(live.headers['strict-transport-security'] !== undefined, true, 'the fixed headers are sent');
     const token = await t.initAdmin();
-    await waitFor('a running engine', async () => ((await t.call('GET', '/api/engine/state', { token })).body as { states: string[] }).states[0] === 'RUNNING');
+    await waitFor(
+      'a running engine',
+      async () =>
+        ((await t.call('GET', '/api/engine/state', { token })).body as { states: string[] }).states[0] === 'RUNNING',
+    );
     const ready = await t.call('GET', '/health/ready');
     assert.equal(ready.status, 200, ready.text);
     assert.deepEqual(ready.body, { status: 'UP', checks: { store: 'UP', kafka: 'UP', engine: 'RUNNING' } });
@@ -57,13 +61,28 @@ test('graceful stop: the batch in flight is written and committed, so a restart 
     const token = await t.initAdmin();
     await post(t, token, '/api/tasks', { id: 1, name: 'kv', description: '', function: 'PARSE_KV', definition: {} });
     await post(t, token, '/api/pipelines', { id: 1, name: 'p', description: '', tasks: [1] });
-    await post(t, token, '/api/topologies', { id: 1, name: 'g', description: '', pipelines: [1], enabled: true, group: 'default',
-      input: { name: input }, output: [{ name: output }] });
+    await post(t, token, '/api/topologies', {
+      id: 1,
+      name: 'g',
+      description: '',
+      pipelines: [1],
+      enabled: true,
+      group: 'default',
+      input: { name: input },
+      output: [{ name: output }],
+    });
     await produce(input, ['n=warmup']);
     await consumeUntil(output, (r) => r.length >= 1, 60_000, false, 0);
     const total = 60_000;
-    await produce(input, Array.from({ length: total }, (_, i) => `n=${i}`));
-    await waitFor('the first outputs of the burst', async () => (await consumeUntil(output, (r) => r.length >= 2, 5000, false, 0)).length >= 2, 60_000);
+    await produce(
+      input,
+      Array.from({ length: total }, (_, i) => `n=${i}`),
+    );
+    await waitFor(
+      'the first outputs of the burst',
+      async () => (await consumeUntil(output, (r) => r.length >= 2, 5000, false, 0)).length >= 2,
+      60_000,
+    );
     await t.restart();
     const records = await consumeUntil(output, (r) => r.length >= total + 1, 120_000, false, 3000);
     const values = records.map((m) => (JSON.parse(m.value.toString()) as { n: string }).n);

@@ -3,7 +3,11 @@ import tls from 'node:tls';
 import { describe, test } from 'node:test';
 import { useTestNode } from '../helpers/test-node.ts';
 
-interface ErrorBody { status: string; message: string; debugMessage: string }
+interface ErrorBody {
+  status: string;
+  message: string;
+  debugMessage: string;
+}
 
 /** Sends raw bytes over TLS and returns everything the server wrote until it closed or `ms` passed. */
 function raw(url: string, text: string, ms = 5000): Promise<string> {
@@ -59,29 +63,45 @@ describe('errors of the HTTP layer are error objects; every id the schemas accep
   test('a path that is not valid percent-encoding is a 400 error object naming the path', async () => {
     const res = await t.call('GET', '/api/rules/%zz', { token: admin });
     assert.equal(res.status, 400, res.text);
-    assert.deepEqual(res.body, { status: 'BAD_REQUEST', message: 'Resource validation failed',
-      debugMessage: "The request path '/api/rules/%zz' is not a valid URL: every % must start a %XX escape of UTF-8 bytes." });
+    assert.deepEqual(res.body, {
+      status: 'BAD_REQUEST',
+      message: 'Resource validation failed',
+      debugMessage:
+        "The request path '/api/rules/%zz' is not a valid URL: every % must start a %XX escape of UTF-8 bytes.",
+    });
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
   });
 
   test('a path parameter longer than the limit is a 414 error object naming the limit', async () => {
     const res = await t.call('GET', `/api/rules/${'x'.repeat(5000)}`, { token: admin });
     assert.equal(res.status, 414, res.text);
-    assert.deepEqual(res.body, { status: 'URI_TOO_LONG', message: 'Request URI too long',
-      debugMessage: 'A path parameter is longer than 4096 characters (percent-encoded); no id is that long.' });
+    assert.deepEqual(res.body, {
+      status: 'URI_TOO_LONG',
+      message: 'Request URI too long',
+      debugMessage: 'A path parameter is longer than 4096 characters (percent-encoded); no id is that long.',
+    });
   });
 
   test('headers larger than the server accepts are a 431 error object, and the connection is closed', async () => {
-    const response = await raw(t.url, `GET /api/init HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const response = await raw(
+      t.url,
+      `GET /api/init HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     assert.match(response, /^HTTP\/1\.1 431 /);
-    assert.deepEqual(bodyOf(response), { status: 'REQUEST_HEADER_FIELDS_TOO_LARGE', message: 'Request header fields too large',
-      debugMessage: 'The request line and headers are larger than 16384 bytes; send long values in the body.' });
+    assert.deepEqual(bodyOf(response), {
+      status: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+      message: 'Request header fields too large',
+      debugMessage: 'The request line and headers are larger than 16384 bytes; send long values in the body.',
+    });
   });
 
   test('a request that is not HTTP is a 400 error object, and the connection is closed', async () => {
     const response = await raw(t.url, 'NOT HTTP AT ALL\r\n\r\n');
     assert.match(response, /^HTTP\/1\.1 400 /);
     assert.equal(bodyOf(response).status, 'BAD_REQUEST');
-    assert.match(bodyOf(response).debugMessage, /^The request is not valid HTTP\/1\.1 \(HPE_\w+\); the connection is closed\.$/);
+    assert.match(
+      bodyOf(response).debugMessage,
+      /^The request is not valid HTTP\/1\.1 \(HPE_\w+\); the connection is closed\.$/,
+    );
   });
 });

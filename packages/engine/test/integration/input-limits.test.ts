@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { useTestNode } from '../helpers/test-node.ts';
 
-interface ErrorBody { status: string; debugMessage: string; errors?: unknown[] }
+interface ErrorBody {
+  status: string;
+  debugMessage: string;
+  errors?: unknown[];
+}
 
 /** The two failures of the first fuzz run (issue 13), fixed at their cause. */
 describe('input limits: bounded validation errors and a nesting limit', () => {
@@ -14,8 +18,25 @@ describe('input limits: bounded validation errors and a nesting limit', () => {
   test('a long invalid array gets at most 20 violations and a count, on every route that saw it', async () => {
     const many = Array.from({ length: 100_000 }, (_, i) => `x${i}`);
     const cases: [string, string, unknown][] = [
-      ['PUT', '/api/topologies/1', { id: 1, name: 't', description: '', pipelines: many, enabled: true, group: 'default', input: { name: 'a' }, output: [{ name: 'b' }] }],
-      ['POST', '/api/rules', { id: 'r', name: 'r', description: '', pdl: 'a=1', annotations: many.map((_, i) => i), enabled: true }],
+      [
+        'PUT',
+        '/api/topologies/1',
+        {
+          id: 1,
+          name: 't',
+          description: '',
+          pipelines: many,
+          enabled: true,
+          group: 'default',
+          input: { name: 'a' },
+          output: [{ name: 'b' }],
+        },
+      ],
+      [
+        'POST',
+        '/api/rules',
+        { id: 'r', name: 'r', description: '', pdl: 'a=1', annotations: many.map((_, i) => i), enabled: true },
+      ],
       ['POST', '/api/bulk/pipelines', [{ id: 1, name: 'p', description: '', tasks: many }]],
       ['POST', '/api/users', { username: 'u', password: 'long-enough-pw', roles: many.map(() => ({ name: 'x' })) }],
     ];
@@ -35,13 +56,28 @@ describe('input limits: bounded validation errors and a nesting limit', () => {
     for (const path of ['/api/test/tasks/1', '/api/rules', '/api/login']) {
       const res = await t.call('POST', path, { token: admin, body: deep, contentType: 'application/json' });
       assert.equal(res.status, 400, path);
-      assert.equal((res.body as ErrorBody).debugMessage, 'The request body nests arrays and objects more than 100 levels deep; at most 100 are accepted.');
+      assert.equal(
+        (res.body as ErrorBody).debugMessage,
+        'The request body nests arrays and objects more than 100 levels deep; at most 100 are accepted.',
+      );
     }
     const brackets = `{"a":"${'['.repeat(500)}"}`;
-    const inString = await t.call('POST', '/api/rules', { token: admin, body: brackets, contentType: 'application/json' });
-    assert.notEqual((inString.body as ErrorBody).debugMessage, 'The request body nests arrays and objects more than 100 levels deep; at most 100 are accepted.', 'brackets in strings do not count');
+    const inString = await t.call('POST', '/api/rules', {
+      token: admin,
+      body: brackets,
+      contentType: 'application/json',
+    });
+    assert.notEqual(
+      (inString.body as ErrorBody).debugMessage,
+      'The request body nests arrays and objects more than 100 levels deep; at most 100 are accepted.',
+      'brackets in strings do not count',
+    );
     const hundred = `${'['.repeat(99)}{"x":1}${']'.repeat(99)}`;
-    const ok = await t.call('POST', '/api/test/tasks/1', { token: admin, body: hundred, contentType: 'application/json' });
+    const ok = await t.call('POST', '/api/test/tasks/1', {
+      token: admin,
+      body: hundred,
+      contentType: 'application/json',
+    });
     assert.ok(ok.status < 500 && !/levels deep/.test(ok.text), ok.text);
   });
 });

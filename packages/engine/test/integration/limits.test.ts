@@ -25,38 +25,73 @@ describe('limits, each at its edge', () => {
   let admin: string;
   before(async () => {
     t = await startTestNode({
-      'weir.engine.autostart': 'false', 'weir.http.rate-limit-per-minute': '40', 'weir.rules.max-count': '2',
-      'weir.lookup.max-total-bytes': '2048', 'weir.http.headers-timeout-seconds': '1', 'weir.http.max-connections': '6',
+      'weir.engine.autostart': 'false',
+      'weir.http.rate-limit-per-minute': '40',
+      'weir.rules.max-count': '2',
+      'weir.lookup.max-total-bytes': '2048',
+      'weir.http.headers-timeout-seconds': '1',
+      'weir.http.max-connections': '6',
     });
     admin = await t.initAdmin();
   });
   after(() => t.stop());
 
   test('number of rules: the limit is reached, one more is 400 naming the setting (single, bulk and Sigma import)', async () => {
-    for (const id of ['a', 'b']) assert.equal((await t.call('POST', '/api/rules', { token: admin, body: { id, name: id, description: '', pdl: 'x=1', annotations: [], enabled: true } })).status, 201);
-    const third = await t.call('POST', '/api/rules', { token: admin, body: { id: 'c', name: 'c', description: '', pdl: 'x=1', annotations: [], enabled: true } });
+    for (const id of ['a', 'b'])
+      assert.equal(
+        (
+          await t.call('POST', '/api/rules', {
+            token: admin,
+            body: { id, name: id, description: '', pdl: 'x=1', annotations: [], enabled: true },
+          })
+        ).status,
+        201,
+      );
+    const third = await t.call('POST', '/api/rules', {
+      token: admin,
+      body: { id: 'c', name: 'c', description: '', pdl: 'x=1', annotations: [], enabled: true },
+    });
     assert.equal(third.status, 400);
     assert.equal(debug(third), 'Unable to store more than 2 rules (setting weir.rules.max-count); delete some first.');
-    const bulk = await t.call('POST', '/api/bulk/rules', { token: admin, body: [{ id: 'a', name: 'a2', description: '', pdl: 'x=1', annotations: [], enabled: true },
-      { id: 'd', name: 'd', description: '', pdl: 'x=1', annotations: [], enabled: true }] });
+    const bulk = await t.call('POST', '/api/bulk/rules', {
+      token: admin,
+      body: [
+        { id: 'a', name: 'a2', description: '', pdl: 'x=1', annotations: [], enabled: true },
+        { id: 'd', name: 'd', description: '', pdl: 'x=1', annotations: [], enabled: true },
+      ],
+    });
     assert.equal(bulk.status, 400);
     assert.equal((await t.call('GET', '/api/rules/d', { token: admin })).status, 404);
-    const replace = await t.call('POST', '/api/bulk/rules', { token: admin, body: [{ id: 'a', name: 'a2', description: '', pdl: 'x=1', annotations: [], enabled: true }] });
+    const replace = await t.call('POST', '/api/bulk/rules', {
+      token: admin,
+      body: [{ id: 'a', name: 'a2', description: '', pdl: 'x=1', annotations: [], enabled: true }],
+    });
     assert.equal(replace.status, 200, 'updating within the limit is fine');
     // A Sigma import stores rules as a bulk write does, under the same limit.
     const before = (await t.call('GET', '/api/rules', { token: admin })).body as unknown[];
-    const sigma = 'title: Rar use\nid: 6f3e2987-db24-4c78-a860-b4f4095a7095\nlogsource: {category: process_creation, product: windows}\n'
-      + "detection:\n  selection:\n    Image|endswith: '\\\\rar.exe'\n  condition: selection\n";
+    const sigma =
+      'title: Rar use\nid: 6f3e2987-db24-4c78-a860-b4f4095a7095\nlogsource: {category: process_creation, product: windows}\n' +
+      "detection:\n  selection:\n    Image|endswith: '\\\\rar.exe'\n  condition: selection\n";
     const imported = await t.call('POST', '/api/import/sigma', { token: admin, body: { yaml: sigma } });
     assert.equal(imported.status, 400, imported.text);
-    assert.equal(debug(imported), 'Unable to store more than 2 rules (setting weir.rules.max-count); delete some first.');
-    assert.equal(((await t.call('GET', '/api/rules', { token: admin })).body as unknown[]).length, before.length, 'nothing imported');
+    assert.equal(
+      debug(imported),
+      'Unable to store more than 2 rules (setting weir.rules.max-count); delete some first.',
+    );
+    assert.equal(
+      ((await t.call('GET', '/api/rules', { token: admin })).body as unknown[]).length,
+      before.length,
+      'nothing imported',
+    );
   });
 
   test('total lookup size: an upload that would exceed it is 413 and stores nothing', async () => {
     const upload = (id: string, rows: number) => {
       const csv = `k,v\n${Array.from({ length: rows }, (_, i) => `key${i},value${i}`).join('\n')}\n`;
-      const { body, contentType } = multipartBody([{ name: 'id', value: id }, { name: 'file', filename: `${id}.csv`, contentType: 'text/csv', value: csv }]);
+      const { body, contentType } = multipartBody([
+        { name: 'id', value: id },
+        { name: 'file', filename: `${id}.csv`, contentType: 'text/csv', value: csv },
+      ]);
       return t.call('POST', '/api/lookups', { token: admin, body, contentType });
     };
     assert.equal((await upload('small', 10)).status, 201);
@@ -70,15 +105,23 @@ describe('limits, each at its edge', () => {
     const { closed } = rawConnection(t.url, 'GET /api/init HTTP/1.1\r\nHost: localhost\r\n');
     const response = await closed;
     assert.match(response, /^HTTP\/1\.1 408/);
-    assert.equal((JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as { status: string }).status, 'REQUEST_TIMEOUT', 'an error object');
+    assert.equal(
+      (JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4)) as { status: string }).status,
+      'REQUEST_TIMEOUT',
+      'an error object',
+    );
   });
 
   test('connections beyond the maximum are closed at once', async () => {
     const opened = Array.from({ length: 10 }, () => rawConnection(t.url, ''));
-    const outcomes = await Promise.all(opened.map(({ socket, closed }) => Promise.race([
-      new Promise<'open'>((r) => socket.once('secureConnect', () => r('open'))),
-      closed.then(() => 'refused' as const),
-    ])));
+    const outcomes = await Promise.all(
+      opened.map(({ socket, closed }) =>
+        Promise.race([
+          new Promise<'open'>((r) => socket.once('secureConnect', () => r('open'))),
+          closed.then(() => 'refused' as const),
+        ]),
+      ),
+    );
     assert.ok(outcomes.filter((o) => o === 'open').length <= 6, outcomes.join(','));
     assert.ok(outcomes.filter((o) => o === 'refused').length >= 4, outcomes.join(','));
     for (const { socket } of opened) socket.destroy();
@@ -95,7 +138,10 @@ describe('limits, each at its edge', () => {
     assert.ok(n > 30 && n <= 41, `refused after ${n} requests`);
     const refused = await t.call('GET', '/api/users/rita', { token });
     assert.equal(refused.status, 429);
-    assert.match(debug(refused), /^More than 40 API requests in a minute from this user \(setting weir\.http\.rate-limit-per-minute\); try again in \d+ s\.$/);
+    assert.match(
+      debug(refused),
+      /^More than 40 API requests in a minute from this user \(setting weir\.http\.rate-limit-per-minute\); try again in \d+ s\.$/,
+    );
     assert.ok(Number(refused.headers['retry-after']) > 0);
     assert.equal((await t.call('GET', '/api/users', { token: admin })).status, 200, 'another user is not limited');
     assert.equal((await t.call('GET', '/health/live')).status, 200);

@@ -5,12 +5,31 @@ import { multipartBody } from '../helpers/multipart.ts';
 import { startTestNode, type TestNode } from '../helpers/test-node.ts';
 
 /** One request on the given agent (one kept-alive connection); rejects when no answer comes within 10 s. */
-function post(agent: https.Agent, url: string, path: string, token: string, body: Buffer, contentType: string): Promise<number> {
+function post(
+  agent: https.Agent,
+  url: string,
+  path: string,
+  token: string,
+  body: Buffer,
+  contentType: string,
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = https.request(new URL(path, url), { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'content-length': String(body.length) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = https.request(
+      new URL(path, url),
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': contentType,
+          'content-length': String(body.length),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error('no answer within 10 s')));
     req.on('error', reject);
     req.end(body);
@@ -32,8 +51,21 @@ describe('a refused lookup upload does not stall the connection', () => {
   after(() => t.stop());
 
   for (const [name, parts] of [
-    ['two file parts', [{ name: 'id', value: 'two' }, { name: 'file', value: 'a\n1\n', filename: 'a.csv' }, { name: 'file', value: `a\n${'1\n'.repeat(300_000)}`, filename: 'b.csv' }]],
-    ['a file over the limit', [{ name: 'id', value: 'big' }, { name: 'file', value: `a\n${'1\n'.repeat(300_000)}`, filename: 'big.csv' }]],
+    [
+      'two file parts',
+      [
+        { name: 'id', value: 'two' },
+        { name: 'file', value: 'a\n1\n', filename: 'a.csv' },
+        { name: 'file', value: `a\n${'1\n'.repeat(300_000)}`, filename: 'b.csv' },
+      ],
+    ],
+    [
+      'a file over the limit',
+      [
+        { name: 'id', value: 'big' },
+        { name: 'file', value: `a\n${'1\n'.repeat(300_000)}`, filename: 'big.csv' },
+      ],
+    ],
   ] as const) {
     test(`${name}: refused, and the next request on the same client is answered`, async () => {
       const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: true, maxSockets: 1 });
@@ -41,7 +73,10 @@ describe('a refused lookup upload does not stall the connection', () => {
         const { body, contentType } = multipartBody(parts);
         const status = await post(agent, t.url, '/api/lookups', admin, body, contentType);
         assert.ok(status === 400 || status === 413, String(status));
-        const ok = multipartBody([{ name: 'id', value: `after-${parts[0].value}` }, { name: 'file', value: 'a\n1\n', filename: 'a.csv' }]);
+        const ok = multipartBody([
+          { name: 'id', value: `after-${parts[0].value}` },
+          { name: 'file', value: 'a\n1\n', filename: 'a.csv' },
+        ]);
         assert.equal(await post(agent, t.url, '/api/lookups', admin, ok.body, ok.contentType), 201);
       } finally {
         agent.destroy();

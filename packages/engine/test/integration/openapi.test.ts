@@ -4,11 +4,23 @@ import { apiRoutes } from '../../src/http/access-control.ts';
 import { docsPrefix } from '../../src/http/openapi.ts';
 import { useTestNode } from '../helpers/test-node.ts';
 
-type Operation = { security?: unknown[]; 'x-weir-roles'?: string[]; requestBody?: unknown; parameters?: { in: string; name: string }[];
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }> };
+type Operation = {
+  security?: unknown[];
+  'x-weir-roles'?: string[];
+  requestBody?: unknown;
+  parameters?: { in: string; name: string }[];
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }
+  >;
+};
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
-const fixed = { 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'cache-control': 'no-cache, no-store, max-age=0, must-revalidate' };
+const fixed = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-cache, no-store, max-age=0, must-revalidate',
+};
 
 describe('OpenAPI document and reference', () => {
   const t = useTestNode({ 'weir.engine.autostart': 'false' });
@@ -26,7 +38,11 @@ describe('OpenAPI document and reference', () => {
       assert.ok(operation, `${route.method} ${route.url} is not in the document`);
       const roles = route.access === 'public' ? [] : [...route.access];
       assert.deepEqual(operation['x-weir-roles'], roles, `${route.method} ${route.url}`);
-      assert.deepEqual(operation.security, route.access === 'public' ? [] : [{ bearer: [] }], `${route.method} ${route.url}`);
+      assert.deepEqual(
+        operation.security,
+        route.access === 'public' ? [] : [{ bearer: [] }],
+        `${route.method} ${route.url}`,
+      );
     }
     // Routes of issue 13: the audit trail (admin), logout (checks the token it is given itself) and
     // the health probes (no token).
@@ -39,7 +55,9 @@ describe('OpenAPI document and reference', () => {
     }
     // Contents from the schemas: a body the resource validates, a path parameter, a produce body.
     assert.ok(doc.paths['/api/tasks']!.post!.requestBody, 'POST /api/tasks documents its body');
-    assert.ok(doc.paths['/api/users/{username}']!.get!.parameters!.some((p) => p.in === 'path' && p.name === 'username'));
+    assert.ok(
+      doc.paths['/api/users/{username}']!.get!.parameters!.some((p) => p.in === 'path' && p.name === 'username'),
+    );
     assert.ok(doc.paths['/api/topics/{name}/produce']!.post!.requestBody);
     assert.ok(doc.paths['/api/topics']!.post!.requestBody, 'the topic body is declared on its route');
     assert.ok(doc.paths['/api/lookups']!.post!.requestBody, 'the lookup upload is declared on its route');
@@ -50,10 +68,19 @@ describe('OpenAPI document and reference', () => {
     for (const route of apiRoutes(t.node.api).filter((r) => !r.url.startsWith(docsPrefix))) {
       const operation = doc.paths[route.url.replace(/:(\w+)/g, '{$1}')]![route.method.toLowerCase()]!;
       const success = Object.entries(operation.responses ?? {}).filter(([code]) => code.startsWith('2'));
-      assert.ok(success.length > 0 && success.every(([, r]) => r.content !== undefined || r.description !== 'Default Response'), `${route.method} ${route.url}: ${JSON.stringify(operation.responses)}`);
+      assert.ok(
+        success.length > 0 && success.every(([, r]) => r.content !== undefined || r.description !== 'Default Response'),
+        `${route.method} ${route.url}: ${JSON.stringify(operation.responses)}`,
+      );
     }
-    const answer = (path: string, method: string, code: string) => doc.paths[path]![method]!.responses![code]!.content!['application/json']!.schema!;
-    assert.deepEqual(Object.keys(answer('/api/users/{username}', 'get', '200').properties!), ['username', 'name', 'email', 'roles']);
+    const answer = (path: string, method: string, code: string) =>
+      doc.paths[path]![method]!.responses![code]!.content!['application/json']!.schema!;
+    assert.deepEqual(Object.keys(answer('/api/users/{username}', 'get', '200').properties!), [
+      'username',
+      'name',
+      'email',
+      'roles',
+    ]);
     assert.ok(answer('/api/tasks/{id}', 'get', '200').properties!.definition, 'a task answer shows its definition');
     assert.ok(answer('/api/topics/{name}', 'get', '200').properties!.numberOfPartitions);
   });
@@ -64,7 +91,11 @@ describe('OpenAPI document and reference', () => {
     assert.equal(page.status, 200, page.text);
     assert.match(String(page.headers['content-type']), /text\/html/);
     assert.match(page.text, /swagger-ui/i);
-    assert.doesNotMatch(page.text, /<(?:script|link)[^>]+(?:src|href)="(?:https?:)?\/\//i, 'no asset from another host');
+    assert.doesNotMatch(
+      page.text,
+      /<(?:script|link)[^>]+(?:src|href)="(?:https?:)?\/\//i,
+      'no asset from another host',
+    );
     for (const [name, value] of Object.entries(fixed)) assert.equal(page.headers[name], value, name);
     const bundle = await t.call('GET', `${docsPrefix}/static/swagger-ui-bundle.js`);
     assert.equal(bundle.status, 200);

@@ -12,12 +12,20 @@ const quickstart = path.resolve(import.meta.dirname, '../fixtures/original/quick
 const bytes = (file: string) => readFileSync(path.join(quickstart, file));
 
 /** The topic bodies of the original's `create_topics.yml` (a YAML block scalar: the text below, newline-terminated). */
-const topicBody = (name: string) => `{\n  "name": "${name}",\n  "numberOfPartitions": 1,\n  "replicationFactor": 1,\n  "options": {\n    "cleanup.policy": "delete"\n  }\n}\n`;
+const topicBody = (name: string) =>
+  `{\n  "name": "${name}",\n  "numberOfPartitions": 1,\n  "replicationFactor": 1,\n  "options": {\n    "cleanup.policy": "delete"\n  }\n}\n`;
 
 /** Reads a topic from the start with kcat (a Kafka client that is not Weir's) until `count` records came or the wait ends. */
 async function kcat(topic: string, count: number): Promise<Record<string, unknown>[]> {
-  const { stdout } = await promisify(execFile)('kcat', ['-b', testBootstrap(), '-C', '-t', topic, '-o', 'beginning', '-c', String(count), '-e', '-q'], { timeout: 20_000 });
-  return stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const { stdout } = await promisify(execFile)(
+    'kcat',
+    ['-b', testBootstrap(), '-C', '-t', topic, '-o', 'beginning', '-c', String(count), '-e', '-q'],
+    { timeout: 20_000 },
+  );
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /**
@@ -35,7 +43,15 @@ describe("the original's Ansible quick start, unchanged", () => {
     // The playbooks' admin password (admin123) is a common one: refused unless the rule is off.
     t = await startTestNode({ ...settings, 'weir.auth.password-refuse-common': 'false' });
     // The quick start assumes an engine set up with its user (get_tokens.yml logs in as merihb).
-    const init = await t.call('POST', '/api/init', { body: { name: 'Merih', username: 'merihb', email: 'merihb@example.com', password: 'admin123', roles: [{ name: 'admin' }] } });
+    const init = await t.call('POST', '/api/init', {
+      body: {
+        name: 'Merih',
+        username: 'merihb',
+        email: 'merihb@example.com',
+        password: 'admin123',
+        roles: [{ name: 'admin' }],
+      },
+    });
     assert.equal(init.status, 201, init.text);
   });
   after(async () => {
@@ -46,7 +62,10 @@ describe("the original's Ansible quick start, unchanged", () => {
 
   test('login, topics, bulk rules, tasks, pipelines, topologies answer as the playbooks expect', async () => {
     // get_tokens.yml: a YAML single-quoted scalar over three lines, folded into one line.
-    const login = await t.call('POST', '/api/login', { contentType: json, body: '{ "username" : "merihb", "password" : "admin123" }' });
+    const login = await t.call('POST', '/api/login', {
+      contentType: json,
+      body: '{ "username" : "merihb", "password" : "admin123" }',
+    });
     assert.equal(login.status, 200, login.text);
     token = (login.body as { access_token: string }).access_token;
     assert.ok((login.body as { refresh_token?: string }).refresh_token);
@@ -58,20 +77,37 @@ describe("the original's Ansible quick start, unchanged", () => {
     }
 
     const sent: Record<string, unknown[]> = {};
-    for (const [endpoint, file] of [['rules', 'Rules.json'], ['tasks', 'Tasks.json'], ['pipelines', 'Pipelines.json'], ['topologies', 'Topologies.json']] as const) {
+    for (const [endpoint, file] of [
+      ['rules', 'Rules.json'],
+      ['tasks', 'Tasks.json'],
+      ['pipelines', 'Pipelines.json'],
+      ['topologies', 'Topologies.json'],
+    ] as const) {
       const res = await t.call('POST', `/api/bulk/${endpoint}`, { token, contentType: json, body: bytes(file) });
       assert.equal(res.status, 200, `${endpoint}: ${res.text}`);
       sent[endpoint] = JSON.parse(bytes(file).toString('utf8')) as unknown[];
       // create_*_bulk.yml print `rule.name` of every element of the answer.
-      assert.deepEqual((res.body as { name: string }[]).map((r) => r.name), sent[endpoint]!.map((r) => (r as { name: string }).name));
+      assert.deepEqual(
+        (res.body as { name: string }[]).map((r) => r.name),
+        sent[endpoint]!.map((r) => (r as { name: string }).name),
+      );
     }
 
     const rules = (await t.call('GET', '/api/rules', { token })).body as { id: string; pdl: string }[];
-    assert.deepEqual(rules.map((r) => r.id), ['test_rule_for_evil', 'test_rule_for_failure']);
+    assert.deepEqual(
+      rules.map((r) => r.id),
+      ['test_rule_for_evil', 'test_rule_for_failure'],
+    );
     assert.equal(rules[0]!.pdl, 'group_name=\\"evil*\\"', 'the PDL is stored as sent');
     const topologies = (await t.call('GET', '/api/topologies', { token })).body as { id: number; name: string }[];
-    assert.deepEqual(topologies.map((r) => [r.id, r.name]), [[2, 'test-winlogbeat:evil_user:alert'], [3, 'test-winlogbeat:evil_user:alert']],
-      'both topologies are stored, told apart by id');
+    assert.deepEqual(
+      topologies.map((r) => [r.id, r.name]),
+      [
+        [2, 'test-winlogbeat:evil_user:alert'],
+        [3, 'test-winlogbeat:evil_user:alert'],
+      ],
+      'both topologies are stored, told apart by id',
+    );
   });
 
   test('the loaded topologies run on the broker and raise the alerts (engine restarted with an empty JSON body)', async () => {
@@ -87,15 +123,24 @@ describe("the original's Ansible quick start, unchanged", () => {
       JSON.stringify({ user: 'ann', group_id: 2, action: 'success' }),
     ]);
     // Two topologies (ids 2 and 3) read test_input; rules match all: bob's event raises both rules' alerts in each.
-    const out = await waitFor('four alerts on test_output', async () => {
-      const records = await kcat('test_output', 4).catch(() => []);
-      return records.length === 4 ? records : undefined;
-    }, 60_000);
+    const out = await waitFor(
+      'four alerts on test_output',
+      async () => {
+        const records = await kcat('test_output', 4).catch(() => []);
+        return records.length === 4 ? records : undefined;
+      },
+      60_000,
+    );
     for (const alert of out) {
       assert.equal(alert.user, 'bob');
       assert.equal(alert.group_name, 'evil group', 'task 1 (PDL_EXPRESSION eval) ran');
     }
-    assert.deepEqual(out.map((a) => (a._rule as { id: string }).id).sort(), ['test_rule_for_evil', 'test_rule_for_evil', 'test_rule_for_failure', 'test_rule_for_failure']);
+    assert.deepEqual(out.map((a) => (a._rule as { id: string }).id).sort(), [
+      'test_rule_for_evil',
+      'test_rule_for_evil',
+      'test_rule_for_failure',
+      'test_rule_for_failure',
+    ]);
     const alerts = await kcat(`${settings['weir.topic.prefix']}_alerts`, 4);
     assert.equal(alerts.length, 4);
     assert.ok(alerts.every((a) => a.user === 'bob'));

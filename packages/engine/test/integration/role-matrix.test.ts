@@ -53,6 +53,9 @@ describe('role matrix: every /api route, with no token and with a user token', (
   test('a route that declares no access cannot be registered', () => {
     const app = Fastify();
     registerAccessControl(app, {} as NodeContext);
-    assert.throws(() => app.get('/api/undeclared', async () => 'x'), /route GET \/api\/undeclared declares no access \(config\.access\)/);
+    assert.throws(
+      () => app.get('/api/undeclared', async () => 'x'),
+      /route GET \/api\/undeclared declares no access \(config\.access\)/,
+    );
   });
 });

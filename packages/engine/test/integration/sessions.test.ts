@@ -21,7 +21,10 @@ describe('password policy', () => {
     t = await startTestNode({ 'weir.auth.password-min-length': '12' });
     const init = await t.call('POST', '/api/init', { body: { username: 'root', password: 'a' } });
     assert.equal(init.status, 400);
-    assert.equal(debug(init), 'The password does not meet the password policy: it has 1 characters and must have at least 12 (setting weir.auth.password-min-length).');
+    assert.equal(
+      debug(init),
+      'The password does not meet the password policy: it has 1 characters and must have at least 12 (setting weir.auth.password-min-length).',
+    );
     assert.deepEqual((await t.call('GET', '/api/init')).body, { initialized: false }, 'a refused init stores nothing');
     assert.equal((await t.call('POST', '/api/init', { body: { username: 'root', password: strong } })).status, 201);
     admin = (await t.login('root', strong)).access_token;
@@ -38,11 +41,17 @@ describe('password policy', () => {
     for (const [username, password, rule] of cases) {
       const res = await t.call('POST', '/api/users', { token: admin, body: { username, password } });
       assert.equal(res.status, 400, password);
-      assert.deepEqual(res.body, { status: 'BAD_REQUEST', message: 'Resource validation failed',
-        debugMessage: `The password does not meet the password policy: ${rule}.` });
+      assert.deepEqual(res.body, {
+        status: 'BAD_REQUEST',
+        message: 'Resource validation failed',
+        debugMessage: `The password does not meet the password policy: ${rule}.`,
+      });
       assert.equal((await t.call('GET', `/api/users/${username}`, { token: admin })).status, 404);
     }
-    const ok = await t.call('POST', '/api/users', { token: admin, body: { username: 'dora', password: 'dora likes long walks' } });
+    const ok = await t.call('POST', '/api/users', {
+      token: admin,
+      body: { username: 'dora', password: 'dora likes long walks' },
+    });
     assert.equal(ok.status, 201);
   });
 
@@ -50,7 +59,10 @@ describe('password policy', () => {
     const res = await t.call('PUT', '/api/users/dora', { token: admin, body: { password: 'password' } });
     assert.equal(res.status, 400);
     assert.match(debug(res)!, /must have at least 12/);
-    assert.equal((await t.call('PUT', '/api/users/dora', { token: admin, body: { password: '', name: 'Dora' } })).status, 200);
+    assert.equal(
+      (await t.call('PUT', '/api/users/dora', { token: admin, body: { password: '', name: 'Dora' } })).status,
+      200,
+    );
     await t.login('dora', 'dora likes long walks');
   });
 });
@@ -104,7 +116,10 @@ describe('sessions', () => {
     const s = await t.login('sam', 'sam-new-pw');
     assert.equal((await t.call('PUT', '/api/users/sam', { token: admin, body: { name: 'Samuel' } })).status, 200);
     assert.equal((await t.call('GET', '/api/users/sam', { token: s.access_token })).status, 200);
-    assert.equal((await t.call('PUT', '/api/users/sam', { token: admin, body: { roles: [{ name: 'admin' }] } })).status, 200);
+    assert.equal(
+      (await t.call('PUT', '/api/users/sam', { token: admin, body: { roles: [{ name: 'admin' }] } })).status,
+      200,
+    );
     assert.equal((await t.call('GET', '/api/users/sam', { token: s.access_token })).status, 403);
     assert.equal((await t.call('GET', '/api/token/refresh', { token: s.refresh_token })).status, 401);
   });
@@ -122,16 +137,29 @@ describe('sessions', () => {
   test('POST /api/logout revokes that session (refresh and access tokens), not the other sessions', async () => {
     const a = await t.login('sam', 'sam-new-pw');
     const b = await t.login('sam', 'sam-new-pw');
-    const refreshed = (await t.call('GET', '/api/token/refresh', { token: a.refresh_token })).body as { access_token: string; refresh_token: string };
+    const refreshed = (await t.call('GET', '/api/token/refresh', { token: a.refresh_token })).body as {
+      access_token: string;
+      refresh_token: string;
+    };
     assert.equal((await t.call('POST', '/api/logout')).status, 401);
     assert.equal((await t.call('POST', '/api/logout', { token: 'not-a-token' })).status, 403);
     const out = await t.call('POST', '/api/logout', { token: a.access_token });
     assert.equal(out.status, 204);
     assert.equal(out.text, '');
-    for (const token of [a.access_token, refreshed.access_token]) assert.equal((await t.call('GET', '/api/users/sam', { token })).status, 403);
-    for (const token of [a.refresh_token, refreshed.refresh_token]) assert.equal((await t.call('GET', '/api/token/refresh', { token })).status, 401);
-    assert.equal((await t.call('GET', '/api/users/sam', { token: b.access_token })).status, 200, 'another session lives on');
-    assert.equal((await t.call('POST', '/api/logout', { token: b.refresh_token })).status, 204, 'the refresh token also logs out');
+    for (const token of [a.access_token, refreshed.access_token])
+      assert.equal((await t.call('GET', '/api/users/sam', { token })).status, 403);
+    for (const token of [a.refresh_token, refreshed.refresh_token])
+      assert.equal((await t.call('GET', '/api/token/refresh', { token })).status, 401);
+    assert.equal(
+      (await t.call('GET', '/api/users/sam', { token: b.access_token })).status,
+      200,
+      'another session lives on',
+    );
+    assert.equal(
+      (await t.call('POST', '/api/logout', { token: b.refresh_token })).status,
+      204,
+      'the refresh token also logs out',
+    );
     assert.equal((await t.call('GET', '/api/users/sam', { token: b.access_token })).status, 403);
   });
 });
@@ -143,14 +171,31 @@ test('kafka store: a password change or a logout on one node revokes the tokens 
   try {
     const admin = await a.initAdmin();
     await a.createUser(admin, 'kim');
-    await eventually(async () => (await b.call('POST', '/api/login', { body: { username: 'kim', password: 'kim-pw' } })).status === 200, 'kim known on b');
+    await eventually(
+      async () =>
+        (await b.call('POST', '/api/login', { body: { username: 'kim', password: 'kim-pw' } })).status === 200,
+      'kim known on b',
+    );
     const onB = await b.login('kim', 'kim-pw');
     const another = await b.login('kim', 'kim-pw');
-    assert.equal((await a.call('POST', '/api/logout', { token: another.access_token })).status, 204, 'a token of b is accepted by a');
-    await eventually(async () => (await b.call('GET', '/api/token/refresh', { token: another.refresh_token })).status === 401, 'logout on a seen by b');
+    assert.equal(
+      (await a.call('POST', '/api/logout', { token: another.access_token })).status,
+      204,
+      'a token of b is accepted by a',
+    );
+    await eventually(
+      async () => (await b.call('GET', '/api/token/refresh', { token: another.refresh_token })).status === 401,
+      'logout on a seen by b',
+    );
     assert.equal((await b.call('GET', '/api/users/kim', { token: onB.access_token })).status, 200);
-    assert.equal((await a.call('PUT', '/api/users/kim', { token: admin, body: { password: 'kim-new-pw' } })).status, 200);
-    await eventually(async () => (await b.call('GET', '/api/users/kim', { token: onB.access_token })).status === 403, 'password change on a seen by b');
+    assert.equal(
+      (await a.call('PUT', '/api/users/kim', { token: admin, body: { password: 'kim-new-pw' } })).status,
+      200,
+    );
+    await eventually(
+      async () => (await b.call('GET', '/api/users/kim', { token: onB.access_token })).status === 403,
+      'password change on a seen by b',
+    );
     assert.equal((await b.call('GET', '/api/token/refresh', { token: onB.refresh_token })).status, 401);
   } finally {
     await b.stop();

@@ -15,10 +15,22 @@ import { uniqueTopic } from '../helpers/topics.ts';
  * independent reference.
  */
 async function writeTransactions(topic: string): Promise<void> {
-  const producer = new Producer({ clientId: 'weir-test-tx', bootstrapBrokers: [testBootstrap()], idempotent: true,
-    transactionalId: `weir-test-${topic}`, producerId: -1n, producerEpoch: -1 });
+  const producer = new Producer({
+    clientId: 'weir-test-tx',
+    bootstrapBrokers: [testBootstrap()],
+    idempotent: true,
+    transactionalId: `weir-test-${topic}`,
+    producerId: -1n,
+    producerEpoch: -1,
+  });
   try {
-    const steps: [string[], boolean][] = [[['a1', 'a2'], true], [['b1', 'b2', 'b3'], false], [['c1'], true], [['d1'], false], [['e1', 'e2'], true]];
+    const steps: [string[], boolean][] = [
+      [['a1', 'a2'], true],
+      [['b1', 'b2', 'b3'], false],
+      [['c1'], true],
+      [['d1'], false],
+      [['e1', 'e2'], true],
+    ];
     for (const [values, commit] of steps) {
       const tx = await producer.beginTransaction();
       await tx.send({ messages: values.map((v) => ({ topic, key: Buffer.from(v[0]!), value: Buffer.from(v) })) });
@@ -40,9 +52,16 @@ describe('records of aborted transactions under read_committed', () => {
 
     assert.deepEqual(await kcatValues(topic, true), committed, 'kcat (read_committed)');
     const read = await consumeUntil(topic, (records) => records.length >= committed.length, 30_000, true);
-    assert.deepEqual(read.map((r) => r.value.toString()), committed);
+    assert.deepEqual(
+      read.map((r) => r.value.toString()),
+      committed,
+    );
 
-    const consumer = new Consumer({ clientId: 'weir-test-restore', groupId: `weir-test-restore-${topic}`, bootstrapBrokers: [testBootstrap()] });
+    const consumer = new Consumer({
+      clientId: 'weir-test-restore',
+      groupId: `weir-test-restore-${topic}`,
+      bootstrapBrokers: [testBootstrap()],
+    });
     try {
       const restored: string[] = [];
       const n = await readChangelog(consumer, topic, 0, true, (_key, value) => restored.push(value!.toString()));

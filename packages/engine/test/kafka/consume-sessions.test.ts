@@ -7,11 +7,20 @@ import { testBootstrap } from '../helpers/test-node.ts';
 import { uniqueTopic } from '../helpers/topics.ts';
 
 /** ConsumeSessions on the shared test broker, without the HTTP layer: limits, replacement, bytes. */
-const sessions = new ConsumeSessions({ clientId: 'weir-test-sessions', bootstrapBrokers: [testBootstrap()] }, 'weir-test-sessions',
-  { maxSessionsPerUser: 2, idleSeconds: 60, maxBytes: 64 });
+const sessions = new ConsumeSessions(
+  { clientId: 'weir-test-sessions', bootstrapBrokers: [testBootstrap()] },
+  'weir-test-sessions',
+  { maxSessionsPerUser: 2, idleSeconds: 60, maxBytes: 64 },
+);
 after(() => sessions.close());
 
-const request = { keyType: 'String', valueType: 'String', maxEvents: 3, maxTimeoutSeconds: 30, start: { kind: 'earliest' } } as const;
+const request = {
+  keyType: 'String',
+  valueType: 'String',
+  maxEvents: 3,
+  maxTimeoutSeconds: 30,
+  start: { kind: 'earliest' },
+} as const;
 
 async function readUntilDone(username: string, topic: string) {
   for (let i = 0; i < 600; i++) {
@@ -30,8 +39,16 @@ test('consume sessions: maxEvents, the bytes limit, one session per user and top
 
   await sessions.open('uma', a, request);
   const readA = await readUntilDone('uma', a);
-  assert.deepEqual([readA.status, readA.messages.map((m) => m.value)], [consumerStatus.COMPLETED, ['1', '2', '3']], 'stops at maxEvents');
-  assert.deepEqual(sessions.read('uma', a, 2)?.messages.map((m) => m.value), ['3'], 'read from an index');
+  assert.deepEqual(
+    [readA.status, readA.messages.map((m) => m.value)],
+    [consumerStatus.COMPLETED, ['1', '2', '3']],
+    'stops at maxEvents',
+  );
+  assert.deepEqual(
+    sessions.read('uma', a, 2)?.messages.map((m) => m.value),
+    ['3'],
+    'read from an index',
+  );
 
   await sessions.open('uma', b, request);
   const readB = await readUntilDone('uma', b);

@@ -4,7 +4,16 @@ import { weirTopicNames, weirTopics } from '../../src/kafka/weir-topics.ts';
 import { collectionOfKey, recordKey } from '../../src/store/kafka-store.ts';
 
 test('the product topic names are exactly the weir_* names', () => {
-  assert.deepEqual(Object.values(weirTopics).sort(), ['weir_alerts', 'weir_lookups', 'weir_nodes', 'weir_pipelines', 'weir_rules', 'weir_tasks', 'weir_topologies', 'weir_users']);
+  assert.deepEqual(Object.values(weirTopics).sort(), [
+    'weir_alerts',
+    'weir_lookups',
+    'weir_nodes',
+    'weir_pipelines',
+    'weir_rules',
+    'weir_tasks',
+    'weir_topologies',
+    'weir_users',
+  ]);
   assert.equal(weirTopicNames('x').rules, 'x_rules');
 });
 

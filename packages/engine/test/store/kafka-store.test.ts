@@ -33,7 +33,11 @@ test('kafka store: creates compacted topics, reads its own writes, shares them a
     try {
       const topics = await admin.listTopics();
       for (const t of Object.values(names)) assert.ok(topics.includes(t), `${t} exists`);
-      const configs = await admin.describeConfigs({ resources: [{ resourceType: 2, resourceName: names.tasks, configurationKeys: ['cleanup.policy', 'retention.bytes'] }] });
+      const configs = await admin.describeConfigs({
+        resources: [
+          { resourceType: 2, resourceName: names.tasks, configurationKeys: ['cleanup.policy', 'retention.bytes'] },
+        ],
+      });
       const values = Object.fromEntries(configs[0]!.configs.map((c) => [c.name, c.value]));
       assert.deepEqual(values, { 'cleanup.policy': 'compact', 'retention.bytes': '-1' });
     } finally {
@@ -47,7 +51,10 @@ test('kafka store: creates compacted topics, reads its own writes, shares them a
     const took = await eventually(() => b.get('tasks', '1') !== undefined, 1000);
     assert.ok(took < 1000);
 
-    await a.putMany('rules', [['r1', { id: 'r1' }], ['r2', { id: 'r2' }]]);
+    await a.putMany('rules', [
+      ['r1', { id: 'r1' }],
+      ['r2', { id: 'r2' }],
+    ]);
     assert.deepEqual(a.list('rules'), [{ id: 'r1' }, { id: 'r2' }]);
     await a.put('meta', 'token-secret', { secret: 's' });
     await a.put('users', 'alice', { username: 'alice' });
@@ -83,8 +90,15 @@ test('a node in local mode creates only the alerts topic; in kafka mode all eigh
     try {
       const ours = (await admin.listTopics()).filter((name) => name.startsWith(`${prefix}_`)).sort();
       // In kafka mode the audit trail has its own (time-retained) topic too (docs/security.md).
-      const expected = mode === 'local' ? ['alerts'] : ['alerts', 'audit', 'lookups', 'nodes', 'pipelines', 'rules', 'tasks', 'topologies', 'users'];
-      assert.deepEqual(ours, expected.map((s) => `${prefix}_${s}`), mode);
+      const expected =
+        mode === 'local'
+          ? ['alerts']
+          : ['alerts', 'audit', 'lookups', 'nodes', 'pipelines', 'rules', 'tasks', 'topologies', 'users'];
+      assert.deepEqual(
+        ours,
+        expected.map((s) => `${prefix}_${s}`),
+        mode,
+      );
     } finally {
       await admin.close();
       await t.stop();

@@ -12,16 +12,28 @@ import { kcatPartitions, kcatValues } from '../helpers/kcat.ts';
 import { testBootstrap } from '../helpers/test-node.ts';
 import { uniqueTopic } from '../helpers/topics.ts';
 
-const record = (topic: string, value: string): OutgoingRecord => ({ topic, partition: 0, value: Buffer.from(value), timestamp: BigInt(Date.UTC(2023, 0, 1)) });
+const record = (topic: string, value: string): OutgoingRecord => ({
+  topic,
+  partition: 0,
+  value: Buffer.from(value),
+  timestamp: BigInt(Date.UTC(2023, 0, 1)),
+});
 
 describe('BatchWriter and stage topics against the test broker', () => {
   let admin: Admin;
   const known = new Set<string>();
   const logs: string[] = [];
-  const writerFor = (guarantee: 'at_least_once' | 'exactly_once_v2') => new BatchWriter(
-    { connection: { bootstrapBrokers: testBootstrap().split(',') }, clientId: `weir-test-writer-${guarantee}`, guarantee,
-      transactionalId: `${uniqueTopic('tx')}-${guarantee}`, onLog: (_level, message) => logs.push(message) },
-    { admin: () => admin, knownTopics: () => known });
+  const writerFor = (guarantee: 'at_least_once' | 'exactly_once_v2') =>
+    new BatchWriter(
+      {
+        connection: { bootstrapBrokers: testBootstrap().split(',') },
+        clientId: `weir-test-writer-${guarantee}`,
+        guarantee,
+        transactionalId: `${uniqueTopic('tx')}-${guarantee}`,
+        onLog: (_level, message) => logs.push(message),
+      },
+      { admin: () => admin, knownTopics: () => known },
+    );
 
   before(() => {
     admin = new Admin({ clientId: 'weir-test-writer-admin', bootstrapBrokers: testBootstrap().split(',') });
@@ -35,10 +47,16 @@ describe('BatchWriter and stage topics against the test broker', () => {
     const out = uniqueTopic('writer-alos');
     try {
       await writer.open();
-      assert.equal(await writer.write([record(out, 'a'), record(out, 'b')], new Map(), undefined, undefined), undefined);
+      assert.equal(
+        await writer.write([record(out, 'a'), record(out, 'b')], new Map(), undefined, undefined),
+        undefined,
+      );
       assert.deepEqual(await kcatValues(out), ['a', 'b']);
       assert.ok(known.has(out), 'the created topic is known from then on');
-      assert.ok(logs.some((l) => l.includes(out)), 'the creation is logged');
+      assert.ok(
+        logs.some((l) => l.includes(out)),
+        'the creation is logged',
+      );
     } finally {
       await writer.close();
     }
@@ -58,7 +76,7 @@ describe('BatchWriter and stage topics against the test broker', () => {
     }
   });
 
-  test('ensureStageTopics: repartition and changelog topics with the input\'s partitions, once', async () => {
+  test("ensureStageTopics: repartition and changelog topics with the input's partitions, once", async () => {
     const input = uniqueTopic('stage-in');
     await createTopics([input], 3);
     const topics = stageTopics(uniqueTopic('app'), { id: 1, name: 'logins' }, 2);

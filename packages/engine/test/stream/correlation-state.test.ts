@@ -44,7 +44,10 @@ describe('PartitionedStateStore: state per partition, backed by a changelog', ()
     const log: OutgoingRecord[] = [];
     store.drain(log);
     assert.ok(log.every((r) => r.topic === 'chg' && r.partition === 2));
-    assert.deepEqual(log.map((r) => JSON.parse(r.key!.toString())).sort(), [['rule:r#0'], ['rule:r#0', '["a"]'], ['rule:r#0', '["b"]']].sort());
+    assert.deepEqual(
+      log.map((r) => JSON.parse(r.key!.toString())).sort(),
+      [['rule:r#0'], ['rule:r#0', '["a"]'], ['rule:r#0', '["b"]']].sort(),
+    );
     const drainedAgain: OutgoingRecord[] = [];
     store.drain(drainedAgain);
     assert.deepEqual(drainedAgain, []); // only changes are written
@@ -57,7 +60,10 @@ describe('PartitionedStateStore: state per partition, backed by a changelog', ()
   test('a group that is gone is a tombstone; restoring it forgets the group', () => {
     const store = new PartitionedStateStore();
     store.open('rep', 0, 'chg');
-    const program = compile('event_count timespan=1m group_by user emit=close', { stateStore: store, stateId: 'rule:c' });
+    const program = compile('event_count timespan=1m group_by user emit=close', {
+      stateStore: store,
+      stateId: 'rule:c',
+    });
     store.select('rep', 0);
     program.feed({ user: 'a', _time: T0 });
     const log: OutgoingRecord[] = [];
@@ -69,7 +75,10 @@ describe('PartitionedStateStore: state per partition, backed by a changelog', ()
     const restored = restoreFrom(log, 0);
     restored.select('rep', 0);
     assert.equal(restored.size('rule:c#0'), 1);
-    assert.deepEqual([...restored.entries('rule:c#0')].map(([k]) => k), ['["b"]']);
+    assert.deepEqual(
+      [...restored.entries('rule:c#0')].map(([k]) => k),
+      ['["b"]'],
+    );
   });
 
   test('every correlation function continues its windows after a changelog round trip', () => {
@@ -89,7 +98,12 @@ describe('PartitionedStateStore: state per partition, backed by a changelog', ()
       const program = compile(pdl, { stateStore: restored, stateId: 'rule:f' });
       return [...out, ...events.slice(split).flatMap((e) => program.feed(e))];
     };
-    const events: JsonObject[] = ['a', 'a', 'a', 'a', 'b', 'a', 'c', 'b'].map((img, i) => ({ host: 'h', img, n: i + 1, _time: T0 + i }));
+    const events: JsonObject[] = ['a', 'a', 'a', 'a', 'b', 'a', 'c', 'b'].map((img, i) => ({
+      host: 'h',
+      img,
+      n: i + 1,
+      _time: T0 + i,
+    }));
     events.push({ host: 'z', img: 'a', n: 1, _time: T0 + 7_200_000 }); // closes h's emit=close windows
     const rules = [
       'event_count timespan=1h group_by host where _aggregation.value >= 6',
@@ -123,19 +137,37 @@ describe('repartition records', () => {
     assert.equal(partitionOf('["alice"]', 4), partitionOf('["alice"]', 4));
     const spread = new Set(Array.from({ length: 200 }, (_, i) => partitionOf(JSON.stringify([`u${i}`]), 4)));
     assert.deepEqual([...spread].sort(), [0, 1, 2, 3]);
-    const routed = { stage: 'rule:r', pdlStage: 1, key: '["alice"]', event: { user: 'alice', n: 1 }, time: T0, timestamp: T0 + 5 };
+    const routed = {
+      stage: 'rule:r',
+      pdlStage: 1,
+      key: '["alice"]',
+      event: { user: 'alice', n: 1 },
+      time: T0,
+      timestamp: T0 + 5,
+    };
     const back = decodeRouted(encodeRouted(routed, Buffer.from('k1')), Buffer.from(routed.key), T0 + 5);
     assert.deepEqual(back.routed, routed);
     assert.equal(back.sourceKey?.toString(), 'k1');
     assert.equal(back.origin, undefined); // an event the idle close emitted has no input record
-    const origin = { topic: 'in', partition: 3, offset: 2n ** 40n, value: Buffer.from([0xff, 0x00, 0x7b]), timestamp: BigInt(T0 + 1) };
-    assert.deepEqual(decodeRouted(encodeRouted(routed, Buffer.from('k1'), origin), Buffer.from(routed.key), T0 + 5).origin, origin);
+    const origin = {
+      topic: 'in',
+      partition: 3,
+      offset: 2n ** 40n,
+      value: Buffer.from([0xff, 0x00, 0x7b]),
+      timestamp: BigInt(T0 + 1),
+    };
+    assert.deepEqual(
+      decodeRouted(encodeRouted(routed, Buffer.from('k1'), origin), Buffer.from(routed.key), T0 + 5).origin,
+      origin,
+    );
     assert.throws(() => decodeRouted(Buffer.from('{"x":1}'), null, 0), /not a Weir repartition record/);
   });
 
   test('topic names: application id, topology and task; unsafe characters replaced', () => {
     assert.deepEqual(stageTopics('weir-engine', { id: 3, name: 'auth logs/EU' }, 7), {
-      repartition: 'weir-engine-auth_logs_EU-3-task7-repartition', changelog: 'weir-engine-auth_logs_EU-3-task7-changelog' });
+      repartition: 'weir-engine-auth_logs_EU-3-task7-repartition',
+      changelog: 'weir-engine-auth_logs_EU-3-task7-changelog',
+    });
   });
 });
 
@@ -154,7 +186,10 @@ describe('PartitionQueues: fair batches', () => {
     assert.ok(count(0) >= 30 && count(2) >= 30, `shares ${count(0)}/${count(1)}/${count(2)}`);
     for (const p of [0, 1, 2]) {
       const offsets = batch.filter((x) => x.partition === p).map((x) => x.offset);
-      assert.deepEqual(offsets, offsets.map((_, i) => i));
+      assert.deepEqual(
+        offsets,
+        offsets.map((_, i) => i),
+      );
     }
     assert.equal(q.size, 1310 - 90);
   });
@@ -164,9 +199,15 @@ describe('PartitionQueues: fair batches', () => {
     for (let i = 0; i < 6; i++) q.push(m(i % 2, i));
     const first = q.take(4);
     q.putBack(first);
-    assert.deepEqual(q.take(6).map((x) => x.offset), [0, 2, 4, 1, 3, 5]);
+    assert.deepEqual(
+      q.take(6).map((x) => x.offset),
+      [0, 2, 4, 1, 3, 5],
+    );
     for (let i = 0; i < 4; i++) q.push(m(i % 2, i));
     assert.equal(q.retainOnly(new Set(['t\u00001'])), 2);
-    assert.deepEqual(q.take(10).map((x) => x.partition), [1, 1]);
+    assert.deepEqual(
+      q.take(10).map((x) => x.partition),
+      [1, 1],
+    );
   });
 });

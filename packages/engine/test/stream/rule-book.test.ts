@@ -2,14 +2,32 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LookupBook, RuleBook } from '../../src/stream/rule-book.ts';
 
-const rule = (id: string, pdl: string, more: { enabled?: boolean } = {}) => ({ id, name: `Rule ${id}`, pdl, annotations: [`a.${id}`], enabled: more.enabled ?? true });
+const rule = (id: string, pdl: string, more: { enabled?: boolean } = {}) => ({
+  id,
+  name: `Rule ${id}`,
+  pdl,
+  annotations: [`a.${id}`],
+  enabled: more.enabled ?? true,
+});
 
 test('update: every rule compiled; unchanged PDL keeps its program; a broken rule is left out with its reason', () => {
   const lookups = new LookupBook();
   const book = new RuleBook();
   book.update([rule('a', 'user="bob"'), rule('b', 'user="eve"', { enabled: false }), rule('c', 'user=')], lookups);
   const a = book.get('a');
-  assert.deepEqual({ ...a, compiled: undefined }, { id: 'a', name: 'Rule a', annotations: ['a.a'], description: undefined, pdl: 'user="bob"', datamodel: undefined, enabled: true, compiled: undefined });
+  assert.deepEqual(
+    { ...a, compiled: undefined },
+    {
+      id: 'a',
+      name: 'Rule a',
+      annotations: ['a.a'],
+      description: undefined,
+      pdl: 'user="bob"',
+      datamodel: undefined,
+      enabled: true,
+      compiled: undefined,
+    },
+  );
   assert.notEqual(a?.compiled.run({ user: 'bob' }, { timestamp: 0 }), null);
   assert.equal(book.get('b')?.enabled, false);
   assert.equal(book.get('c'), undefined);
@@ -38,7 +56,10 @@ test('a rule using a lookup compiles only while the lookup exists', () => {
 
 test('readFrom: rules read and compiled on first use, each once', () => {
   const reads: string[] = [];
-  const stored = new Map([['a', rule('a', 'x=1')], ['bad', rule('bad', 'x=')]]);
+  const stored = new Map([
+    ['a', rule('a', 'x=1')],
+    ['bad', rule('bad', 'x=')],
+  ]);
   const book = new RuleBook();
   book.readFrom((id) => (reads.push(id), stored.get(id)), new LookupBook());
   assert.equal(reads.length, 0, 'nothing read before it is asked for');

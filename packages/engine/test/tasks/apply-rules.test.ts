@@ -19,8 +19,19 @@ test('every match, in the listed order, yields an alert: rule output plus _rule'
   assert.deepEqual(run(task, { user: 'bob', port: 443 }), {
     kind: 'alerts',
     records: [
-      { value: { user: 'bob', port: 443, risk: 'high', _rule: { id: 'r2', name: 'Rule r2', annotations: ['attack.r2'] } }, timestamp: T0 },
-      { value: { user: 'bob', port: 443, _rule: { id: 'r1', name: 'Rule r1', annotations: ['attack.r1'] } }, timestamp: T0 },
+      {
+        value: {
+          user: 'bob',
+          port: 443,
+          risk: 'high',
+          _rule: { id: 'r2', name: 'Rule r2', annotations: ['attack.r2'] },
+        },
+        timestamp: T0,
+      },
+      {
+        value: { user: 'bob', port: 443, _rule: { id: 'r1', name: 'Rule r1', annotations: ['attack.r1'] } },
+        timestamp: T0,
+      },
     ],
   });
 });
@@ -37,18 +48,27 @@ test('matchAll=false: only the first match', () => {
   const rules = source(rule('r1', 'a=1'), rule('r2', 'a=1'));
   const result = run(makeTask('APPLY_RULES', { rules: ['r1', 'r2'], matchAll: false }, { rules }), { a: 1 });
   assert.equal(result.kind, 'alerts');
-  assert.deepEqual(result.kind === 'alerts' ? result.records.map((r) => (r.value as { _rule: { id: string } })._rule.id) : [], ['r1']);
+  assert.deepEqual(
+    result.kind === 'alerts' ? result.records.map((r) => (r.value as { _rule: { id: string } })._rule.id) : [],
+    ['r1'],
+  );
 });
 
 test('no match: nothing goes further', () => {
   const rules = source(rule('r1', 'a=1'));
-  assert.deepEqual(run(makeTask('APPLY_RULES', { rules: ['r1'] }, { rules }), { a: 2 }), { kind: 'records', records: [] });
+  assert.deepEqual(run(makeTask('APPLY_RULES', { rules: ['r1'] }, { rules }), { a: 2 }), {
+    kind: 'records',
+    records: [],
+  });
   assert.deepEqual(run(makeTask('APPLY_RULES', { rules: [] }, { rules }), { a: 2 }), { kind: 'records', records: [] });
 });
 
 test('disabled and missing rules are skipped and counted', () => {
   const skipped: string[] = [];
-  const counters = { ruleSkipped: (task: TaskIdentity, id: string, reason: RuleSkipReason) => skipped.push(`${task.function}:${id}:${reason}`) };
+  const counters = {
+    ruleSkipped: (task: TaskIdentity, id: string, reason: RuleSkipReason) =>
+      skipped.push(`${task.function}:${id}:${reason}`),
+  };
   const rules = source(rule('off', 'a=1', false), rule('on', 'a=1'));
   const result = run(makeTask('APPLY_RULES', { rules: ['off', 'gone', 'on'] }, { rules, counters }), { a: 1 });
   assert.equal(result.kind, 'alerts');
@@ -61,7 +81,9 @@ test('rules are resolved per record: created, changed, disabled, deleted rules a
   const task = makeTask('APPLY_RULES', { rules: ['r'] }, { rules });
   const ids = () => {
     const result = run(task, { a: 1, b: 2 });
-    return result.kind === 'alerts' ? result.records.map((r) => (r.value as { _rule: { name: string } })._rule.name) : [];
+    return result.kind === 'alerts'
+      ? result.records.map((r) => (r.value as { _rule: { name: string } })._rule.name)
+      : [];
   };
   assert.deepEqual(ids(), []);
   rules.set(rule('r', 'a=1'));
@@ -82,27 +104,45 @@ test('correlation rules raise alerts from their emitted events', () => {
   assert.equal(run(task, { user: 'u' }).kind, 'records');
   const result = run(task, { user: 'u' }, T0 + 10);
   assert.equal(result.kind, 'alerts');
-  assert.deepEqual(result.kind === 'alerts' ? (result.records[0]?.value as { _rule: object })._rule : null, { id: 'burst', name: 'Rule burst', annotations: ['attack.burst'] });
+  assert.deepEqual(result.kind === 'alerts' ? (result.records[0]?.value as { _rule: object })._rule : null, {
+    id: 'burst',
+    name: 'Rule burst',
+    annotations: ['attack.burst'],
+  });
 });
 
 test('text input is parsed as JSON; definition needs rules', () => {
   const rules = source(rule('r1', 'a=1'));
   assert.equal(run(makeTask('APPLY_RULES', { rules: ['r1'] }, { rules }), '{"a":1}').kind, 'alerts');
-  assert.match(errorOf(run(makeTask('APPLY_RULES', { rules: ['r1'] }, { rules }), 'a=1')), /^the record is text that is not JSON/);
+  assert.match(
+    errorOf(run(makeTask('APPLY_RULES', { rules: ['r1'] }, { rules }), 'a=1')),
+    /^the record is text that is not JSON/,
+  );
   assert.deepEqual(violations('APPLY_RULES', {}), ['definition.rules: is required']);
-  assert.deepEqual(violations('APPLY_RULES', { rules: 'r1', matchAll: 'yes' }), ['definition.rules: must be array', 'definition.matchAll: must be boolean']);
+  assert.deepEqual(violations('APPLY_RULES', { rules: 'r1', matchAll: 'yes' }), [
+    'definition.rules: must be array',
+    'definition.matchAll: must be boolean',
+  ]);
 });
 
 // ---- the rule index (RuleIndex of @weir/pdl) --------------------------------------------------
 
 /** A RuleSource with a version, like the engine's RuleBook. */
-function versioned(...rules: RuleEntry[]): RuleSource & { version: number; set(r: RuleEntry): void; delete(id: string): void } {
+function versioned(
+  ...rules: RuleEntry[]
+): RuleSource & { version: number; set(r: RuleEntry): void; delete(id: string): void } {
   const map = new Map(rules.map((r) => [r.id, r]));
   const s = {
     version: 1,
     get: (id: string) => map.get(id),
-    set: (r: RuleEntry) => { map.set(r.id, r); s.version++; },
-    delete: (id: string) => { map.delete(id); s.version++; },
+    set: (r: RuleEntry) => {
+      map.set(r.id, r);
+      s.version++;
+    },
+    delete: (id: string) => {
+      map.delete(id);
+      s.version++;
+    },
   };
   return s;
 }
@@ -113,14 +153,21 @@ function manyRules(): RuleEntry[] {
   for (let i = 0; i < 200; i++) {
     const kind = i % 8;
     const pdl =
-      kind === 0 ? `EventID = ${i % 5} AND Image = "img${i % 13}"` :
-      kind === 1 ? `EventID = ${i % 5} AND user IN ["u${i % 7}", "u${(i + 1) % 7}"] AND cmd ?= "x"` :
-      kind === 2 ? `port = ${400 + (i % 9)} AND tags = "t${i % 4}"` :
-      kind === 3 ? `host.name = "h${i % 6}" | eval hit = ${i}` :
-      kind === 4 ? `Image = "img*" AND user = "u${i % 7}"` :
-      kind === 5 ? `EventID = ${i % 5} OR port = "40${i % 9}"` :
-      kind === 6 ? `tags IN ["t${i % 4}", "t9"] AND NOT user = "u1"` :
-      `cmd ~= "x+y" AND port > ${i}`;
+      kind === 0
+        ? `EventID = ${i % 5} AND Image = "img${i % 13}"`
+        : kind === 1
+          ? `EventID = ${i % 5} AND user IN ["u${i % 7}", "u${(i + 1) % 7}"] AND cmd ?= "x"`
+          : kind === 2
+            ? `port = ${400 + (i % 9)} AND tags = "t${i % 4}"`
+            : kind === 3
+              ? `host.name = "h${i % 6}" | eval hit = ${i}`
+              : kind === 4
+                ? `Image = "img*" AND user = "u${i % 7}"`
+                : kind === 5
+                  ? `EventID = ${i % 5} OR port = "40${i % 9}"`
+                  : kind === 6
+                    ? `tags IN ["t${i % 4}", "t9"] AND NOT user = "u1"`
+                    : `cmd ~= "x+y" AND port > ${i}`;
     out.push(rule(`r${i}`, pdl, i % 37 !== 5));
   }
   return out;
@@ -131,7 +178,12 @@ function manyEvents(): Record<string, unknown>[] {
   let seed = 7;
   const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
   for (let i = 0; i < 300; i++) {
-    const e: Record<string, unknown> = { EventID: next(6), Image: `img${next(15)}`, user: `u${next(8)}`, cmd: ['xy', 'xxy', 'z', 'x'][next(4)] };
+    const e: Record<string, unknown> = {
+      EventID: next(6),
+      Image: `img${next(15)}`,
+      user: `u${next(8)}`,
+      cmd: ['xy', 'xxy', 'z', 'x'][next(4)],
+    };
     if (next(3) > 0) e['port'] = next(2) === 0 ? 400 + next(10) : String(400 + next(10));
     if (next(2) === 0) e['tags'] = next(2) === 0 ? `t${next(5)}` : [`t${next(5)}`, `t${next(10)}`];
     if (next(2) === 0) e['host'] = { name: `h${next(7)}` };
@@ -184,7 +236,9 @@ test('with 200 rules the index gives the same alerts, in the same order, as eval
 
 test('disabled and missing rules are counted on every record, also when the index skips every other rule', () => {
   const skipped: string[] = [];
-  const counters = { ruleSkipped: (_task: TaskIdentity, id: string, reason: RuleSkipReason) => skipped.push(`${id}:${reason}`) };
+  const counters = {
+    ruleSkipped: (_task: TaskIdentity, id: string, reason: RuleSkipReason) => skipped.push(`${id}:${reason}`),
+  };
   const rules = versioned(rule('a', 'x = 1'), rule('off', 'x = 1', false), rule('b', 'y = 2'));
   const task = makeTask('APPLY_RULES', { rules: ['a', 'off', 'gone', 'b'] }, { rules, counters });
   assert.deepEqual(run(task, { z: 3 }), { kind: 'records', records: [] });
@@ -202,7 +256,10 @@ test('a versioned RuleSource: changes apply when its version changes; names chan
   const s = rules.get('s') as RuleEntry;
   rules.set({ ...s, name: 'renamed' });
   const result = run(task, { b: 2 });
-  assert.deepEqual(result.kind === 'alerts' ? (result.records[0]?.value as { _rule: { name: string } })._rule.name : null, 'renamed');
+  assert.deepEqual(
+    result.kind === 'alerts' ? (result.records[0]?.value as { _rule: { name: string } })._rule.name : null,
+    'renamed',
+  );
   rules.set({ ...s, enabled: false });
   assert.deepEqual(ruleIds(run(task, { a: 2, b: 2 })), ['r']);
   rules.delete('r');

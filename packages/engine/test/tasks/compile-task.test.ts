@@ -7,7 +7,18 @@ import { taskFactories } from '../../src/tasks/registry.ts';
 import { TaskDefinitionError, isTaskDefinitionError } from '../../src/tasks/task-definition-error.ts';
 
 test('the registry has exactly the ten functions of tasks.md, each with its defaults', () => {
-  const ten = ['TIMESTAMP', 'PARSE_KV', 'PARSE_CSV', 'PARSE_CEF', 'EXTRACT', 'FILTER', 'EVAL', 'PDL_EXPRESSION', 'APPLY_RULES', 'OUTPUT_FIELD'];
+  const ten = [
+    'TIMESTAMP',
+    'PARSE_KV',
+    'PARSE_CSV',
+    'PARSE_CEF',
+    'EXTRACT',
+    'FILTER',
+    'EVAL',
+    'PDL_EXPRESSION',
+    'APPLY_RULES',
+    'OUTPUT_FIELD',
+  ];
   assert.deepEqual(Object.keys(taskFactories), ten);
   assert.deepEqual(taskFunctionNames, ten);
   assert.deepEqual(taskDefaults, {
@@ -26,8 +37,14 @@ test('the registry has exactly the ten functions of tasks.md, each with its defa
 
 test('a compiled task carries its identity; a missing definition is {} (PARSE_KV accepts it)', () => {
   const task = compileTask({ id: 3, name: 'kv', function: 'PARSE_KV' });
-  assert.deepEqual({ id: task.id, name: task.name, function: task.function }, { id: 3, name: 'kv', function: 'PARSE_KV' });
-  assert.deepEqual(task.run({ value: 'a=1', timestamp: 0 }), { kind: 'records', records: [{ value: { a: 1, _raw: 'a=1' }, timestamp: 0 }] });
+  assert.deepEqual(
+    { id: task.id, name: task.name, function: task.function },
+    { id: 3, name: 'kv', function: 'PARSE_KV' },
+  );
+  assert.deepEqual(task.run({ value: 'a=1', timestamp: 0 }), {
+    kind: 'records',
+    records: [{ value: { a: 1, _raw: 'a=1' }, timestamp: 0 }],
+  });
 });
 
 test('unknown functions and invalid definitions throw a branded TaskDefinitionError listing every violation', () => {
@@ -38,15 +55,26 @@ test('unknown functions and invalid definitions throw a branded TaskDefinitionEr
     caught = error;
   }
   assert.ok(caught instanceof TaskDefinitionError && isTaskDefinitionError(caught));
-  assert.deepEqual(caught.violations, ['function: "SPLIT" is not a task function; accepted: TIMESTAMP, PARSE_KV, PARSE_CSV, PARSE_CEF, EXTRACT, FILTER, EVAL, PDL_EXPRESSION, APPLY_RULES, OUTPUT_FIELD']);
-  assert.equal(caught.message, 'task 1 (x): function: "SPLIT" is not a task function; accepted: TIMESTAMP, PARSE_KV, PARSE_CSV, PARSE_CEF, EXTRACT, FILTER, EVAL, PDL_EXPRESSION, APPLY_RULES, OUTPUT_FIELD');
-  assert.deepEqual(checkTask({ id: 1, name: 'x', function: 'FILTER', definition: [] }), ['definition: must be an object']);
+  assert.deepEqual(caught.violations, [
+    'function: "SPLIT" is not a task function; accepted: TIMESTAMP, PARSE_KV, PARSE_CSV, PARSE_CEF, EXTRACT, FILTER, EVAL, PDL_EXPRESSION, APPLY_RULES, OUTPUT_FIELD',
+  ]);
+  assert.equal(
+    caught.message,
+    'task 1 (x): function: "SPLIT" is not a task function; accepted: TIMESTAMP, PARSE_KV, PARSE_CSV, PARSE_CEF, EXTRACT, FILTER, EVAL, PDL_EXPRESSION, APPLY_RULES, OUTPUT_FIELD',
+  );
+  assert.deepEqual(checkTask({ id: 1, name: 'x', function: 'FILTER', definition: [] }), [
+    'definition: must be an object',
+  ]);
   assert.deepEqual(checkTask({ id: 1, name: 'x', function: 'FILTER', definition: { type: 'regex', value: 'a' } }), []);
 });
 
 test('the delimeter alias is accepted; giving both spellings is rejected', () => {
-  assert.deepEqual(checkTask({ id: 1, name: 'x', function: 'PARSE_CSV', definition: { fieldNames: 'a', delimeter: ';' } }), []);
-  assert.deepEqual(checkTask({ id: 1, name: 'x', function: 'PARSE_KV', definition: { delimeter: ':', delimiter: '=' } }), [
-    'definition.delimeter: is not an accepted field; accepted: delimiter, keepRaw, rawFieldName',
-  ]);
+  assert.deepEqual(
+    checkTask({ id: 1, name: 'x', function: 'PARSE_CSV', definition: { fieldNames: 'a', delimeter: ';' } }),
+    [],
+  );
+  assert.deepEqual(
+    checkTask({ id: 1, name: 'x', function: 'PARSE_KV', definition: { delimeter: ':', delimiter: '=' } }),
+    ['definition.delimeter: is not an accepted field; accepted: delimiter, keepRaw, rawFieldName'],
+  );
 });

@@ -42,7 +42,10 @@ test('nested and odd field names; rename of a missing field is a no-op; rename o
     ],
   });
   assert.deepEqual(value(run(task, { proc: { path: 'C:\\nc.exe', pid: 4 }, a: 1, b: 2 })), {
-    proc: {}, image: 'C:\\nc.exe', b: 1, meta: { 'odd field': 1 },
+    proc: {},
+    image: 'C:\\nc.exe',
+    b: 1,
+    meta: { 'odd field': 1 },
   });
   assert.equal(pdlFieldReference('a.b-c:d._e'), 'a.b-c:d._e');
   assert.equal(pdlFieldReference('x.odd field'), 'x.`odd field`');
@@ -63,22 +66,29 @@ test('text is parsed as JSON; other text is a task error', () => {
 
 test('definition: every bad entry is listed with its index', () => {
   assert.deepEqual(violations('EVAL', {}), ['definition.eval: is required']);
-  assert.deepEqual(violations('EVAL', { eval: [{ action: 'copy', field: 'a' }, { action: 'set', field: 'b' }] }), [
-    'definition.eval[0].action: must be one of rename, set, remove',
-    'definition.eval[1].value: is required',
-  ]);
-  assert.deepEqual(violations('EVAL', {
-    eval: [
-      { condition: 'a=', action: 'remove', field: 'x' },
-      { action: 'set', field: 'y', value: '1 +' },
-      { action: 'rename', field: 'z', value: '' },
-      { action: 'set', field: 'w', value: ' ' },
+  assert.deepEqual(
+    violations('EVAL', {
+      eval: [
+        { action: 'copy', field: 'a' },
+        { action: 'set', field: 'b' },
+      ],
+    }),
+    ['definition.eval[0].action: must be one of rename, set, remove', 'definition.eval[1].value: is required'],
+  );
+  assert.deepEqual(
+    violations('EVAL', {
+      eval: [
+        { condition: 'a=', action: 'remove', field: 'x' },
+        { action: 'set', field: 'y', value: '1 +' },
+        { action: 'rename', field: 'z', value: '' },
+        { action: 'set', field: 'w', value: ' ' },
+      ],
+    }),
+    [
+      "definition.eval[0].condition: PDL line 1, column 3: expected a value after '=', found end of input",
+      "definition.eval[1].value: PDL line 1, column 4: expected a value after '+', found end of input",
+      'definition.eval[2].value: rename needs the new field name in value',
+      'definition.eval[3].value: set needs a PDL eval expression in value, e.g. "\\"text\\"" for a text or "a + 1"',
     ],
-  }), [
-    "definition.eval[0].condition: PDL line 1, column 3: expected a value after '=', found end of input",
-    'definition.eval[1].value: PDL line 1, column 4: expected a value after \'+\', found end of input',
-    'definition.eval[2].value: rename needs the new field name in value',
-    'definition.eval[3].value: set needs a PDL eval expression in value, e.g. "\\"text\\"" for a text or "a + 1"',
-  ]);
+  );
 });
-

@@ -36,13 +36,19 @@ test('pdl: kept when the PDL yields an event; the record stays as it was (text s
   const record = { value: '{"port":"443"}', timestamp: 1 };
   assert.deepEqual(task.run(record), { kind: 'records', records: [record] });
   const event = { port: 443 };
-  assert.deepEqual(task.run({ value: event, timestamp: 1 }), { kind: 'records', records: [{ value: { port: 443 }, timestamp: 1 }] });
+  assert.deepEqual(task.run({ value: event, timestamp: 1 }), {
+    kind: 'records',
+    records: [{ value: { port: 443 }, timestamp: 1 }],
+  });
   assert.equal(kept(run(task, { port: 80 })), false);
   assert.equal(kept(run(makeTask('FILTER', { type: 'pdl', value: 'port=443', action: 'drop' }), { port: 80 })), true);
 });
 
 test('pdl on text that is not JSON is a task error', () => {
-  assert.match(errorOf(run(makeTask('FILTER', { type: 'pdl', value: 'a=1' }), 'a=1')), /^the record is text that is not JSON/);
+  assert.match(
+    errorOf(run(makeTask('FILTER', { type: 'pdl', value: 'a=1' }), 'a=1')),
+    /^the record is text that is not JSON/,
+  );
 });
 
 test('definition: type and value required; bad type, action, regex and PDL are reported', () => {
@@ -51,6 +57,11 @@ test('definition: type and value required; bad type, action, regex and PDL are r
     'definition.type: must be one of regex, pdl',
     'definition.action: must be one of keep, drop',
   ]);
-  assert.deepEqual(violations('FILTER', { type: 'pdl', value: 'port=' }), ["definition.value: PDL line 1, column 6: expected a value after '=', found end of input"]);
-  assert.match(violations('FILTER', { type: 'regex', value: '(' })[0] ?? '', /^definition\.value: invalid regular expression "\(": /);
+  assert.deepEqual(violations('FILTER', { type: 'pdl', value: 'port=' }), [
+    "definition.value: PDL line 1, column 6: expected a value after '=', found end of input",
+  ]);
+  assert.match(
+    violations('FILTER', { type: 'regex', value: '(' })[0] ?? '',
+    /^definition\.value: invalid regular expression "\(": /,
+  );
 });

@@ -15,6 +15,9 @@ test('the field as text: strings as they are, numbers, booleans, null, objects a
 
 test('nested fields; a missing field is a task error', () => {
   assert.equal(single(run(makeTask('OUTPUT_FIELD', { field: 'a.b' }), { a: { b: 'x' } })).value, 'x');
-  assert.equal(errorOf(run(makeTask('OUTPUT_FIELD', { field: 'v' }), { w: 1 })), 'field "v" is missing; OUTPUT_FIELD needs it to build the text');
+  assert.equal(
+    errorOf(run(makeTask('OUTPUT_FIELD', { field: 'v' }), { w: 1 })),
+    'field "v" is missing; OUTPUT_FIELD needs it to build the text',
+  );
   assert.deepEqual(violations('OUTPUT_FIELD', {}), ['definition.field: is required']);
 });

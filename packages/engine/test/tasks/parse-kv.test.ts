@@ -14,7 +14,12 @@ test('defaults: = delimiter, pairs by whitespace or commas, _raw kept last, nume
 
 test('quoted values keep separators and decode \\" and \\\\; blanks around the delimiter', () => {
   const task = makeTask('PARSE_KV', { keepRaw: false });
-  assert.deepEqual(value(run(task, 'msg="a, b c" q="say \\"hi\\"" p="C:\\\\x" k = v')), { msg: 'a, b c', q: 'say "hi"', p: 'C:\\x', k: 'v' });
+  assert.deepEqual(value(run(task, 'msg="a, b c" q="say \\"hi\\"" p="C:\\\\x" k = v')), {
+    msg: 'a, b c',
+    q: 'say "hi"',
+    p: 'C:\\x',
+    k: 'v',
+  });
 });
 
 test('delimiter, its alias delimeter, keepRaw=false, rawFieldName', () => {
@@ -33,11 +38,18 @@ test('an event: its raw field is parsed into it; without one it is a task error'
   const task = makeTask('PARSE_KV', {});
   assert.deepEqual(value(run(task, { host: 'h1', _raw: 'a=1' })), { host: 'h1', a: 1, _raw: 'a=1' });
   assert.deepEqual(value(run(makeTask('PARSE_KV', { keepRaw: false }), { _raw: 'a=1' })), { a: 1 });
-  assert.equal(errorOf(run(task, { host: 'h1' })), 'PARSE_KV needs text: the record is an event without a text field "_raw"');
+  assert.equal(
+    errorOf(run(task, { host: 'h1' })),
+    'PARSE_KV needs text: the record is an event without a text field "_raw"',
+  );
 });
 
 test('definition: unknown keys, empty delimiter, both spellings', () => {
-  assert.deepEqual(violations('PARSE_KV', { separator: ' ' }), ['definition.separator: is not an accepted field; accepted: delimiter, keepRaw, rawFieldName']);
-  assert.deepEqual(violations('PARSE_KV', { delimiter: '' }), ['definition.delimiter: must NOT have fewer than 1 characters']);
+  assert.deepEqual(violations('PARSE_KV', { separator: ' ' }), [
+    'definition.separator: is not an accepted field; accepted: delimiter, keepRaw, rawFieldName',
+  ]);
+  assert.deepEqual(violations('PARSE_KV', { delimiter: '' }), [
+    'definition.delimiter: must NOT have fewer than 1 characters',
+  ]);
   assert.deepEqual(violations('PARSE_KV', { keepRaw: 'yes' }), ['definition.keepRaw: must be boolean']);
 });

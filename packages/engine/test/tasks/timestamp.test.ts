@@ -10,20 +10,29 @@ function parsed(format: string, text: unknown, now = Date.UTC(2024, 5, 1)): numb
   return single(run(task, { t: text })).timestamp;
 }
 
-test('default format yyyy-MM-dd\'T\'HH:mm:ss.SSSZ: _time and record timestamp from the field', () => {
+test("default format yyyy-MM-dd'T'HH:mm:ss.SSSZ: _time and record timestamp from the field", () => {
   const task = makeTask('TIMESTAMP', { field: 'time' });
   const out = single(run(task, { time: '2023-04-05T06:07:08.123+0200', user: 'bob' }));
-  assert.deepEqual(out, { value: { time: '2023-04-05T06:07:08.123+0200', user: 'bob', _time: utc('2023-04-05T04:07:08.123Z') }, timestamp: utc('2023-04-05T04:07:08.123Z') });
+  assert.deepEqual(out, {
+    value: { time: '2023-04-05T06:07:08.123+0200', user: 'bob', _time: utc('2023-04-05T04:07:08.123Z') },
+    timestamp: utc('2023-04-05T04:07:08.123Z'),
+  });
 });
 
 test('text input is parsed as JSON', () => {
   const task = makeTask('TIMESTAMP', { field: 'time' });
-  assert.deepEqual(value(run(task, '{"time":"2023-04-05T06:07:08.000+0000"}')), { time: '2023-04-05T06:07:08.000+0000', _time: utc('2023-04-05T06:07:08Z') });
+  assert.deepEqual(value(run(task, '{"time":"2023-04-05T06:07:08.000+0000"}')), {
+    time: '2023-04-05T06:07:08.000+0000',
+    _time: utc('2023-04-05T06:07:08Z'),
+  });
 });
 
 test('text that is not a JSON object is a task error', () => {
   const task = makeTask('TIMESTAMP', { field: 'time' });
-  assert.match(errorOf(run(task, 'time=now')), /^the record is text that is not JSON \(.+\); this task needs an event$/);
+  assert.match(
+    errorOf(run(task, 'time=now')),
+    /^the record is text that is not JSON \(.+\); this task needs an event$/,
+  );
   assert.equal(errorOf(run(task, '[1,2]')), 'the record is JSON array, not an object; this task needs an event');
   assert.equal(errorOf(run(task, 'null')), 'the record is JSON null, not an object; this task needs an event');
   assert.equal(errorOf(run(task, '42')), 'the record is JSON number, not an object; this task needs an event');
@@ -54,7 +63,8 @@ test('Java patterns of the original engine', () => {
     ['yyyy-MM-dd HH:mm:ss ZZZZ', '2023-04-05 06:07:08 GMT-02:30', '2023-04-05T08:37:08Z'],
     ['yyyy-MM-dd kk:mm', '2023-04-05 24:00', '2023-04-05T00:00:00Z'],
   ];
-  for (const [format, text, expected] of cases) assert.equal(parsed(format, text), utc(expected), `${format} ← ${text}`);
+  for (const [format, text, expected] of cases)
+    assert.equal(parsed(format, text), utc(expected), `${format} ← ${text}`);
 });
 
 test('Java Z also reads Z and +HH:MM (more lenient than Java), and the default format takes them', () => {
@@ -74,8 +84,16 @@ test('zones: region ids with daylight saving, zone names, UTC default', () => {
 test('syslog MMM dd HH:mm:ss has no year: the current year', () => {
   assert.equal(parsed('MMM dd HH:mm:ss', 'Oct 11 22:14:15', Date.UTC(2024, 5, 1)), utc('2024-10-11T22:14:15Z'));
   assert.equal(parsed('MMM d HH:mm:ss', 'Oct 1 22:14:15', Date.UTC(2021, 0, 1)), utc('2021-10-01T22:14:15Z'));
-  assert.equal(parsed('MMM dd HH:mm:ss', 'Feb 29 00:00:00', Date.UTC(2023, 5, 1)), utc('2023-02-28T00:00:00Z'), 'SMART resolution: last valid day');
-  assert.equal(parsed('HH:mm:ss', '10:11:12', Date.UTC(2024, 5, 1, 23)), utc('2024-06-01T10:11:12Z'), 'no date at all: today');
+  assert.equal(
+    parsed('MMM dd HH:mm:ss', 'Feb 29 00:00:00', Date.UTC(2023, 5, 1)),
+    utc('2023-02-28T00:00:00Z'),
+    'SMART resolution: last valid day',
+  );
+  assert.equal(
+    parsed('HH:mm:ss', '10:11:12', Date.UTC(2024, 5, 1, 23)),
+    utc('2024-06-01T10:11:12Z'),
+    'no date at all: today',
+  );
 });
 
 test('SMART resolution: a day past the end of the month is the last day of that month', () => {
@@ -102,7 +120,8 @@ test('strftime patterns (format contains %)', () => {
     ['%Y-%m-%d %H:%M:%S.%L', '2023-07-05 06:07:08.042', '2023-07-05T06:07:08.042Z'],
     ['%Y%%%m', '2023%04', '2023-04-01T00:00:00Z'],
   ];
-  for (const [format, text, expected] of cases) assert.equal(parsed(format, text), utc(expected), `${format} ← ${text}`);
+  for (const [format, text, expected] of cases)
+    assert.equal(parsed(format, text), utc(expected), `${format} ← ${text}`);
 });
 
 test('epoch (seconds, may be fractional), epoch_millis, iso8601; numbers or numeric text', () => {
@@ -129,7 +148,9 @@ function fallback(definition: object, event: Record<string, unknown>) {
 test('unparseable time: _time from the record timestamp, error counted, record goes on', () => {
   const { out, errors } = fallback({ field: 't' }, { t: 'yesterday' });
   assert.deepEqual(out, { value: { t: 'yesterday', _time: T0 }, timestamp: T0 });
-  assert.deepEqual(errors, [`7:field "t" value "yesterday" does not match the format "yyyy-MM-dd'T'HH:mm:ss.SSSZ"; the record timestamp was used`]);
+  assert.deepEqual(errors, [
+    `7:field "t" value "yesterday" does not match the format "yyyy-MM-dd'T'HH:mm:ss.SSSZ"; the record timestamp was used`,
+  ]);
 });
 
 test('missing or null field: _time from the record timestamp, error counted', () => {
@@ -165,7 +186,11 @@ test('addNewField=false sets only the record timestamp; timeFieldName names the 
   const named = makeTask('TIMESTAMP', { field: 'meta.ts', format: 'epoch_millis', timeFieldName: 'when' });
   assert.deepEqual(single(run(named, { meta: { ts: 5 } })), { value: { meta: { ts: 5 }, when: 5 }, timestamp: 5 });
   const flat = makeTask('TIMESTAMP', { field: 'meta.ts', format: 'epoch_millis' });
-  assert.deepEqual(value(run(flat, { 'meta.ts': 6 })), { 'meta.ts': 6, _time: 6 }, 'a top-level key with the dots is found first');
+  assert.deepEqual(
+    value(run(flat, { 'meta.ts': 6 })),
+    { 'meta.ts': 6, _time: 6 },
+    'a top-level key with the dots is found first',
+  );
 });
 
 test('invalid formats and definitions are rejected with the key and what is accepted', () => {
@@ -174,9 +199,15 @@ test('invalid formats and definitions are rejected with the key and what is acce
     'definition.zone: is not an accepted field; accepted: field, format, addNewField, timeFieldName',
   ]);
   const [bad] = violations('TIMESTAMP', { field: 't', format: 'yyyy-MM-dd {x}' });
-  assert.match(bad ?? '', /^definition\.format: "yyyy-MM-dd \{x\}" is not a time format \('\{' is reserved at position 12\); use a Java DateTimeFormatter pattern/);
+  assert.match(
+    bad ?? '',
+    /^definition\.format: "yyyy-MM-dd \{x\}" is not a time format \('\{' is reserved at position 12\); use a Java DateTimeFormatter pattern/,
+  );
   const [strf] = violations('TIMESTAMP', { field: 't', format: '%Y-%Q' });
   assert.match(strf ?? '', /^definition\.format: "%Y-%Q" is not a time format \(unknown directive %Q at position 4\)/);
   const [joda] = violations('TIMESTAMP', { field: 't', format: 'yyyy-MM-dd qqqqqqq' });
-  assert.match(joda ?? '', /^definition\.format: "yyyy-MM-dd qqqqqqq" is not a time format \(Too many pattern letters: q\); use /);
+  assert.match(
+    joda ?? '',
+    /^definition\.format: "yyyy-MM-dd qqqqqqq" is not a time format \(Too many pattern letters: q\); use /,
+  );
 });

@@ -3,7 +3,15 @@ import { useState } from 'react';
 import { errorText } from '../errors.ts';
 
 /** Asks before a delete; shows the API's refusal in the dialog. */
-export function ConfirmDelete({ what, onClose, onConfirm }: { what: string | undefined; onClose: () => void; onConfirm: () => Promise<void> }) {
+export function ConfirmDelete({
+  what,
+  onClose,
+  onConfirm,
+}: {
+  what: string | undefined;
+  onClose: () => void;
+  onConfirm: () => Promise<void>;
+}) {
   const [error, setError] = useState<string>();
   const confirm = async () => {
     try {
@@ -14,11 +22,29 @@ export function ConfirmDelete({ what, onClose, onConfirm }: { what: string | und
     }
   };
   return (
-    <Modal opened={what !== undefined} onClose={() => { setError(undefined); onClose(); }} title={`Delete ${what ?? ''}`}>
+    <Modal
+      opened={what !== undefined}
+      onClose={() => {
+        setError(undefined);
+        onClose();
+      }}
+      title={`Delete ${what ?? ''}`}
+    >
       <Stack>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
         <Text size="sm">Delete {what}? This cannot be undone.</Text>
-        <Group><Button color="red.9" onClick={() => void confirm()}>Delete</Button><Button variant="default" onClick={onClose}>Cancel</Button></Group>
+        <Group>
+          <Button color="red.9" onClick={() => void confirm()}>
+            Delete
+          </Button>
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+        </Group>
       </Stack>
     </Modal>
   );

@@ -34,7 +34,16 @@ const multiline = new Set(['pdl', 'regex', 'value', 'condition']);
  * objects), required ones marked, the engine's defaults as placeholders, the API's violation of a
  * field under it. A field left empty is left out of the record (the engine applies its default).
  */
-export function SchemaForm({ schema, value, onChange, readOnly, errors, path, defaults = {}, suggestions = {} }: SchemaFormProps) {
+export function SchemaForm({
+  schema,
+  value,
+  onChange,
+  readOnly,
+  errors,
+  path,
+  defaults = {},
+  suggestions = {},
+}: SchemaFormProps) {
   const required = new Set(schema.required ?? []);
   const set = (key: string, v: unknown) => {
     const next = { ...value };
@@ -52,41 +61,118 @@ export function SchemaForm({ schema, value, onChange, readOnly, errors, path, de
         const def = defaults[key];
         const placeholder = def === undefined ? undefined : `default: ${String(def)}`;
         if (field.enum) {
-          return <Select key={key} {...common} data={[...field.enum]} value={(value[key] as string | undefined) ?? null} clearable={!required.has(key)}
-            placeholder={placeholder} onChange={(v) => set(key, v ?? undefined)} disabled={readOnly} />;
+          return (
+            <Select
+              key={key}
+              {...common}
+              data={[...field.enum]}
+              value={(value[key] as string | undefined) ?? null}
+              clearable={!required.has(key)}
+              placeholder={placeholder}
+              onChange={(v) => set(key, v ?? undefined)}
+              disabled={readOnly}
+            />
+          );
         }
         if (field.type === 'boolean') {
           const shown = value[key] === undefined ? '' : String(value[key]);
-          return <Select key={key} {...common} disabled={readOnly} value={shown}
-            data={[{ value: '', label: def === undefined ? 'not set' : `default (${String(def)})` }, { value: 'true', label: 'true' }, { value: 'false', label: 'false' }]}
-            onChange={(v) => set(key, v === 'true' ? true : v === 'false' ? false : undefined)} allowDeselect={false} />;
+          return (
+            <Select
+              key={key}
+              {...common}
+              disabled={readOnly}
+              value={shown}
+              data={[
+                { value: '', label: def === undefined ? 'not set' : `default (${String(def)})` },
+                { value: 'true', label: 'true' },
+                { value: 'false', label: 'false' },
+              ]}
+              onChange={(v) => set(key, v === 'true' ? true : v === 'false' ? false : undefined)}
+              allowDeselect={false}
+            />
+          );
         }
         if (field.type === 'array' && field.items?.type === 'object') {
           const rows = (value[key] as Value[] | undefined) ?? [];
-          const setRow = (i: number, row: Value | undefined) => set(key, row === undefined ? rows.filter((_, j) => j !== i) : rows.map((r, j) => (j === i ? row : r)));
+          const setRow = (i: number, row: Value | undefined) =>
+            set(key, row === undefined ? rows.filter((_, j) => j !== i) : rows.map((r, j) => (j === i ? row : r)));
           return (
             <Fieldset key={key} legend={`${key}${required.has(key) ? ' *' : ''}`}>
               <Stack gap="sm">
-                {errors[fieldPath] && <Text size="sm" c="var(--mantine-color-error)">{errors[fieldPath]}</Text>}
+                {errors[fieldPath] && (
+                  <Text size="sm" c="var(--mantine-color-error)">
+                    {errors[fieldPath]}
+                  </Text>
+                )}
                 {rows.map((row, i) => (
                   <Fieldset key={i} legend={`${key} ${i + 1}`} variant="filled">
-                    <SchemaForm schema={field.items!} value={row} onChange={(r) => setRow(i, r)} readOnly={readOnly} errors={errors} path={`${fieldPath}[${i}]`} />
-                    {!readOnly && <Group mt="xs"><Button size="compact-xs" variant="default" onClick={() => setRow(i, undefined)} aria-label={`Remove ${key} ${i + 1}`}>Remove</Button></Group>}
+                    <SchemaForm
+                      schema={field.items!}
+                      value={row}
+                      onChange={(r) => setRow(i, r)}
+                      readOnly={readOnly}
+                      errors={errors}
+                      path={`${fieldPath}[${i}]`}
+                    />
+                    {!readOnly && (
+                      <Group mt="xs">
+                        <Button
+                          size="compact-xs"
+                          variant="default"
+                          onClick={() => setRow(i, undefined)}
+                          aria-label={`Remove ${key} ${i + 1}`}
+                        >
+                          Remove
+                        </Button>
+                      </Group>
+                    )}
                   </Fieldset>
                 ))}
-                {!readOnly && <Group><Button size="compact-sm" variant="default" onClick={() => set(key, [...rows, {}])}>Add {key} step</Button></Group>}
+                {!readOnly && (
+                  <Group>
+                    <Button size="compact-sm" variant="default" onClick={() => set(key, [...rows, {}])}>
+                      Add {key} step
+                    </Button>
+                  </Group>
+                )}
               </Stack>
             </Fieldset>
           );
         }
         if (field.type === 'array') {
-          return <TagsInput key={key} {...common} description="Enter or comma after each" data={[...(suggestions[key] ?? [])]}
-            value={(value[key] as string[] | undefined) ?? []} onChange={(v) => set(key, v.length ? v : undefined)} disabled={readOnly} />;
+          return (
+            <TagsInput
+              key={key}
+              {...common}
+              description="Enter or comma after each"
+              data={[...(suggestions[key] ?? [])]}
+              value={(value[key] as string[] | undefined) ?? []}
+              onChange={(v) => set(key, v.length ? v : undefined)}
+              disabled={readOnly}
+            />
+          );
         }
         const text = (value[key] as string | undefined) ?? '';
-        return multiline.has(key)
-          ? <Textarea key={key} {...common} autosize minRows={1} ff="monospace" placeholder={placeholder} value={text} onChange={(e) => set(key, e.currentTarget.value)} />
-          : <TextInput key={key} {...common} placeholder={placeholder} value={text} onChange={(e) => set(key, e.currentTarget.value)} />;
+        return multiline.has(key) ? (
+          <Textarea
+            key={key}
+            {...common}
+            autosize
+            minRows={1}
+            ff="monospace"
+            placeholder={placeholder}
+            value={text}
+            onChange={(e) => set(key, e.currentTarget.value)}
+          />
+        ) : (
+          <TextInput
+            key={key}
+            {...common}
+            placeholder={placeholder}
+            value={text}
+            onChange={(e) => set(key, e.currentTarget.value)}
+          />
+        );
       })}
     </Stack>
   );

@@ -11,9 +11,20 @@ import { useMessageBuffer } from '../useMessageBuffer.ts';
 
 /** The rule and annotations of an alert, wherever the engine put them. */
 function alertFacts(m: ConsumedMessage): { rule?: string; annotations: string[] } {
-  const v = (typeof m.value === 'string' ? (() => { try { return JSON.parse(m.value as string) as Record<string, unknown>; } catch { return {}; } })() : m.value) as Record<string, unknown>;
+  const v = (
+    typeof m.value === 'string'
+      ? (() => {
+          try {
+            return JSON.parse(m.value as string) as Record<string, unknown>;
+          } catch {
+            return {};
+          }
+        })()
+      : m.value
+  ) as Record<string, unknown>;
   const meta = (v?._rule ?? v?.rule ?? v?._alert) as Record<string, unknown> | string | undefined;
-  const rule = typeof meta === 'string' ? meta : (meta?.id as string | undefined) ?? (v?.rule_id as string | undefined);
+  const rule =
+    typeof meta === 'string' ? meta : ((meta?.id as string | undefined) ?? (v?.rule_id as string | undefined));
   const ann = (typeof meta === 'object' ? meta?.annotations : v?.annotations) as unknown;
   return { rule, annotations: Array.isArray(ann) ? ann.map(String) : [] };
 }
@@ -31,9 +42,20 @@ export default function AlertsPage() {
     const controller = new AbortController();
     abort.current = controller;
     buffer.clear();
-    api.tail(undefined, { startTimestamp: Date.now() - 3_600_000 }, (m) => buffer.append([m]), controller.signal)
-      .then((reason) => { if (!controller.signal.aborted) { setError(`The live tail ended: ${reason}`); setLive(false); } },
-        (err: unknown) => { setError(errorText(err)); setLive(false); });
+    api
+      .tail(undefined, { startTimestamp: Date.now() - 3_600_000 }, (m) => buffer.append([m]), controller.signal)
+      .then(
+        (reason) => {
+          if (!controller.signal.aborted) {
+            setError(`The live tail ended: ${reason}`);
+            setLive(false);
+          }
+        },
+        (err: unknown) => {
+          setError(errorText(err));
+          setLive(false);
+        },
+      );
     return () => controller.abort();
   }, [live]);
   const shown = useMemo(() => {
@@ -47,20 +69,53 @@ export default function AlertsPage() {
         <Title order={1}>Alerts</Title>
         <Group>
           <Switch label="Live" checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
-          <Button variant="default" size="xs" disabled={shown.length === 0} onClick={() => download('alerts.ndjson', shown.map((m) => JSON.stringify(m)).join('\n') + '\n', 'application/x-ndjson')}>Export NDJSON</Button>
+          <Button
+            variant="default"
+            size="xs"
+            disabled={shown.length === 0}
+            onClick={() =>
+              download('alerts.ndjson', shown.map((m) => JSON.stringify(m)).join('\n') + '\n', 'application/x-ndjson')
+            }
+          >
+            Export NDJSON
+          </Button>
         </Group>
       </Group>
-      {error && <Alert color="yellow" role="status">{error}</Alert>}
+      {error && (
+        <Alert color="yellow" role="status">
+          {error}
+        </Alert>
+      )}
       <Group>
-        <TextInput aria-label="Filter alerts" placeholder="Filter by text" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} w={320} />
-        <Text size="sm" data-testid="alert-count">{shown.length} alerts (last hour and live)</Text>
+        <TextInput
+          aria-label="Filter alerts"
+          placeholder="Filter by text"
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+          w={320}
+        />
+        <Text size="sm" data-testid="alert-count">
+          {shown.length} alerts (last hour and live)
+        </Text>
       </Group>
       <MessageTable messages={shown} onSelect={setSelected} label="Alerts" />
-      <Drawer opened={selected !== undefined} onClose={() => setSelected(undefined)} position="right" size="xl" title="Alert">
+      <Drawer
+        opened={selected !== undefined}
+        onClose={() => setSelected(undefined)}
+        position="right"
+        size="xl"
+        title="Alert"
+      >
         {selected && facts && (
           <Stack>
             <Text>Rule: {facts.rule ?? 'unknown'}</Text>
-            <Group gap={4}>{facts.annotations.map((a) => <Badge key={a} variant="outline">{a} {techniqueName(a) ?? ''}</Badge>)}</Group>
+            <Group gap={4}>
+              {facts.annotations.map((a) => (
+                <Badge key={a} variant="outline">
+                  {a} {techniqueName(a) ?? ''}
+                </Badge>
+              ))}
+            </Group>
             <JsonView value={selected.value} label="Alert event" />
           </Stack>
         )}

@@ -2,7 +2,14 @@ import { Alert, Badge, Button, Card, FileButton, Group, Stack, Table, Text, Titl
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { api } from '../api.ts';
-import { bundleKinds, exportBundle, importBundle, readBundle, type ConfigBundle, type ImportStep } from '../config-bundle.ts';
+import {
+  bundleKinds,
+  exportBundle,
+  importBundle,
+  readBundle,
+  type ConfigBundle,
+  type ImportStep,
+} from '../config-bundle.ts';
 import { download } from '../download.ts';
 import { errorText } from '../errors.ts';
 import { useSession } from '../session.tsx';
@@ -17,7 +24,10 @@ export default function ConfigurationPage() {
   const doExport = async () => {
     try {
       const bundle = await exportBundle(api);
-      download(`weir-configuration-${bundle.exportedAt.slice(0, 19).replaceAll(':', '-')}.json`, JSON.stringify(bundle, null, 2));
+      download(
+        `weir-configuration-${bundle.exportedAt.slice(0, 19).replaceAll(':', '-')}.json`,
+        JSON.stringify(bundle, null, 2),
+      );
     } catch (err) {
       notifications.show({ color: 'red', title: 'Export failed', message: errorText(err) });
     }
@@ -52,40 +62,88 @@ export default function ConfigurationPage() {
   return (
     <Stack>
       <Title order={1}>Configuration</Title>
-      <Text size="sm">One JSON file holds every lookup, rule, task, pipeline and topology of this node (users and topics are not part of it).</Text>
+      <Text size="sm">
+        One JSON file holds every lookup, rule, task, pipeline and topology of this node (users and topics are not part
+        of it).
+      </Text>
       <Card withBorder>
         <Stack>
-          <Title order={2} size="h4">Export</Title>
-          <Group><Button variant="default" onClick={() => void doExport()}>Export configuration</Button></Group>
+          <Title order={2} size="h4">
+            Export
+          </Title>
+          <Group>
+            <Button variant="default" onClick={() => void doExport()}>
+              Export configuration
+            </Button>
+          </Group>
         </Stack>
       </Card>
       {isAdmin && (
         <Card withBorder>
           <Stack>
-            <Title order={2} size="h4">Import</Title>
-            <Text size="sm">Lookups are created or replaced, then rules, tasks, pipelines and topologies are created or updated by id, one kind at a time (each kind all or nothing). Records not in the file are kept.</Text>
-            <Group><FileButton onChange={(f) => void pick(f)} accept=".json,application/json">{(props) => <Button variant="default" {...props}>Choose an exported file</Button>}</FileButton></Group>
-            {readError && <Alert color="red" role="alert" title="This file cannot be imported">{readError}</Alert>}
+            <Title order={2} size="h4">
+              Import
+            </Title>
+            <Text size="sm">
+              Lookups are created or replaced, then rules, tasks, pipelines and topologies are created or updated by id,
+              one kind at a time (each kind all or nothing). Records not in the file are kept.
+            </Text>
+            <Group>
+              <FileButton onChange={(f) => void pick(f)} accept=".json,application/json">
+                {(props) => (
+                  <Button variant="default" {...props}>
+                    Choose an exported file
+                  </Button>
+                )}
+              </FileButton>
+            </Group>
+            {readError && (
+              <Alert color="red" role="alert" title="This file cannot be imported">
+                {readError}
+              </Alert>
+            )}
             {pending && (
               <Stack gap="xs" data-testid="import-summary">
-                <Text size="sm">{pending.name}, exported {pending.bundle.exportedAt}:</Text>
+                <Text size="sm">
+                  {pending.name}, exported {pending.bundle.exportedAt}:
+                </Text>
                 <Table withTableBorder aria-label="Records in the file">
-                  <Table.Thead><Table.Tr><Table.Th>Kind</Table.Th><Table.Th>Records</Table.Th><Table.Th>Ids</Table.Th></Table.Tr></Table.Thead>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Kind</Table.Th>
+                      <Table.Th>Records</Table.Th>
+                      <Table.Th>Ids</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
                   <Table.Tbody>
                     {bundleKinds.map((k) => (
-                      <Table.Tr key={k}><Table.Td>{k}</Table.Td><Table.Td>{pending.bundle[k].length}</Table.Td>
-                        <Table.Td>{(pending.bundle[k] as { id: string | number }[]).map((r) => String(r.id)).join(', ')}</Table.Td></Table.Tr>
+                      <Table.Tr key={k}>
+                        <Table.Td>{k}</Table.Td>
+                        <Table.Td>{pending.bundle[k].length}</Table.Td>
+                        <Table.Td>
+                          {(pending.bundle[k] as { id: string | number }[]).map((r) => String(r.id)).join(', ')}
+                        </Table.Td>
+                      </Table.Tr>
                     ))}
                   </Table.Tbody>
                 </Table>
-                <Group><Button loading={busy} onClick={() => void apply()}>Import configuration</Button><Button variant="default" onClick={() => setPending(undefined)}>Cancel</Button></Group>
+                <Group>
+                  <Button loading={busy} onClick={() => void apply()}>
+                    Import configuration
+                  </Button>
+                  <Button variant="default" onClick={() => setPending(undefined)}>
+                    Cancel
+                  </Button>
+                </Group>
               </Stack>
             )}
             {steps && (
               <Stack gap={4} data-testid="import-steps">
                 {steps.map((s) => (
                   <Text key={s.kind} size="sm" role={s.error ? 'alert' : undefined}>
-                    <Badge variant="dot" color={s.error ? 'red' : 'green'} mr="xs">{s.error ? 'refused' : 'imported'}</Badge>
+                    <Badge variant="dot" color={s.error ? 'red' : 'green'} mr="xs">
+                      {s.error ? 'refused' : 'imported'}
+                    </Badge>
                     {s.kind}: {s.error ?? `${s.count} imported`}
                   </Text>
                 ))}

@@ -16,7 +16,12 @@ import { usePoll } from '../usePoll.ts';
 const previewRows = 200;
 
 /** A file read and previewed, waiting to be saved as a new lookup or to replace one. */
-interface Pending { file: File; rows: Row[]; id: string; replace: boolean }
+interface Pending {
+  file: File;
+  rows: Row[];
+  id: string;
+  replace: boolean;
+}
 
 /** Lookups: list; upload CSV/JSON (drop or pick), preview as a table before saving; replace, download, delete. */
 export default function LookupsPage() {
@@ -32,7 +37,10 @@ export default function LookupsPage() {
   const linked = usePathId('/lookups');
   const linkedLookup = linked.id === undefined ? undefined : lookups.data?.find((l) => l.id === linked.id);
   const open = viewing ?? linkedLookup;
-  const close = () => { setViewing(undefined); if (linked.id !== undefined) linked.close(); };
+  const close = () => {
+    setViewing(undefined);
+    if (linked.id !== undefined) linked.close();
+  };
 
   const read = async (file: File | undefined | null, replaceId?: string) => {
     if (!file) return;
@@ -40,7 +48,12 @@ export default function LookupsPage() {
     try {
       const rows = previewLookup(await file.text(), file.name);
       setReadError(undefined);
-      setPending({ file, rows, id: replaceId ?? file.name.replace(/\.(csv|json)$/i, ''), replace: replaceId !== undefined });
+      setPending({
+        file,
+        rows,
+        id: replaceId ?? file.name.replace(/\.(csv|json)$/i, ''),
+        replace: replaceId !== undefined,
+      });
     } catch (err) {
       setPending(undefined);
       setReadError(`${file.name}: ${(err as Error).message}`);
@@ -51,7 +64,10 @@ export default function LookupsPage() {
     try {
       if (pending.replace) await api.replaceLookup(pending.id, pending.file, pending.file.name);
       else await api.createLookup(pending.id, pending.file, pending.file.name);
-      notifications.show({ color: 'green', message: `Lookup ${pending.id} ${pending.replace ? 'replaced' : 'saved'} (${pending.rows.length} rows)` });
+      notifications.show({
+        color: 'green',
+        message: `Lookup ${pending.id} ${pending.replace ? 'replaced' : 'saved'} (${pending.rows.length} rows)`,
+      });
       setPending(undefined);
       setSaveError(undefined);
       lookups.reload();
@@ -62,50 +78,140 @@ export default function LookupsPage() {
   return (
     <Stack>
       <Title order={1}>Lookups</Title>
-      {lookups.error && <Alert color="red" role="alert">{lookups.error}</Alert>}
-      {linked.id !== undefined && lookups.data && !linkedLookup && <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>There is no lookup {linked.id}.</Alert>}
+      {lookups.error && (
+        <Alert color="red" role="alert">
+          {lookups.error}
+        </Alert>
+      )}
+      {linked.id !== undefined && lookups.data && !linkedLookup && (
+        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
+          There is no lookup {linked.id}.
+        </Alert>
+      )}
       {isAdmin && (
         <Stack gap="xs">
-          <Dropzone onDrop={(files) => void read(files[0])} multiple={false} maxFiles={1} aria-label="Drop a CSV or JSON lookup file here" data-testid="lookup-dropzone"
-            onReject={(r) => setReadError(r.map((x) => `${x.file.name}: ${x.errors.map((e) => e.message).join(', ')}`).join('; '))}>
+          <Dropzone
+            onDrop={(files) => void read(files[0])}
+            multiple={false}
+            maxFiles={1}
+            aria-label="Drop a CSV or JSON lookup file here"
+            data-testid="lookup-dropzone"
+            onReject={(r) =>
+              setReadError(r.map((x) => `${x.file.name}: ${x.errors.map((e) => e.message).join(', ')}`).join('; '))
+            }
+          >
             <Stack align="center" gap={4} py="md" style={{ pointerEvents: 'none' }}>
               <Text fw={500}>Drop a CSV or JSON file here</Text>
-              <Text size="sm">CSV: the first line gives the field names. JSON: an array of objects. You see a preview before anything is saved.</Text>
+              <Text size="sm">
+                CSV: the first line gives the field names. JSON: an array of objects. You see a preview before anything
+                is saved.
+              </Text>
             </Stack>
           </Dropzone>
           <Group>
-            <FileButton onChange={(f) => void read(f)} accept=".csv,.json,text/csv,application/json">{(props) => <Button variant="default" {...props}>Choose a file</Button>}</FileButton>
+            <FileButton onChange={(f) => void read(f)} accept=".csv,.json,text/csv,application/json">
+              {(props) => (
+                <Button variant="default" {...props}>
+                  Choose a file
+                </Button>
+              )}
+            </FileButton>
           </Group>
         </Stack>
       )}
-      {readError && <Alert color="red" role="alert" title="This file is not a lookup table">{readError}</Alert>}
+      {readError && (
+        <Alert color="red" role="alert" title="This file is not a lookup table">
+          {readError}
+        </Alert>
+      )}
       {pending && (
         <Stack gap="xs" data-testid="lookup-preview">
-          <Title order={2} size="h4">Preview of {pending.file.name}: {pending.rows.length} rows, {columnsOf(pending.rows).length} columns</Title>
+          <Title order={2} size="h4">
+            Preview of {pending.file.name}: {pending.rows.length} rows, {columnsOf(pending.rows).length} columns
+          </Title>
           <Group align="end">
-            <TextInput label="Lookup id" required readOnly={pending.replace} value={pending.id} onChange={(e) => setPending({ ...pending, id: e.currentTarget.value })}
-              error={!pending.replace && existing.has(pending.id) ? 'A lookup with this id exists: use its Replace button to replace it' : undefined} />
-            <Button onClick={() => void save()} disabled={!pending.id || (!pending.replace && existing.has(pending.id))}>{pending.replace ? `Replace ${pending.id}` : 'Save lookup'}</Button>
-            <Button variant="default" onClick={() => setPending(undefined)}>Cancel</Button>
+            <TextInput
+              label="Lookup id"
+              required
+              readOnly={pending.replace}
+              value={pending.id}
+              onChange={(e) => setPending({ ...pending, id: e.currentTarget.value })}
+              error={
+                !pending.replace && existing.has(pending.id)
+                  ? 'A lookup with this id exists: use its Replace button to replace it'
+                  : undefined
+              }
+            />
+            <Button
+              onClick={() => void save()}
+              disabled={!pending.id || (!pending.replace && existing.has(pending.id))}
+            >
+              {pending.replace ? `Replace ${pending.id}` : 'Save lookup'}
+            </Button>
+            <Button variant="default" onClick={() => setPending(undefined)}>
+              Cancel
+            </Button>
           </Group>
-          {saveError && <Alert color="red" role="alert" title="The engine refused the file">{saveError}</Alert>}
+          {saveError && (
+            <Alert color="red" role="alert" title="The engine refused the file">
+              {saveError}
+            </Alert>
+          )}
           <RowsTable rows={pending.rows} label={`Preview of ${pending.file.name}`} />
         </Stack>
       )}
       <Table striped highlightOnHover>
-        <Table.Thead><Table.Tr><Table.Th>Id</Table.Th><Table.Th>Rows</Table.Th><Table.Th>Columns</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Id</Table.Th>
+            <Table.Th>Rows</Table.Th>
+            <Table.Th>Columns</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {(lookups.data ?? []).map((l) => (
             <Table.Tr key={l.id} data-testid="lookup-row">
-              <Table.Td>{l.id}</Table.Td><Table.Td>{l.content.length}</Table.Td><Table.Td>{columnsOf(l.content).join(', ')}</Table.Td>
+              <Table.Td>{l.id}</Table.Td>
+              <Table.Td>{l.content.length}</Table.Td>
+              <Table.Td>{columnsOf(l.content).join(', ')}</Table.Td>
               <Table.Td>
                 <Group gap="xs">
-                  <Button size="compact-xs" variant="outline" onClick={() => setViewing(l)} aria-label={`View lookup ${l.id}`}>View</Button>
-                  <Button size="compact-xs" variant="outline" onClick={() => download(`${l.id}.json`, JSON.stringify(l.content, null, 2))} aria-label={`Download lookup ${l.id}`}>Download</Button>
-                  {isAdmin && <FileButton onChange={(f) => void read(f, l.id)} accept=".csv,.json,text/csv,application/json">
-                    {(props) => <Button size="compact-xs" variant="outline" {...props} aria-label={`Replace lookup ${l.id}`}>Replace</Button>}
-                  </FileButton>}
-                  {isAdmin && <Button size="compact-xs" variant="default" onClick={() => setDeleting(l.id)} aria-label={`Delete lookup ${l.id}`}>Delete</Button>}
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    onClick={() => setViewing(l)}
+                    aria-label={`View lookup ${l.id}`}
+                  >
+                    View
+                  </Button>
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    onClick={() => download(`${l.id}.json`, JSON.stringify(l.content, null, 2))}
+                    aria-label={`Download lookup ${l.id}`}
+                  >
+                    Download
+                  </Button>
+                  {isAdmin && (
+                    <FileButton onChange={(f) => void read(f, l.id)} accept=".csv,.json,text/csv,application/json">
+                      {(props) => (
+                        <Button size="compact-xs" variant="outline" {...props} aria-label={`Replace lookup ${l.id}`}>
+                          Replace
+                        </Button>
+                      )}
+                    </FileButton>
+                  )}
+                  {isAdmin && (
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() => setDeleting(l.id)}
+                      aria-label={`Delete lookup ${l.id}`}
+                    >
+                      Delete
+                    </Button>
+                  )}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -116,8 +222,15 @@ export default function LookupsPage() {
       <Drawer opened={open !== undefined} onClose={close} title={`Lookup ${open?.id ?? ''}`} position="right" size="xl">
         {open && <RowsTable rows={open.content} label={`Lookup ${open.id}`} />}
       </Drawer>
-      <ConfirmDelete what={deleting && `lookup ${deleting}`} onClose={() => setDeleting(undefined)}
-        onConfirm={async () => { await api.deleteLookup(deleting!); setDeleting(undefined); lookups.reload(); }} />
+      <ConfirmDelete
+        what={deleting && `lookup ${deleting}`}
+        onClose={() => setDeleting(undefined)}
+        onConfirm={async () => {
+          await api.deleteLookup(deleting!);
+          setDeleting(undefined);
+          lookups.reload();
+        }}
+      />
     </Stack>
   );
 }
@@ -133,13 +246,31 @@ function RowsTable({ rows, label }: { rows: readonly Row[]; label: string }) {
     <Stack gap={4}>
       <Table.ScrollContainer minWidth={400} maxHeight={420}>
         <Table striped withTableBorder aria-label={label}>
-          <Table.Thead><Table.Tr>{columns.map((c) => <Table.Th key={c}>{c}</Table.Th>)}</Table.Tr></Table.Thead>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((c) => (
+                <Table.Th key={c}>{c}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
           <Table.Tbody>
-            {rows.slice(0, previewRows).map((r, i) => <Table.Tr key={i}>{columns.map((c) => <Table.Td key={c} ff={typeof r[c] === 'number' ? 'monospace' : undefined}>{cellText(r[c])}</Table.Td>)}</Table.Tr>)}
+            {rows.slice(0, previewRows).map((r, i) => (
+              <Table.Tr key={i}>
+                {columns.map((c) => (
+                  <Table.Td key={c} ff={typeof r[c] === 'number' ? 'monospace' : undefined}>
+                    {cellText(r[c])}
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {rows.length > previewRows && <Text size="sm">Showing the first {previewRows} of {rows.length} rows.</Text>}
+      {rows.length > previewRows && (
+        <Text size="sm">
+          Showing the first {previewRows} of {rows.length} rows.
+        </Text>
+      )}
     </Stack>
   );
 }

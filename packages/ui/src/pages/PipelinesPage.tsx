@@ -1,4 +1,21 @@
-import { ActionIcon, Alert, Badge, Button, Card, Code, Drawer, Group, NumberInput, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Drawer,
+  Group,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Pipeline, Task } from '@weir/client';
 import { useState } from 'react';
@@ -27,26 +44,72 @@ export default function PipelinesPage() {
   const linked = usePathId('/pipelines');
   const linkedPipeline = linked.id === undefined ? undefined : pipelines.data?.find((p) => String(p.id) === linked.id);
   const open = editing ?? (linkedPipeline && { pipeline: linkedPipeline, isNew: false });
-  const close = () => { setEditing(undefined); if (linked.id !== undefined) linked.close(); };
+  const close = () => {
+    setEditing(undefined);
+    if (linked.id !== undefined) linked.close();
+  };
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Pipelines</Title>
-        {isAdmin && <Button onClick={() => setEditing({ pipeline: { id: nextId(pipelines.data), name: '', description: '', tasks: [] }, isNew: true })}>New pipeline</Button>}
+        {isAdmin && (
+          <Button
+            onClick={() =>
+              setEditing({
+                pipeline: { id: nextId(pipelines.data), name: '', description: '', tasks: [] },
+                isNew: true,
+              })
+            }
+          >
+            New pipeline
+          </Button>
+        )}
       </Group>
-      {(pipelines.error || tasks.error) && <Alert color="red" role="alert">{pipelines.error ?? tasks.error}</Alert>}
-      {linked.id !== undefined && pipelines.data && !linkedPipeline && <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>There is no pipeline {linked.id}.</Alert>}
+      {(pipelines.error || tasks.error) && (
+        <Alert color="red" role="alert">
+          {pipelines.error ?? tasks.error}
+        </Alert>
+      )}
+      {linked.id !== undefined && pipelines.data && !linkedPipeline && (
+        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
+          There is no pipeline {linked.id}.
+        </Alert>
+      )}
       <Table striped highlightOnHover>
-        <Table.Thead><Table.Tr><Table.Th>Id</Table.Th><Table.Th>Name</Table.Th><Table.Th>Tasks, in order</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Id</Table.Th>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Tasks, in order</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {(pipelines.data ?? []).map((p) => (
             <Table.Tr key={p.id} data-testid="pipeline-row">
-              <Table.Td>{p.id}</Table.Td><Table.Td>{p.name}</Table.Td>
+              <Table.Td>{p.id}</Table.Td>
+              <Table.Td>{p.name}</Table.Td>
               <Table.Td>{p.tasks.map((id) => taskLabel(id, byId)).join(' → ')}</Table.Td>
               <Table.Td>
                 <Group gap="xs">
-                  <Button size="compact-xs" variant="outline" onClick={() => setEditing({ pipeline: p, isNew: false })} aria-label={`${isAdmin ? 'Edit' : 'View'} pipeline ${p.id}`}>{isAdmin ? 'Edit' : 'View'}</Button>
-                  {isAdmin && <Button size="compact-xs" variant="default" onClick={() => setDeleting(p)} aria-label={`Delete pipeline ${p.id}`}>Delete</Button>}
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    onClick={() => setEditing({ pipeline: p, isNew: false })}
+                    aria-label={`${isAdmin ? 'Edit' : 'View'} pipeline ${p.id}`}
+                  >
+                    {isAdmin ? 'Edit' : 'View'}
+                  </Button>
+                  {isAdmin && (
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() => setDeleting(p)}
+                      aria-label={`Delete pipeline ${p.id}`}
+                    >
+                      Delete
+                    </Button>
+                  )}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -54,13 +117,36 @@ export default function PipelinesPage() {
         </Table.Tbody>
       </Table>
       <Text size="sm">{pipelines.data?.length ?? 0} pipelines</Text>
-      <Drawer opened={open !== undefined} onClose={close} position="right" size="xl"
-        title={open?.isNew ? 'New pipeline' : `Pipeline ${open?.pipeline.id ?? ''}`}>
-        {open && <PipelineEditor key={`${open.pipeline.id}-${open.isNew}`} initial={open.pipeline} isNew={open.isNew} readOnly={!isAdmin} tasks={byId}
-          onSaved={(p) => { pipelines.reload(); setEditing({ pipeline: p, isNew: false }); }} />}
+      <Drawer
+        opened={open !== undefined}
+        onClose={close}
+        position="right"
+        size="xl"
+        title={open?.isNew ? 'New pipeline' : `Pipeline ${open?.pipeline.id ?? ''}`}
+      >
+        {open && (
+          <PipelineEditor
+            key={`${open.pipeline.id}-${open.isNew}`}
+            initial={open.pipeline}
+            isNew={open.isNew}
+            readOnly={!isAdmin}
+            tasks={byId}
+            onSaved={(p) => {
+              pipelines.reload();
+              setEditing({ pipeline: p, isNew: false });
+            }}
+          />
+        )}
       </Drawer>
-      <ConfirmDelete what={deleting && `pipeline ${deleting.id} (${deleting.name})`} onClose={() => setDeleting(undefined)}
-        onConfirm={async () => { await api.pipelines.delete(deleting!.id); setDeleting(undefined); pipelines.reload(); }} />
+      <ConfirmDelete
+        what={deleting && `pipeline ${deleting.id} (${deleting.name})`}
+        onClose={() => setDeleting(undefined)}
+        onConfirm={async () => {
+          await api.pipelines.delete(deleting!.id);
+          setDeleting(undefined);
+          pipelines.reload();
+        }}
+      />
     </Stack>
   );
 }
@@ -72,7 +158,19 @@ function move<T>(list: readonly T[], from: number, to: number): T[] {
   return next;
 }
 
-function PipelineEditor({ initial, isNew, readOnly, tasks, onSaved }: { initial: Pipeline; isNew: boolean; readOnly: boolean; tasks: ReadonlyMap<number, Task>; onSaved: (p: Pipeline) => void }) {
+function PipelineEditor({
+  initial,
+  isNew,
+  readOnly,
+  tasks,
+  onSaved,
+}: {
+  initial: Pipeline;
+  isNew: boolean;
+  readOnly: boolean;
+  tasks: ReadonlyMap<number, Task>;
+  onSaved: (p: Pipeline) => void;
+}) {
   const [pipeline, setPipeline] = useState<Pipeline>(initial);
   const [saved, setSaved] = useState(isNew ? undefined : JSON.stringify(initial));
   const [error, setError] = useState<string>();
@@ -117,61 +215,205 @@ function PipelineEditor({ initial, isNew, readOnly, tasks, onSaved }: { initial:
   return (
     <Stack>
       <Group grow align="start">
-        <NumberInput label="Id" required min={0} readOnly={readOnly || !isNew} value={pipeline.id} error={errors.id} onChange={(v) => setPipeline({ ...pipeline, id: Number(v) })} />
-        <TextInput label="Name" required readOnly={readOnly} value={pipeline.name} error={errors.name} onChange={(e) => setPipeline({ ...pipeline, name: e.currentTarget.value })} />
+        <NumberInput
+          label="Id"
+          required
+          min={0}
+          readOnly={readOnly || !isNew}
+          value={pipeline.id}
+          error={errors.id}
+          onChange={(v) => setPipeline({ ...pipeline, id: Number(v) })}
+        />
+        <TextInput
+          label="Name"
+          required
+          readOnly={readOnly}
+          value={pipeline.name}
+          error={errors.name}
+          onChange={(e) => setPipeline({ ...pipeline, name: e.currentTarget.value })}
+        />
       </Group>
-      <TextInput label="Description" readOnly={readOnly} value={pipeline.description ?? ''} onChange={(e) => setPipeline({ ...pipeline, description: e.currentTarget.value })} />
-      <Text size="sm" fw={500} id="pipeline-tasks-label">Tasks, in the order they run{readOnly ? '' : ' (drag a row, or use its move buttons)'}</Text>
-      {errors.tasks && <Text size="sm" c="var(--mantine-color-error)">{errors.tasks}</Text>}
-      <ol aria-labelledby="pipeline-tasks-label" style={{ margin: 0, paddingLeft: 0, listStyle: 'none' }} data-testid="pipeline-tasks">
+      <TextInput
+        label="Description"
+        readOnly={readOnly}
+        value={pipeline.description ?? ''}
+        onChange={(e) => setPipeline({ ...pipeline, description: e.currentTarget.value })}
+      />
+      <Text size="sm" fw={500} id="pipeline-tasks-label">
+        Tasks, in the order they run{readOnly ? '' : ' (drag a row, or use its move buttons)'}
+      </Text>
+      {errors.tasks && (
+        <Text size="sm" c="var(--mantine-color-error)">
+          {errors.tasks}
+        </Text>
+      )}
+      <ol
+        aria-labelledby="pipeline-tasks-label"
+        style={{ margin: 0, paddingLeft: 0, listStyle: 'none' }}
+        data-testid="pipeline-tasks"
+      >
         {pipeline.tasks.map((id, i) => (
-          <li key={`${id}-${i}`} draggable={!readOnly} data-testid="pipeline-task"
-            onDragStart={(e) => { setDragged(i); e.dataTransfer.effectAllowed = 'move'; e.dataTransfer.setData('text/plain', String(i)); }}
-            onDragOver={(e) => { if (dragged !== undefined) e.preventDefault(); }}
-            onDrop={(e) => { e.preventDefault(); if (dragged !== undefined && dragged !== i) setTasks(move(pipeline.tasks, dragged, i), `Task ${id} moved to position ${i + 1}`); setDragged(undefined); }}
+          <li
+            key={`${id}-${i}`}
+            draggable={!readOnly}
+            data-testid="pipeline-task"
+            onDragStart={(e) => {
+              setDragged(i);
+              e.dataTransfer.effectAllowed = 'move';
+              e.dataTransfer.setData('text/plain', String(i));
+            }}
+            onDragOver={(e) => {
+              if (dragged !== undefined) e.preventDefault();
+            }}
+            onDrop={(e) => {
+              e.preventDefault();
+              if (dragged !== undefined && dragged !== i)
+                setTasks(move(pipeline.tasks, dragged, i), `Task ${id} moved to position ${i + 1}`);
+              setDragged(undefined);
+            }}
             onDragEnd={() => setDragged(undefined)}
-            style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, padding: '6px 8px', marginBottom: 6, cursor: readOnly ? 'default' : 'grab', opacity: dragged === i ? 0.5 : 1 }}>
+            style={{
+              border: '1px solid var(--mantine-color-default-border)',
+              borderRadius: 4,
+              padding: '6px 8px',
+              marginBottom: 6,
+              cursor: readOnly ? 'default' : 'grab',
+              opacity: dragged === i ? 0.5 : 1,
+            }}
+          >
             <Group justify="space-between" wrap="nowrap">
-              <Text size="sm"><Badge variant="light" mr="xs">{i + 1}</Badge>{taskLabel(id, tasks)}</Text>
+              <Text size="sm">
+                <Badge variant="light" mr="xs">
+                  {i + 1}
+                </Badge>
+                {taskLabel(id, tasks)}
+              </Text>
               {!readOnly && (
                 <Group gap={4} wrap="nowrap">
-                  <ActionIcon variant="default" disabled={i === 0} aria-label={`Move task ${id} up`} onClick={() => setTasks(move(pipeline.tasks, i, i - 1), `Task ${id} moved to position ${i}`)}>↑</ActionIcon>
-                  <ActionIcon variant="default" disabled={i === pipeline.tasks.length - 1} aria-label={`Move task ${id} down`} onClick={() => setTasks(move(pipeline.tasks, i, i + 1), `Task ${id} moved to position ${i + 2}`)}>↓</ActionIcon>
-                  <ActionIcon variant="default" aria-label={`Remove task ${id}`} onClick={() => setTasks(pipeline.tasks.filter((_, j) => j !== i), `Task ${id} removed`)}>✕</ActionIcon>
+                  <ActionIcon
+                    variant="default"
+                    disabled={i === 0}
+                    aria-label={`Move task ${id} up`}
+                    onClick={() => setTasks(move(pipeline.tasks, i, i - 1), `Task ${id} moved to position ${i}`)}
+                  >
+                    ↑
+                  </ActionIcon>
+                  <ActionIcon
+                    variant="default"
+                    disabled={i === pipeline.tasks.length - 1}
+                    aria-label={`Move task ${id} down`}
+                    onClick={() => setTasks(move(pipeline.tasks, i, i + 1), `Task ${id} moved to position ${i + 2}`)}
+                  >
+                    ↓
+                  </ActionIcon>
+                  <ActionIcon
+                    variant="default"
+                    aria-label={`Remove task ${id}`}
+                    onClick={() =>
+                      setTasks(
+                        pipeline.tasks.filter((_, j) => j !== i),
+                        `Task ${id} removed`,
+                      )
+                    }
+                  >
+                    ✕
+                  </ActionIcon>
                 </Group>
               )}
             </Group>
           </li>
         ))}
       </ol>
-      <div aria-live="polite" className="visually-hidden" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>{announce}</div>
+      <div
+        aria-live="polite"
+        className="visually-hidden"
+        style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
+      >
+        {announce}
+      </div>
       {pipeline.tasks.length === 0 && <Text size="sm">No task yet.</Text>}
       {!readOnly && (
         <Group align="end">
           <Select label="Task to add" searchable data={choices} value={adding} onChange={setAdding} w={360} />
-          <Button variant="default" disabled={!adding} onClick={() => { setTasks([...pipeline.tasks, Number(adding)], `Task ${adding} added`); setAdding(null); }}>Add task</Button>
+          <Button
+            variant="default"
+            disabled={!adding}
+            onClick={() => {
+              setTasks([...pipeline.tasks, Number(adding)], `Task ${adding} added`);
+              setAdding(null);
+            }}
+          >
+            Add task
+          </Button>
         </Group>
       )}
-      {error && <Alert color="red" role="alert" title="The pipeline was refused">{error}</Alert>}
-      {!readOnly && <Group><Button onClick={() => void save()}>Save pipeline</Button>{dirty && !isNew && <Text size="sm">Unsaved changes</Text>}</Group>}
-      <Title order={2} size="h4">Test with raw text</Title>
-      <Textarea label="Raw record text" autosize minRows={2} ff="monospace" placeholder="user=alice action=login status=failed" value={raw} onChange={(e) => setRaw(e.currentTarget.value)} />
-      <Group><Button variant="default" disabled={!raw || pipeline.tasks.length === 0} onClick={() => void test()}>Run pipeline test</Button></Group>
+      {error && (
+        <Alert color="red" role="alert" title="The pipeline was refused">
+          {error}
+        </Alert>
+      )}
+      {!readOnly && (
+        <Group>
+          <Button onClick={() => void save()}>Save pipeline</Button>
+          {dirty && !isNew && <Text size="sm">Unsaved changes</Text>}
+        </Group>
+      )}
+      <Title order={2} size="h4">
+        Test with raw text
+      </Title>
+      <Textarea
+        label="Raw record text"
+        autosize
+        minRows={2}
+        ff="monospace"
+        placeholder="user=alice action=login status=failed"
+        value={raw}
+        onChange={(e) => setRaw(e.currentTarget.value)}
+      />
+      <Group>
+        <Button variant="default" disabled={!raw || pipeline.tasks.length === 0} onClick={() => void test()}>
+          Run pipeline test
+        </Button>
+      </Group>
       {steps && (
         <Stack gap="xs" data-testid="pipeline-steps">
           {steps.map((s, i) => (
             <Card key={i} withBorder padding="xs" data-testid="pipeline-step">
-              <Text size="sm" fw={600}>Step {i + 1}: {taskLabel(s.task.id, tasks)}</Text>
-              {s.error ? <Text size="sm" c="var(--mantine-color-error)" role="alert">{s.error}</Text>
-                : s.outputs.length === 0 ? <Text size="sm">No output: the record was dropped here.</Text>
-                  : s.outputs.map((o, j) => <Code key={j} block>{typeof o === 'string' ? o : JSON.stringify(o, null, 2)}</Code>)}
+              <Text size="sm" fw={600}>
+                Step {i + 1}: {taskLabel(s.task.id, tasks)}
+              </Text>
+              {s.error ? (
+                <Text size="sm" c="var(--mantine-color-error)" role="alert">
+                  {s.error}
+                </Text>
+              ) : s.outputs.length === 0 ? (
+                <Text size="sm">No output: the record was dropped here.</Text>
+              ) : (
+                s.outputs.map((o, j) => (
+                  <Code key={j} block>
+                    {typeof o === 'string' ? o : JSON.stringify(o, null, 2)}
+                  </Code>
+                ))
+              )}
             </Card>
           ))}
-          {steps.length < pipeline.tasks.length && !steps.at(-1)?.error && <Text size="sm">The remaining tasks received nothing.</Text>}
+          {steps.length < pipeline.tasks.length && !steps.at(-1)?.error && (
+            <Text size="sm">The remaining tasks received nothing.</Text>
+          )}
           {final && (
             <Card withBorder padding="xs">
-              <Text size="sm" fw={600}>Result of the saved pipeline (the engine's run)</Text>
-              {final.ok ? <Code block data-testid="pipeline-result">{final.text}</Code> : <Text size="sm" c="var(--mantine-color-error)" role="alert">{final.text}</Text>}
+              <Text size="sm" fw={600}>
+                Result of the saved pipeline (the engine's run)
+              </Text>
+              {final.ok ? (
+                <Code block data-testid="pipeline-result">
+                  {final.text}
+                </Code>
+              ) : (
+                <Text size="sm" c="var(--mantine-color-error)" role="alert">
+                  {final.text}
+                </Text>
+              )}
             </Card>
           )}
         </Stack>

@@ -18,7 +18,13 @@ export default function ProfilePage() {
 
   const save = async () => {
     try {
-      await api.updateUser(user.username, { username: user.username, name: form.name, email: form.email, password: '', roles: user.roles.map((r) => ({ name: r.name })) });
+      await api.updateUser(user.username, {
+        username: user.username,
+        name: form.name,
+        email: form.email,
+        password: '',
+        roles: user.roles.map((r) => ({ name: r.name })),
+      });
       setSaveError(undefined);
       await session.reloadUser();
       notifications.show({ color: 'green', message: 'Profile saved' });
@@ -35,10 +41,18 @@ export default function ProfilePage() {
       // The current password is checked by signing in with it (the API itself does not ask for it).
       await api.login(user.username, pw.current);
     } catch (err) {
-      return setPwError(err instanceof WeirApiError && err.status === 401 ? 'The current password is wrong.' : errorText(err));
+      return setPwError(
+        err instanceof WeirApiError && err.status === 401 ? 'The current password is wrong.' : errorText(err),
+      );
     }
     try {
-      await api.updateUser(user.username, { username: user.username, name: user.name, email: user.email, password: pw.next, roles: user.roles.map((r) => ({ name: r.name })) });
+      await api.updateUser(user.username, {
+        username: user.username,
+        name: user.name,
+        email: user.email,
+        password: pw.next,
+        roles: user.roles.map((r) => ({ name: r.name })),
+      });
     } catch (err) {
       return setPwError(errorText(err));
     }
@@ -54,24 +68,74 @@ export default function ProfilePage() {
       <Title order={1}>Profile</Title>
       <Card withBorder>
         <Stack>
-          <Title order={2} size="h4">Your profile</Title>
+          <Title order={2} size="h4">
+            Your profile
+          </Title>
           <TextInput label="Username" readOnly value={user.username} />
-          <Group gap={4}><Text size="sm">Roles:</Text>{user.roles.map((r) => <Badge key={r.name} variant="outline">{r.name}</Badge>)}</Group>
-          <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
-          <TextInput label="E-mail" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.currentTarget.value })} />
-          {saveError && <Alert color="red" role="alert">{saveError}</Alert>}
-          <Group><Button onClick={() => void save()}>Save profile</Button></Group>
+          <Group gap={4}>
+            <Text size="sm">Roles:</Text>
+            {user.roles.map((r) => (
+              <Badge key={r.name} variant="outline">
+                {r.name}
+              </Badge>
+            ))}
+          </Group>
+          <TextInput
+            label="Name"
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
+          />
+          <TextInput
+            label="E-mail"
+            type="email"
+            value={form.email}
+            onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
+          />
+          {saveError && (
+            <Alert color="red" role="alert">
+              {saveError}
+            </Alert>
+          )}
+          <Group>
+            <Button onClick={() => void save()}>Save profile</Button>
+          </Group>
         </Stack>
       </Card>
       <Card withBorder>
         <Stack>
-          <Title order={2} size="h4">Change your password</Title>
-          <PasswordInput label="Current password" autoComplete="current-password" value={pw.current} onChange={(e) => setPw({ ...pw, current: e.currentTarget.value })} />
-          <Text size="sm">The password policy applies: long enough, not your username, not a common password. A new password ends your other sessions.</Text>
-          <PasswordInput label="New password" autoComplete="new-password" value={pw.next} onChange={(e) => setPw({ ...pw, next: e.currentTarget.value })} />
-          <PasswordInput label="Repeat the new password" autoComplete="new-password" value={pw.repeat} onChange={(e) => setPw({ ...pw, repeat: e.currentTarget.value })} />
-          {pwError && <Alert color="red" role="alert">{pwError}</Alert>}
-          <Group><Button onClick={() => void changePassword()}>Change password</Button></Group>
+          <Title order={2} size="h4">
+            Change your password
+          </Title>
+          <PasswordInput
+            label="Current password"
+            autoComplete="current-password"
+            value={pw.current}
+            onChange={(e) => setPw({ ...pw, current: e.currentTarget.value })}
+          />
+          <Text size="sm">
+            The password policy applies: long enough, not your username, not a common password. A new password ends your
+            other sessions.
+          </Text>
+          <PasswordInput
+            label="New password"
+            autoComplete="new-password"
+            value={pw.next}
+            onChange={(e) => setPw({ ...pw, next: e.currentTarget.value })}
+          />
+          <PasswordInput
+            label="Repeat the new password"
+            autoComplete="new-password"
+            value={pw.repeat}
+            onChange={(e) => setPw({ ...pw, repeat: e.currentTarget.value })}
+          />
+          {pwError && (
+            <Alert color="red" role="alert">
+              {pwError}
+            </Alert>
+          )}
+          <Group>
+            <Button onClick={() => void changePassword()}>Change password</Button>
+          </Group>
         </Stack>
       </Card>
     </Stack>

@@ -1,4 +1,19 @@
-import { Alert, Badge, Button, Card, Code, Group, NumberInput, Select, Stack, Switch, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  NumberInput,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Rule } from '@weir/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -13,8 +28,18 @@ import { usePoll } from '../usePoll.ts';
 
 const empty: Rule = { id: '', name: '', description: '', pdl: '', annotations: [], enabled: true };
 
-interface Outcome { index: number; event: unknown; matched: boolean; output: Record<string, unknown> | null; error?: string }
-interface Sequence { events: number; outputs: Record<string, unknown>[]; error?: string }
+interface Outcome {
+  index: number;
+  event: unknown;
+  matched: boolean;
+  output: Record<string, unknown> | null;
+  error?: string;
+}
+interface Sequence {
+  events: number;
+  outputs: Record<string, unknown>[];
+  error?: string;
+}
 
 /** Whether the PDL keeps state across events (event_count, distinct_count, sequence, …); false when it does not parse. */
 function hasCorrelation(pdl: string): boolean {
@@ -36,13 +61,16 @@ export function parseEvents(text: string): Record<string, unknown>[] {
   const t = text.trim();
   if (!t) return [];
   if (t.startsWith('[')) return JSON.parse(t) as Record<string, unknown>[];
-  return t.split('\n').filter((l) => l.trim()).map((l, i) => {
-    try {
-      return JSON.parse(l) as Record<string, unknown>;
-    } catch (err) {
-      throw new Error(`line ${i + 1}: ${(err as Error).message}`, { cause: err });
-    }
-  });
+  return t
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch (err) {
+        throw new Error(`line ${i + 1}: ${(err as Error).message}`, { cause: err });
+      }
+    });
 }
 
 /** The rule editor: PDL with highlighting, completion and live validation; a test panel. */
@@ -72,12 +100,15 @@ export function RuleEditor({ id }: { id: string | undefined }) {
   fieldsRef.current = fields;
   const lookupsRef = useRef<string[]>([]);
   lookupsRef.current = lookups.data ?? [];
-  const helpers = useMemo<PdlHelpers>(() => ({
-    fields: () => fieldsRef.current,
-    lookups: () => lookupsRef.current,
-    check: (text) => api.pdlSyntax(text),
-    onChecked: setSyntax,
-  }), []);
+  const helpers = useMemo<PdlHelpers>(
+    () => ({
+      fields: () => fieldsRef.current,
+      lookups: () => lookupsRef.current,
+      check: (text) => api.pdlSyntax(text),
+      onChecked: setSyntax,
+    }),
+    [],
+  );
 
   useEffect(() => {
     if (id === undefined) return;
@@ -143,63 +174,179 @@ export function RuleEditor({ id }: { id: string | undefined }) {
     <Stack>
       <Group justify="space-between">
         <Title order={1}>{id === undefined ? 'New rule' : `Rule ${id}`}</Title>
-        <Button variant="default" onClick={() => navigate('/rules')}>Back to rules</Button>
+        <Button variant="default" onClick={() => navigate('/rules')}>
+          Back to rules
+        </Button>
       </Group>
-      {loadError && <Alert color="red" role="alert">{loadError}</Alert>}
+      {loadError && (
+        <Alert color="red" role="alert">
+          {loadError}
+        </Alert>
+      )}
       <Group grow align="start">
-        <TextInput label="Id" required readOnly={id !== undefined || !isAdmin} value={rule.id} onChange={(e) => setRule({ ...rule, id: e.currentTarget.value })} />
-        <TextInput label="Name" required readOnly={!isAdmin} value={rule.name} onChange={(e) => setRule({ ...rule, name: e.currentTarget.value })} />
+        <TextInput
+          label="Id"
+          required
+          readOnly={id !== undefined || !isAdmin}
+          value={rule.id}
+          onChange={(e) => setRule({ ...rule, id: e.currentTarget.value })}
+        />
+        <TextInput
+          label="Name"
+          required
+          readOnly={!isAdmin}
+          value={rule.name}
+          onChange={(e) => setRule({ ...rule, name: e.currentTarget.value })}
+        />
       </Group>
-      <TextInput label="Description" readOnly={!isAdmin} value={rule.description ?? ''} onChange={(e) => setRule({ ...rule, description: e.currentTarget.value })} />
+      <TextInput
+        label="Description"
+        readOnly={!isAdmin}
+        value={rule.description ?? ''}
+        onChange={(e) => setRule({ ...rule, description: e.currentTarget.value })}
+      />
       <Stack gap={4}>
-        <Text size="sm" fw={500} id="pdl-label">PDL</Text>
-        <PdlEditor value={rule.pdl} onChange={(pdl) => setRule((r) => ({ ...r, pdl }))} helpers={helpers} label="PDL query" readOnly={!isAdmin} />
+        <Text size="sm" fw={500} id="pdl-label">
+          PDL
+        </Text>
+        <PdlEditor
+          value={rule.pdl}
+          onChange={(pdl) => setRule((r) => ({ ...r, pdl }))}
+          helpers={helpers}
+          label="PDL query"
+          readOnly={!isAdmin}
+        />
         <div aria-live="polite" data-testid="pdl-status">
-          {syntax === undefined ? null : syntax.ok
-            ? <Badge color="green" variant="dot">Valid PDL</Badge>
-            : <Text size="sm" c="var(--mantine-color-error)" role="alert">{positioned(syntax)}</Text>}
+          {syntax === undefined ? null : syntax.ok ? (
+            <Badge color="green" variant="dot">
+              Valid PDL
+            </Badge>
+          ) : (
+            <Text size="sm" c="var(--mantine-color-error)" role="alert">
+              {positioned(syntax)}
+            </Text>
+          )}
         </div>
       </Stack>
       <Group grow align="end">
-        <TextInput label="ATT&CK annotations (comma separated)" readOnly={!isAdmin} value={(rule.annotations ?? []).join(', ')}
-          onChange={(e) => setRule({ ...rule, annotations: e.currentTarget.value.split(',').map((s) => s.trim()).filter(Boolean) })} />
-        <Switch label="Enabled" disabled={!isAdmin} checked={rule.enabled} onChange={(e) => setRule({ ...rule, enabled: e.currentTarget.checked })} />
+        <TextInput
+          label="ATT&CK annotations (comma separated)"
+          readOnly={!isAdmin}
+          value={(rule.annotations ?? []).join(', ')}
+          onChange={(e) =>
+            setRule({
+              ...rule,
+              annotations: e.currentTarget.value
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            })
+          }
+        />
+        <Switch
+          label="Enabled"
+          disabled={!isAdmin}
+          checked={rule.enabled}
+          onChange={(e) => setRule({ ...rule, enabled: e.currentTarget.checked })}
+        />
       </Group>
-      {saveError && <Alert color="red" role="alert">{saveError}</Alert>}
-      {isAdmin && <Group><Button onClick={() => void save()}>Save rule</Button></Group>}
+      {saveError && (
+        <Alert color="red" role="alert">
+          {saveError}
+        </Alert>
+      )}
+      {isAdmin && (
+        <Group>
+          <Button onClick={() => void save()}>Save rule</Button>
+        </Group>
+      )}
       <Card withBorder>
-        <Title order={2} size="h4" mb="xs">Test</Title>
+        <Title order={2} size="h4" mb="xs">
+          Test
+        </Title>
         <Stack>
           <Group align="end">
-            <Select label="Take events from topic" searchable data={topics.data ?? []} value={sampleTopic} onChange={setSampleTopic} w={240} />
-            <NumberInput label="How many (from the start)" min={1} max={1000} value={sampleCount} onChange={setSampleCount} w={200} />
-            <Button variant="default" disabled={!sampleTopic} onClick={() => void takeFromTopic()}>Load events</Button>
+            <Select
+              label="Take events from topic"
+              searchable
+              data={topics.data ?? []}
+              value={sampleTopic}
+              onChange={setSampleTopic}
+              w={240}
+            />
+            <NumberInput
+              label="How many (from the start)"
+              min={1}
+              max={1000}
+              value={sampleCount}
+              onChange={setSampleCount}
+              w={200}
+            />
+            <Button variant="default" disabled={!sampleTopic} onClick={() => void takeFromTopic()}>
+              Load events
+            </Button>
           </Group>
-          <Textarea label="Events (a JSON array, or one JSON object per line)" autosize minRows={4} ff="monospace" value={sample} onChange={(e) => setSample(e.currentTarget.value)} />
-          <Group><Button onClick={() => void runTest()} disabled={!rule.pdl || !sample.trim()}>Run test</Button></Group>
-          {testError && <Alert color="red" role="alert">{testError}</Alert>}
+          <Textarea
+            label="Events (a JSON array, or one JSON object per line)"
+            autosize
+            minRows={4}
+            ff="monospace"
+            value={sample}
+            onChange={(e) => setSample(e.currentTarget.value)}
+          />
+          <Group>
+            <Button onClick={() => void runTest()} disabled={!rule.pdl || !sample.trim()}>
+              Run test
+            </Button>
+          </Group>
+          {testError && (
+            <Alert color="red" role="alert">
+              {testError}
+            </Alert>
+          )}
           {outcomes && (
             <Stack gap="xs" data-testid="test-results">
-              <Text size="sm">{matched} of {outcomes.length} events matched</Text>
+              <Text size="sm">
+                {matched} of {outcomes.length} events matched
+              </Text>
               {outcomes.map((o) => (
                 <Group key={o.index} align="start" wrap="nowrap">
-                  <Badge variant="dot" color={o.error ? 'red' : o.matched ? 'green' : 'gray'}>{o.error ? 'error' : o.matched ? 'match' : 'no match'}</Badge>
-                  <Code block tabIndex={0} style={{ flex: 1 }}>{o.error ?? JSON.stringify(o.output ?? o.event)}</Code>
+                  <Badge variant="dot" color={o.error ? 'red' : o.matched ? 'green' : 'gray'}>
+                    {o.error ? 'error' : o.matched ? 'match' : 'no match'}
+                  </Badge>
+                  <Code block tabIndex={0} style={{ flex: 1 }}>
+                    {o.error ?? JSON.stringify(o.output ?? o.event)}
+                  </Code>
                 </Group>
               ))}
             </Stack>
           )}
           {sequence && (
             <Stack gap="xs" data-testid="correlation-results">
-              <Title order={3} size="h5">Correlation over the sample</Title>
-              <Text size="sm">The {sequence.events} events fed in order to one run of the rule, its state kept across them (the per-event results above see each event alone).</Text>
-              {sequence.error
-                ? <Alert color="red" role="alert">{sequence.error}</Alert>
-                : <Text size="sm">{sequence.outputs.length} correlation output{sequence.outputs.length === 1 ? '' : 's'}</Text>}
+              <Title order={3} size="h5">
+                Correlation over the sample
+              </Title>
+              <Text size="sm">
+                The {sequence.events} events fed in order to one run of the rule, its state kept across them (the
+                per-event results above see each event alone).
+              </Text>
+              {sequence.error ? (
+                <Alert color="red" role="alert">
+                  {sequence.error}
+                </Alert>
+              ) : (
+                <Text size="sm">
+                  {sequence.outputs.length} correlation output{sequence.outputs.length === 1 ? '' : 's'}
+                </Text>
+              )}
               {sequence.outputs.map((o, i) => (
                 <Group key={i} align="start" wrap="nowrap">
-                  <Badge variant="dot" color="green">output {i + 1}</Badge>
-                  <Code block tabIndex={0} style={{ flex: 1 }}>{JSON.stringify(o)}</Code>
+                  <Badge variant="dot" color="green">
+                    output {i + 1}
+                  </Badge>
+                  <Code block tabIndex={0} style={{ flex: 1 }}>
+                    {JSON.stringify(o)}
+                  </Code>
                 </Group>
               ))}
             </Stack>

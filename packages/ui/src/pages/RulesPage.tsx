@@ -1,4 +1,16 @@
-import { Alert, Badge, Button, CloseButton, FileButton, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  CloseButton,
+  FileButton,
+  Group,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Rule } from '@weir/client';
 import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
@@ -32,7 +44,10 @@ function RulesTable() {
   const [pending, setPending] = useState<Rule[]>();
   // The list filters on a deferred copy of the search, so typing never waits for the table.
   const deferred = useDeferredValue(search);
-  const byTechnique = useMemo(() => (technique ? (rules.data ?? []).filter((r) => annotatesTechnique(r, technique)) : rules.data ?? []), [rules.data, technique]);
+  const byTechnique = useMemo(
+    () => (technique ? (rules.data ?? []).filter((r) => annotatesTechnique(r, technique)) : (rules.data ?? [])),
+    [rules.data, technique],
+  );
   const shown = useMemo(() => filterRules(byTechnique, deferred), [byTechnique, deferred]);
   const existing = useMemo(() => new Map((rules.data ?? []).map((r) => [r.id, r])), [rules.data]);
   const onOpen = useCallback((r: Rule) => navigate(`/rules/${encodeURIComponent(r.id)}`), [navigate]);
@@ -72,33 +87,84 @@ function RulesTable() {
       <Group justify="space-between">
         <Title order={1}>Rules</Title>
         <Group>
-          <Button variant="default" onClick={() => download('rules.json', JSON.stringify(rules.data ?? [], null, 2))}>Export JSON</Button>
-          {isAdmin && <FileButton onChange={(f) => void pick(f)} accept="application/json">{(props) => <Button variant="default" {...props}>Import JSON</Button>}</FileButton>}
+          <Button variant="default" onClick={() => download('rules.json', JSON.stringify(rules.data ?? [], null, 2))}>
+            Export JSON
+          </Button>
+          {isAdmin && (
+            <FileButton onChange={(f) => void pick(f)} accept="application/json">
+              {(props) => (
+                <Button variant="default" {...props}>
+                  Import JSON
+                </Button>
+              )}
+            </FileButton>
+          )}
           {isAdmin && <Button onClick={() => navigate('/rules/new')}>New rule</Button>}
         </Group>
       </Group>
-      {rules.error && <Alert color="red" role="alert">{rules.error}</Alert>}
+      {rules.error && (
+        <Alert color="red" role="alert">
+          {rules.error}
+        </Alert>
+      )}
       {pending && (
         <Alert color="blue" title="Import: review the changes" role="status">
           <Stack gap="xs">
             {pending.map((r) => {
               const old = existing.get(r.id);
-              const state = !old ? 'new' : JSON.stringify(old) === JSON.stringify({ ...old, ...r }) ? 'unchanged' : 'changed';
-              return <Text size="sm" key={r.id}><Badge size="xs" variant="dot" color={state === 'new' ? 'green' : state === 'changed' ? 'yellow' : 'gray'}>{state}</Badge> {r.id}{state === 'changed' && old?.pdl !== r.pdl ? ` — PDL: ${old?.pdl} → ${r.pdl}` : ''}</Text>;
+              const state = !old
+                ? 'new'
+                : JSON.stringify(old) === JSON.stringify({ ...old, ...r })
+                  ? 'unchanged'
+                  : 'changed';
+              return (
+                <Text size="sm" key={r.id}>
+                  <Badge
+                    size="xs"
+                    variant="dot"
+                    color={state === 'new' ? 'green' : state === 'changed' ? 'yellow' : 'gray'}
+                  >
+                    {state}
+                  </Badge>{' '}
+                  {r.id}
+                  {state === 'changed' && old?.pdl !== r.pdl ? ` — PDL: ${old?.pdl} → ${r.pdl}` : ''}
+                </Text>
+              );
             })}
-            <Group><Button size="xs" onClick={() => void apply()}>Apply {pending.length} rules</Button><Button size="xs" variant="default" onClick={() => setPending(undefined)}>Cancel</Button></Group>
+            <Group>
+              <Button size="xs" onClick={() => void apply()}>
+                Apply {pending.length} rules
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setPending(undefined)}>
+                Cancel
+              </Button>
+            </Group>
           </Stack>
         </Alert>
       )}
-      <TextInput label="Search rules" placeholder="id, name, PDL or technique" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+      <TextInput
+        label="Search rules"
+        placeholder="id, name, PDL or technique"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+      />
       {technique && (
         <Group gap="xs" data-testid="technique-filter">
-          <Badge variant="light" size="lg">Technique {technique}{techniqueName(technique) ? ` ${techniqueName(technique)}` : ''}</Badge>
-          <CloseButton size="sm" aria-label={`Clear the technique filter ${technique}`} onClick={() => setTechnique(undefined)} />
+          <Badge variant="light" size="lg">
+            Technique {technique}
+            {techniqueName(technique) ? ` ${techniqueName(technique)}` : ''}
+          </Badge>
+          <CloseButton
+            size="sm"
+            aria-label={`Clear the technique filter ${technique}`}
+            onClick={() => setTechnique(undefined)}
+          />
         </Group>
       )}
       <RuleRows rules={shown} isAdmin={isAdmin} onToggle={toggleRef} onOpen={onOpen} />
-      <Text size="sm" data-testid="rule-count">{shown.length} of {rules.data?.length ?? 0} rules</Text>
+      <Text size="sm" data-testid="rule-count">
+        {shown.length} of {rules.data?.length ?? 0} rules
+      </Text>
     </Stack>
   );
 }
@@ -110,32 +176,121 @@ const columns = '90px 220px 260px 320px 1fr';
  * The rules as a virtualised ARIA table: only the visible rows are rendered (10,000 rules stay
  * fast); memoised, so a keystroke in the search re-renders it once, when the filtered list changes.
  */
-const RuleRows = memo(function RuleRows({ rules, isAdmin, onToggle, onOpen }: { rules: readonly Rule[]; isAdmin: boolean; onToggle: (r: Rule, on: boolean) => void; onOpen: (r: Rule) => void }) {
+const RuleRows = memo(function RuleRows({
+  rules,
+  isAdmin,
+  onToggle,
+  onOpen,
+}: {
+  rules: readonly Rule[];
+  isAdmin: boolean;
+  onToggle: (r: Rule, on: boolean) => void;
+  onOpen: (r: Rule) => void;
+}) {
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rules.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 10 });
+  const virtualizer = useVirtualizer({
+    count: rules.length,
+    getScrollElement: () => parent.current,
+    estimateSize: () => rowHeight,
+    overscan: 10,
+  });
   const cell = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
   return (
-    <div role="table" aria-label="Rules" aria-rowcount={rules.length + 1} ref={parent} tabIndex={0}
-      style={{ height: 520, overflow: 'auto', border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}>
+    <div
+      role="table"
+      aria-label="Rules"
+      aria-rowcount={rules.length + 1}
+      ref={parent}
+      tabIndex={0}
+      style={{
+        height: 520,
+        overflow: 'auto',
+        border: '1px solid var(--mantine-color-default-border)',
+        borderRadius: 4,
+      }}
+    >
       <div role="rowgroup" style={{ position: 'sticky', top: 0, zIndex: 1, background: 'var(--mantine-color-body)' }}>
-        <div role="row" aria-rowindex={1} style={{ display: 'grid', gridTemplateColumns: columns, gap: 8, fontWeight: 600, padding: '6px 8px', borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-          <span role="columnheader">Enabled</span><span role="columnheader">Id</span><span role="columnheader">Name</span>
-          <span role="columnheader">ATT&CK</span><span role="columnheader">PDL</span>
+        <div
+          role="row"
+          aria-rowindex={1}
+          style={{
+            display: 'grid',
+            gridTemplateColumns: columns,
+            gap: 8,
+            fontWeight: 600,
+            padding: '6px 8px',
+            borderBottom: '1px solid var(--mantine-color-default-border)',
+          }}
+        >
+          <span role="columnheader">Enabled</span>
+          <span role="columnheader">Id</span>
+          <span role="columnheader">Name</span>
+          <span role="columnheader">ATT&CK</span>
+          <span role="columnheader">PDL</span>
         </div>
       </div>
       <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const r = rules[item.index]!;
           return (
-            <div key={r.id} role="row" aria-rowindex={item.index + 2} data-testid="rule-row"
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: rowHeight, transform: `translateY(${item.start}px)`, display: 'grid', gridTemplateColumns: columns, gap: 8, alignItems: 'center', padding: '0 8px' }}>
-              <span role="cell"><Switch aria-label={`Rule ${r.id} enabled`} checked={r.enabled} disabled={!isAdmin} onChange={(e) => onToggle(r, e.currentTarget.checked)} /></span>
-              <span role="cell" style={cell}><a href={`/rules/${encodeURIComponent(r.id)}`} onClick={(e) => { e.preventDefault(); onOpen(r); }}>{r.id}</a></span>
-              <span role="cell" style={cell}>{r.name}</span>
-              <span role="cell" style={cell}>{(r.annotations ?? []).map((a) => (
-                <Badge key={a} variant="outline" size="sm" mr={4} title={techniqueName(a) ?? 'not in the shipped ATT&CK table'}>{a}{techniqueName(a) ? ` ${techniqueName(a)}` : ''}</Badge>
-              ))}</span>
-              <span role="cell" style={{ ...cell, fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 }}>{r.pdl}</span>
+            <div
+              key={r.id}
+              role="row"
+              aria-rowindex={item.index + 2}
+              data-testid="rule-row"
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                height: rowHeight,
+                transform: `translateY(${item.start}px)`,
+                display: 'grid',
+                gridTemplateColumns: columns,
+                gap: 8,
+                alignItems: 'center',
+                padding: '0 8px',
+              }}
+            >
+              <span role="cell">
+                <Switch
+                  aria-label={`Rule ${r.id} enabled`}
+                  checked={r.enabled}
+                  disabled={!isAdmin}
+                  onChange={(e) => onToggle(r, e.currentTarget.checked)}
+                />
+              </span>
+              <span role="cell" style={cell}>
+                <a
+                  href={`/rules/${encodeURIComponent(r.id)}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    onOpen(r);
+                  }}
+                >
+                  {r.id}
+                </a>
+              </span>
+              <span role="cell" style={cell}>
+                {r.name}
+              </span>
+              <span role="cell" style={cell}>
+                {(r.annotations ?? []).map((a) => (
+                  <Badge
+                    key={a}
+                    variant="outline"
+                    size="sm"
+                    mr={4}
+                    title={techniqueName(a) ?? 'not in the shipped ATT&CK table'}
+                  >
+                    {a}
+                    {techniqueName(a) ? ` ${techniqueName(a)}` : ''}
+                  </Badge>
+                ))}
+              </span>
+              <span role="cell" style={{ ...cell, fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 }}>
+                {r.pdl}
+              </span>
             </div>
           );
         })}

@@ -1,4 +1,18 @@
-import { Alert, Button, Code, Drawer, Group, NumberInput, Select, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Code,
+  Drawer,
+  Group,
+  NumberInput,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { taskDefaults, taskSchemas, type Task, type TaskFunctionName } from '@weir/client';
 import { useState } from 'react';
@@ -22,25 +36,76 @@ export default function TasksPage() {
   const linked = usePathId('/tasks');
   const linkedTask = linked.id === undefined ? undefined : tasks.data?.find((t) => String(t.id) === linked.id);
   const open = editing ?? (linkedTask && { task: linkedTask, isNew: false });
-  const close = () => { setEditing(undefined); if (linked.id !== undefined) linked.close(); };
+  const close = () => {
+    setEditing(undefined);
+    if (linked.id !== undefined) linked.close();
+  };
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Tasks</Title>
-        {isAdmin && <Button onClick={() => setEditing({ task: { id: nextId(tasks.data), name: '', description: '', function: 'PARSE_KV', definition: {} }, isNew: true })}>New task</Button>}
+        {isAdmin && (
+          <Button
+            onClick={() =>
+              setEditing({
+                task: { id: nextId(tasks.data), name: '', description: '', function: 'PARSE_KV', definition: {} },
+                isNew: true,
+              })
+            }
+          >
+            New task
+          </Button>
+        )}
       </Group>
-      {tasks.error && <Alert color="red" role="alert">{tasks.error}</Alert>}
-      {linked.id !== undefined && tasks.data && !linkedTask && <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>There is no task {linked.id}.</Alert>}
+      {tasks.error && (
+        <Alert color="red" role="alert">
+          {tasks.error}
+        </Alert>
+      )}
+      {linked.id !== undefined && tasks.data && !linkedTask && (
+        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
+          There is no task {linked.id}.
+        </Alert>
+      )}
       <Table striped highlightOnHover>
-        <Table.Thead><Table.Tr><Table.Th>Id</Table.Th><Table.Th>Name</Table.Th><Table.Th>Function</Table.Th><Table.Th>Description</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Id</Table.Th>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Function</Table.Th>
+            <Table.Th>Description</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {(tasks.data ?? []).map((t) => (
             <Table.Tr key={t.id} data-testid="task-row">
-              <Table.Td>{t.id}</Table.Td><Table.Td>{t.name}</Table.Td><Table.Td><Code>{t.function}</Code></Table.Td><Table.Td>{t.description}</Table.Td>
+              <Table.Td>{t.id}</Table.Td>
+              <Table.Td>{t.name}</Table.Td>
+              <Table.Td>
+                <Code>{t.function}</Code>
+              </Table.Td>
+              <Table.Td>{t.description}</Table.Td>
               <Table.Td>
                 <Group gap="xs">
-                  <Button size="compact-xs" variant="outline" onClick={() => setEditing({ task: t, isNew: false })} aria-label={`${isAdmin ? 'Edit' : 'View'} task ${t.id}`}>{isAdmin ? 'Edit' : 'View'}</Button>
-                  {isAdmin && <Button size="compact-xs" variant="default" onClick={() => setDeleting(t)} aria-label={`Delete task ${t.id}`}>Delete</Button>}
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    onClick={() => setEditing({ task: t, isNew: false })}
+                    aria-label={`${isAdmin ? 'Edit' : 'View'} task ${t.id}`}
+                  >
+                    {isAdmin ? 'Edit' : 'View'}
+                  </Button>
+                  {isAdmin && (
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() => setDeleting(t)}
+                      aria-label={`Delete task ${t.id}`}
+                    >
+                      Delete
+                    </Button>
+                  )}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -48,18 +113,50 @@ export default function TasksPage() {
         </Table.Tbody>
       </Table>
       <Text size="sm">{tasks.data?.length ?? 0} tasks</Text>
-      <Drawer opened={open !== undefined} onClose={close} position="right" size="xl"
-        title={open?.isNew ? 'New task' : `Task ${open?.task.id ?? ''}`}>
-        {open && <TaskEditor key={`${open.task.id}-${open.isNew}`} initial={open.task} isNew={open.isNew} readOnly={!isAdmin}
-          onSaved={(t) => { tasks.reload(); setEditing({ task: t, isNew: false }); }} />}
+      <Drawer
+        opened={open !== undefined}
+        onClose={close}
+        position="right"
+        size="xl"
+        title={open?.isNew ? 'New task' : `Task ${open?.task.id ?? ''}`}
+      >
+        {open && (
+          <TaskEditor
+            key={`${open.task.id}-${open.isNew}`}
+            initial={open.task}
+            isNew={open.isNew}
+            readOnly={!isAdmin}
+            onSaved={(t) => {
+              tasks.reload();
+              setEditing({ task: t, isNew: false });
+            }}
+          />
+        )}
       </Drawer>
-      <ConfirmDelete what={deleting && `task ${deleting.id} (${deleting.name})`} onClose={() => setDeleting(undefined)}
-        onConfirm={async () => { await api.tasks.delete(deleting!.id); setDeleting(undefined); tasks.reload(); }} />
+      <ConfirmDelete
+        what={deleting && `task ${deleting.id} (${deleting.name})`}
+        onClose={() => setDeleting(undefined)}
+        onConfirm={async () => {
+          await api.tasks.delete(deleting!.id);
+          setDeleting(undefined);
+          tasks.reload();
+        }}
+      />
     </Stack>
   );
 }
 
-function TaskEditor({ initial, isNew, readOnly, onSaved }: { initial: Task; isNew: boolean; readOnly: boolean; onSaved: (t: Task) => void }) {
+function TaskEditor({
+  initial,
+  isNew,
+  readOnly,
+  onSaved,
+}: {
+  initial: Task;
+  isNew: boolean;
+  readOnly: boolean;
+  onSaved: (t: Task) => void;
+}) {
   const [task, setTask] = useState<Task>(initial);
   const [saved, setSaved] = useState(isNew ? undefined : JSON.stringify(initial));
   const [error, setError] = useState<string>();
@@ -92,23 +189,90 @@ function TaskEditor({ initial, isNew, readOnly, onSaved }: { initial: Task; isNe
   return (
     <Stack>
       <Group grow align="start">
-        <NumberInput label="Id" required min={0} readOnly={readOnly || !isNew} value={task.id} error={errors.id} onChange={(v) => setTask({ ...task, id: Number(v) })} />
-        <TextInput label="Name" required readOnly={readOnly} value={task.name} error={errors.name} onChange={(e) => setTask({ ...task, name: e.currentTarget.value })} />
+        <NumberInput
+          label="Id"
+          required
+          min={0}
+          readOnly={readOnly || !isNew}
+          value={task.id}
+          error={errors.id}
+          onChange={(v) => setTask({ ...task, id: Number(v) })}
+        />
+        <TextInput
+          label="Name"
+          required
+          readOnly={readOnly}
+          value={task.name}
+          error={errors.name}
+          onChange={(e) => setTask({ ...task, name: e.currentTarget.value })}
+        />
       </Group>
-      <TextInput label="Description" readOnly={readOnly} value={task.description ?? ''} onChange={(e) => setTask({ ...task, description: e.currentTarget.value })} />
-      <Select label="Function" required disabled={readOnly} data={functions} value={task.function} allowDeselect={false} error={errors.function}
-        onChange={(v) => v && setTask({ ...task, function: v as TaskFunctionName, definition: {} })} />
-      <SchemaForm schema={taskSchemas[fn] as JsonSchema} value={task.definition} onChange={(definition) => setTask({ ...task, definition })}
-        readOnly={readOnly} errors={errors} path="definition" defaults={taskDefaults[fn]} suggestions={{ rules: rules.data ?? [] }} />
-      {error && <Alert color="red" role="alert" title="The task was refused">{error}</Alert>}
-      {!readOnly && <Group><Button onClick={() => void save()}>Save task</Button>{dirty && !isNew && <Text size="sm">Unsaved changes</Text>}</Group>}
-      <Title order={2} size="h4">Test on an event</Title>
-      <Textarea label="Event (raw text, or a JSON event)" autosize minRows={2} ff="monospace" value={event} onChange={(e) => setEvent(e.currentTarget.value)} />
-      {(isNew || dirty) && <Text size="sm">The test runs the saved task{isNew ? ': save it first' : ' (save to test your changes)'}.</Text>}
-      <Group><Button variant="default" disabled={isNew || !event} onClick={() => void test()}>Run task test</Button></Group>
-      {result && (result.ok
-        ? <Code block data-testid="task-test-result">{result.text}</Code>
-        : <Alert color="red" role="alert" data-testid="task-test-result">{result.text}</Alert>)}
+      <TextInput
+        label="Description"
+        readOnly={readOnly}
+        value={task.description ?? ''}
+        onChange={(e) => setTask({ ...task, description: e.currentTarget.value })}
+      />
+      <Select
+        label="Function"
+        required
+        disabled={readOnly}
+        data={functions}
+        value={task.function}
+        allowDeselect={false}
+        error={errors.function}
+        onChange={(v) => v && setTask({ ...task, function: v as TaskFunctionName, definition: {} })}
+      />
+      <SchemaForm
+        schema={taskSchemas[fn] as JsonSchema}
+        value={task.definition}
+        onChange={(definition) => setTask({ ...task, definition })}
+        readOnly={readOnly}
+        errors={errors}
+        path="definition"
+        defaults={taskDefaults[fn]}
+        suggestions={{ rules: rules.data ?? [] }}
+      />
+      {error && (
+        <Alert color="red" role="alert" title="The task was refused">
+          {error}
+        </Alert>
+      )}
+      {!readOnly && (
+        <Group>
+          <Button onClick={() => void save()}>Save task</Button>
+          {dirty && !isNew && <Text size="sm">Unsaved changes</Text>}
+        </Group>
+      )}
+      <Title order={2} size="h4">
+        Test on an event
+      </Title>
+      <Textarea
+        label="Event (raw text, or a JSON event)"
+        autosize
+        minRows={2}
+        ff="monospace"
+        value={event}
+        onChange={(e) => setEvent(e.currentTarget.value)}
+      />
+      {(isNew || dirty) && (
+        <Text size="sm">The test runs the saved task{isNew ? ': save it first' : ' (save to test your changes)'}.</Text>
+      )}
+      <Group>
+        <Button variant="default" disabled={isNew || !event} onClick={() => void test()}>
+          Run task test
+        </Button>
+      </Group>
+      {result &&
+        (result.ok ? (
+          <Code block data-testid="task-test-result">
+            {result.text}
+          </Code>
+        ) : (
+          <Alert color="red" role="alert" data-testid="task-test-result">
+            {result.text}
+          </Alert>
+        ))}
     </Stack>
   );
 }

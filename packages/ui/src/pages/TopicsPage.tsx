@@ -1,4 +1,17 @@
-import { Alert, Button, Drawer, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Drawer,
+  Group,
+  Modal,
+  NumberInput,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BrokerTopic } from '@weir/client';
 import { useMemo, useState } from 'react';
@@ -17,7 +30,10 @@ export default function TopicsPage() {
   const [described, setDescribed] = useState<BrokerTopic>();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
-  const shown = useMemo(() => (topics.data ?? []).filter((t) => t.toLowerCase().includes(search.toLowerCase())).sort(), [topics.data, search]);
+  const shown = useMemo(
+    () => (topics.data ?? []).filter((t) => t.toLowerCase().includes(search.toLowerCase())).sort(),
+    [topics.data, search],
+  );
   const describe = async (name: string) => {
     try {
       setDescribed(await api.topic(name));
@@ -31,41 +47,114 @@ export default function TopicsPage() {
         <Title order={1}>Topics</Title>
         {isAdmin && <Button onClick={() => setCreating(true)}>Create topic</Button>}
       </Group>
-      {topics.error && <Alert color="red" role="alert">{topics.error}</Alert>}
-      <TextInput label="Search topics" placeholder="name contains…" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+      {topics.error && (
+        <Alert color="red" role="alert">
+          {topics.error}
+        </Alert>
+      )}
+      <TextInput
+        label="Search topics"
+        placeholder="name contains…"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+      />
       <Table striped highlightOnHover>
-        <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {shown.map((name) => (
             <Table.Tr key={name}>
               <Table.Td>{name}</Table.Td>
               <Table.Td>
                 <Group gap="xs">
-                  <Button size="compact-xs" variant="outline" onClick={() => void describe(name)} aria-label={`Describe ${name}`}>Describe</Button>
-                  <Button size="compact-xs" variant="outline" onClick={() => navigate(`/messages?topic=${encodeURIComponent(name)}`)} aria-label={`Messages of ${name}`}>Messages</Button>
-                  {isAdmin && <Button size="compact-xs" variant="default" onClick={() => setDeleting(name)} aria-label={`Delete ${name}`}>Delete</Button>}
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    onClick={() => void describe(name)}
+                    aria-label={`Describe ${name}`}
+                  >
+                    Describe
+                  </Button>
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    onClick={() => navigate(`/messages?topic=${encodeURIComponent(name)}`)}
+                    aria-label={`Messages of ${name}`}
+                  >
+                    Messages
+                  </Button>
+                  {isAdmin && (
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() => setDeleting(name)}
+                      aria-label={`Delete ${name}`}
+                    >
+                      Delete
+                    </Button>
+                  )}
                 </Group>
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
-      <Text size="sm">{shown.length} of {topics.data?.length ?? 0} topics</Text>
-      <Drawer opened={described !== undefined} onClose={() => setDescribed(undefined)} title={`Topic ${described?.name ?? ''}`} position="right" size="lg">
+      <Text size="sm">
+        {shown.length} of {topics.data?.length ?? 0} topics
+      </Text>
+      <Drawer
+        opened={described !== undefined}
+        onClose={() => setDescribed(undefined)}
+        title={`Topic ${described?.name ?? ''}`}
+        position="right"
+        size="lg"
+      >
         {described && (
           <Stack>
-            <Text>Partitions: {described.numberOfPartitions} · Replication factor: {described.replicationFactor}</Text>
+            <Text>
+              Partitions: {described.numberOfPartitions} · Replication factor: {described.replicationFactor}
+            </Text>
             <Table>
-              <Table.Thead><Table.Tr><Table.Th>Config</Table.Th><Table.Th>Value</Table.Th></Table.Tr></Table.Thead>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Config</Table.Th>
+                  <Table.Th>Value</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
               <Table.Tbody>
-                {Object.entries(described.options ?? {}).sort().map(([k, v]) => <Table.Tr key={k}><Table.Td>{k}</Table.Td><Table.Td>{v}</Table.Td></Table.Tr>)}
+                {Object.entries(described.options ?? {})
+                  .sort()
+                  .map(([k, v]) => (
+                    <Table.Tr key={k}>
+                      <Table.Td>{k}</Table.Td>
+                      <Table.Td>{v}</Table.Td>
+                    </Table.Tr>
+                  ))}
               </Table.Tbody>
             </Table>
           </Stack>
         )}
       </Drawer>
-      <CreateTopic opened={creating} onClose={() => setCreating(false)} onCreated={() => { setCreating(false); topics.reload(); }} />
-      <DeleteTopic name={deleting} onClose={() => setDeleting(undefined)} onDeleted={() => { setDeleting(undefined); topics.reload(); }} />
+      <CreateTopic
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={() => {
+          setCreating(false);
+          topics.reload();
+        }}
+      />
+      <DeleteTopic
+        name={deleting}
+        onClose={() => setDeleting(undefined)}
+        onDeleted={() => {
+          setDeleting(undefined);
+          topics.reload();
+        }}
+      />
     </Stack>
   );
 }
@@ -78,12 +167,23 @@ function CreateTopic({ opened, onClose, onCreated }: { opened: boolean; onClose:
   const [error, setError] = useState<string>();
   const submit = async () => {
     try {
-      const opts = Object.fromEntries(options.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-        const i = l.indexOf('=');
-        if (i <= 0) throw new Error(`option line "${l}" must be name=value`);
-        return [l.slice(0, i).trim(), l.slice(i + 1).trim()];
-      }));
-      await api.createTopic({ name, numberOfPartitions: Number(partitions), replicationFactor: Number(replication), options: opts });
+      const opts = Object.fromEntries(
+        options
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .map((l) => {
+            const i = l.indexOf('=');
+            if (i <= 0) throw new Error(`option line "${l}" must be name=value`);
+            return [l.slice(0, i).trim(), l.slice(i + 1).trim()];
+          }),
+      );
+      await api.createTopic({
+        name,
+        numberOfPartitions: Number(partitions),
+        replicationFactor: Number(replication),
+        options: opts,
+      });
       notifications.show({ color: 'green', message: `Topic ${name} created` });
       setName('');
       setError(undefined);
@@ -95,18 +195,35 @@ function CreateTopic({ opened, onClose, onCreated }: { opened: boolean; onClose:
   return (
     <Modal opened={opened} onClose={onClose} title="Create topic">
       <Stack>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
         <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <NumberInput label="Partitions" min={1} value={partitions} onChange={setPartitions} />
         <NumberInput label="Replication factor" min={1} value={replication} onChange={setReplication} />
-        <Textarea label="Options (one name=value per line)" placeholder="cleanup.policy=compact" value={options} onChange={(e) => setOptions(e.currentTarget.value)} />
+        <Textarea
+          label="Options (one name=value per line)"
+          placeholder="cleanup.policy=compact"
+          value={options}
+          onChange={(e) => setOptions(e.currentTarget.value)}
+        />
         <Button onClick={() => void submit()}>Create</Button>
       </Stack>
     </Modal>
   );
 }
 
-function DeleteTopic({ name, onClose, onDeleted }: { name: string | undefined; onClose: () => void; onDeleted: () => void }) {
+function DeleteTopic({
+  name,
+  onClose,
+  onDeleted,
+}: {
+  name: string | undefined;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string>();
   const submit = async () => {
@@ -121,10 +238,16 @@ function DeleteTopic({ name, onClose, onDeleted }: { name: string | undefined; o
   return (
     <Modal opened={name !== undefined} onClose={onClose} title={`Delete topic ${name ?? ''}`}>
       <Stack>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
         <Text size="sm">This deletes the topic and all its messages. Type its name to confirm.</Text>
         <TextInput label="Topic name" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
-        <Button color="red.9" disabled={typed !== name} onClick={() => void submit()}>Delete</Button>
+        <Button color="red.9" disabled={typed !== name} onClick={() => void submit()}>
+          Delete
+        </Button>
       </Stack>
     </Modal>
   );

@@ -1,4 +1,22 @@
-import { Alert, Badge, Button, Card, Drawer, Fieldset, Group, MultiSelect, NumberInput, Select, Stack, Switch, Table, Text, TextInput, Title, Autocomplete } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Drawer,
+  Fieldset,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Autocomplete,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { MetricsSummary, TopicEndpoint, Topology } from '@weir/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -25,19 +43,27 @@ function useTopologyFigures(): ReadonlyMap<string, TopologyFigures> {
     const p = previous.current;
     previous.current = m;
     const seconds = p ? Math.max(0.001, (m.time - p.time) / 1000) : 0;
-    const sumOf = <R extends { topology: string; value: number }>(rows: R[], name: string, pick: (r: R) => boolean = () => true) =>
-      rows.filter((r) => r.topology === name && pick(r)).reduce((a, r) => a + r.value, 0);
+    const sumOf = <R extends { topology: string; value: number }>(
+      rows: R[],
+      name: string,
+      pick: (r: R) => boolean = () => true,
+    ) => rows.filter((r) => r.topology === name && pick(r)).reduce((a, r) => a + r.value, 0);
     const names = new Set([...m.recordsIn, ...m.recordsOut, ...m.deadLettered].map((r) => r.topology));
     const next = new Map<string, TopologyFigures>();
     for (const name of names) {
       const inRate = p ? Math.max(0, (sumOf(m.recordsIn, name) - sumOf(p.recordsIn, name)) / seconds) : undefined;
       const outRate = new Map<string, number>();
-      if (p) for (const topic of new Set(m.recordsOut.filter((r) => r.topology === name).map((r) => r.topic))) {
-        const pick = (r: { topic: string }) => r.topic === topic;
-        outRate.set(topic, Math.max(0, (sumOf(m.recordsOut, name, pick) - sumOf(p.recordsOut, name, pick)) / seconds));
-      }
+      if (p)
+        for (const topic of new Set(m.recordsOut.filter((r) => r.topology === name).map((r) => r.topic))) {
+          const pick = (r: { topic: string }) => r.topic === topic;
+          outRate.set(
+            topic,
+            Math.max(0, (sumOf(m.recordsOut, name, pick) - sumOf(p.recordsOut, name, pick)) / seconds),
+          );
+        }
       const deadLetters = new Map<string, number>();
-      for (const d of m.deadLettered) if (d.topology === name) deadLetters.set(d.task, (deadLetters.get(d.task) ?? 0) + d.value);
+      for (const d of m.deadLettered)
+        if (d.topology === name) deadLetters.set(d.task, (deadLetters.get(d.task) ?? 0) + d.value);
       next.set(name, { inRate, outRate, deadLetters });
     }
     setFigures(next);
@@ -63,31 +89,104 @@ export default function TopologiesPage() {
   const linked = usePathId('/topologies');
   const linkedTopology = linked.id === undefined ? undefined : topologies.data?.find((t) => String(t.id) === linked.id);
   const open = editing ?? (linkedTopology && { topology: linkedTopology, isNew: false });
-  const close = () => { setEditing(undefined); if (linked.id !== undefined) linked.close(); };
-  useEffect(() => { if (linkedTopology) setShown(linkedTopology.id); }, [linkedTopology?.id]);
+  const close = () => {
+    setEditing(undefined);
+    if (linked.id !== undefined) linked.close();
+  };
+  useEffect(() => {
+    if (linkedTopology) setShown(linkedTopology.id);
+  }, [linkedTopology?.id]);
   const current = list.find((t) => t.id === shown) ?? list[0];
   const error = topologies.error ?? pipelines.error ?? tasks.error;
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Topologies</Title>
-        {isAdmin && <Button onClick={() => setEditing({ topology: { id: nextId(list), name: '', description: '', group: 'default', enabled: true, input: endpoint(), pipelines: [], output: [] }, isNew: true })}>New topology</Button>}
+        {isAdmin && (
+          <Button
+            onClick={() =>
+              setEditing({
+                topology: {
+                  id: nextId(list),
+                  name: '',
+                  description: '',
+                  group: 'default',
+                  enabled: true,
+                  input: endpoint(),
+                  pipelines: [],
+                  output: [],
+                },
+                isNew: true,
+              })
+            }
+          >
+            New topology
+          </Button>
+        )}
       </Group>
-      {error && <Alert color="red" role="alert">{error}</Alert>}
-      {linked.id !== undefined && topologies.data && !linkedTopology && <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>There is no topology {linked.id}.</Alert>}
+      {error && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
+      )}
+      {linked.id !== undefined && topologies.data && !linkedTopology && (
+        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
+          There is no topology {linked.id}.
+        </Alert>
+      )}
       <Table striped highlightOnHover>
-        <Table.Thead><Table.Tr><Table.Th>Id</Table.Th><Table.Th>Name</Table.Th><Table.Th>Input</Table.Th><Table.Th>Pipelines</Table.Th><Table.Th>Outputs</Table.Th><Table.Th>State</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Id</Table.Th>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Input</Table.Th>
+            <Table.Th>Pipelines</Table.Th>
+            <Table.Th>Outputs</Table.Th>
+            <Table.Th>State</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {list.map((t) => (
             <Table.Tr key={t.id} data-testid="topology-row">
-              <Table.Td>{t.id}</Table.Td><Table.Td>{t.name}</Table.Td><Table.Td>{t.input.name}</Table.Td>
-              <Table.Td>{(t.pipelines ?? []).join(' → ')}</Table.Td><Table.Td>{(t.output ?? []).map((o) => o.name).join(', ')}</Table.Td>
-              <Table.Td><Badge variant="dot" color={t.enabled === false ? 'gray' : 'green'}>{t.enabled === false ? 'disabled' : 'enabled'}</Badge></Table.Td>
+              <Table.Td>{t.id}</Table.Td>
+              <Table.Td>{t.name}</Table.Td>
+              <Table.Td>{t.input.name}</Table.Td>
+              <Table.Td>{(t.pipelines ?? []).join(' → ')}</Table.Td>
+              <Table.Td>{(t.output ?? []).map((o) => o.name).join(', ')}</Table.Td>
+              <Table.Td>
+                <Badge variant="dot" color={t.enabled === false ? 'gray' : 'green'}>
+                  {t.enabled === false ? 'disabled' : 'enabled'}
+                </Badge>
+              </Table.Td>
               <Table.Td>
                 <Group gap="xs">
-                  <Button size="compact-xs" variant="outline" onClick={() => setShown(t.id)} aria-label={`Graph of topology ${t.id}`}>Graph</Button>
-                  <Button size="compact-xs" variant="outline" onClick={() => setEditing({ topology: t, isNew: false })} aria-label={`${isAdmin ? 'Edit' : 'View'} topology ${t.id}`}>{isAdmin ? 'Edit' : 'View'}</Button>
-                  {isAdmin && <Button size="compact-xs" variant="default" onClick={() => setDeleting(t)} aria-label={`Delete topology ${t.id}`}>Delete</Button>}
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    onClick={() => setShown(t.id)}
+                    aria-label={`Graph of topology ${t.id}`}
+                  >
+                    Graph
+                  </Button>
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    onClick={() => setEditing({ topology: t, isNew: false })}
+                    aria-label={`${isAdmin ? 'Edit' : 'View'} topology ${t.id}`}
+                  >
+                    {isAdmin ? 'Edit' : 'View'}
+                  </Button>
+                  {isAdmin && (
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() => setDeleting(t)}
+                      aria-label={`Delete topology ${t.id}`}
+                    >
+                      Delete
+                    </Button>
+                  )}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -97,26 +196,68 @@ export default function TopologiesPage() {
       {current ? (
         <Card withBorder>
           <Group justify="space-between" mb="xs">
-            <Title order={2} size="h4">Topology {current.id} · {current.name}</Title>
+            <Title order={2} size="h4">
+              Topology {current.id} · {current.name}
+            </Title>
             <Text size="sm">Live records/s (this node, refreshed every 2 s)</Text>
           </Group>
-          <TopologyGraph topology={current} pipelines={pipelineMap} tasks={taskMap} figures={figures.get(current.name) ?? noFigures} />
+          <TopologyGraph
+            topology={current}
+            pipelines={pipelineMap}
+            tasks={taskMap}
+            figures={figures.get(current.name) ?? noFigures}
+          />
         </Card>
-      ) : <Text size="sm">No topology yet.</Text>}
-      <Drawer opened={open !== undefined} onClose={close} position="right" size="xl"
-        title={open?.isNew ? 'New topology' : `Topology ${open?.topology.id ?? ''}`}>
-        {open && <TopologyEditor key={`${open.topology.id}-${open.isNew}`} initial={open.topology} isNew={open.isNew} readOnly={!isAdmin}
-          pipelines={(pipelines.data ?? []).map((p) => ({ value: String(p.id), label: `${p.id} · ${p.name}` }))}
-          onSaved={(t) => { topologies.reload(); setShown(t.id); close(); }} />}
+      ) : (
+        <Text size="sm">No topology yet.</Text>
+      )}
+      <Drawer
+        opened={open !== undefined}
+        onClose={close}
+        position="right"
+        size="xl"
+        title={open?.isNew ? 'New topology' : `Topology ${open?.topology.id ?? ''}`}
+      >
+        {open && (
+          <TopologyEditor
+            key={`${open.topology.id}-${open.isNew}`}
+            initial={open.topology}
+            isNew={open.isNew}
+            readOnly={!isAdmin}
+            pipelines={(pipelines.data ?? []).map((p) => ({ value: String(p.id), label: `${p.id} · ${p.name}` }))}
+            onSaved={(t) => {
+              topologies.reload();
+              setShown(t.id);
+              close();
+            }}
+          />
+        )}
       </Drawer>
-      <ConfirmDelete what={deleting && `topology ${deleting.id} (${deleting.name})`} onClose={() => setDeleting(undefined)}
-        onConfirm={async () => { await api.topologies.delete(deleting!.id); setDeleting(undefined); topologies.reload(); }} />
+      <ConfirmDelete
+        what={deleting && `topology ${deleting.id} (${deleting.name})`}
+        onClose={() => setDeleting(undefined)}
+        onConfirm={async () => {
+          await api.topologies.delete(deleting!.id);
+          setDeleting(undefined);
+          topologies.reload();
+        }}
+      />
     </Stack>
   );
 }
 
-function TopologyEditor({ initial, isNew, readOnly, pipelines, onSaved }: {
-  initial: Topology; isNew: boolean; readOnly: boolean; pipelines: { value: string; label: string }[]; onSaved: (t: Topology) => void;
+function TopologyEditor({
+  initial,
+  isNew,
+  readOnly,
+  pipelines,
+  onSaved,
+}: {
+  initial: Topology;
+  isNew: boolean;
+  readOnly: boolean;
+  pipelines: { value: string; label: string }[];
+  onSaved: (t: Topology) => void;
 }) {
   const [topology, setTopology] = useState<Topology>(initial);
   const [error, setError] = useState<string>();
@@ -137,44 +278,140 @@ function TopologyEditor({ initial, isNew, readOnly, pipelines, onSaved }: {
   };
   const outputs = topology.output ?? [];
   const setOutput = (i: number, o: TopicEndpoint | undefined) =>
-    setTopology({ ...topology, output: o === undefined ? outputs.filter((_, j) => j !== i) : outputs.map((x, j) => (j === i ? o : x)) });
+    setTopology({
+      ...topology,
+      output: o === undefined ? outputs.filter((_, j) => j !== i) : outputs.map((x, j) => (j === i ? o : x)),
+    });
   const endpointFields = (e: TopicEndpoint, path: string, label: string, onChange: (e: TopicEndpoint) => void) => (
     <Stack gap="xs">
-      <Autocomplete label={`${label} topic`} required readOnly={readOnly} data={topics.data ?? []} value={e.name} error={errors[`${path}.name`]} onChange={(name) => onChange({ ...e, name })} />
+      <Autocomplete
+        label={`${label} topic`}
+        required
+        readOnly={readOnly}
+        data={topics.data ?? []}
+        value={e.name}
+        error={errors[`${path}.name`]}
+        onChange={(name) => onChange({ ...e, name })}
+      />
       <Group grow>
-        <Select label="Key serde" disabled={readOnly} data={serdes.data ?? [e.keySerde]} value={e.keySerde} allowDeselect={false} error={errors[`${path}.keySerde`]} onChange={(v) => v && onChange({ ...e, keySerde: v })} />
-        <Select label="Value serde" disabled={readOnly} data={serdes.data ?? [e.valueSerde]} value={e.valueSerde} allowDeselect={false} error={errors[`${path}.valueSerde`]} onChange={(v) => v && onChange({ ...e, valueSerde: v })} />
+        <Select
+          label="Key serde"
+          disabled={readOnly}
+          data={serdes.data ?? [e.keySerde]}
+          value={e.keySerde}
+          allowDeselect={false}
+          error={errors[`${path}.keySerde`]}
+          onChange={(v) => v && onChange({ ...e, keySerde: v })}
+        />
+        <Select
+          label="Value serde"
+          disabled={readOnly}
+          data={serdes.data ?? [e.valueSerde]}
+          value={e.valueSerde}
+          allowDeselect={false}
+          error={errors[`${path}.valueSerde`]}
+          onChange={(v) => v && onChange({ ...e, valueSerde: v })}
+        />
       </Group>
     </Stack>
   );
   return (
     <Stack>
       <Group grow align="start">
-        <NumberInput label="Id" required min={0} readOnly={readOnly || !isNew} value={topology.id} error={errors.id} onChange={(v) => setTopology({ ...topology, id: Number(v) })} />
-        <TextInput label="Name" required readOnly={readOnly} value={topology.name} error={errors.name} onChange={(e) => setTopology({ ...topology, name: e.currentTarget.value })} />
+        <NumberInput
+          label="Id"
+          required
+          min={0}
+          readOnly={readOnly || !isNew}
+          value={topology.id}
+          error={errors.id}
+          onChange={(v) => setTopology({ ...topology, id: Number(v) })}
+        />
+        <TextInput
+          label="Name"
+          required
+          readOnly={readOnly}
+          value={topology.name}
+          error={errors.name}
+          onChange={(e) => setTopology({ ...topology, name: e.currentTarget.value })}
+        />
       </Group>
-      <TextInput label="Description" readOnly={readOnly} value={topology.description ?? ''} onChange={(e) => setTopology({ ...topology, description: e.currentTarget.value })} />
+      <TextInput
+        label="Description"
+        readOnly={readOnly}
+        value={topology.description ?? ''}
+        onChange={(e) => setTopology({ ...topology, description: e.currentTarget.value })}
+      />
       <Group grow align="end">
-        <TextInput label="Group" readOnly={readOnly} value={topology.group ?? ''} error={errors.group} onChange={(e) => setTopology({ ...topology, group: e.currentTarget.value })} />
-        <Switch label="Enabled" disabled={readOnly} checked={topology.enabled !== false} onChange={(e) => setTopology({ ...topology, enabled: e.currentTarget.checked })} />
+        <TextInput
+          label="Group"
+          readOnly={readOnly}
+          value={topology.group ?? ''}
+          error={errors.group}
+          onChange={(e) => setTopology({ ...topology, group: e.currentTarget.value })}
+        />
+        <Switch
+          label="Enabled"
+          disabled={readOnly}
+          checked={topology.enabled !== false}
+          onChange={(e) => setTopology({ ...topology, enabled: e.currentTarget.checked })}
+        />
       </Group>
-      <Fieldset legend="Input">{endpointFields(topology.input, 'input', 'Input', (input) => setTopology({ ...topology, input }))}</Fieldset>
-      <MultiSelect label="Pipelines, in the order they run" disabled={readOnly} data={pipelines} searchable error={errors.pipelines}
-        value={(topology.pipelines ?? []).map(String)} onChange={(v) => setTopology({ ...topology, pipelines: v.map(Number) })} />
+      <Fieldset legend="Input">
+        {endpointFields(topology.input, 'input', 'Input', (input) => setTopology({ ...topology, input }))}
+      </Fieldset>
+      <MultiSelect
+        label="Pipelines, in the order they run"
+        disabled={readOnly}
+        data={pipelines}
+        searchable
+        error={errors.pipelines}
+        value={(topology.pipelines ?? []).map(String)}
+        onChange={(v) => setTopology({ ...topology, pipelines: v.map(Number) })}
+      />
       <Fieldset legend="Outputs">
         <Stack>
           {outputs.map((o, i) => (
             <Fieldset key={i} legend={`Output ${i + 1}`} variant="filled">
               {endpointFields(o, `output[${i}]`, `Output ${i + 1}`, (e) => setOutput(i, e))}
-              {!readOnly && <Group mt="xs"><Button size="compact-xs" variant="default" onClick={() => setOutput(i, undefined)} aria-label={`Remove output ${i + 1}`}>Remove</Button></Group>}
+              {!readOnly && (
+                <Group mt="xs">
+                  <Button
+                    size="compact-xs"
+                    variant="default"
+                    onClick={() => setOutput(i, undefined)}
+                    aria-label={`Remove output ${i + 1}`}
+                  >
+                    Remove
+                  </Button>
+                </Group>
+              )}
             </Fieldset>
           ))}
           {outputs.length === 0 && <Text size="sm">No output topic: alerts still go to the alerts topic.</Text>}
-          {!readOnly && <Group><Button size="compact-sm" variant="default" onClick={() => setTopology({ ...topology, output: [...outputs, endpoint()] })}>Add output</Button></Group>}
+          {!readOnly && (
+            <Group>
+              <Button
+                size="compact-sm"
+                variant="default"
+                onClick={() => setTopology({ ...topology, output: [...outputs, endpoint()] })}
+              >
+                Add output
+              </Button>
+            </Group>
+          )}
         </Stack>
       </Fieldset>
-      {error && <Alert color="red" role="alert" title="The topology was refused">{error}</Alert>}
-      {!readOnly && <Group><Button onClick={() => void save()}>Save topology</Button></Group>}
+      {error && (
+        <Alert color="red" role="alert" title="The topology was refused">
+          {error}
+        </Alert>
+      )}
+      {!readOnly && (
+        <Group>
+          <Button onClick={() => void save()}>Save topology</Button>
+        </Group>
+      )}
     </Stack>
   );
 }

@@ -1,4 +1,18 @@
-import { Alert, Anchor, Badge, Button, Checkbox, Group, Modal, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { User } from '@weir/client';
 import { useMemo, useState } from 'react';
@@ -18,8 +32,19 @@ export default function UsersPage() {
     return (
       <Stack>
         <Title order={1}>Users</Title>
-        <Text>Only an admin manages users. Your own name, e-mail and password are on your{' '}
-          <Anchor href="/profile" onClick={(e) => { e.preventDefault(); navigate('/profile'); }}>profile</Anchor>.</Text>
+        <Text>
+          Only an admin manages users. Your own name, e-mail and password are on your{' '}
+          <Anchor
+            href="/profile"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate('/profile');
+            }}
+          >
+            profile
+          </Anchor>
+          .
+        </Text>
       </Stack>
     );
   }
@@ -27,7 +52,15 @@ export default function UsersPage() {
   return <UsersTable me={me?.username} opened={opened} navigate={navigate} />;
 }
 
-function UsersTable({ me, opened, navigate }: { me: string | undefined; opened: string | undefined; navigate: (to: string) => void }) {
+function UsersTable({
+  me,
+  opened,
+  navigate,
+}: {
+  me: string | undefined;
+  opened: string | undefined;
+  navigate: (to: string) => void;
+}) {
   const users = usePoll(() => api.users(), 0);
   const [search, setSearch] = useState('');
   const [creating, setCreating] = useState(false);
@@ -36,7 +69,11 @@ function UsersTable({ me, opened, navigate }: { me: string | undefined; opened: 
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     const all = [...(users.data ?? [])].sort((a, b) => a.username.localeCompare(b.username));
-    return q ? all.filter((u) => `${u.username}\n${u.name}\n${u.email}\n${u.roles.map((r) => r.name).join(' ')}`.toLowerCase().includes(q)) : all;
+    return q
+      ? all.filter((u) =>
+          `${u.username}\n${u.name}\n${u.email}\n${u.roles.map((r) => r.name).join(' ')}`.toLowerCase().includes(q),
+        )
+      : all;
   }, [users.data, search]);
   const editing = opened === undefined ? undefined : users.data?.find((u) => u.username === opened);
   return (
@@ -45,35 +82,118 @@ function UsersTable({ me, opened, navigate }: { me: string | undefined; opened: 
         <Title order={1}>Users</Title>
         <Button onClick={() => setCreating(true)}>Create user</Button>
       </Group>
-      {users.error && <Alert color="red" role="alert">{users.error}</Alert>}
-      {opened !== undefined && users.data && !editing && <Alert color="yellow" role="alert">There is no user {opened}.</Alert>}
-      <TextInput label="Search users" placeholder="username, name, e-mail or role" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+      {users.error && (
+        <Alert color="red" role="alert">
+          {users.error}
+        </Alert>
+      )}
+      {opened !== undefined && users.data && !editing && (
+        <Alert color="yellow" role="alert">
+          There is no user {opened}.
+        </Alert>
+      )}
+      <TextInput
+        label="Search users"
+        placeholder="username, name, e-mail or role"
+        value={search}
+        onChange={(e) => setSearch(e.currentTarget.value)}
+      />
       <Table striped highlightOnHover aria-label="Users">
-        <Table.Thead><Table.Tr><Table.Th>Username</Table.Th><Table.Th>Name</Table.Th><Table.Th>E-mail</Table.Th><Table.Th>Roles</Table.Th><Table.Th>Actions</Table.Th></Table.Tr></Table.Thead>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Username</Table.Th>
+            <Table.Th>Name</Table.Th>
+            <Table.Th>E-mail</Table.Th>
+            <Table.Th>Roles</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
         <Table.Tbody>
           {shown.map((u) => (
             <Table.Tr key={u.username} data-testid="user-row">
-              <Table.Td>{u.username}{u.username === me ? ' (you)' : ''}</Table.Td>
+              <Table.Td>
+                {u.username}
+                {u.username === me ? ' (you)' : ''}
+              </Table.Td>
               <Table.Td>{u.name}</Table.Td>
               <Table.Td>{u.email}</Table.Td>
-              <Table.Td>{u.roles.map((r) => <Badge key={r.name} variant="outline" mr={4}>{r.name}</Badge>)}</Table.Td>
+              <Table.Td>
+                {u.roles.map((r) => (
+                  <Badge key={r.name} variant="outline" mr={4}>
+                    {r.name}
+                  </Badge>
+                ))}
+              </Table.Td>
               <Table.Td>
                 <Group gap="xs">
-                  <Button size="compact-xs" variant="outline" aria-label={`Edit ${u.username}`} onClick={() => navigate(`/users/${encodeURIComponent(u.username)}`)}>Edit</Button>
-                  <Button size="compact-xs" variant="outline" aria-label={`Reset password of ${u.username}`} onClick={() => setResetting(u)}>Reset password</Button>
-                  <Button size="compact-xs" variant="default" aria-label={`Delete ${u.username}`} disabled={u.username === me}
-                    title={u.username === me ? 'Nobody can delete their own user' : undefined} onClick={() => setDeleting(u)}>Delete</Button>
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    aria-label={`Edit ${u.username}`}
+                    onClick={() => navigate(`/users/${encodeURIComponent(u.username)}`)}
+                  >
+                    Edit
+                  </Button>
+                  <Button
+                    size="compact-xs"
+                    variant="outline"
+                    aria-label={`Reset password of ${u.username}`}
+                    onClick={() => setResetting(u)}
+                  >
+                    Reset password
+                  </Button>
+                  <Button
+                    size="compact-xs"
+                    variant="default"
+                    aria-label={`Delete ${u.username}`}
+                    disabled={u.username === me}
+                    title={u.username === me ? 'Nobody can delete their own user' : undefined}
+                    onClick={() => setDeleting(u)}
+                  >
+                    Delete
+                  </Button>
                 </Group>
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
-      <Text size="sm" data-testid="user-count">{shown.length} of {users.data?.length ?? 0} users</Text>
-      <CreateUser opened={creating} onClose={() => setCreating(false)} onCreated={() => { setCreating(false); users.reload(); }} />
-      {editing && <EditUser key={editing.username} user={editing} self={editing.username === me} onClose={() => navigate('/users')} onSaved={() => { navigate('/users'); users.reload(); }} />}
-      {resetting && <ResetPassword user={resetting} self={resetting.username === me} onClose={() => setResetting(undefined)} />}
-      {deleting && <DeleteUser user={deleting} onClose={() => setDeleting(undefined)} onDeleted={() => { setDeleting(undefined); users.reload(); }} />}
+      <Text size="sm" data-testid="user-count">
+        {shown.length} of {users.data?.length ?? 0} users
+      </Text>
+      <CreateUser
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={() => {
+          setCreating(false);
+          users.reload();
+        }}
+      />
+      {editing && (
+        <EditUser
+          key={editing.username}
+          user={editing}
+          self={editing.username === me}
+          onClose={() => navigate('/users')}
+          onSaved={() => {
+            navigate('/users');
+            users.reload();
+          }}
+        />
+      )}
+      {resetting && (
+        <ResetPassword user={resetting} self={resetting.username === me} onClose={() => setResetting(undefined)} />
+      )}
+      {deleting && (
+        <DeleteUser
+          user={deleting}
+          onClose={() => setDeleting(undefined)}
+          onDeleted={() => {
+            setDeleting(undefined);
+            users.reload();
+          }}
+        />
+      )}
     </Stack>
   );
 }
@@ -82,7 +202,11 @@ function RolePicker({ value, onChange }: { value: string[]; onChange: (v: string
   return (
     <Checkbox.Group label="Roles" value={value} onChange={onChange}>
       <Text size="sm">admin: every write and user management; user: read-only, and their own profile.</Text>
-      <Group mt="xs">{roleNames.map((r) => <Checkbox key={r} value={r} label={r} />)}</Group>
+      <Group mt="xs">
+        {roleNames.map((r) => (
+          <Checkbox key={r} value={r} label={r} />
+        ))}
+      </Group>
     </Checkbox.Group>
   );
 }
@@ -95,7 +219,11 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
     if (!form.password) return setError('A password is required.');
     if (form.roles.length === 0) return setError('Choose at least one role.');
     try {
-      const created = await api.createUser({ ...form, username: form.username.trim(), roles: form.roles.map((name) => ({ name })) });
+      const created = await api.createUser({
+        ...form,
+        username: form.username.trim(),
+        roles: form.roles.map((name) => ({ name })),
+      });
       notifications.show({ color: 'green', message: `User ${created.username} created` });
       setForm({ name: '', username: '', email: '', password: '', roles: ['user'] });
       setError(undefined);
@@ -107,11 +235,31 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
   return (
     <Modal opened={opened} onClose={onClose} title="Create user">
       <Stack>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
-        <TextInput label="Username" required placeholder="letters, digits, _ . @ -" value={form.username} onChange={(e) => setForm({ ...form, username: e.currentTarget.value })} />
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        <TextInput
+          label="Username"
+          required
+          placeholder="letters, digits, _ . @ -"
+          value={form.username}
+          onChange={(e) => setForm({ ...form, username: e.currentTarget.value })}
+        />
         <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
-        <TextInput label="E-mail" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.currentTarget.value })} />
-        <PasswordInput label="Password" required value={form.password} onChange={(e) => setForm({ ...form, password: e.currentTarget.value })} />
+        <TextInput
+          label="E-mail"
+          type="email"
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
+        />
+        <PasswordInput
+          label="Password"
+          required
+          value={form.password}
+          onChange={(e) => setForm({ ...form, password: e.currentTarget.value })}
+        />
         <RolePicker value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
         <Button onClick={() => void submit()}>Create</Button>
       </Stack>
@@ -119,15 +267,32 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
   );
 }
 
-function EditUser({ user, self, onClose, onSaved }: { user: User; self: boolean; onClose: () => void; onSaved: () => void }) {
+function EditUser({
+  user,
+  self,
+  onClose,
+  onSaved,
+}: {
+  user: User;
+  self: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const session = useSession();
   const [form, setForm] = useState({ name: user.name, email: user.email, roles: user.roles.map((r) => r.name) });
   const [error, setError] = useState<string>();
-  const rolesChanged = form.roles.length !== user.roles.length || form.roles.some((r) => !user.roles.some((u) => u.name === r));
+  const rolesChanged =
+    form.roles.length !== user.roles.length || form.roles.some((r) => !user.roles.some((u) => u.name === r));
   const submit = async () => {
     if (form.roles.length === 0) return setError('Choose at least one role.');
     try {
-      await api.updateUser(user.username, { username: user.username, name: form.name, email: form.email, password: '', roles: form.roles.map((name) => ({ name })) });
+      await api.updateUser(user.username, {
+        username: user.username,
+        name: form.name,
+        email: form.email,
+        password: '',
+        roles: form.roles.map((name) => ({ name })),
+      });
       notifications.show({ color: 'green', message: `User ${user.username} saved` });
       // A change of roles ends every session of that user, this one too when it is yours.
       if (self && rolesChanged) await session.logout();
@@ -139,11 +304,26 @@ function EditUser({ user, self, onClose, onSaved }: { user: User; self: boolean;
   return (
     <Modal opened onClose={onClose} title={`Edit user ${user.username}`}>
       <Stack>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
         <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
-        <TextInput label="E-mail" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.currentTarget.value })} />
+        <TextInput
+          label="E-mail"
+          type="email"
+          value={form.email}
+          onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
+        />
         <RolePicker value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
-        {rolesChanged && <Text size="sm" role="status">{self ? 'Changing your own roles signs you out; sign in again to continue.' : `Changing roles signs ${user.username} out of every session.`}</Text>}
+        {rolesChanged && (
+          <Text size="sm" role="status">
+            {self
+              ? 'Changing your own roles signs you out; sign in again to continue.'
+              : `Changing roles signs ${user.username} out of every session.`}
+          </Text>
+        )}
         <Button onClick={() => void submit()}>Save user</Button>
       </Stack>
     </Modal>
@@ -159,7 +339,13 @@ function ResetPassword({ user, self, onClose }: { user: User; self: boolean; onC
     if (!password) return setError('Type the new password.');
     if (password !== repeat) return setError('The two passwords differ.');
     try {
-      await api.updateUser(user.username, { username: user.username, name: user.name, email: user.email, password, roles: user.roles.map((r) => ({ name: r.name })) });
+      await api.updateUser(user.username, {
+        username: user.username,
+        name: user.name,
+        email: user.email,
+        password,
+        roles: user.roles.map((r) => ({ name: r.name })),
+      });
       notifications.show({ color: 'green', message: `Password of ${user.username} reset; their sessions have ended` });
       // A new password ends every session of the user: for yourself, sign in again with it.
       if (self) await session.login(user.username, password);
@@ -171,10 +357,24 @@ function ResetPassword({ user, self, onClose }: { user: User; self: boolean; onC
   return (
     <Modal opened onClose={onClose} title={`Reset password of ${user.username}`}>
       <Stack>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
         <Text size="sm">The new password ends every session of {user.username}.</Text>
-        <PasswordInput label="New password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-        <PasswordInput label="Repeat the new password" required value={repeat} onChange={(e) => setRepeat(e.currentTarget.value)} />
+        <PasswordInput
+          label="New password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+        />
+        <PasswordInput
+          label="Repeat the new password"
+          required
+          value={repeat}
+          onChange={(e) => setRepeat(e.currentTarget.value)}
+        />
         <Button onClick={() => void submit()}>Set password</Button>
       </Stack>
     </Modal>
@@ -195,9 +395,22 @@ function DeleteUser({ user, onClose, onDeleted }: { user: User; onClose: () => v
   return (
     <Modal opened onClose={onClose} title={`Delete user ${user.username}`}>
       <Stack>
-        {error && <Alert color="red" role="alert">{error}</Alert>}
-        <Text size="sm">This deletes {user.username} ({user.name || 'no name'}) and ends all of their sessions at once.</Text>
-        <Group><Button color="red.9" onClick={() => void submit()}>Delete {user.username}</Button><Button variant="default" onClick={onClose}>Cancel</Button></Group>
+        {error && (
+          <Alert color="red" role="alert">
+            {error}
+          </Alert>
+        )}
+        <Text size="sm">
+          This deletes {user.username} ({user.name || 'no name'}) and ends all of their sessions at once.
+        </Text>
+        <Group>
+          <Button color="red.9" onClick={() => void submit()}>
+            Delete {user.username}
+          </Button>
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+        </Group>
       </Stack>
     </Modal>
   );

@@ -47,7 +47,10 @@ export function coverage(rules: readonly Rule[]): Coverage {
         unknown.get(a)!.push(r.id);
         continue;
       }
-      if (!r.enabled) { disabled.add(a); continue; }
+      if (!r.enabled) {
+        disabled.add(a);
+        continue;
+      }
       if (!byTechnique.has(a)) byTechnique.set(a, []);
       byTechnique.get(a)!.push(r);
     }
@@ -61,14 +64,19 @@ export function coverage(rules: readonly Rule[]): Coverage {
   }
   const cellOf = (t: Technique): CoverageCell => {
     const direct = byTechnique.get(t.id) ?? [];
-    const subs = (subsOf.get(t.id) ?? []).filter((s) => byTechnique.has(s.id)).map((s) => ({ technique: s, rules: byTechnique.get(s.id)! }));
+    const subs = (subsOf.get(t.id) ?? [])
+      .filter((s) => byTechnique.has(s.id))
+      .map((s) => ({ technique: s, rules: byTechnique.get(s.id)! }));
     const ids = new Set([...direct, ...subs.flatMap((s) => s.rules)].map((r) => r.id));
     return { technique: t, direct, subs, ruleCount: ids.size };
   };
   const parents = [...techniques.values()].filter((t) => !t.parent);
   const cells = new Map(parents.map((t) => [t.id, cellOf(t)]));
   const columns = tactics.map((tactic) => {
-    const list = parents.filter((t) => t.tactics.includes(tactic.shortName)).sort((a, b) => a.name.localeCompare(b.name)).map((t) => cells.get(t.id)!);
+    const list = parents
+      .filter((t) => t.tactics.includes(tactic.shortName))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((t) => cells.get(t.id)!);
     return { tactic, cells: list, covered: list.filter((c) => c.ruleCount > 0).length };
   });
   const coveredIds = [...cells.values()].filter((c) => c.ruleCount > 0).map((c) => c.technique.id);

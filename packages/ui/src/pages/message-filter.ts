@@ -11,7 +11,13 @@ import type { LookupResolver } from '../../../pdl/src/lookup.ts';
 export type MessagePredicate = (m: ConsumedMessage) => boolean;
 export type PdlFilter =
   | { readonly ok: true; readonly test: MessagePredicate }
-  | { readonly ok: false; readonly message: string; readonly line?: number; readonly column?: number; readonly excerpt?: string };
+  | {
+      readonly ok: false;
+      readonly message: string;
+      readonly line?: number;
+      readonly column?: number;
+      readonly excerpt?: string;
+    };
 
 const texts = new WeakMap<ConsumedMessage, string>();
 const events = new WeakMap<ConsumedMessage, Record<string, unknown>>();
@@ -41,7 +47,10 @@ export function messageEvent(m: ConsumedMessage): Record<string, unknown> {
   else if (typeof v === 'string' && v.trimStart().startsWith('{')) {
     try {
       const parsed = JSON.parse(v) as unknown;
-      e = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as Record<string, unknown> : { _raw: v };
+      e =
+        parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+          ? (parsed as Record<string, unknown>)
+          : { _raw: v };
     } catch {
       e = { _raw: v };
     }
@@ -66,11 +75,20 @@ export function pdlFilter(pdl: string, lookups?: readonly Lookup[]): PdlFilter {
   try {
     const program = compile(pdl, resolver ? { lookups: resolver } : {});
     if (program.hasCorrelation) {
-      return { ok: false, message: 'A message filter cannot hold correlation stages (event_count, sequence, …): it looks at one message at a time. Test correlations in the rule editor.' };
+      return {
+        ok: false,
+        message:
+          'A message filter cannot hold correlation stages (event_count, sequence, …): it looks at one message at a time. Test correlations in the rule editor.',
+      };
     }
-    return { ok: true, test: (m) => program.run(messageEvent(m), m.timestamp === undefined ? undefined : { timestamp: m.timestamp }) !== null };
+    return {
+      ok: true,
+      test: (m) =>
+        program.run(messageEvent(m), m.timestamp === undefined ? undefined : { timestamp: m.timestamp }) !== null,
+    };
   } catch (err) {
-    if (isPdlSyntaxError(err)) return { ok: false, message: err.detail, line: err.line, column: err.column, excerpt: err.excerpt };
+    if (isPdlSyntaxError(err))
+      return { ok: false, message: err.detail, line: err.line, column: err.column, excerpt: err.excerpt };
     return { ok: false, message: (err as Error).message };
   }
 }
@@ -89,7 +107,12 @@ export class IncrementalFilter {
   #out: ConsumedMessage[] = [];
 
   apply(source: readonly ConsumedMessage[], predicate: MessagePredicate, dropped: number): readonly ConsumedMessage[] {
-    if (source !== this.#source || predicate !== this.#predicate || dropped !== this.#dropped || source.length < this.#processed) {
+    if (
+      source !== this.#source ||
+      predicate !== this.#predicate ||
+      dropped !== this.#dropped ||
+      source.length < this.#processed
+    ) {
       this.#source = source;
       this.#predicate = predicate;
       this.#dropped = dropped;

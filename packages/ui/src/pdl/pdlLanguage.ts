@@ -44,20 +44,33 @@ function decorate(doc: Text): DecorationSet {
   return builder.finish();
 }
 
-const highlighter = ViewPlugin.fromClass(class {
-  decorations: DecorationSet;
-  constructor(view: EditorView) {
-    this.decorations = decorate(view.state.doc);
-  }
-  update(u: ViewUpdate) {
-    if (u.docChanged) this.decorations = decorate(u.state.doc);
-  }
-}, { decorations: (v) => v.decorations });
+const highlighter = ViewPlugin.fromClass(
+  class {
+    decorations: DecorationSet;
+    constructor(view: EditorView) {
+      this.decorations = decorate(view.state.doc);
+    }
+    update(u: ViewUpdate) {
+      if (u.docChanged) this.decorations = decorate(u.state.doc);
+    }
+  },
+  { decorations: (v) => v.decorations },
+);
 
 /** Colours from Mantine's variables, so light and dark themes both keep their contrast. */
 const theme = EditorView.theme({
-  '&': { border: '1px solid var(--mantine-color-default-border)', borderRadius: '4px', fontSize: '14px', backgroundColor: 'var(--mantine-color-body)', color: 'var(--mantine-color-text)' },
-  '.cm-content': { fontFamily: 'var(--mantine-font-family-monospace)', minHeight: '120px', caretColor: 'var(--mantine-color-text)' },
+  '&': {
+    border: '1px solid var(--mantine-color-default-border)',
+    borderRadius: '4px',
+    fontSize: '14px',
+    backgroundColor: 'var(--mantine-color-body)',
+    color: 'var(--mantine-color-text)',
+  },
+  '.cm-content': {
+    fontFamily: 'var(--mantine-font-family-monospace)',
+    minHeight: '120px',
+    caretColor: 'var(--mantine-color-text)',
+  },
   '.cm-gutters': { backgroundColor: 'var(--mantine-color-body)', color: 'var(--weir-muted-text)', border: 'none' },
   '.pdl-keyword': { color: 'var(--weir-pdl-keyword)', fontWeight: '600' },
   '.pdl-command': { color: 'var(--weir-pdl-command)', fontWeight: '600' },
@@ -74,7 +87,9 @@ export interface PdlHelpers {
   readonly fields: () => readonly string[];
   readonly lookups: () => readonly string[];
   /** The syntax endpoint: ok, or an error at a 1-based line and column. */
-  readonly check: (text: string) => Promise<{ ok: true } | { ok: false; message: string; line?: number; column?: number }>;
+  readonly check: (
+    text: string,
+  ) => Promise<{ ok: true } | { ok: false; message: string; line?: number; column?: number }>;
   /** Told of every finished check (tests and the page show the state). */
   readonly onChecked?: (result: { ok: boolean; message?: string; line?: number; column?: number }) => void;
 }
@@ -88,7 +103,7 @@ function complete(helpers: PdlHelpers) {
     const options: Completion[] = [
       ...[...COMMANDS].map((c) => ({ label: c, type: 'keyword', detail: 'command', boost: afterPipe ? 10 : -10 })),
       ...[...KEYWORDS].map((k) => ({ label: k, type: 'keyword' })),
-      ...Object.keys(functions).map((f) => ({ label: f, type: 'function', apply: `${f}(` , detail: 'function' })),
+      ...Object.keys(functions).map((f) => ({ label: f, type: 'function', apply: `${f}(`, detail: 'function' })),
       ...helpers.fields().map((f) => ({ label: f, type: 'variable', detail: 'field' })),
       ...helpers.lookups().map((l) => ({ label: l, type: 'constant', detail: 'lookup' })),
     ];
@@ -103,25 +118,28 @@ function lineColumnToPos(doc: Text, line: number, column: number): number {
 
 /** Live validation: the syntax endpoint's error at its line and column, 250 ms after typing stops. */
 function validation(helpers: PdlHelpers): Extension {
-  return linter(async (view) => {
-    const text = view.state.doc.toString();
-    if (text.trim() === '') return [];
-    let result;
-    try {
-      result = await helpers.check(text);
-    } catch (err) {
-      return [{ from: 0, to: 0, severity: 'warning', message: `could not check: ${(err as Error).message}` }];
-    }
-    helpers.onChecked?.(result.ok ? { ok: true } : result);
-    if (result.ok) return [];
-    const doc = view.state.doc;
-    let from = result.line ? lineColumnToPos(doc, result.line, result.column ?? 1) : 0;
-    let to = Math.min(doc.length, Math.max(from + 1, doc.lineAt(from).to));
-    // At the end of a line or of the input (e.g. "a value is missing"): mark the character before.
-    if (to <= from && from > doc.lineAt(from).from) [from, to] = [from - 1, from];
-    const d: Diagnostic = { from, to, severity: 'error', message: result.message };
-    return [d];
-  }, { delay: 250 });
+  return linter(
+    async (view) => {
+      const text = view.state.doc.toString();
+      if (text.trim() === '') return [];
+      let result;
+      try {
+        result = await helpers.check(text);
+      } catch (err) {
+        return [{ from: 0, to: 0, severity: 'warning', message: `could not check: ${(err as Error).message}` }];
+      }
+      helpers.onChecked?.(result.ok ? { ok: true } : result);
+      if (result.ok) return [];
+      const doc = view.state.doc;
+      let from = result.line ? lineColumnToPos(doc, result.line, result.column ?? 1) : 0;
+      let to = Math.min(doc.length, Math.max(from + 1, doc.lineAt(from).to));
+      // At the end of a line or of the input (e.g. "a value is missing"): mark the character before.
+      if (to <= from && from > doc.lineAt(from).from) [from, to] = [from - 1, from];
+      const d: Diagnostic = { from, to, severity: 'error', message: result.message };
+      return [d];
+    },
+    { delay: 250 },
+  );
 }
 
 export function pdlExtensions(helpers: PdlHelpers): Extension[] {

@@ -28,12 +28,22 @@ export async function startConsole(overrides: Parameters<typeof startTestNode>[0
   if (uiBuildStale()) buildUi(() => {});
   const node = await startTestNode(overrides);
   const ui = await startUiFor(node);
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   mkdirSync(screenshotDir, { recursive: true });
   return {
-    node, ui, browser,
+    node,
+    ui,
+    browser,
     async context(scheme) {
-      const ctx = await browser.newContext({ ignoreHTTPSErrors: true, colorScheme: scheme, baseURL: ui.url, viewport: { width: 1400, height: 900 } });
+      const ctx = await browser.newContext({
+        ignoreHTTPSErrors: true,
+        colorScheme: scheme,
+        baseURL: ui.url,
+        viewport: { width: 1400, height: 900 },
+      });
       ctx.setDefaultTimeout(20_000);
       return ctx;
     },
@@ -49,7 +59,11 @@ export async function startConsole(overrides: Parameters<typeof startTestNode>[0
 export async function startUiFor(node: TestNode): Promise<UiServer> {
   const api = new URL(node.url);
   const settings = loadUiSettings(undefined, {
-    'server.host': '127.0.0.1', 'server.port': 0, 'api.host': '127.0.0.1', 'api.port': Number(api.port), 'weir.home': node.home,
+    'server.host': '127.0.0.1',
+    'server.port': 0,
+    'api.host': '127.0.0.1',
+    'api.port': Number(api.port),
+    'weir.home': node.home,
   });
   return startUiServer(settings, path.join(uiRoot, 'dist'));
 }
@@ -59,7 +73,13 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join('; ')}`,
+    );
 }
 
 export async function shoot(page: Page, name: string): Promise<void> {

@@ -16,35 +16,96 @@ let page: Page;
 const docsImages = path.resolve(import.meta.dirname, '../../../../docs/images');
 const adminPassword = 'grace-password-1';
 
-async function api(p: Page, method: string, url: string, body?: unknown, login = { username: 'grace', password: adminPassword }): Promise<{ status: number; text: string }> {
-  return p.evaluate(async ({ method, url, body, login }) => {
-    const res0 = await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(login) });
-    if (res0.status !== 200) return { status: res0.status, text: 'login refused' };
-    const { access_token } = await res0.json() as { access_token: string };
-    const res = await fetch(url, { method, headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, text: await res.text() };
-  }, { method, url, body, login });
+async function api(
+  p: Page,
+  method: string,
+  url: string,
+  body?: unknown,
+  login = { username: 'grace', password: adminPassword },
+): Promise<{ status: number; text: string }> {
+  return p.evaluate(
+    async ({ method, url, body, login }) => {
+      const res0 = await fetch('/api/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(login),
+      });
+      if (res0.status !== 200) return { status: res0.status, text: 'login refused' };
+      const { access_token } = (await res0.json()) as { access_token: string };
+      const res = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, text: await res.text() };
+    },
+    { method, url, body, login },
+  );
 }
 
 async function loginStatus(p: Page, username: string, password: string): Promise<number> {
-  return p.evaluate(async ({ username, password }) => (await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) })).status, { username, password });
+  return p.evaluate(
+    async ({ username, password }) =>
+      (
+        await fetch('/api/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password }),
+        })
+      ).status,
+    { username, password },
+  );
 }
 
-const nav = (p: Page, label: string) => p.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+const nav = (p: Page, label: string) =>
+  p.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
 
 before(async () => {
   c = await startConsole();
   admin = await c.context('light');
   page = await admin.newPage();
   await page.goto('/');
-  const init = await page.evaluate(async (password) => (await fetch('/api/init', { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Grace Admin', username: 'grace', email: 'grace@example.com', password, roles: [{ name: 'admin' }] }) })).status, adminPassword);
+  const init = await page.evaluate(
+    async (password) =>
+      (
+        await fetch('/api/init', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            name: 'Grace Admin',
+            username: 'grace',
+            email: 'grace@example.com',
+            password,
+            roles: [{ name: 'admin' }],
+          }),
+        })
+      ).status,
+    adminPassword,
+  );
   assert.equal(init, 201);
   for (const rule of [
-    { id: 'guess', name: 'Password guessing', pdl: 'action="login" AND status="failed"', annotations: ['attack.t1110.001', 'attack.credential_access'], enabled: true },
-    { id: 'spray', name: 'Password spraying', pdl: 'action="login"', annotations: ['T1110.003', 'T9999'], enabled: true },
+    {
+      id: 'guess',
+      name: 'Password guessing',
+      pdl: 'action="login" AND status="failed"',
+      annotations: ['attack.t1110.001', 'attack.credential_access'],
+      enabled: true,
+    },
+    {
+      id: 'spray',
+      name: 'Password spraying',
+      pdl: 'action="login"',
+      annotations: ['T1110.003', 'T9999'],
+      enabled: true,
+    },
     { id: 'shell', name: 'Shell (disabled)', pdl: 'process="bash"', annotations: ['T1059.004'], enabled: false },
-    { id: 'burst', name: 'Failed login burst', pdl: 'event_count timespan=5m group_by user where _aggregation.value >= 3', annotations: ['T1110'], enabled: true },
+    {
+      id: 'burst',
+      name: 'Failed login burst',
+      pdl: 'event_count timespan=5m group_by user where _aggregation.value >= 3',
+      annotations: ['T1110'],
+      enabled: true,
+    },
   ]) {
     const res = await api(page, 'POST', '/api/rules', { description: '', ...rule });
     assert.equal(res.status, 201, res.text);
@@ -58,7 +119,8 @@ after(async () => {
   await c?.stop();
   if (process.env.WEIR_UPDATE_DOC_SCREENSHOTS === '1') {
     mkdirSync(docsImages, { recursive: true });
-    for (const name of ['coverage-matrix-light', 'users-admin-light']) copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsImages, `ui-${name}.png`));
+    for (const name of ['coverage-matrix-light', 'users-admin-light'])
+      copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsImages, `ui-${name}.png`));
   }
 });
 
@@ -67,29 +129,53 @@ describe('ATT&CK coverage', () => {
     await nav(page, 'ATT&CK coverage');
     await page.getByRole('heading', { name: 'ATT&CK coverage', exact: true }).waitFor();
     // Brute Force (T1110) is covered directly and through two sub-techniques, by 3 enabled rules.
-    assert.match(await page.getByTestId('coverage-summary').textContent() ?? '', /^1 of \d{3} techniques covered by 3 enabled rules \(green/);
+    assert.match(
+      (await page.getByTestId('coverage-summary').textContent()) ?? '',
+      /^1 of \d{3} techniques covered by 3 enabled rules \(green/,
+    );
     const tactics = await page.getByTestId('attack-matrix').getByRole('heading', { level: 2 }).allTextContents();
     assert.equal(tactics.length, 14);
     assert.match(tactics[0]!, /^Reconnaissance/);
     assert.match(tactics[7]!, /^Credential Access1 \/ \d+$/);
     const brute = page.getByRole('link', { name: 'T1110 Brute Force: 3 enabled rules' });
     await brute.waitFor();
-    assert.equal(await page.locator('[data-technique="T1059"].attack-covered').count(), 0, 'a disabled rule covers nothing');
-    assert.match(await page.getByTestId('disabled-only').textContent() ?? '', /T1059\.004 Command and Scripting Interpreter: Unix Shell/);
-    assert.match(await page.getByRole('status').filter({ hasText: 'Annotations not in the ATT&CK table' }).textContent() ?? '', /T9999 \(spray\)/);
+    assert.equal(
+      await page.locator('[data-technique="T1059"].attack-covered').count(),
+      0,
+      'a disabled rule covers nothing',
+    );
+    assert.match(
+      (await page.getByTestId('disabled-only').textContent()) ?? '',
+      /T1059\.004 Command and Scripting Interpreter: Unix Shell/,
+    );
+    assert.match(
+      (await page.getByRole('status').filter({ hasText: 'Annotations not in the ATT&CK table' }).textContent()) ?? '',
+      /T9999 \(spray\)/,
+    );
     // Techniques not covered are in the matrix too, unless "covered only" is on.
     await page.locator('[data-technique="T1595"]').waitFor();
     await page.getByLabel(/^Covered techniques only/).check();
     assert.equal(await page.locator('[data-technique="T1595"]').count(), 0);
-    assert.deepEqual(await page.getByTestId('attack-matrix').getByRole('heading', { level: 2 }).allTextContents(), [tactics[7]]);
+    assert.deepEqual(await page.getByTestId('attack-matrix').getByRole('heading', { level: 2 }).allTextContents(), [
+      tactics[7],
+    ]);
     assert.deepEqual(await seriousViolations(page), []);
     await shoot(page, 'coverage-matrix-light');
     await page.getByRole('link', { name: /^T1110\.001 Password Guessing \(1\)$/ }).click();
     await page.getByRole('heading', { name: 'Rules', exact: true }).waitFor();
-    await page.getByTestId('technique-filter').getByText('Technique T1110.001 Brute Force: Password Guessing').waitFor();
-    await page.getByTestId('rule-count').filter({ hasText: /^1 of 4 rules$/ }).waitFor();
+    await page
+      .getByTestId('technique-filter')
+      .getByText('Technique T1110.001 Brute Force: Password Guessing')
+      .waitFor();
+    await page
+      .getByTestId('rule-count')
+      .filter({ hasText: /^1 of 4 rules$/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Clear the technique filter T1110.001' }).click();
-    await page.getByTestId('rule-count').filter({ hasText: /^4 of 4 rules$/ }).waitFor();
+    await page
+      .getByTestId('rule-count')
+      .filter({ hasText: /^4 of 4 rules$/ })
+      .waitFor();
   });
 });
 
@@ -104,13 +190,22 @@ describe('users and profiles', () => {
     await dialog.getByRole('textbox', { name: /^E-mail/ }).fill('uma@example.com');
     await dialog.getByLabel(/^Password/).fill('short');
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await dialog.getByRole('alert').filter({ hasText: /The password does not meet the password policy: it has 5 characters and must have at least \d+/ }).waitFor();
+    await dialog
+      .getByRole('alert')
+      .filter({
+        hasText: /The password does not meet the password policy: it has 5 characters and must have at least \d+/,
+      })
+      .waitFor();
     await dialog.getByLabel(/^Password/).fill('uma-password-1');
     await dialog.getByRole('button', { name: 'Create' }).click();
     const row = page.getByTestId('user-row').filter({ hasText: 'uma' });
     await row.waitFor();
-    assert.match(await row.textContent() ?? '', /umaUma Useruma@example\.comuser/);
-    assert.equal(await page.getByRole('button', { name: 'Delete grace' }).isDisabled(), true, 'nobody deletes themselves');
+    assert.match((await row.textContent()) ?? '', /umaUma Useruma@example\.comuser/);
+    assert.equal(
+      await page.getByRole('button', { name: 'Delete grace' }).isDisabled(),
+      true,
+      'nobody deletes themselves',
+    );
     await shoot(page, 'users-admin-light');
     assert.deepEqual(await seriousViolations(page), []);
 
@@ -137,12 +232,21 @@ describe('users and profiles', () => {
 
     await page.getByRole('button', { name: 'Delete uma' }).click();
     await page.getByRole('dialog', { name: 'Delete user uma' }).getByRole('button', { name: 'Delete uma' }).click();
-    await page.getByTestId('user-count').filter({ hasText: /^1 of 1 users$/ }).waitFor();
+    await page
+      .getByTestId('user-count')
+      .filter({ hasText: /^1 of 1 users$/ })
+      .waitFor();
     assert.equal((await api(page, 'GET', '/api/users/uma')).status, 404);
   });
 
   test('every user edits their own profile and changes their own password (the current one checked)', async () => {
-    const created = await api(page, 'POST', '/api/users', { name: 'Ursula', username: 'ursula', email: 'u@example.com', password: 'ursula-password-1', roles: [{ name: 'user' }] });
+    const created = await api(page, 'POST', '/api/users', {
+      name: 'Ursula',
+      username: 'ursula',
+      email: 'u@example.com',
+      password: 'ursula-password-1',
+      roles: [{ name: 'user' }],
+    });
     assert.equal(created.status, 201, created.text);
     const ctx = await c.context('dark');
     const p = await ctx.newPage();
@@ -158,7 +262,15 @@ describe('users and profiles', () => {
     await p.getByRole('textbox', { name: /^Name/ }).fill('Ursula K.');
     await p.getByRole('button', { name: 'Save profile' }).click();
     await p.getByText('Profile saved').waitFor();
-    assert.equal((JSON.parse((await api(p, 'GET', '/api/users/ursula', undefined, { username: 'ursula', password: 'ursula-password-1' })).text) as { name: string }).name, 'Ursula K.');
+    assert.equal(
+      (
+        JSON.parse(
+          (await api(p, 'GET', '/api/users/ursula', undefined, { username: 'ursula', password: 'ursula-password-1' }))
+            .text,
+        ) as { name: string }
+      ).name,
+      'Ursula K.',
+    );
     await p.getByLabel(/^Current password/).fill('not-my-password');
     await p.getByLabel(/^New password/).fill('ursula-password-2');
     await p.getByLabel(/^Repeat the new password/).fill('ursula-password-2');
@@ -184,22 +296,34 @@ describe('users and profiles', () => {
 
 describe('message browser: PDL filter', () => {
   test('a PDL query filters the held messages; an error is shown at its line and column', async () => {
-    const topic = await api(page, 'POST', '/api/topics', { name: 'pdl-filter', numberOfPartitions: 1, replicationFactor: 1 });
+    const topic = await api(page, 'POST', '/api/topics', {
+      name: 'pdl-filter',
+      numberOfPartitions: 1,
+      replicationFactor: 1,
+    });
     assert.equal(topic.status, 201, topic.text);
-    const produced = await api(page, 'POST', '/api/topics/pdl-filter/produce', { messages: [
-      { value: '{"user":"alice","action":"login","status":"failed","attempts":7}' },
-      { value: '{"user":"bob","action":"login","status":"ok","attempts":1}' },
-      { value: 'user=carol action=logout' },
-    ] });
+    const produced = await api(page, 'POST', '/api/topics/pdl-filter/produce', {
+      messages: [
+        { value: '{"user":"alice","action":"login","status":"failed","attempts":7}' },
+        { value: '{"user":"bob","action":"login","status":"ok","attempts":1}' },
+        { value: 'user=carol action=logout' },
+      ],
+    });
     assert.equal(produced.status, 201, produced.text);
     await page.goto('/messages?topic=pdl-filter');
     await page.getByRole('button', { name: 'Read' }).click();
-    await page.getByTestId('message-count').filter({ hasText: /^3 of 3 messages$/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('message-count')
+      .filter({ hasText: /^3 of 3 messages$/ })
+      .waitFor({ timeout: 30_000 });
     await page.locator('label', { hasText: /^PDL$/ }).click();
     const filter = page.getByRole('textbox', { name: 'PDL filter' });
     await filter.fill('status="failed" AND attempts > 5');
-    await page.getByTestId('message-count').filter({ hasText: /^1 of 3 messages$/ }).waitFor();
-    assert.match(await page.getByTestId('message-row').first().textContent() ?? '', /alice/);
+    await page
+      .getByTestId('message-count')
+      .filter({ hasText: /^1 of 3 messages$/ })
+      .waitFor();
+    assert.match((await page.getByTestId('message-row').first().textContent()) ?? '', /alice/);
     // A value that is not JSON is the event {"_raw": text}.
     await filter.fill('_raw="*carol*"');
     // Same count as before: wait for the row itself to change.
@@ -209,14 +333,23 @@ describe('message browser: PDL filter', () => {
     await filter.fill('action="login" AND\nattempts >');
     const error = page.getByTestId('pdl-filter-error').getByRole('alert');
     await error.waitFor();
-    assert.match(await error.textContent() ?? '', /^Line 2, column 11: expected a number, string or field after '>'/);
-    await page.getByTestId('message-count').filter({ hasText: /^0 of 3 messages$/ }).waitFor();
+    assert.match((await error.textContent()) ?? '', /^Line 2, column 11: expected a number, string or field after '>'/);
+    await page
+      .getByTestId('message-count')
+      .filter({ hasText: /^0 of 3 messages$/ })
+      .waitFor();
     await filter.fill('event_count timespan=5m group_by user');
-    await page.getByTestId('pdl-filter-error').getByText(/cannot hold correlation stages/).waitFor();
+    await page
+      .getByTestId('pdl-filter-error')
+      .getByText(/cannot hold correlation stages/)
+      .waitFor();
     assert.deepEqual(await seriousViolations(page), []);
     await page.locator('label', { hasText: /^Text$/ }).click();
     await page.getByRole('textbox', { name: 'Filter messages' }).fill('BOB');
-    await page.getByTestId('message-count').filter({ hasText: /^1 of 3 messages$/ }).waitFor();
+    await page
+      .getByTestId('message-count')
+      .filter({ hasText: /^1 of 3 messages$/ })
+      .waitFor();
   });
 });
 
@@ -224,12 +357,23 @@ describe('rule editor: correlation outputs over a multi-event sample', () => {
   test('an event_count rule tested over pasted events shows the correlation output', async () => {
     await page.goto('/rules/burst');
     await page.getByRole('heading', { name: 'Rule burst' }).waitFor();
-    await page.getByLabel('Events (a JSON array, or one JSON object per line)').fill([
-      '{"user":"bob","_time":1000}', '{"user":"bob","_time":2000}', '{"user":"amy","_time":2500}', '{"user":"bob","_time":3000}'].join('\n'));
+    await page
+      .getByLabel('Events (a JSON array, or one JSON object per line)')
+      .fill(
+        [
+          '{"user":"bob","_time":1000}',
+          '{"user":"bob","_time":2000}',
+          '{"user":"amy","_time":2500}',
+          '{"user":"bob","_time":3000}',
+        ].join('\n'),
+      );
     await page.getByRole('button', { name: 'Run test' }).click();
     const results = page.getByTestId('correlation-results');
     await results.getByText('1 correlation output', { exact: true }).waitFor();
-    const output = JSON.parse(await results.locator('pre, code').first().textContent() ?? '') as { user: string; _aggregation: { value: number } };
+    const output = JSON.parse((await results.locator('pre, code').first().textContent()) ?? '') as {
+      user: string;
+      _aggregation: { value: number };
+    };
     assert.equal(output.user, 'bob');
     assert.equal(output._aggregation.value, 3);
     assert.deepEqual(await seriousViolations(page), []);
@@ -252,7 +396,10 @@ describe('Ctrl+K palette', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Rule spray' }).waitFor();
     await open('pdl-filter');
-    await page.getByRole('button', { name: /pdl-filter/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /pdl-filter/ })
+      .first()
+      .waitFor();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Topics', exact: true }).waitFor();
     assert.equal(await page.getByRole('textbox', { name: 'Search topics' }).inputValue(), 'pdl-filter');
@@ -269,9 +416,22 @@ describe('Ctrl+K palette', () => {
   test('jumps to a task and a topology: their page opens it, closing goes back to the list; an unknown id says so', async () => {
     for (const [url, body] of [
       ['/api/topics', { name: 'palette-auth', numberOfPartitions: 1, replicationFactor: 1 }],
-      ['/api/tasks', { id: 71, name: 'kv-parse-auth', description: 'palette jump', function: 'PARSE_KV', definition: {} }],
+      [
+        '/api/tasks',
+        { id: 71, name: 'kv-parse-auth', description: 'palette jump', function: 'PARSE_KV', definition: {} },
+      ],
       ['/api/pipelines', { id: 72, name: 'palette-pipeline', description: '', tasks: [71] }],
-      ['/api/topologies', { id: 73, name: 'auth-flow-palette', description: '', pipelines: [72], input: { name: 'palette-auth' }, output: [] }],
+      [
+        '/api/topologies',
+        {
+          id: 73,
+          name: 'auth-flow-palette',
+          description: '',
+          pipelines: [72],
+          input: { name: 'palette-auth' },
+          output: [],
+        },
+      ],
     ] as const) {
       const res = await api(page, 'POST', url, body);
       assert.equal(res.status, 201, `${url}: ${res.text}`);

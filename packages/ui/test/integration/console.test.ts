@@ -24,19 +24,45 @@ after(async () => {
   // WEIR_UPDATE_DOC_SCREENSHOTS=1 copies this run's screenshots to docs/images (README, docs/ui.md).
   if (process.env.WEIR_UPDATE_DOC_SCREENSHOTS === '1') {
     mkdirSync(docsImages, { recursive: true });
-    for (const name of ['overview-light', 'rule-editor-light', 'messages-light', 'alerts-light', 'overview-dark', 'rule-editor-dark', 'topics-dark']) {
+    for (const name of [
+      'overview-light',
+      'rule-editor-light',
+      'messages-light',
+      'alerts-light',
+      'overview-dark',
+      'rule-editor-dark',
+      'topics-dark',
+    ]) {
       copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsImages, `ui-${name}.png`));
     }
   }
 });
 
-async function apiAs(p: Page, username: string, password: string, method: string, url: string, body?: unknown): Promise<{ status: number; text: string }> {
-  return p.evaluate(async ({ username, password, method, url, body }) => {
-    const login = await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
-    const { access_token } = await login.json() as { access_token: string };
-    const res = await fetch(url, { method, headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, text: await res.text() };
-  }, { username, password, method, url, body });
+async function apiAs(
+  p: Page,
+  username: string,
+  password: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
+  return p.evaluate(
+    async ({ username, password, method, url, body }) => {
+      const login = await fetch('/api/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      });
+      const { access_token } = (await login.json()) as { access_token: string };
+      const res = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, text: await res.text() };
+    },
+    { username, password, method, url, body },
+  );
 }
 
 /** Waits until the element with the test id shows a number above 0 (the overview refreshes every 2 s). */
@@ -48,7 +74,8 @@ async function waitForPositive(p: Page, testId: string): Promise<void> {
   assert.fail(`${testId} stayed at ${await p.getByTestId(testId).textContent()}`);
 }
 
-const nav = (p: Page, label: string) => p.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+const nav = (p: Page, label: string) =>
+  p.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
 
 describe('the end-to-end story of a new user', () => {
   test('first run: the init form creates the admin, then login', async () => {
@@ -77,7 +104,9 @@ describe('the end-to-end story of a new user', () => {
   test('the session survives a reload (httpOnly cookie, nothing in localStorage)', async () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
     assert.doesNotMatch(stored, /eyJ/, 'no token in web storage');
     const cookies = await admin.cookies();
     const refresh = cookies.find((k) => k.name === 'weir_refresh');
@@ -102,7 +131,7 @@ describe('the end-to-end story of a new user', () => {
     await page.keyboard.press('Escape');
     const error = page.getByTestId('pdl-status').getByRole('alert');
     await error.waitFor();
-    assert.match(await error.textContent() ?? '', /^Line 2, column 8: .*expected a value after '='/);
+    assert.match((await error.textContent()) ?? '', /^Line 2, column 8: .*expected a value after '='/);
     // The error is also marked in the editor at that place.
     await page.locator('.cm-lintRange-error').first().waitFor();
     await page.keyboard.type('"failed"');
@@ -111,8 +140,9 @@ describe('the end-to-end story of a new user', () => {
     await page.getByLabel('ATT&CK annotations (comma separated)').fill('T1110');
     await page.getByRole('button', { name: 'Save rule' }).click();
     await page.getByRole('heading', { name: 'Rule failed-login' }).waitFor();
-    await page.getByLabel('Events (a JSON array, or one JSON object per line)').fill(
-      '{"user":"alice","action":"login","status":"failed"}\n{"user":"bob","action":"login","status":"ok"}');
+    await page
+      .getByLabel('Events (a JSON array, or one JSON object per line)')
+      .fill('{"user":"alice","action":"login","status":"failed"}\n{"user":"bob","action":"login","status":"ok"}');
     await page.getByRole('button', { name: 'Run test' }).click();
     await page.getByTestId('test-results').getByText('1 of 2 events matched').waitFor();
     await shoot(page, 'rule-editor-light');
@@ -129,9 +159,22 @@ describe('the end-to-end story of a new user', () => {
     // Tasks, pipeline and topology through the API until their pages exist.
     for (const [url, body] of [
       ['/api/tasks', { id: 1, name: 'parse', description: '', function: 'PARSE_KV', definition: {} }],
-      ['/api/tasks', { id: 2, name: 'rules', description: '', function: 'APPLY_RULES', definition: { rules: ['failed-login'] } }],
+      [
+        '/api/tasks',
+        { id: 2, name: 'rules', description: '', function: 'APPLY_RULES', definition: { rules: ['failed-login'] } },
+      ],
       ['/api/pipelines', { id: 1, name: 'detect', description: '', tasks: [1, 2] }],
-      ['/api/topologies', { id: 1, name: 'auth', description: '', pipelines: [1], input: { name: 'auth-logs' }, output: [{ name: 'auth-alerts' }] }],
+      [
+        '/api/topologies',
+        {
+          id: 1,
+          name: 'auth',
+          description: '',
+          pipelines: [1],
+          input: { name: 'auth-logs' },
+          output: [{ name: 'auth-alerts' }],
+        },
+      ],
     ] as const) {
       const res = await apiAs(page, 'ada', 'ada-password-1', 'POST', url, body);
       assert.equal(res.status, 201, `${url}: ${res.text}`);
@@ -155,10 +198,13 @@ describe('the end-to-end story of a new user', () => {
     await page.getByTestId('consume-status').filter({ hasText: 'COMPLETED' }).waitFor({ timeout: 30_000 });
     const row = page.getByTestId('message-row').first();
     await row.waitFor();
-    assert.match(await row.textContent() ?? '', /user=alice action=login status=failed/);
+    assert.match((await row.textContent()) ?? '', /user=alice action=login status=failed/);
     await row.click();
     await page.getByRole('tab', { name: 'Headers (1)' }).click();
-    assert.match(await page.getByLabel('Message headers', { exact: true }).textContent() ?? '', /"source": "console-test"/);
+    assert.match(
+      (await page.getByLabel('Message headers', { exact: true }).textContent()) ?? '',
+      /"source": "console-test"/,
+    );
     await shoot(page, 'messages-light');
     await page.keyboard.press('Escape');
     await nav(page, 'Alerts');
@@ -227,31 +273,50 @@ describe('every page, light and dark: no serious or critical accessibility viola
 
 describe('role test: a `user` sees no write control, and a forged write is refused', () => {
   test('user pages are read-only; POST /api/rules with the user token → 403', async () => {
-    const created = await apiAs(page, 'ada', 'ada-password-1', 'POST', '/api/users',
-      { name: 'Uma User', username: 'uma', email: 'uma@example.com', password: 'uma-password-1', roles: [{ name: 'user' }] });
+    const created = await apiAs(page, 'ada', 'ada-password-1', 'POST', '/api/users', {
+      name: 'Uma User',
+      username: 'uma',
+      email: 'uma@example.com',
+      password: 'uma-password-1',
+      roles: [{ name: 'user' }],
+    });
     assert.equal(created.status, 201, created.text);
     const ctx = await c.context('light');
     const p = await ctx.newPage();
     await signIn(p, 'uma', 'uma-password-1');
     assert.equal(await p.getByTestId('whoami').textContent(), 'uma (user)');
-    const writeControls = /^(Create topic|Delete|New rule|Import JSON|Save rule|Produce|Edit and re-produce|Start engine|Stop engine|Create)$/;
+    const writeControls =
+      /^(Create topic|Delete|New rule|Import JSON|Save rule|Produce|Edit and re-produce|Start engine|Stop engine|Create)$/;
     // The configuration pages (lookups, tasks, pipelines, topologies, export/import).
-    const configWriteControls = /^(New task|Save task|New pipeline|Save pipeline|Add task|New topology|Save topology|Add output|Edit|Remove|Replace|Choose a file|Save lookup|Choose an exported file|Import configuration|Add .* step)$/;
+    const configWriteControls =
+      /^(New task|Save task|New pipeline|Save pipeline|Add task|New topology|Save topology|Add output|Edit|Remove|Replace|Choose a file|Save lookup|Choose an exported file|Import configuration|Add .* step)$/;
     for (const [heading, url, name] of pagesToVisit) {
       await p.goto(url);
       await p.getByRole('heading', { name: heading, exact: true }).waitFor();
       await p.waitForLoadState('networkidle').catch(() => {});
       const buttons = await p.getByRole('button').allTextContents();
-      assert.deepEqual(buttons.filter((b) => writeControls.test(b.trim()) || configWriteControls.test(b.trim())), [], `${url} shows write controls to a user`);
+      assert.deepEqual(
+        buttons.filter((b) => writeControls.test(b.trim()) || configWriteControls.test(b.trim())),
+        [],
+        `${url} shows write controls to a user`,
+      );
       // A record of the configuration pages opens read-only: no write control in its drawer either.
       const view = { '/tasks': 'View task 1', '/pipelines': 'View pipeline 1', '/topologies': 'View topology 1' }[url];
       if (view) {
         await p.getByRole('button', { name: view }).click();
         const drawer = p.getByRole('dialog');
         await drawer.getByRole('textbox', { name: /^Name/ }).waitFor();
-        assert.equal(await drawer.getByRole('textbox', { name: /^Name/ }).getAttribute('readonly'), '', `${view}: the name is read-only`);
+        assert.equal(
+          await drawer.getByRole('textbox', { name: /^Name/ }).getAttribute('readonly'),
+          '',
+          `${view}: the name is read-only`,
+        );
         const inDrawer = await drawer.getByRole('button').allTextContents();
-        assert.deepEqual(inDrawer.filter((b) => writeControls.test(b.trim()) || configWriteControls.test(b.trim())), [], `${view} shows write controls to a user`);
+        assert.deepEqual(
+          inDrawer.filter((b) => writeControls.test(b.trim()) || configWriteControls.test(b.trim())),
+          [],
+          `${view} shows write controls to a user`,
+        );
         await p.keyboard.press('Escape');
       }
       if (url === '/rules') {
@@ -260,10 +325,17 @@ describe('role test: a `user` sees no write control, and a forged write is refus
       }
       await shoot(p, `${name}-as-user`);
     }
-    const forged = await apiAs(p, 'uma', 'uma-password-1', 'POST', '/api/rules', { id: 'forged', name: 'forged', pdl: 'a=1', enabled: true });
+    const forged = await apiAs(p, 'uma', 'uma-password-1', 'POST', '/api/rules', {
+      id: 'forged',
+      name: 'forged',
+      pdl: 'a=1',
+      enabled: true,
+    });
     assert.equal(forged.status, 403);
     assert.equal(forged.text, '');
-    const produce = await apiAs(p, 'uma', 'uma-password-1', 'POST', '/api/topics/auth-logs/produce', { messages: [{ value: 'x' }] });
+    const produce = await apiAs(p, 'uma', 'uma-password-1', 'POST', '/api/topics/auth-logs/produce', {
+      messages: [{ value: 'x' }],
+    });
     assert.equal(produce.status, 403);
     await ctx.close();
   });

@@ -35,12 +35,16 @@ after(async () => {
   await c?.stop();
 });
 
-const nav = (p: Page, label: string) => p.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
+const nav = (p: Page, label: string) =>
+  p.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
 const heading = (p: Page, name: string) => p.getByRole('heading', { name, exact: true }).waitFor();
 
 /** A form field by its label: text inputs, and the inputs of Select, MultiSelect, Autocomplete, TagsInput. */
 function field(p: Page | Locator, label: string | RegExp): Locator {
-  return p.getByRole('combobox', { name: label }).or(p.getByRole('textbox', { name: label })).first();
+  return p
+    .getByRole('combobox', { name: label })
+    .or(p.getByRole('textbox', { name: label }))
+    .first();
 }
 
 async function pick(p: Page, label: string | RegExp, option: string): Promise<void> {
@@ -75,20 +79,27 @@ async function violations(p: Page): Promise<string[]> {
 
 /** Drops a file on the element with the test id, as a user dragging it from their desktop does. */
 async function dropFile(p: Page, testId: string, name: string, type: string, text: string): Promise<void> {
-  const dataTransfer = await p.evaluateHandle(({ name, type, text }) => {
-    const g = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
-    const d = new g.DataTransfer();
-    d.items.add(new File([text], name, { type }));
-    return d;
-  }, { name, type, text });
+  const dataTransfer = await p.evaluateHandle(
+    ({ name, type, text }) => {
+      const g = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
+      const d = new g.DataTransfer();
+      d.items.add(new File([text], name, { type }));
+      return d;
+    },
+    { name, type, text },
+  );
   await p.getByTestId(testId).dispatchEvent('drop', { dataTransfer });
 }
 
 /** The alerts counted by the engine so far (its metrics summary, read with the page's session). */
 async function alertCount(p: Page): Promise<number> {
   return p.evaluate(async (pw) => {
-    const login = await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'sam', password: pw }) });
-    const { access_token } = await login.json() as { access_token: string };
+    const login = await fetch('/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'sam', password: pw }),
+    });
+    const { access_token } = (await login.json()) as { access_token: string };
     const res = await fetch('/api/metrics/summary', { headers: { authorization: `Bearer ${access_token}` } });
     return ((await res.json()) as { alerts: { value: number }[] }).alerts.reduce((a, x) => a + x.value, 0);
   }, password);
@@ -111,7 +122,7 @@ describe('the story of a new user, all in the browser', () => {
     // The check runs after each typing pause: wait for the one of the whole text.
     const error = page.getByTestId('pdl-status').getByRole('alert').filter({ hasText: 'column 27' });
     await error.waitFor();
-    assert.match(await error.textContent() ?? '', /^Line 1, column 27: .*expected a value after '='/);
+    assert.match((await error.textContent()) ?? '', /^Line 1, column 27: .*expected a value after '='/);
     await page.locator('.cm-lintRange-error').first().waitFor();
     await page.keyboard.type('"failed"');
     await page.keyboard.press('Escape');
@@ -119,8 +130,11 @@ describe('the story of a new user, all in the browser', () => {
     await page.getByLabel('ATT&CK annotations (comma separated)').fill('T1110');
     await page.getByRole('button', { name: 'Save rule' }).click();
     await heading(page, 'Rule failed-login');
-    await page.getByLabel('Events (a JSON array, or one JSON object per line)').fill(
-      '{"user":"alice","action":"login","status":"failed"}\n{"user":"bob","action":"login","status":"ok"}\n{"user":"carol","action":"login","status":"failed"}');
+    await page
+      .getByLabel('Events (a JSON array, or one JSON object per line)')
+      .fill(
+        '{"user":"alice","action":"login","status":"failed"}\n{"user":"bob","action":"login","status":"ok"}\n{"user":"carol","action":"login","status":"failed"}',
+      );
     await page.getByRole('button', { name: 'Run test' }).click();
     await page.getByTestId('test-results').getByText('2 of 3 events matched').waitFor();
   });
@@ -130,12 +144,25 @@ describe('the story of a new user, all in the browser', () => {
     await heading(page, 'Lookups');
     // A bad file is refused before anything is sent, saying what is wrong and where.
     await dropFile(page, 'lookup-dropzone', 'bad.csv', 'text/csv', 'ip,owner\n10.0.0.1\n');
-    assert.match(await page.getByRole('alert').filter({ hasText: 'bad.csv' }).textContent() ?? '', /row 2 has 1 cells, the header has 2/);
-    await dropFile(page, 'lookup-dropzone', 'owners.csv', 'text/csv', 'ip,owner,floor\n10.0.0.1,alice,3\n10.0.0.2,"bob, jr","007"\n');
+    assert.match(
+      (await page.getByRole('alert').filter({ hasText: 'bad.csv' }).textContent()) ?? '',
+      /row 2 has 1 cells, the header has 2/,
+    );
+    await dropFile(
+      page,
+      'lookup-dropzone',
+      'owners.csv',
+      'text/csv',
+      'ip,owner,floor\n10.0.0.1,alice,3\n10.0.0.2,"bob, jr","007"\n',
+    );
     const preview = page.getByTestId('lookup-preview');
     await preview.getByText('Preview of owners.csv: 2 rows, 3 columns').waitFor();
     const table = page.getByRole('table', { name: 'Preview of owners.csv' });
-    assert.deepEqual(await table.getByRole('row').nth(2).getByRole('cell').allTextContents(), ['10.0.0.2', 'bob, jr', '007']);
+    assert.deepEqual(await table.getByRole('row').nth(2).getByRole('cell').allTextContents(), [
+      '10.0.0.2',
+      'bob, jr',
+      '007',
+    ]);
     assert.equal(await preview.getByRole('textbox', { name: /^Lookup id/ }).inputValue(), 'owners');
     await shoot(page, 'lookup-preview-light');
     assert.deepEqual(await violations(page), []);
@@ -144,14 +171,34 @@ describe('the story of a new user, all in the browser', () => {
     await row.waitFor();
     assert.deepEqual(await row.getByRole('cell').nth(1).textContent(), '2');
     // Replace through the file picker: the preview first, then the engine holds the new rows.
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), row.getByRole('button', { name: 'Replace lookup owners' }).click()]);
-    await chooser.setFiles({ name: 'owners.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify([{ ip: '10.0.0.1', owner: 'alice' }, { ip: '10.0.0.2', owner: 'bob' }, { ip: '10.0.0.3', owner: 'carol' }])) });
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      row.getByRole('button', { name: 'Replace lookup owners' }).click(),
+    ]);
+    await chooser.setFiles({
+      name: 'owners.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(
+        JSON.stringify([
+          { ip: '10.0.0.1', owner: 'alice' },
+          { ip: '10.0.0.2', owner: 'bob' },
+          { ip: '10.0.0.3', owner: 'carol' },
+        ]),
+      ),
+    });
     await preview.getByText('Preview of owners.json: 3 rows, 2 columns').waitFor();
     await preview.getByRole('button', { name: 'Replace owners' }).click();
     await row.getByRole('cell', { name: '3', exact: true }).waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download lookup owners' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Download lookup owners' }).click(),
+    ]);
     assert.equal(download.suggestedFilename(), 'owners.json');
-    assert.deepEqual(JSON.parse(readFileSync(await download.path(), 'utf8')), [{ ip: '10.0.0.1', owner: 'alice' }, { ip: '10.0.0.2', owner: 'bob' }, { ip: '10.0.0.3', owner: 'carol' }]);
+    assert.deepEqual(JSON.parse(readFileSync(await download.path(), 'utf8')), [
+      { ip: '10.0.0.1', owner: 'alice' },
+      { ip: '10.0.0.2', owner: 'bob' },
+      { ip: '10.0.0.3', owner: 'carol' },
+    ]);
   });
 
   test('tasks made from the schema-generated forms; a refusal is shown at its field; a task tested on an event', async () => {
@@ -165,7 +212,10 @@ describe('the story of a new user, all in the browser', () => {
     drawer = page.getByRole('dialog', { name: 'Task 1' });
     await drawer.getByLabel('Event (raw text, or a JSON event)').fill('user=alice action=login status=failed');
     await drawer.getByRole('button', { name: 'Run task test' }).click();
-    const result = JSON.parse(await drawer.getByTestId('task-test-result').textContent() ?? '') as Record<string, unknown>;
+    const result = JSON.parse((await drawer.getByTestId('task-test-result').textContent()) ?? '') as Record<
+      string,
+      unknown
+    >;
     assert.equal(result.user, 'alice');
     assert.equal(result.status, 'failed');
     assert.equal(result._raw, 'user=alice action=login status=failed');
@@ -214,13 +264,16 @@ describe('the story of a new user, all in the browser', () => {
     await saved.getByRole('button', { name: 'Run pipeline test' }).click();
     const steps = saved.getByTestId('pipeline-step');
     await steps.nth(1).waitFor();
-    assert.match(await steps.nth(0).textContent() ?? '', /Step 1: 1 · parse[\s\S]*"user": "alice"/);
-    assert.match(await steps.nth(1).textContent() ?? '', /Step 2: 2 · rules[\s\S]*failed-login/);
-    assert.match(await saved.getByTestId('pipeline-result').textContent() ?? '', /failed-login/);
+    assert.match((await steps.nth(0).textContent()) ?? '', /Step 1: 1 · parse[\s\S]*"user": "alice"/);
+    assert.match((await steps.nth(1).textContent()) ?? '', /Step 2: 2 · rules[\s\S]*failed-login/);
+    assert.match((await saved.getByTestId('pipeline-result').textContent()) ?? '', /failed-login/);
     await shoot(page, 'pipeline-editor-light');
     assert.deepEqual(await violations(page), []);
     await page.keyboard.press('Escape');
-    assert.match(await page.getByTestId('pipeline-row').textContent() ?? '', /1 · parse \(PARSE_KV\) → 2 · rules \(APPLY_RULES\)/);
+    assert.match(
+      (await page.getByTestId('pipeline-row').textContent()) ?? '',
+      /1 · parse \(PARSE_KV\) → 2 · rules \(APPLY_RULES\)/,
+    );
   });
 
   test('a topic and a topology made in the UI; the graph shows input → pipeline tasks → output', async () => {
@@ -242,7 +295,14 @@ describe('the story of a new user, all in the browser', () => {
     await drawer.getByRole('button', { name: 'Save topology' }).click();
     await drawer.waitFor({ state: 'hidden' });
     const graph = page.getByTestId('topology-graph');
-    for (const label of ['⇢ story-logs', 'parse (PARSE_KV)', 'rules (APPLY_RULES)', 'pipeline 1 · detect', 'story-alerts ⇢']) await graph.getByText(label).waitFor();
+    for (const label of [
+      '⇢ story-logs',
+      'parse (PARSE_KV)',
+      'rules (APPLY_RULES)',
+      'pipeline 1 · detect',
+      'story-alerts ⇢',
+    ])
+      await graph.getByText(label).waitFor();
     await shoot(page, 'topologies-light');
     assert.deepEqual(await violations(page), []);
   });
@@ -258,17 +318,23 @@ describe('the story of a new user, all in the browser', () => {
       await page.getByRole('button', { name: 'Produce', exact: true }).click();
       await page.getByText('Produced to story-logs').first().waitFor();
       await page.waitForTimeout(1500);
-      alerted = await alertCount(page) > 0;
+      alerted = (await alertCount(page)) > 0;
     }
     assert.ok(alerted, 'the engine raised an alert for the produced event');
     await nav(page, 'Alerts');
     await page.getByTestId('message-row').filter({ hasText: 'failed-login' }).first().waitFor({ timeout: 60_000 });
     await nav(page, 'Overview');
     for (const id of ['alerts', 'records-in']) {
-      await page.waitForFunction((tid) => {
-        const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document;
-        return Number(doc.querySelector(`[data-testid="${tid}"]`)?.textContent) > 0;
-      }, id, { timeout: 30_000 });
+      await page.waitForFunction(
+        (tid) => {
+          const doc = (
+            globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }
+          ).document;
+          return Number(doc.querySelector(`[data-testid="${tid}"]`)?.textContent) > 0;
+        },
+        id,
+        { timeout: 30_000 },
+      );
     }
     // Live records/s on the graph's edges while events flow (produced from a second tab).
     await nav(page, 'Topologies');
@@ -276,47 +342,83 @@ describe('the story of a new user, all in the browser', () => {
     await producer.goto('/');
     await heading(producer, 'Overview');
     const flowing = producer.evaluate(async (pw) => {
-      const login = await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'sam', password: pw }) });
-      const { access_token } = await login.json() as { access_token: string };
+      const login = await fetch('/api/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'sam', password: pw }),
+      });
+      const { access_token } = (await login.json()) as { access_token: string };
       for (let i = 0; i < 40; i++) {
-        await fetch('/api/topics/story-logs/produce', { method: 'POST', headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ messages: Array.from({ length: 20 }, () => ({ value: 'user=bob action=login status=failed' })) }) });
+        await fetch('/api/topics/story-logs/produce', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            messages: Array.from({ length: 20 }, () => ({ value: 'user=bob action=login status=failed' })),
+          }),
+        });
         await new Promise((r) => setTimeout(r, 250));
       }
     }, password);
-    await page.getByTestId('topology-graph').getByText(/^([1-9]\d*(\.\d)?|0\.[1-9]) rec\/s$/).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('topology-graph')
+      .getByText(/^([1-9]\d*(\.\d)?|0\.[1-9]) rec\/s$/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     await flowing;
     await producer.close();
   });
 
   test('the configuration exported and imported into a fresh node', async () => {
     await nav(page, 'Configuration');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export configuration' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export configuration' }).click(),
+    ]);
     exported = await download.path();
     const bundle = JSON.parse(readFileSync(exported, 'utf8')) as Record<string, { id: unknown }[]>;
-    assert.deepEqual(['lookups', 'rules', 'tasks', 'pipelines', 'topologies'].map((k) => bundle[k]!.map((r) => r.id)), [['owners'], ['failed-login'], [1, 2], [1], [1]]);
+    assert.deepEqual(
+      ['lookups', 'rules', 'tasks', 'pipelines', 'topologies'].map((k) => bundle[k]!.map((r) => r.id)),
+      [['owners'], ['failed-login'], [1, 2], [1], [1]],
+    );
 
     fresh = await startTestNode(isolatedEngine('ui-story-fresh'));
     freshUi = await startUiFor(fresh);
-    const other = await c.browser.newContext({ ignoreHTTPSErrors: true, baseURL: freshUi.url, viewport: { width: 1400, height: 900 } });
+    const other = await c.browser.newContext({
+      ignoreHTTPSErrors: true,
+      baseURL: freshUi.url,
+      viewport: { width: 1400, height: 900 },
+    });
     other.setDefaultTimeout(20_000);
     const p = await other.newPage();
     await initAndSignIn(p, 'sam');
     await nav(p, 'Configuration');
-    const [chooser] = await Promise.all([p.waitForEvent('filechooser'), p.getByRole('button', { name: 'Choose an exported file' }).click()]);
+    const [chooser] = await Promise.all([
+      p.waitForEvent('filechooser'),
+      p.getByRole('button', { name: 'Choose an exported file' }).click(),
+    ]);
     await chooser.setFiles(exported);
     await p.getByTestId('import-summary').getByRole('cell', { name: 'failed-login' }).waitFor();
     await p.getByRole('button', { name: 'Import configuration' }).click();
     const steps = p.getByTestId('import-steps');
     await steps.getByText('topologies: 1 imported').waitFor();
-    assert.deepEqual(await steps.locator('p').allTextContents(), ['importedlookups: 1 imported', 'importedrules: 1 imported', 'importedtasks: 2 imported', 'importedpipelines: 1 imported', 'importedtopologies: 1 imported']);
+    assert.deepEqual(await steps.locator('p').allTextContents(), [
+      'importedlookups: 1 imported',
+      'importedrules: 1 imported',
+      'importedtasks: 2 imported',
+      'importedpipelines: 1 imported',
+      'importedtopologies: 1 imported',
+    ]);
     await shoot(p, 'configuration-light');
     assert.deepEqual(await violations(p), []);
     // The fresh node holds the same records, seen in its own pages.
     await nav(p, 'Rules');
     await p.getByRole('link', { name: 'failed-login' }).waitFor();
     await nav(p, 'Lookups');
-    await p.getByTestId('lookup-row').filter({ hasText: 'owners' }).getByRole('cell', { name: '3', exact: true }).waitFor();
+    await p
+      .getByTestId('lookup-row')
+      .filter({ hasText: 'owners' })
+      .getByRole('cell', { name: '3', exact: true })
+      .waitFor();
     await nav(p, 'Pipelines');
     await p.getByTestId('pipeline-row').filter({ hasText: '1 · parse (PARSE_KV) → 2 · rules (APPLY_RULES)' }).waitFor();
     await nav(p, 'Topologies');

@@ -3,8 +3,13 @@ import { test } from 'node:test';
 import { readBundle } from '../../src/config-bundle.ts';
 
 test('an exported configuration reads back; a missing list is empty', () => {
-  const b = readBundle(JSON.stringify({ weirConfiguration: 1, exportedAt: 'now', rules: [{ id: 'r', name: 'r', pdl: 'a=1' }] }));
-  assert.deepEqual(b.rules.map((r) => r.id), ['r']);
+  const b = readBundle(
+    JSON.stringify({ weirConfiguration: 1, exportedAt: 'now', rules: [{ id: 'r', name: 'r', pdl: 'a=1' }] }),
+  );
+  assert.deepEqual(
+    b.rules.map((r) => r.id),
+    ['r'],
+  );
   assert.deepEqual([b.lookups, b.tasks, b.pipelines, b.topologies], [[], [], [], []]);
 });
 

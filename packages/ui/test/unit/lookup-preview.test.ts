@@ -3,8 +3,14 @@ import { test } from 'node:test';
 import { columnsOf, previewLookup } from '../../src/lookup-preview.ts';
 
 test('CSV: header names the fields; unquoted plain numbers become numbers, quoted cells and leading zeros stay text', () => {
-  const rows = previewLookup('\uFEFFip,owner,floor,code\r\n10.0.0.1,alice,3,007\n\n10.0.0.2,"bob, ""jr""","4",-1.5e2\n', 'owners.csv');
-  assert.deepEqual(rows, [{ ip: '10.0.0.1', owner: 'alice', floor: 3, code: '007' }, { ip: '10.0.0.2', owner: 'bob, "jr"', floor: '4', code: -150 }]);
+  const rows = previewLookup(
+    '\uFEFFip,owner,floor,code\r\n10.0.0.1,alice,3,007\n\n10.0.0.2,"bob, ""jr""","4",-1.5e2\n',
+    'owners.csv',
+  );
+  assert.deepEqual(rows, [
+    { ip: '10.0.0.1', owner: 'alice', floor: 3, code: '007' },
+    { ip: '10.0.0.2', owner: 'bob, "jr"', floor: '4', code: -150 },
+  ]);
   assert.deepEqual(columnsOf(rows), ['ip', 'owner', 'floor', 'code']);
 });
 
