@@ -63,7 +63,13 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (isForbidden(error)) return reply.code(403).send();
-    const apiErr = toApiError(error, bodyLimit, String(request.id), request.routeOptions.config.invalid);
+    const apiErr = toApiError(
+      error,
+      bodyLimit,
+      String(request.id),
+      request.routeOptions.config.invalid,
+      request.headers['content-type'],
+    );
     if (apiErr.httpStatus >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
     return reply.code(apiErr.httpStatus).type('application/json').send(apiErr.body);
   });
@@ -83,6 +89,7 @@ function toApiError(
   bodyLimit: number,
   requestId: string,
   invalid: ((errors: readonly ErrorObject[], part: string) => ApiError) | undefined,
+  contentType: string | undefined,
 ): ApiError {
   if (isApiError(error)) return error;
   const e = error as FastifyError;
@@ -95,7 +102,8 @@ function toApiError(
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return apiError('BODY_TOO_LARGE', bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return apiError('MEDIA_TYPE', e.message.replace(/^Unsupported Media Type:?\s*/, ''));
+      // Fastify's message does not name the type: the request's header does (bounded, it is echoed).
+      return apiError('MEDIA_TYPE', (contentType ?? '').slice(0, 100));
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return apiError('VALIDATION', 'Content-Length does not match the body');
   }

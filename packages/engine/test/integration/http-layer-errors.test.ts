@@ -104,4 +104,12 @@ describe('errors of the HTTP layer are error objects; every id the schemas accep
       /^The request is not valid HTTP\/1\.1 \(HPE_\w+\); the connection is closed\.$/,
     );
   });
+
+  test('a body of a type the route does not take is a 415 error object naming that type', async () => {
+    const res = await t.call('POST', '/api/rules', { token: admin, body: '<rule/>', contentType: 'application/xml' });
+    assert.equal(res.status, 415, res.text);
+    const body = res.body as ErrorBody;
+    assert.equal(body.status, 'UNSUPPORTED_MEDIA_TYPE');
+    assert.equal(body.debugMessage, "Unsupported Content-Type 'application/xml'; send application/json.");
+  });
 });
