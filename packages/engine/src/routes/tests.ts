@@ -180,6 +180,9 @@ export const testRoutes: RouteModule = (app, ctx) => {
     // An array: the events are fed in order with state kept across them (correlations); every emission is returned.
     const emitted: unknown[] = [];
     for (const event of data) emitted.push(...program.feed(event, { timestamp: Date.now() }));
+    // The sample is all there is: its end closes every open emit=close window, as a stream does once
+    // its time passes the window's end (emit=event windows have nothing more to give).
+    emitted.push(...program.advanceTime(Number.MAX_SAFE_INTEGER));
     return { result: emitted };
   });
 

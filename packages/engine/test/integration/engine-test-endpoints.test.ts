@@ -269,6 +269,25 @@ describe('test endpoints: tasks, pipelines, rules, PDL and PDL syntax', () => {
       assert.deepEqual(await pdl('user="zed"', []), []);
     });
 
+    test('the end of an array closes the open emit=close windows: a window-close rule needs no later event', async () => {
+      const t0 = 1_700_000_000_000;
+      const events = [
+        { user: 'alice', action: 'login', _time: t0 },
+        { user: 'bob', action: 'login', _time: t0 + 1_000 },
+        { user: 'bob', action: 'login', _time: t0 + 2_000 },
+        { user: 'bob', action: 'login', _time: t0 + 3_000 },
+      ];
+      const emitted = (await pdl(
+        'action="login" | event_count timespan=5m group_by user emit=close where _aggregation.value < 3',
+        events,
+      )) as { user: string; _aggregation: { value: number } }[];
+      assert.deepEqual(
+        emitted.map((e) => [e.user, e._aggregation.value]),
+        [['alice', 1]],
+        'alice has fewer than 3 logins in her window; bob has 3',
+      );
+    });
+
     test('invalid PDL: 400 naming line and column; data that is not JSON: 400', async () => {
       const res = await postText('/api/test/pdl', JSON.stringify({ pdl: 'a = ', data: '{}' }));
       assert.equal(res.status, 400);
