@@ -42,7 +42,8 @@ export async function startTestNode(
     'weir.broker.embedded': 'false',
     'server.port': '0',
     'server.address': '127.0.0.1',
-    'weir.log.level': 'silent',
+    // WEIR_TEST_LOG_LEVEL=info (or debug) shows the in-process node's log while a test runs.
+    'weir.log.level': process.env.WEIR_TEST_LOG_LEVEL ?? 'silent',
     'num.stream.threads': '1',
     'weir.metrics.port': '0',
     // The fixtures' passwords ('admin-pw', '<name>-pw') predate the password policy; tests of the

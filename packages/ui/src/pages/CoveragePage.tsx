@@ -53,7 +53,8 @@ export default function CoveragePage() {
           {cov.disabledOnly.map((id) => `${id} ${techniqueName(id) ?? ''}`.trim()).join(', ')}
         </Text>
       )}
-      <div className="attack-matrix" data-testid="attack-matrix">
+      {/* Scrolled sideways on narrow screens: focusable, so the keyboard can scroll it even when no cell is a link. */}
+      <div className="attack-matrix" data-testid="attack-matrix" tabIndex={0} role="region" aria-label="ATT&CK matrix">
         {cov.columns
           .filter((c) => !coveredOnly || c.covered > 0)
           .map(({ tactic, cells, covered }) => (
