@@ -6,7 +6,7 @@ import {
   type MessagesStream,
 } from '@platformatic/kafka';
 import { apiError } from '../errors.ts';
-import { brokerReason } from './broker-errors.ts';
+import { brokerReason, isUnreachable } from './broker-errors.ts';
 import { deserialize } from './serde-codecs.ts';
 import type { SerdeType } from './serdes.ts';
 import { headerText, inPartition, startOptions, type StartPosition } from './start-position.ts';
@@ -104,10 +104,19 @@ class ConsumeSession {
       () => void this.close(consumerStatus.COMPLETED),
       this.#request.maxTimeoutSeconds * 1000,
     ).unref();
-    // `latest` means "what is produced after the 201": the end offsets are fixed here, before the
-    // answer, not when the stream first fetches (which a produce right after the 201 could beat).
-    const start = await startOptions(consumer, topic, this.#request.start);
-    const stream = await consumer.consume({ topics: [topic], ...start, autocommit: false });
+    let stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>;
+    try {
+      // `latest` means "what is produced after the 201": the end offsets are fixed here, before the
+      // answer, not when the stream first fetches (which a produce right after the 201 could beat).
+      const start = await startOptions(consumer, topic, this.#request.start);
+      stream = await consumer.consume({ topics: [topic], ...start, autocommit: false });
+    } catch (err) {
+      // Closed while starting (replaced by a newer POST, maxTimeoutSeconds over, node stopping): the
+      // close itself cut the client's requests ("Connection closed", "Client closed while retrying"),
+      // which reads like an unreachable cluster but is not one. The session simply ended.
+      if (this.running || !isUnreachable(err)) throw err;
+      return;
+    }
     this.#stream = stream;
     if (!this.running) {
       // Closed (replaced, expired, node stopping) while joining the group.
@@ -182,20 +191,27 @@ export class ConsumeSessions {
     this.#limits = limits;
   }
 
-  /** Starts a session for the user and topic, replacing the user's session of that topic. */
+  /**
+   * Starts a session for the user and topic, replacing the user's session of that topic. The map is
+   * changed before the first await, so overlapping POSTs of one user and topic each replace the one
+   * before (the last one stays) and none is left running outside the map.
+   */
   async open(username: string, topic: string, request: ConsumeRequest): Promise<void> {
     const id = sessionId(username, topic);
     const previous = this.#sessions.get(id);
-    if (previous) {
-      this.#sessions.delete(id);
-      await previous.dispose();
+    this.#sessions.delete(id);
+    let session: ConsumeSession;
+    try {
+      const evicted = this.#makeRoom(username);
+      session = new ConsumeSession(request, this.#limits, () => {
+        if (this.#sessions.get(id) === session) this.#sessions.delete(id);
+        void session.dispose();
+      });
+      this.#sessions.set(id, session);
+      await Promise.all(evicted.map((s) => s.dispose()));
+    } finally {
+      await previous?.dispose();
     }
-    await this.#makeRoom(username);
-    const session: ConsumeSession = new ConsumeSession(request, this.#limits, () => {
-      if (this.#sessions.get(id) === session) this.#sessions.delete(id);
-      void session.dispose();
-    });
-    this.#sessions.set(id, session);
     try {
       await session.start(
         { ...this.#connection, groupId: `${this.#groupPrefix}-consume-${username}-${randomUUID()}` } as ConsumerOptions,
@@ -208,19 +224,20 @@ export class ConsumeSessions {
     }
   }
 
-  /** Finished sessions of the user give way (oldest first); running ones count against the limit. */
-  async #makeRoom(username: string): Promise<void> {
+  /**
+   * Finished sessions of the user give way (oldest first; taken out of the map here, returned to be
+   * disposed); running ones count against the limit.
+   */
+  #makeRoom(username: string): ConsumeSession[] {
     const own = [...this.#sessions.entries()].filter(([id]) => id.startsWith(`${username}\u0000`));
-    if (own.length < this.#limits.maxSessionsPerUser) return;
+    if (own.length < this.#limits.maxSessionsPerUser) return [];
     const finished = own.filter(([, s]) => !s.running).sort(([, a], [, b]) => a.createdAt - b.createdAt);
-    let excess = own.length - this.#limits.maxSessionsPerUser + 1;
-    for (const [id, session] of finished) {
-      if (excess === 0) break;
+    const excess = own.length - this.#limits.maxSessionsPerUser + 1;
+    if (finished.length < excess) throw apiError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
+    return finished.slice(0, excess).map(([id, session]) => {
       this.#sessions.delete(id);
-      await session.dispose();
-      excess--;
-    }
-    if (excess > 0) throw apiError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
+      return session;
+    });
   }
 
   /** The session's status and its messages from `index` on, or undefined when there is none. */
