@@ -109,7 +109,16 @@ class ConsumeSession {
       // `latest` means "what is produced after the 201": the end offsets are fixed here, before the
       // answer, not when the stream first fetches (which a produce right after the 201 could beat).
       const start = await startOptions(consumer, topic, this.#request.start);
-      stream = await consumer.consume({ topics: [topic], ...start, autocommit: false });
+      stream = await new Promise((resolve, reject) =>
+        consumer.consume({ topics: [topic], ...start, autocommit: false }, (err, created) => {
+          if (err || !created) return reject(err ?? new Error('the consumer gave no stream'));
+          // At once, in the callback that creates the stream: a stream whose client was closed in the
+          // meantime (replaced, timed out) emits 'error' as it constructs, on the next tick, before an
+          // awaiting caller could listen; an 'error' nobody listens to would end the node's process.
+          created.on('error', (e: Error) => void this.close(brokerReason(e)));
+          resolve(created);
+        }),
+      );
     } catch (err) {
       // Closed while starting (replaced by a newer POST, maxTimeoutSeconds over, node stopping): the
       // close itself cut the client's requests ("Connection closed", "Client closed while retrying"),
@@ -124,7 +133,6 @@ class ConsumeSession {
       return;
     }
     stream.on('data', (message: Message) => this.#take(message));
-    stream.on('error', (err: Error) => void this.close(brokerReason(err)));
   }
 
   #take(message: Message): void {
