@@ -66,3 +66,25 @@ test('a session whose maxTimeoutSeconds ends while its consumer still joins: 201
   const done = await readUntilDone(t, admin, topic);
   assert.equal(done.status, 'COMPLETED');
 });
+
+test('consumer creates of one user and topic, each arriving while the one before still starts: all 201, the node stays up', async () => {
+  const topic = uniqueTopic('staggered');
+  await createTopic(t, admin, topic);
+  // Spaced so that the replacing POSTs land at every step of the previous session's start (offsets,
+  // group join, stream creation); a close at the last step used to end the node's process.
+  const answers = await Promise.all(
+    Array.from({ length: 40 }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * 25));
+      return t.call('POST', `/api/topics/${topic}/consume`, {
+        token: admin,
+        body: { maxEvents: 1, maxTimeoutSeconds: 30, offset: i % 2 === 0 ? 'earliest' : 'latest' },
+      });
+    }),
+  );
+  assert.deepEqual(
+    answers.map((a) => (a.status === 201 ? 201 : `${a.status} ${a.text}`)),
+    answers.map(() => 201),
+  );
+  const read = await t.call('GET', `/api/topics/${topic}/consume`, { token: admin });
+  assert.equal(read.status, 200, read.text);
+});
