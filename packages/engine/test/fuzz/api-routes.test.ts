@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { initAdmin, NodeProcess } from '../helpers/node-process.ts';
 import { errorShapeProblem, send, type FuzzResponse } from './fuzz-client.ts';
@@ -31,6 +33,7 @@ const routeFilter = (process.env.WEIR_FUZZ_ROUTES ?? '')
   .map((r) => r.trim())
   .filter(Boolean);
 const chunkSize = 64;
+const dumpDir = process.env.WEIR_FUZZ_DUMP;
 console.log(
   `# API fuzz: seed ${seed} (replay: WEIR_FUZZ_SEED=${seed} npm run test:fuzz), ${perRoute} inputs per route`,
 );
@@ -224,6 +227,14 @@ test(
             : tokens[kind];
       const fail = (input: RouteInput, problem: string) => {
         if (failures.length < 200) failures.push({ route: name, input: describeInput(input), problem });
+        // WEIR_FUZZ_DUMP=<dir>: each failing input's request, whole, in a file of its own (to replay it by hand).
+        if (dumpDir) {
+          mkdirSync(dumpDir, { recursive: true });
+          const file = path.join(dumpDir, `failure-${failures.length}.json`);
+          const request = { method: input.method, path: input.path, headers: input.headers, problem };
+          writeFileSync(file, JSON.stringify(request, null, 2));
+          if (input.body) writeFileSync(`${file}.body`, input.body);
+        }
       };
 
       /** Sends the inputs at once; returns the rejected ones and whether any was accepted. Checks status, error shape and hangs. */
