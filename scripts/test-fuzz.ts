@@ -3,7 +3,9 @@
  * broker started for the run: every API route of a node process with schema-generated and mutated
  * requests, and PDL texts, lookup files and properties files in process. The seed is printed
  * (WEIR_FUZZ_SEED replays a run); WEIR_FUZZ_PER_ROUTE, WEIR_FUZZ_PDL and WEIR_FUZZ_FILES set the
- * counts. The exit code is node's test runner's.
+ * counts; WEIR_FUZZ_ROUTES limits the API run to some routes. Arguments select test files by name
+ * (`npm run test:fuzz -- api-routes`). The exit code is node's test runner's: any failure (a 5xx, a
+ * hang, a wrong error shape, a state change by a refused request) fails the run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -16,6 +18,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const fuzzDir = path.join(root, 'packages', 'engine', 'test', 'fuzz');
 const files = readdirSync(fuzzDir)
   .filter((f) => f.endsWith('.test.ts'))
+  .filter((f) => process.argv.length <= 2 || process.argv.slice(2).some((a) => f.includes(a)))
   .sort()
   .map((f) => path.join(fuzzDir, f));
 const seed = fuzzSeed();

@@ -78,6 +78,7 @@ class ConsumeSession {
   #timeout: NodeJS.Timeout | undefined;
   #idle: NodeJS.Timeout | undefined;
   #closing: Promise<void> | undefined;
+  #started: Promise<void> | undefined;
   readonly #request: ConsumeRequest;
   readonly #limits: ConsumeLimits;
   readonly #onIdle: () => void;
@@ -93,7 +94,20 @@ class ConsumeSession {
     return this.status === consumerStatus.RUNNING;
   }
 
-  async start(connection: ConsumerOptions, topic: string): Promise<void> {
+  /**
+   * Creates the consumer and its stream. A session closed before it starts (replaced while its POST
+   * still waited) creates nothing. A close while it starts does not cut the start short: closing a
+   * consumer in the middle of its group join left it heartbeating forever (a timer per session, and
+   * its requests failed as "Connection closed", read as an unreachable cluster: the fuzz suite's
+   * 503s); #shutdown waits for the start, then stops what it made.
+   */
+  start(connection: ConsumerOptions, topic: string): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    this.#started = this.#start(connection, topic);
+    return this.#started;
+  }
+
+  async #start(connection: ConsumerOptions, topic: string): Promise<void> {
     const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
       ...connection,
       autocommit: false,
@@ -107,15 +121,19 @@ class ConsumeSession {
     // `latest` means "what is produced after the 201": the end offsets are fixed here, before the
     // answer, not when the stream first fetches (which a produce right after the 201 could beat).
     const start = await startOptions(consumer, topic, this.#request.start);
-    const stream = await consumer.consume({ topics: [topic], ...start, autocommit: false });
-    this.#stream = stream;
-    if (!this.running) {
-      // Closed (replaced, expired, node stopping) while joining the group.
-      await this.#shutdown();
-      return;
-    }
-    stream.on('data', (message: Message) => this.#take(message));
-    stream.on('error', (err: Error) => void this.close(brokerReason(err)));
+    this.#stream = await new Promise<MessagesStream<Buffer, Buffer, Buffer, Buffer>>((resolve, reject) =>
+      consumer.consume({ topics: [topic], ...start, autocommit: false }, (err, created) => {
+        if (err || !created) return reject(err ?? new Error('the consumer gave no stream'));
+        // At once, in the callback that creates the stream: a stream that fails as it constructs
+        // emits 'error' on the next tick, before an awaiting caller could listen, and an 'error'
+        // nobody listens to would end the node's process.
+        created.on('error', (e: Error) => void this.close(brokerReason(e)));
+        resolve(created);
+      }),
+    );
+    // Closed (replaced, expired, node stopping) while starting: #shutdown stops the stream.
+    if (!this.running) return;
+    this.#stream.on('data', (message: Message) => this.#take(message));
   }
 
   #take(message: Message): void {
@@ -149,6 +167,8 @@ class ConsumeSession {
   }
 
   async #shutdown(): Promise<void> {
+    // A start in progress finishes first (its failure is the POST's answer, not the close's concern).
+    await this.#started?.catch(() => undefined);
     try {
       this.#stream?.pause();
       await this.#stream?.close();
@@ -172,6 +192,7 @@ class ConsumeSession {
  */
 export class ConsumeSessions {
   readonly #sessions = new Map<string, ConsumeSession>();
+  readonly #retiring = new Set<Promise<void>>();
   readonly #connection: Omit<ConsumerOptions, 'groupId'>;
   readonly #groupPrefix: string;
   readonly #limits: ConsumeLimits;
@@ -182,18 +203,22 @@ export class ConsumeSessions {
     this.#limits = limits;
   }
 
-  /** Starts a session for the user and topic, replacing the user's session of that topic. */
+  /**
+   * Starts a session for the user and topic, replacing the user's session of that topic. The map is
+   * changed before the first await, so overlapping POSTs of one user and topic each replace the one
+   * before (the last one stays) and none is left running outside the map. Replaced and evicted
+   * sessions stop in the background (a session still starting stops once started): a POST does not
+   * wait for the one it replaced.
+   */
   async open(username: string, topic: string, request: ConsumeRequest): Promise<void> {
     const id = sessionId(username, topic);
     const previous = this.#sessions.get(id);
-    if (previous) {
-      this.#sessions.delete(id);
-      await previous.dispose();
-    }
-    await this.#makeRoom(username);
+    this.#sessions.delete(id);
+    if (previous) this.#retire(previous);
+    for (const evicted of this.#makeRoom(username)) this.#retire(evicted);
     const session: ConsumeSession = new ConsumeSession(request, this.#limits, () => {
       if (this.#sessions.get(id) === session) this.#sessions.delete(id);
-      void session.dispose();
+      this.#retire(session);
     });
     this.#sessions.set(id, session);
     try {
@@ -208,19 +233,26 @@ export class ConsumeSessions {
     }
   }
 
-  /** Finished sessions of the user give way (oldest first); running ones count against the limit. */
-  async #makeRoom(username: string): Promise<void> {
+  /** Disposes a session no longer in the map, in the background; close() waits for it. */
+  #retire(session: ConsumeSession): void {
+    const disposal = session.dispose().finally(() => this.#retiring.delete(disposal));
+    this.#retiring.add(disposal);
+  }
+
+  /**
+   * Finished sessions of the user give way (oldest first; taken out of the map here, returned to be
+   * disposed); running ones count against the limit.
+   */
+  #makeRoom(username: string): ConsumeSession[] {
     const own = [...this.#sessions.entries()].filter(([id]) => id.startsWith(`${username}\u0000`));
-    if (own.length < this.#limits.maxSessionsPerUser) return;
+    if (own.length < this.#limits.maxSessionsPerUser) return [];
     const finished = own.filter(([, s]) => !s.running).sort(([, a], [, b]) => a.createdAt - b.createdAt);
-    let excess = own.length - this.#limits.maxSessionsPerUser + 1;
-    for (const [id, session] of finished) {
-      if (excess === 0) break;
+    const excess = own.length - this.#limits.maxSessionsPerUser + 1;
+    if (finished.length < excess) throw apiError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
+    return finished.slice(0, excess).map(([id, session]) => {
       this.#sessions.delete(id);
-      await session.dispose();
-      excess--;
-    }
-    if (excess > 0) throw apiError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
+      return session;
+    });
   }
 
   /** The session's status and its messages from `index` on, or undefined when there is none. */
@@ -239,7 +271,7 @@ export class ConsumeSessions {
   async close(): Promise<void> {
     const all = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.all(all.map((s) => s.dispose()));
+    await Promise.all([...all.map((s) => s.dispose()), ...this.#retiring]);
   }
 }
 

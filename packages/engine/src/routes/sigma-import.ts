@@ -51,6 +51,9 @@ function loadBuiltInMappings(): Map<string, Mapping> {
   return out;
 }
 
+/** Longest `license` of a request (a rule's annotation holds at most 1,024 characters). */
+const maxLicenseLength = 1000;
+
 interface ImportRequest {
   readonly yaml: string;
   readonly mapping: Mapping;
@@ -98,6 +101,13 @@ function readRequest(
     throw apiError('VALIDATION', 'dryRun must be true or false.');
   if (options.license !== undefined && options.license !== null && typeof options.license !== 'string')
     throw apiError('VALIDATION', 'license must be a string.');
+  // Copied into every converted rule (description and annotations): unbounded, a 300 KB license over
+  // 500 small documents made a dry run answer over 512 MB (the fuzz suite).
+  if (typeof options.license === 'string' && options.license.length > maxLicenseLength)
+    throw apiError(
+      'VALIDATION',
+      `license must be at most ${maxLicenseLength} characters (an SPDX identifier or a short text), found ${options.license.length}.`,
+    );
   let mapping: Mapping;
   if (options.mappingYaml !== undefined) {
     if (options.mapping !== undefined)

@@ -4,7 +4,6 @@ import {
   alertsByUser,
   compareAlerts,
   configureCorrelation,
-  createReplicatedTopics,
   produceEvents,
   streamHalf,
   users,
@@ -12,9 +11,8 @@ import {
 import { waitFor } from '../helpers/engine.ts';
 import { KafkaCluster } from '../helpers/kafka-cluster.ts';
 import { kcatPartitions, kcatValues } from '../helpers/kcat.ts';
-import { faultSettings, startNode, waitForAssignment } from '../helpers/node-pair.ts';
-import { initAdmin, type NodeProcess } from '../helpers/node-process.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { faultRun, waitForAssignment } from '../helpers/node-pair.ts';
+import { initAdmin } from '../helpers/node-process.ts';
 
 /**
  * Issue 12, item 8: one broker of the three-node cluster is killed with SIGKILL in the middle of the
@@ -35,15 +33,12 @@ describe('broker loss in the three-broker cluster', () => {
   test('at_least_once: a broker killed mid-stream loses no record and no alert', { timeout: 480_000 }, async (t) => {
     const cluster = KafkaCluster.open(clusterDir());
     assert.deepEqual(await cluster.liveBrokers(), [1, 2, 3]);
-    const { settings, groupId, alertsTopic } = faultSettings('broker-loss', 'at_least_once');
-    const input = uniqueTopic('loss-in');
-    const output = uniqueTopic('loss-out');
-    await createReplicatedTopics([input], 4);
-    await createReplicatedTopics([output], 1);
-    let node: NodeProcess | undefined;
+    const options = { label: 'broker-loss', guarantee: 'at_least_once', topic: 'loss', outputPartitions: 1 } as const;
     let killed: number | undefined;
-    try {
-      node = await startNode(settings);
+    // The killed broker comes back after the node stopped (faultRun stops it first).
+    await faultRun(options, async (run) => {
+      const { groupId, alertsTopic, input, output } = run;
+      const node = await run.startNode();
       const token = await initAdmin(node);
       await configureCorrelation(node, token, input, output, [everyRule]);
       await node.waitRunning(token);
@@ -115,7 +110,7 @@ describe('broker loss in the three-broker cluster', () => {
       ).catch(async (err: Error) => {
         const c = await count();
         throw new Error(
-          `${err.message}: ${c.every} of ${expectedEvery} events, ${c.correlation.missing.length} correlation alerts missing\nnode log:\n${node!.output}`,
+          `${err.message}: ${c.every} of ${expectedEvery} events, ${c.correlation.missing.length} correlation alerts missing\nnode log:\n${node.output}`,
         );
       });
       t.diagnostic(
@@ -124,9 +119,8 @@ describe('broker loss in the three-broker cluster', () => {
       );
       assert.equal(result.every, expectedEvery);
       assert.deepEqual(result.correlation.missing, []);
-    } finally {
-      await node?.stop();
+    }).finally(async () => {
       if (killed !== undefined) await cluster.startNode(killed);
-    }
+    });
   });
 });

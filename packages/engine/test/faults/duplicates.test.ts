@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ProduceAcks, Producer } from '@platformatic/kafka';
-import { createReplicatedTopics } from '../helpers/correlation-stream.ts';
 import { waitFor } from '../helpers/engine.ts';
 import { kcatEndOffsets, kcatValues } from '../helpers/kcat.ts';
-import { faultSettings, startNode, waitForAssignment } from '../helpers/node-pair.ts';
+import { faultRun, startPair, waitForBoth } from '../helpers/node-pair.ts';
 import { initAdmin, login, type NodeProcess } from '../helpers/node-process.ts';
 import { testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
 
 /**
  * Issue 12, item 6, measured as the issue did: a 200,000-record stream over 4 input partitions
@@ -65,6 +63,10 @@ async function configurePassthrough(node: NodeProcess, token: string, input: str
   }
 }
 
+/** A fault run of these tests: at_least_once, an output topic of 2 partitions. */
+const passthroughRun = (label: string) =>
+  ({ label, guarantee: 'at_least_once', topic: label, outputPartitions: 2 }) as const;
+
 function tally(values: string[]): { distinct: number; duplicates: number } {
   const seen = new Set<number>();
   let duplicates = 0;
@@ -104,29 +106,9 @@ describe('duplicates under at_least_once, counted with kcat', { concurrency: fal
     'kill -9 of one of two nodes at 20% of a 200,000-record stream: nothing lost, duplicates at most one batch per worker of the killed node',
     { timeout: 600_000 },
     async (t) => {
-      const { settings, groupId } = faultSettings('dup-kill', 'at_least_once');
-      const input = uniqueTopic('dup-kill-in');
-      const output = uniqueTopic('dup-kill-out');
-      await createReplicatedTopics([input], 4);
-      await createReplicatedTopics([output], 2);
-      const nodes: NodeProcess[] = [];
-      try {
-        const a = await startNode(settings);
-        nodes.push(a);
-        const b = await startNode(settings);
-        nodes.push(b);
-        const token = await initAdmin(a);
-        await configurePassthrough(a, token, input, output);
-        await a.waitRunning(token);
-        await b.waitRunning(await login(b));
-        await waitForAssignment(
-          groupId,
-          input,
-          4,
-          { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 },
-          120_000,
-          'both nodes to hold input partitions',
-        );
+      await faultRun(passthroughRun('dup-kill'), async (run) => {
+        const { input, output } = run;
+        const { a, b } = await startPair(run, (node, token) => configurePassthrough(node, token, input, output));
         const writing = writeBacklog(input);
         await waitFor(
           '20% of the stream on the output',
@@ -148,9 +130,7 @@ describe('duplicates under at_least_once, counted with kcat', { concurrency: fal
           counts.duplicates <= bound,
           `${counts.duplicates} duplicates after kill -9, more than one batch per worker of the killed node (${bound})`,
         );
-      } finally {
-        for (const node of nodes) await node.stop();
-      }
+      });
     },
   );
 
@@ -158,19 +138,12 @@ describe('duplicates under at_least_once, counted with kcat', { concurrency: fal
     'a second node joins while the first works through a 200,000-record backlog: no duplicate',
     { timeout: 600_000 },
     async (t) => {
-      const { settings, groupId } = faultSettings('dup-join', 'at_least_once');
-      const input = uniqueTopic('dup-join-in');
-      const output = uniqueTopic('dup-join-out');
-      await createReplicatedTopics([input], 4);
-      await createReplicatedTopics([output], 2);
-      const nodes: NodeProcess[] = [];
-      try {
+      await faultRun(passthroughRun('dup-join'), async (run) => {
+        const { input, output } = run;
         await writeBacklog(input);
-        const a = await startNode(settings);
-        nodes.push(a);
+        const a = await run.startNode();
         // The second node's process is up from the start; its engine starts (joins the group) later.
-        const b = await startNode({ ...settings, 'weir.engine.autostart': 'false' });
-        nodes.push(b);
+        const b = await run.startNode({ 'weir.engine.autostart': 'false' });
         const token = await initAdmin(a);
         await configurePassthrough(a, token, input, output);
         await waitFor(
@@ -193,14 +166,7 @@ describe('duplicates under at_least_once, counted with kcat', { concurrency: fal
             await new Promise((r) => setTimeout(r, 500));
           }
         })();
-        await waitForAssignment(
-          groupId,
-          input,
-          4,
-          { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 },
-          120_000,
-          'both nodes to hold input partitions',
-        ).finally(() => (joined = true));
+        await waitForBoth(run, a, b).finally(() => (joined = true));
         const outAtRebalance = await outputRecords(output);
         await writing;
         const counts = await countOutput(output, () => `${a.output}\n${b.output}`, written);
@@ -210,9 +176,7 @@ describe('duplicates under at_least_once, counted with kcat', { concurrency: fal
         );
         assert.equal(counts.distinct, written, 'no record is lost');
         assert.equal(counts.duplicates, 0, 'a node joining repeats nothing');
-      } finally {
-        for (const node of nodes) await node.stop();
-      }
+      });
     },
   );
 });

@@ -4,7 +4,6 @@ import {
   alertsByUser,
   compareAlerts,
   configureCorrelation,
-  createReplicatedTopics,
   expectedAlerts,
   produceEvents,
   streamHalf,
@@ -13,9 +12,8 @@ import {
 } from '../helpers/correlation-stream.ts';
 import { waitFor } from '../helpers/engine.ts';
 import { kcatValues } from '../helpers/kcat.ts';
-import { faultSettings, startNode, waitForAssignment, type Guarantee } from '../helpers/node-pair.ts';
-import { initAdmin, login, type NodeProcess } from '../helpers/node-process.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { faultRun, waitForAssignment, waitForBoth, type Guarantee } from '../helpers/node-pair.ts';
+import { initAdmin, login } from '../helpers/node-process.ts';
 
 /**
  * Issue 12, items 4 and 6: one node (2 stream threads) runs the deterministic correlation stream
@@ -26,19 +24,11 @@ import { uniqueTopic } from '../helpers/topics.ts';
  * missing and, since a rebalance is normal operation, none may be repeated either.
  */
 async function joinHalfway(guarantee: Guarantee, diagnostic: (line: string) => void): Promise<void> {
-  const { settings, groupId, alertsTopic } = faultSettings(
-    `join-${guarantee === 'at_least_once' ? 'alos' : 'eos'}`,
-    guarantee,
-  );
-  const input = uniqueTopic('join-in');
-  const output = uniqueTopic('join-out');
-  const committedOnly = guarantee === 'exactly_once_v2';
-  await createReplicatedTopics([input], 4);
-  await createReplicatedTopics([output], 1);
-  const nodes: NodeProcess[] = [];
-  try {
-    const a = await startNode(settings);
-    nodes.push(a);
+  const label = `join-${guarantee === 'at_least_once' ? 'alos' : 'eos'}`;
+  await faultRun({ label, guarantee, topic: 'join', outputPartitions: 1 }, async (run) => {
+    const { groupId, alertsTopic, input, output } = run;
+    const committedOnly = guarantee === 'exactly_once_v2';
+    const a = await run.startNode();
     const token = await initAdmin(a);
     await configureCorrelation(a, token, input, output);
     await a.waitRunning(token);
@@ -67,8 +57,7 @@ async function joinHalfway(guarantee: Guarantee, diagnostic: (line: string) => v
     const afterJoin = 5;
     const slice = (i: number) => second.slice((i * second.length) / slices, ((i + 1) * second.length) / slices);
     const joinStarted = Date.now();
-    const b = await startNode(settings);
-    nodes.push(b);
+    const b = await run.startNode();
     let joined = false;
     let slicesBeforeJoin = 0;
     const writing = (async () => {
@@ -79,14 +68,7 @@ async function joinHalfway(guarantee: Guarantee, diagnostic: (line: string) => v
       }
     })();
     await b.waitRunning(await login(b));
-    await waitForAssignment(
-      groupId,
-      input,
-      4,
-      { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 },
-      120_000,
-      'both nodes to hold input partitions',
-    );
+    await waitForBoth(run, a, b);
     joined = true;
     const rebalanced = Date.now() - joinStarted;
     await writing;
@@ -119,9 +101,7 @@ async function joinHalfway(guarantee: Guarantee, diagnostic: (line: string) => v
     assert.deepEqual(extra, [], 'a node joining repeats no alert');
     if (guarantee === 'exactly_once_v2')
       assert.deepEqual(alerts, expectedAlerts(), 'per user, the committed alerts equal the single-worker reference');
-  } finally {
-    for (const node of nodes) await node.stop();
-  }
+  });
 }
 
 describe('a second node joins halfway through the correlation stream (rebalance)', { concurrency: false }, () => {

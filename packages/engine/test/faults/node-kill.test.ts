@@ -4,7 +4,6 @@ import {
   alertsByUser,
   compareAlerts,
   configureCorrelation,
-  createReplicatedTopics,
   expectedAlerts,
   produceEvents,
   streamHalf,
@@ -13,9 +12,7 @@ import {
 } from '../helpers/correlation-stream.ts';
 import { waitFor } from '../helpers/engine.ts';
 import { kcatValues } from '../helpers/kcat.ts';
-import { faultSettings, startNode, waitForAssignment, type Guarantee } from '../helpers/node-pair.ts';
-import { initAdmin, login, type NodeProcess } from '../helpers/node-process.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { faultRun, startPair, waitForAssignment, type Guarantee } from '../helpers/node-pair.ts';
 
 /**
  * Issue 12, item 4: two nodes (2 stream threads each) share the deterministic correlation stream
@@ -27,33 +24,11 @@ import { uniqueTopic } from '../helpers/topics.ts';
 const failoverLimitMs = 30_000;
 
 async function killHalfway(guarantee: Guarantee, diagnostic: (line: string) => void): Promise<void> {
-  const { settings, groupId, alertsTopic } = faultSettings(
-    `kill-${guarantee === 'at_least_once' ? 'alos' : 'eos'}`,
-    guarantee,
-  );
-  const input = uniqueTopic('kill-in');
-  const output = uniqueTopic('kill-out');
-  const committedOnly = guarantee === 'exactly_once_v2';
-  await createReplicatedTopics([input], 4);
-  await createReplicatedTopics([output], 1);
-  const nodes: NodeProcess[] = [];
-  try {
-    const a = await startNode(settings);
-    nodes.push(a);
-    const b = await startNode(settings);
-    nodes.push(b);
-    const token = await initAdmin(a);
-    await configureCorrelation(a, token, input, output);
-    await a.waitRunning(token);
-    await b.waitRunning(await login(b));
-    await waitForAssignment(
-      groupId,
-      input,
-      4,
-      { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 },
-      120_000,
-      'both nodes to hold input partitions',
-    );
+  const label = `kill-${guarantee === 'at_least_once' ? 'alos' : 'eos'}`;
+  await faultRun({ label, guarantee, topic: 'kill', outputPartitions: 1 }, async (run) => {
+    const { groupId, alertsTopic, input } = run;
+    const committedOnly = guarantee === 'exactly_once_v2';
+    const { a, b, token } = await startPair(run, (node, token) => configureCorrelation(node, token, input, run.output));
 
     await produceEvents(input, streamHalf(0));
     await waitFor(
@@ -118,9 +93,7 @@ async function killHalfway(guarantee: Guarantee, diagnostic: (line: string) => v
     );
     assert.equal((view as { uuid: string }).uuid, b.uuid);
     assert.equal((await a.call('DELETE', `/api/nodes/${b.uuid}`, { token })).status, 204);
-  } finally {
-    for (const node of nodes) await node.stop();
-  }
+  });
 }
 
 describe('kill -9 of one of two nodes halfway through the correlation stream', { concurrency: false }, () => {

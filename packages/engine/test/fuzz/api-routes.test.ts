@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { initAdmin, NodeProcess } from '../helpers/node-process.ts';
 import { errorShapeProblem, send, type FuzzResponse } from './fuzz-client.ts';
@@ -25,7 +27,13 @@ import { differences, snapshot, type Snapshot } from './state-snapshot.ts';
 
 const seed = fuzzSeed();
 const perRoute = Number(process.env.WEIR_FUZZ_PER_ROUTE ?? 2000);
+/** WEIR_FUZZ_ROUTES: only the routes whose `METHOD /template` holds one of these comma-separated texts (all when unset). */
+const routeFilter = (process.env.WEIR_FUZZ_ROUTES ?? '')
+  .split(',')
+  .map((r) => r.trim())
+  .filter(Boolean);
 const chunkSize = 64;
+const dumpDir = process.env.WEIR_FUZZ_DUMP;
 console.log(
   `# API fuzz: seed ${seed} (replay: WEIR_FUZZ_SEED=${seed} npm run test:fuzz), ${perRoute} inputs per route`,
 );
@@ -124,6 +132,17 @@ before(
 );
 
 after(async () => {
+  const child = node.child;
+  // A node that went down fails the test through the next request (ECONNREFUSED): say why it went down.
+  if (child && (child.exitCode !== null || child.signalCode !== null)) {
+    console.log(
+      `# the node process exited during the run (code ${child.exitCode}, signal ${child.signalCode}); its last output:\n${node.output
+        .slice(-6000)
+        .split('\n')
+        .map((l) => `#   ${l}`)
+        .join('\n')}`,
+    );
+  }
   await node.stop();
 });
 
@@ -180,8 +199,13 @@ test(
   { timeout: 3_600_000 },
   async () => {
     const doc = JSON.parse((await call('GET', '/api/openapi.json', undefined)).text) as Parameters<typeof routesOf>[0];
-    const routes = routesOf(doc).sort((a, b) => order(a) - order(b));
-    assert.ok(routes.length >= 60, `the OpenAPI document lists ${routes.length} operations`);
+    const all = routesOf(doc);
+    assert.ok(all.length >= 60, `the OpenAPI document lists ${all.length} operations`);
+    const routes = all
+      .filter((r) => routeFilter.length === 0 || routeFilter.some((f) => routeName(r).includes(f)))
+      .sort((a, b) => order(a) - order(b));
+    assert.ok(routes.length > 0, `no route matches WEIR_FUZZ_ROUTES=${routeFilter.join(',')}`);
+    if (routeFilter.length > 0) console.log(`# API fuzz: ${routes.length} of ${all.length} routes (WEIR_FUZZ_ROUTES)`);
     const nodeIds = ids((await call('GET', '/api/nodes', tokens.admin)).text, 'id');
     const rng = new Rng(seed);
     const stats: RouteStats[] = [];
@@ -203,6 +227,14 @@ test(
             : tokens[kind];
       const fail = (input: RouteInput, problem: string) => {
         if (failures.length < 200) failures.push({ route: name, input: describeInput(input), problem });
+        // WEIR_FUZZ_DUMP=<dir>: each failing input's request, whole, in a file of its own (to replay it by hand).
+        if (dumpDir) {
+          mkdirSync(dumpDir, { recursive: true });
+          const file = path.join(dumpDir, `failure-${failures.length}.json`);
+          const request = { method: input.method, path: input.path, headers: input.headers, problem };
+          writeFileSync(file, JSON.stringify(request, null, 2));
+          if (input.body) writeFileSync(`${file}.body`, input.body);
+        }
       };
 
       /** Sends the inputs at once; returns the rejected ones and whether any was accepted. Checks status, error shape and hangs. */

@@ -18,6 +18,9 @@ export interface FuzzResponse {
   readonly ms: number;
 }
 
+/** An answer larger than this fails the request (the largest legitimate ones, lookups and topic reads, are far smaller). */
+export const maxAnswerBytes = 64 * 1024 * 1024;
+
 /** No answer within this time is a hang. */
 export const requestTimeoutMs = 15_000;
 
@@ -56,7 +59,18 @@ function sendOnce(baseUrl: string, r: FuzzRequest, agent: https.Agent): Promise<
           return;
         }
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let bytes = 0;
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          chunks.push(c);
+          // An answer this large is a defect of its own (a small request made the node write it): named, not buffered on.
+          if (bytes > maxAnswerBytes) {
+            chunks.length = 0;
+            req.destroy(
+              new Error(`an answer of over ${maxAnswerBytes} bytes (status ${res.statusCode}, ${contentType})`),
+            );
+          }
+        });
         res.on('end', () => {
           clearTimeout(timer);
           resolve({

@@ -1,6 +1,7 @@
 import { isolatedEngine, waitFor } from './engine.ts';
-import { assignmentByNode } from './correlation-stream.ts';
-import { NodeProcess } from './node-process.ts';
+import { assignmentByNode, createReplicatedTopics } from './correlation-stream.ts';
+import { initAdmin, login, NodeProcess } from './node-process.ts';
+import { uniqueTopic } from './topics.ts';
 
 export type Guarantee = 'at_least_once' | 'exactly_once_v2';
 
@@ -76,4 +77,83 @@ export async function waitForAssignment(
   } catch (err) {
     throw new Error(`${(err as Error).message}; last seen: ${last}`, { cause: err });
   }
+}
+
+/** Partitions of a fault run's input topic. */
+export const inputPartitions = 4;
+
+/** One fault test's setup: its settings, its input and output topics, and the nodes it starts. */
+export interface FaultRun {
+  readonly settings: Record<string, string>;
+  readonly groupId: string;
+  readonly alertsTopic: string;
+  /** `<topic>-in-…`, 4 partitions, 3 replicas. */
+  readonly input: string;
+  /** `<topic>-out-…`, 3 replicas. */
+  readonly output: string;
+  /** Starts a node with the run's settings (and `extra`); every one is stopped when the run ends. */
+  startNode(extra?: Record<string, string>): Promise<NodeProcess>;
+}
+
+/**
+ * Runs `body` with a fault run: settings from faultSettings(label, guarantee), a fresh input topic of
+ * 4 partitions and an output topic of `outputPartitions`, and the nodes it starts stopped at the end
+ * (whatever the outcome).
+ */
+export async function faultRun<T>(
+  options: { label: string; guarantee: Guarantee; topic: string; outputPartitions: number },
+  body: (run: FaultRun) => Promise<T>,
+): Promise<T> {
+  const { settings, groupId, alertsTopic } = faultSettings(options.label, options.guarantee);
+  const input = uniqueTopic(`${options.topic}-in`);
+  const output = uniqueTopic(`${options.topic}-out`);
+  await createReplicatedTopics([input], inputPartitions);
+  await createReplicatedTopics([output], options.outputPartitions);
+  const nodes: NodeProcess[] = [];
+  try {
+    return await body({
+      settings,
+      groupId,
+      alertsTopic,
+      input,
+      output,
+      async startNode(extra = {}) {
+        const node = await startNode({ ...settings, ...extra });
+        nodes.push(node);
+        return node;
+      },
+    });
+  } finally {
+    for (const node of nodes) await node.stop();
+  }
+}
+
+/** Waits until both nodes hold input partitions of the run (and the group is stable); returns the ms it took. */
+export function waitForBoth(run: FaultRun, a: NodeProcess, b: NodeProcess): Promise<number> {
+  return waitForAssignment(
+    run.groupId,
+    run.input,
+    inputPartitions,
+    { [a.uuid]: (n) => n > 0, [b.uuid]: (n) => n > 0 },
+    120_000,
+    'both nodes to hold input partitions',
+  );
+}
+
+/**
+ * Two nodes of the run, both running: the first is initialised (admin/admin-pw) and `configure`
+ * stores the configuration through it; returns once both hold input partitions.
+ */
+export async function startPair(
+  run: FaultRun,
+  configure: (node: NodeProcess, token: string) => Promise<void>,
+): Promise<{ a: NodeProcess; b: NodeProcess; token: string }> {
+  const a = await run.startNode();
+  const b = await run.startNode();
+  const token = await initAdmin(a);
+  await configure(a, token);
+  await a.waitRunning(token);
+  await b.waitRunning(await login(b));
+  await waitForBoth(run, a, b);
+  return { a, b, token };
 }

@@ -166,6 +166,23 @@ detection:
     assert.equal((await importSigma({ yaml: '' })).status, 400);
   });
 
+  test('a long license is refused: it would be copied into every converted rule of the answer', async () => {
+    const many = Array.from({ length: 50 }, () => twoRules).join('\n---\n');
+    const res = await importSigma({ yaml: many, dryRun: true, license: 'x'.repeat(300_000) });
+    assert.equal(res.status, 400, res.text.slice(0, 300));
+    assert.equal(
+      (res.body as Json).debugMessage,
+      'license must be at most 1000 characters (an SPDX identifier or a short text), found 300000.',
+    );
+    const query = await t.call('POST', `/api/import/sigma?dryRun=true&license=${'y'.repeat(1001)}`, {
+      token: admin,
+      body: twoRules,
+      contentType: 'text/plain',
+    });
+    assert.equal(query.status, 400, query.text.slice(0, 300));
+    assert.equal((await importSigma({ yaml: twoRules, dryRun: true, license: 'z'.repeat(1000) })).status, 200);
+  });
+
   test('a user mapping (mappingYaml) maps fields and log sources', async () => {
     const mappingYaml =
       'name: mine\nfieldTemplate: "data.{field}"\nfields: {Image: proc.path}\nlogsources:\n  - match: {category: process_creation, product: windows}\n    condition: \'kind = "exec"\'\n';
