@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -26,7 +26,12 @@ export interface Console {
  */
 export async function startConsole(overrides: Parameters<typeof startTestNode>[0] = {}): Promise<Console> {
   if (uiBuildStale()) buildUi(() => {});
-  const node = await startTestNode(overrides);
+  return consoleFor(await startTestNode(overrides));
+}
+
+/** The UI server and chromium in front of a node already started (one node of a cluster). */
+export async function consoleFor(node: TestNode): Promise<Console> {
+  if (uiBuildStale()) buildUi(() => {});
   const ui = await startUiFor(node);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -84,6 +89,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 
 export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: false });
+}
+
+const docsImages = path.resolve(uiRoot, '../../docs/images');
+
+/**
+ * With WEIR_UPDATE_DOC_SCREENSHOTS=1, copies this run's screenshots `names` to
+ * docs/images/ui-<name>.png (the ones README.md and docs/ui.md show); otherwise does nothing.
+ */
+export function publishDocScreenshots(names: readonly string[]): void {
+  if (process.env.WEIR_UPDATE_DOC_SCREENSHOTS !== '1') return;
+  mkdirSync(docsImages, { recursive: true });
+  for (const name of names)
+    copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsImages, `ui-${name}.png`));
 }
 
 /** Signs in through the login form and waits for the overview. */
