@@ -118,7 +118,7 @@ describe('the Overview of a two-node cluster, served by node a', () => {
           token,
           body: { messages: [{ value: 'user=alice action=login status=failed' }] },
         });
-        assert.equal(res.status, 200, res.text);
+        assert.equal(res.status, 201, res.text);
         await new Promise((r) => setTimeout(r, 1000));
         const n = await recordsIn(b);
         return n > 0 ? n : undefined;
