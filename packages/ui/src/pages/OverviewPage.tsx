@@ -95,21 +95,21 @@ function NodesCard({ nodes, reload }: { nodes: NodeStatus[]; reload: () => void 
                 <Table.Td>
                   {n.node.uuid}
                   {n.home && (
-                    <Text size="xs" c="dimmed">
+                    <Text size="xs" c="var(--weir-muted-text)">
                       this UI's engine
                     </Text>
                   )}
                 </Table.Td>
                 <Table.Td>
                   {n.node.host}
-                  <Text size="xs" c="dimmed">
+                  <Text size="xs" c="var(--weir-muted-text)">
                     {n.node.rest}
                   </Text>
                 </Table.Td>
                 <Table.Td>{n.node.group}</Table.Td>
                 <Table.Td data-testid="node-engine">
                   {n.error ? (
-                    <Text size="sm" c="red.8" role="status">
+                    <Text size="sm" c="var(--mantine-color-error)" role="status">
                       Unreachable: {n.error}
                     </Text>
                   ) : (
