@@ -189,7 +189,7 @@ export default function TopologiesPage() {
             <Title order={2} size="h4">
               Topology {current.id} · {current.name}
             </Title>
-            <Text size="sm">Live records/s (this node, refreshed every 2 s)</Text>
+            <Text size="sm">Live records/s (the whole cluster, refreshed every 2 s)</Text>
           </Group>
           <TopologyGraph
             topology={current}
