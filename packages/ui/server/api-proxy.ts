@@ -1,7 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
-import { readFileSync } from 'node:fs';
+import type http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { EngineAgents } from './engine-agents.ts';
 import type { UiSettings } from './ui-settings.ts';
 import { refreshCookie } from './session-cookie.ts';
 
@@ -17,8 +16,7 @@ const dropRequest = new Set([
   'te',
   'trailer',
 ]);
-const dropResponse = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'trailer']);
-const loopback = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+export const dropResponse = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'trailer']);
 
 /**
  * `/api/*` proxied to the engine (spec: Web UI settings `api.host`, `api.port`), streamed both ways
@@ -26,17 +24,9 @@ const loopback = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
  * httpOnly cookie: a successful login or refresh sets it, and a refresh without `Authorization`
  * uses it (the session survives a page reload without the token ever touching localStorage).
  */
-export function registerApiProxy(app: FastifyInstance, settings: UiSettings): void {
+export function registerApiProxy(app: FastifyInstance, settings: UiSettings, agents: EngineAgents): void {
   const secure = settings['api.ssl.enabled'];
-  const ca = settings['api.ssl.ca'] ? readFileSync(settings['api.ssl.ca']) : undefined;
-  const agent = secure
-    ? new https.Agent({
-        keepAlive: true,
-        ca,
-        rejectUnauthorized: ca !== undefined || !loopback.has(settings['api.host']),
-      })
-    : new http.Agent({ keepAlive: true });
-  const lib = secure ? https : http;
+  const { agent, lib } = agents.for(secure, settings['api.host']);
 
   app.register(async (scope) => {
     // Bodies go to the engine untouched: no parsing here.

@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { registerApiProxy } from './api-proxy.ts';
+import { EngineAgents } from './engine-agents.ts';
+import { registerNodeProxy } from './node-proxy.ts';
 import { contentSecurityPolicy, fixedHeaders, hsts, immutableCache, referrerPolicy } from './security-headers.ts';
 import { refreshCookie } from './session-cookie.ts';
 import { loadAssets, type Asset } from './static-assets.ts';
@@ -14,7 +16,7 @@ export interface UiServer {
 
 /**
  * The Weir Console's server: the built app from memory (hashed assets cached for a year, everything
- * else `no-store`), `/api/*` proxied to the engine, HTTPS by default, the spec's fixed headers and a
+ * else `no-store`), `/api/*` proxied to the engine (and a few per-node calls to the other nodes of its cluster), HTTPS by default, the spec's fixed headers and a
  * strict CSP on every response.
  */
 export async function startUiServer(settings: UiSettings, dist: string): Promise<UiServer> {
@@ -34,7 +36,9 @@ export async function startUiServer(settings: UiSettings, dist: string): Promise
     reply.headers(always);
   });
 
-  registerApiProxy(app, settings);
+  const agents = new EngineAgents(settings);
+  registerApiProxy(app, settings, agents);
+  registerNodeProxy(app, settings, agents);
 
   app.post('/ui/session/logout', async (_request, reply) => {
     reply.header('set-cookie', refreshCookie.clear());

@@ -1,161 +1,243 @@
 import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { MetricsSummary } from '@weir/client';
-import { useEffect, useRef, useState } from 'react';
-import { api } from '../api.ts';
+import { useEffect, useState } from 'react';
 import { Sparkline } from '../components/Sparkline.tsx';
+import { labelsOf, total, type ClusterReading, type CounterKind } from '../cluster-metrics.ts';
 import { errorText } from '../errors.ts';
 import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
+import { nodeApi, useCluster, type NodeStatus } from '../useCluster.ts';
 
-const sum = (rows: { value: number }[]) => rows.reduce((a, r) => a + r.value, 0);
 const windowSamples = 450; // 15 min at one sample every 2 s
+const kinds = ['in', 'out', 'alerts', 'dead'] as const;
+type Sample = { time: number } & Record<(typeof kinds)[number], number>;
 
-interface Sample {
-  time: number;
-  recordsIn: number;
-  recordsOut: number;
-  alerts: number;
-  deadLettered: number;
-  lag: number;
-}
-
-/** Nodes, engine state with start/stop, live rates from the metrics summary (every 2 s), top rules. */
+/**
+ * The whole cluster (docs/ui.md → Cluster): every node with its engine state and start/stop, and
+ * live figures added up over the nodes (every 2 s, the last 15 minutes kept in the page).
+ */
 export default function OverviewPage() {
-  const { isAdmin } = useSession();
-  const nodes = usePoll(() => api.nodes(), 10_000);
-  const engine = usePoll(() => api.engineState(), 2000);
-  const metrics = usePoll(() => api.metricsSummary(), 2000);
+  const cluster = useCluster(2000);
   const [samples, setSamples] = useState<Sample[]>([]);
-  const first = useRef<MetricsSummary>(undefined);
+  const reading = cluster.reading;
   useEffect(() => {
-    const m = metrics.data;
-    if (!m) return;
-    first.current ??= m;
-    const s: Sample = {
-      time: m.time,
-      recordsIn: sum(m.recordsIn),
-      recordsOut: sum(m.recordsOut),
-      alerts: sum(m.alerts),
-      deadLettered: sum(m.deadLettered),
-      lag: sum(m.lag),
-    };
+    const rates = reading?.rates;
+    if (!reading || !rates) return;
+    const s = { time: reading.time } as Sample;
+    for (const k of kinds) s[k] = total(rates, k);
     setSamples((prev) => [...prev.slice(-windowSamples), s]);
-  }, [metrics.data]);
-  const rate = (k: keyof Sample) =>
-    samples
-      .slice(1)
-      .map((s, i) => Math.max(0, (s[k] - samples[i]![k]) / Math.max(0.001, (s.time - samples[i]!.time) / 1000)));
-  const last = samples.at(-1);
-  const engineAction = async (action: 'start' | 'stop') => {
-    try {
-      await (action === 'start' ? api.engineStart() : api.engineStop());
-      engine.reload();
-    } catch (err) {
-      notifications.show({ color: 'red', title: `Engine ${action} failed`, message: errorText(err) });
-    }
-  };
-  const matches = [...(metrics.data?.ruleMatches ?? [])].sort((a, b) => b.value - a.value).slice(0, 10);
-  const states = engine.data?.states ?? [];
-  const stopped = states.length > 0 && states.every((s) => s === 'NOT_RUNNING');
+  }, [reading]);
+  const series = (k: (typeof kinds)[number], factor = 1) => samples.map((s) => s[k] * factor);
+  const nodes = cluster.nodes ?? [];
+  const answering = nodes.filter((n) => n.summary).length;
+  const sum = (kind: CounterKind) => (reading ? total(reading.totals, kind) : undefined);
   return (
     <Stack>
       <Title order={1}>Overview</Title>
-      {(metrics.error || engine.error) && (
+      {cluster.error && (
         <Alert color="red" role="alert">
-          {metrics.error ?? engine.error}
+          {cluster.error}
         </Alert>
       )}
+      <Text size="sm" data-testid="cluster-nodes">
+        {cluster.nodes
+          ? `Figures of the whole cluster: ${answering} of ${nodes.length} nodes answering.`
+          : 'Reading the cluster…'}
+      </Text>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }}>
-        <Stat label="Records in" total={last?.recordsIn} rates={rate('recordsIn')} testId="records-in" />
-        <Stat label="Records out" total={last?.recordsOut} rates={rate('recordsOut')} testId="records-out" />
-        <Stat
-          label="Alerts"
-          total={last?.alerts}
-          rates={rate('alerts').map((r) => r * 60)}
-          unit="/min"
-          testId="alerts"
-        />
-        <Stat label="Dead letters" total={last?.deadLettered} rates={rate('deadLettered')} testId="dead-letters" />
+        <Stat label="Records in" total={sum('in')} rates={series('in')} testId="records-in" />
+        <Stat label="Records out" total={sum('out')} rates={series('out')} testId="records-out" />
+        <Stat label="Alerts" total={sum('alerts')} rates={series('alerts', 60)} unit="/min" testId="alerts" />
+        <Stat label="Dead letters" total={sum('dead')} rates={series('dead')} testId="dead-letters" />
       </SimpleGrid>
-      <Card withBorder>
-        <Group justify="space-between">
-          <Group>
-            <Title order={2} size="h4">
-              Engine (this node)
-            </Title>
-            {states.map((s, i) => (
-              <Badge key={i} variant="dot" color={s === 'RUNNING' ? 'green' : s === 'NOT_RUNNING' ? 'gray' : 'yellow'}>
-                worker {i}: {s}
-              </Badge>
-            ))}
-          </Group>
-          {isAdmin && (
-            <Group>
-              <Button size="xs" disabled={!stopped} onClick={() => void engineAction('start')}>
-                Start engine
-              </Button>
-              <Button size="xs" variant="default" disabled={stopped} onClick={() => void engineAction('stop')}>
-                Stop engine
-              </Button>
-            </Group>
-          )}
-        </Group>
-        <Text size="sm" mt="xs">
-          Consumer lag: {last?.lag ?? '—'} records
-        </Text>
-      </Card>
-      <Card withBorder>
-        <Title order={2} size="h4" mb="xs">
-          Nodes
-        </Title>
-        <Table>
+      <Text size="sm">
+        Consumer lag: <span data-testid="consumer-lag">{reading?.lag ?? '—'}</span> records
+      </Text>
+      <NodesCard nodes={nodes} reload={cluster.reload} />
+      <TopologiesCard reading={reading} />
+      <TopRulesCard reading={reading} />
+    </Stack>
+  );
+}
+
+function NodesCard({ nodes, reload }: { nodes: NodeStatus[]; reload: () => void }) {
+  const { isAdmin } = useSession();
+  const engineAction = async (n: NodeStatus, action: 'start' | 'stop') => {
+    try {
+      const client = nodeApi(n);
+      await (action === 'start' ? client.engineStart() : client.engineStop());
+      reload();
+    } catch (err) {
+      notifications.show({ color: 'red', title: `Engine ${action} failed on ${n.node.host}`, message: errorText(err) });
+    }
+  };
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="xs">
+        Nodes
+      </Title>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>UUID</Table.Th>
+            <Table.Th>Host</Table.Th>
+            <Table.Th>Group</Table.Th>
+            <Table.Th>Engine</Table.Th>
+            <Table.Th>Last seen</Table.Th>
+            {isAdmin && <Table.Th>Actions</Table.Th>}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {nodes.map((n) => {
+            const states = n.states ?? [];
+            const stopped = states.length > 0 && states.every((s) => s === 'NOT_RUNNING');
+            return (
+              <Table.Tr key={n.node.uuid} data-testid="node-row">
+                <Table.Td>
+                  {n.node.uuid}
+                  {n.home && (
+                    <Text size="xs" c="var(--weir-muted-text)">
+                      this UI's engine
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {n.node.host}
+                  <Text size="xs" c="var(--weir-muted-text)">
+                    {n.node.rest}
+                  </Text>
+                </Table.Td>
+                <Table.Td>{n.node.group}</Table.Td>
+                <Table.Td data-testid="node-engine">
+                  {n.error ? (
+                    <Text size="sm" c="var(--mantine-color-error)" role="status">
+                      Unreachable: {n.error}
+                    </Text>
+                  ) : (
+                    <Group gap={4}>
+                      {states.map((s, i) => (
+                        <Badge
+                          key={i}
+                          variant="dot"
+                          color={s === 'RUNNING' ? 'green' : s === 'NOT_RUNNING' ? 'gray' : 'yellow'}
+                        >
+                          worker {i}: {s}
+                        </Badge>
+                      ))}
+                    </Group>
+                  )}
+                </Table.Td>
+                <Table.Td>{n.node.lastSeen ? new Date(n.node.lastSeen).toLocaleTimeString() : '—'}</Table.Td>
+                {isAdmin && (
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <Button
+                        size="xs"
+                        disabled={!stopped || Boolean(n.error)}
+                        aria-label={`Start engine on ${n.node.uuid}`}
+                        onClick={() => void engineAction(n, 'start')}
+                      >
+                        Start engine
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        disabled={stopped || Boolean(n.error)}
+                        aria-label={`Stop engine on ${n.node.uuid}`}
+                        onClick={() => void engineAction(n, 'stop')}
+                      >
+                        Stop engine
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                )}
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}
+
+const perSecond = (r: ClusterReading | undefined, kind: CounterKind, topology: string) =>
+  r?.rates ? total(r.rates, kind, topology).toFixed(1) : '—';
+
+function TopologiesCard({ reading }: { reading: ClusterReading | undefined }) {
+  const names = [
+    ...new Set(
+      (['in', 'out', 'alerts', 'dead'] as const).flatMap((k) => labelsOf(reading?.totals ?? {}, k).map((l) => l[0]!)),
+    ),
+  ].sort();
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="xs">
+        Topologies
+      </Title>
+      {names.length === 0 ? (
+        <Text size="sm">No topology has processed a record since the nodes started.</Text>
+      ) : (
+        <Table data-testid="topology-figures">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>UUID</Table.Th>
-              <Table.Th>Host</Table.Th>
-              <Table.Th>Group</Table.Th>
-              <Table.Th>REST URL</Table.Th>
+              <Table.Th>Topology</Table.Th>
+              <Table.Th>Records in</Table.Th>
+              <Table.Th>In /s</Table.Th>
+              <Table.Th>Records out</Table.Th>
+              <Table.Th>Out /s</Table.Th>
+              <Table.Th>Alerts</Table.Th>
+              <Table.Th>Dead letters</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {(nodes.data ?? []).map((n) => (
-              <Table.Tr key={n.uuid}>
-                <Table.Td>{n.uuid}</Table.Td>
-                <Table.Td>{n.host}</Table.Td>
-                <Table.Td>{n.group}</Table.Td>
-                <Table.Td>{n.rest}</Table.Td>
+            {names.map((name) => (
+              <Table.Tr key={name}>
+                <Table.Td>{name}</Table.Td>
+                <Table.Td>{total(reading!.totals, 'in', name)}</Table.Td>
+                <Table.Td>{perSecond(reading, 'in', name)}</Table.Td>
+                <Table.Td>{total(reading!.totals, 'out', name)}</Table.Td>
+                <Table.Td>{perSecond(reading, 'out', name)}</Table.Td>
+                <Table.Td>{total(reading!.totals, 'alerts', name)}</Table.Td>
+                <Table.Td>{total(reading!.totals, 'dead', name)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
-      </Card>
-      <Card withBorder>
-        <Title order={2} size="h4" mb="xs">
-          Top rules by matches
-        </Title>
-        {matches.length === 0 ? (
-          <Text size="sm">No rule has matched since this node started.</Text>
-        ) : (
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Rule</Table.Th>
-                <Table.Th>Matches</Table.Th>
+      )}
+    </Card>
+  );
+}
+
+function TopRulesCard({ reading }: { reading: ClusterReading | undefined }) {
+  const matches = labelsOf(reading?.totals ?? {}, 'rule')
+    .map(([rule]) => ({ rule: rule!, value: total(reading!.totals, 'rule', rule!) }))
+    .sort((a, b) => b.value - a.value)
+    .slice(0, 10);
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="xs">
+        Top rules by matches
+      </Title>
+      {matches.length === 0 ? (
+        <Text size="sm">No rule has matched since the nodes started.</Text>
+      ) : (
+        <Table>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Rule</Table.Th>
+              <Table.Th>Matches</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {matches.map((m) => (
+              <Table.Tr key={m.rule}>
+                <Table.Td>{m.rule}</Table.Td>
+                <Table.Td>{m.value}</Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {matches.map((m) => (
-                <Table.Tr key={m.rule}>
-                  <Table.Td>{m.rule}</Table.Td>
-                  <Table.Td>{m.value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </Card>
-    </Stack>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
   );
 }
 

@@ -18,8 +18,8 @@ import {
   Autocomplete,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { MetricsSummary, TopicEndpoint, Topology } from '@weir/client';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import type { TopicEndpoint, Topology } from '@weir/client';
+import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
@@ -27,48 +27,38 @@ import { errorText, fieldErrors } from '../errors.ts';
 import { usePathId } from '../path-id.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
+import { useCluster } from '../useCluster.ts';
+import { labelsOf, total } from '../cluster-metrics.ts';
 
 const stringSerde = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const endpoint = (name = ''): TopicEndpoint => ({ name, keySerde: stringSerde, valueSerde: stringSerde });
 const noFigures: TopologyFigures = { inRate: undefined, outRate: new Map(), deadLetters: new Map() };
 
-/** Records/s per topology from two metrics summaries 2 s apart (topologies are labelled by name). */
+/** Records/s and dead letters per topology over the whole cluster (the Overview's source; topologies are labelled by name). */
 function useTopologyFigures(): ReadonlyMap<string, TopologyFigures> {
-  const metrics = usePoll(() => api.metricsSummary(), 2000);
-  const previous = useRef<MetricsSummary>(undefined);
-  const [figures, setFigures] = useState<ReadonlyMap<string, TopologyFigures>>(new Map());
-  useEffect(() => {
-    const m = metrics.data;
-    if (!m) return;
-    const p = previous.current;
-    previous.current = m;
-    const seconds = p ? Math.max(0.001, (m.time - p.time) / 1000) : 0;
-    const sumOf = <R extends { topology: string; value: number }>(
-      rows: R[],
-      name: string,
-      pick: (r: R) => boolean = () => true,
-    ) => rows.filter((r) => r.topology === name && pick(r)).reduce((a, r) => a + r.value, 0);
-    const names = new Set([...m.recordsIn, ...m.recordsOut, ...m.deadLettered].map((r) => r.topology));
-    const next = new Map<string, TopologyFigures>();
-    for (const name of names) {
-      const inRate = p ? Math.max(0, (sumOf(m.recordsIn, name) - sumOf(p.recordsIn, name)) / seconds) : undefined;
-      const outRate = new Map<string, number>();
-      if (p)
-        for (const topic of new Set(m.recordsOut.filter((r) => r.topology === name).map((r) => r.topic))) {
-          const pick = (r: { topic: string }) => r.topic === topic;
-          outRate.set(
-            topic,
-            Math.max(0, (sumOf(m.recordsOut, name, pick) - sumOf(p.recordsOut, name, pick)) / seconds),
-          );
-        }
-      const deadLetters = new Map<string, number>();
-      for (const d of m.deadLettered)
-        if (d.topology === name) deadLetters.set(d.task, (deadLetters.get(d.task) ?? 0) + d.value);
-      next.set(name, { inRate, outRate, deadLetters });
-    }
-    setFigures(next);
-  }, [metrics.data]);
-  return figures;
+  const { reading } = useCluster(2000);
+  return useMemo(() => {
+    const figures = new Map<
+      string,
+      { inRate: number | undefined; outRate: Map<string, number>; deadLetters: Map<string, number> }
+    >();
+    if (!reading) return figures;
+    const { totals, rates } = reading;
+    const of = (name: string) => {
+      let f = figures.get(name);
+      if (!f) {
+        f = { inRate: rates && total(rates, 'in', name), outRate: new Map(), deadLetters: new Map() };
+        figures.set(name, f);
+      }
+      return f;
+    };
+    for (const [name] of labelsOf(totals, 'in')) of(name!);
+    for (const [name, topic] of labelsOf(totals, 'out'))
+      if (rates) of(name!).outRate.set(topic!, total(rates, 'out', name!, topic!));
+    for (const [name, task] of labelsOf(totals, 'dead'))
+      of(name!).deadLetters.set(task!, total(totals, 'dead', name!, task!));
+    return figures;
+  }, [reading]);
 }
 
 /** Topologies: the graph of each (React Flow + dagre) with live rates; create, edit (with serdes), delete. */
@@ -199,7 +189,7 @@ export default function TopologiesPage() {
             <Title order={2} size="h4">
               Topology {current.id} · {current.name}
             </Title>
-            <Text size="sm">Live records/s (this node, refreshed every 2 s)</Text>
+            <Text size="sm">Live records/s (the whole cluster, refreshed every 2 s)</Text>
           </Group>
           <TopologyGraph
             topology={current}

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -26,7 +27,12 @@ export interface Console {
  */
 export async function startConsole(overrides: Parameters<typeof startTestNode>[0] = {}): Promise<Console> {
   if (uiBuildStale()) buildUi(() => {});
-  const node = await startTestNode(overrides);
+  return consoleFor(await startTestNode(overrides));
+}
+
+/** The UI server and chromium in front of a node already started (one node of a cluster). */
+export async function consoleFor(node: TestNode): Promise<Console> {
+  if (uiBuildStale()) buildUi(() => {});
   const ui = await startUiFor(node);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -86,6 +92,19 @@ export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: false });
 }
 
+const docsImages = path.resolve(uiRoot, '../../docs/images');
+
+/**
+ * With WEIR_UPDATE_DOC_SCREENSHOTS=1, copies this run's screenshots `names` to
+ * docs/images/ui-<name>.png (the ones README.md and docs/ui.md show); otherwise does nothing.
+ */
+export function publishDocScreenshots(names: readonly string[]): void {
+  if (process.env.WEIR_UPDATE_DOC_SCREENSHOTS !== '1') return;
+  mkdirSync(docsImages, { recursive: true });
+  for (const name of names)
+    copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsImages, `ui-${name}.png`));
+}
+
 /** Signs in through the login form and waits for the overview. */
 export async function signIn(p: Page, username: string, password: string): Promise<void> {
   await p.goto('/');
@@ -94,4 +113,53 @@ export async function signIn(p: Page, username: string, password: string): Promi
   await p.locator('input[type=password]').fill(password);
   await p.getByRole('button', { name: 'Sign in' }).click();
   await p.getByRole('heading', { name: 'Overview' }).waitFor();
+}
+
+/**
+ * The rule editor's story: a new rule whose PDL (typed line by line) has a syntax error, the error
+ * shown at its line and column and marked in the editor, fixed by typing `fix`, saved with the
+ * technique T1110, then tested on pasted events until `matched` ("1 of 2 events matched") shows.
+ */
+export async function writeRuleWithSyntaxError(
+  p: Page,
+  rule: {
+    lines: readonly string[];
+    error: { line: number; column: number };
+    fix: string;
+    events: readonly string[];
+    matched: string;
+  },
+): Promise<void> {
+  await p.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Rules', exact: true }).click();
+  await p.getByRole('button', { name: 'New rule' }).click();
+  await p.getByRole('textbox', { name: /^Id/ }).fill('failed-login');
+  await p.getByRole('textbox', { name: /^Name/ }).fill('Failed login');
+  await p.getByRole('textbox', { name: 'PDL query' }).click();
+  for (const [i, line] of rule.lines.entries()) {
+    if (i > 0) await p.keyboard.press('Enter');
+    await p.keyboard.type(line);
+    await p.keyboard.press('Escape');
+  }
+  // The check runs after each typing pause: wait for the one of the whole text.
+  const { line, column } = rule.error;
+  const error = p
+    .getByTestId('pdl-status')
+    .getByRole('alert')
+    .filter({ hasText: `column ${column}` });
+  await error.waitFor();
+  assert.match(
+    (await error.textContent()) ?? '',
+    new RegExp(`^Line ${line}, column ${column}: .*expected a value after '='`),
+  );
+  // The error is also marked in the editor at that place.
+  await p.locator('.cm-lintRange-error').first().waitFor();
+  await p.keyboard.type(rule.fix);
+  await p.keyboard.press('Escape');
+  await p.getByTestId('pdl-status').getByText('Valid PDL').waitFor();
+  await p.getByLabel('ATT&CK annotations (comma separated)').fill('T1110');
+  await p.getByRole('button', { name: 'Save rule' }).click();
+  await p.getByRole('heading', { name: 'Rule failed-login', exact: true }).waitFor();
+  await p.getByLabel('Events (a JSON array, or one JSON object per line)').fill(rule.events.join('\n'));
+  await p.getByRole('button', { name: 'Run test' }).click();
+  await p.getByTestId('test-results').getByText(rule.matched).waitFor();
 }

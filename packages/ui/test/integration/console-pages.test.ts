@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { screenshotDir, seriousViolations, shoot, signIn, startConsole, type Console } from '../helpers/console.ts';
+import {
+  publishDocScreenshots,
+  seriousViolations,
+  shoot,
+  signIn,
+  startConsole,
+  type Console,
+} from '../helpers/console.ts';
 
 /**
  * The Weir Console's Users, Profile and ATT&CK coverage pages, the message browser's PDL filter,
@@ -13,7 +18,6 @@ import { screenshotDir, seriousViolations, shoot, signIn, startConsole, type Con
 let c: Console;
 let admin: BrowserContext;
 let page: Page;
-const docsImages = path.resolve(import.meta.dirname, '../../../../docs/images');
 const adminPassword = 'grace-password-1';
 
 async function api(
@@ -117,11 +121,7 @@ before(async () => {
 
 after(async () => {
   await c?.stop();
-  if (process.env.WEIR_UPDATE_DOC_SCREENSHOTS === '1') {
-    mkdirSync(docsImages, { recursive: true });
-    for (const name of ['coverage-matrix-light', 'users-admin-light'])
-      copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsImages, `ui-${name}.png`));
-  }
+  publishDocScreenshots(['coverage-matrix-light', 'users-admin-light', 'profile-user-dark']);
 });
 
 describe('ATT&CK coverage', () => {

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { screenshotDir, seriousViolations, shoot, signIn, startConsole, type Console } from '../helpers/console.ts';
+import {
+  publishDocScreenshots,
+  seriousViolations,
+  shoot,
+  signIn,
+  startConsole,
+  writeRuleWithSyntaxError,
+  type Console,
+} from '../helpers/console.ts';
 
 /**
  * The Weir Console in a real browser (Debian's chromium) against the real UI server, engine and
@@ -12,7 +18,6 @@ import { screenshotDir, seriousViolations, shoot, signIn, startConsole, type Con
 let c: Console;
 let admin: BrowserContext;
 let page: Page;
-const docsImages = path.resolve(import.meta.dirname, '../../../../docs/images');
 
 before(async () => {
   c = await startConsole();
@@ -22,20 +27,21 @@ before(async () => {
 after(async () => {
   await c?.stop();
   // WEIR_UPDATE_DOC_SCREENSHOTS=1 copies this run's screenshots to docs/images (README, docs/ui.md).
-  if (process.env.WEIR_UPDATE_DOC_SCREENSHOTS === '1') {
-    mkdirSync(docsImages, { recursive: true });
-    for (const name of [
-      'overview-light',
-      'rule-editor-light',
-      'messages-light',
-      'alerts-light',
-      'overview-dark',
-      'rule-editor-dark',
-      'topics-dark',
-    ]) {
-      copyFileSync(path.join(screenshotDir, `${name}.png`), path.join(docsImages, `ui-${name}.png`));
-    }
-  }
+  publishDocScreenshots([
+    'init-light',
+    'login-light',
+    'overview-light',
+    'rule-editor-light',
+    'messages-light',
+    'alerts-light',
+    'overview-dark',
+    'rule-editor-dark',
+    'topics-dark',
+    'topics-light',
+    'rules-light',
+    'tasks-light',
+    'pipelines-light',
+  ]);
 });
 
 async function apiAs(
@@ -118,35 +124,13 @@ describe('the end-to-end story of a new user', () => {
   });
 
   test('a rule with a syntax error shows the error at its line and column; fixed, saved and tested on pasted events', async () => {
-    await nav(page, 'Rules');
-    await page.getByRole('button', { name: 'New rule' }).click();
-    await page.getByRole('textbox', { name: /^Id/ }).fill('failed-login');
-    await page.getByRole('textbox', { name: /^Name/ }).fill('Failed login');
-    const editor = page.getByRole('textbox', { name: 'PDL query' });
-    await editor.click();
-    await page.keyboard.type('action="login" AND');
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('status=');
-    await page.keyboard.press('Escape');
-    // Validation runs 250 ms after typing stops: on a loaded machine a pause inside `status=` shows the
-    // error of a shorter text first, so wait for the error of the whole text.
-    const error = page.getByTestId('pdl-status').getByRole('alert').filter({ hasText: /^Line 2, column 8: / });
-    await error.waitFor();
-    assert.match((await error.textContent()) ?? '', /^Line 2, column 8: .*expected a value after '='/);
-    // The error is also marked in the editor at that place.
-    await page.locator('.cm-lintRange-error').first().waitFor();
-    await page.keyboard.type('"failed"');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('pdl-status').getByText('Valid PDL').waitFor();
-    await page.getByLabel('ATT&CK annotations (comma separated)').fill('T1110');
-    await page.getByRole('button', { name: 'Save rule' }).click();
-    await page.getByRole('heading', { name: 'Rule failed-login' }).waitFor();
-    await page
-      .getByLabel('Events (a JSON array, or one JSON object per line)')
-      .fill('{"user":"alice","action":"login","status":"failed"}\n{"user":"bob","action":"login","status":"ok"}');
-    await page.getByRole('button', { name: 'Run test' }).click();
-    await page.getByTestId('test-results').getByText('1 of 2 events matched').waitFor();
+    await writeRuleWithSyntaxError(page, {
+      lines: ['action="login" AND', 'status='],
+      error: { line: 2, column: 8 },
+      fix: '"failed"',
+      events: ['{"user":"alice","action":"login","status":"failed"}', '{"user":"bob","action":"login","status":"ok"}'],
+      matched: '1 of 2 events matched',
+    });
     await shoot(page, 'rule-editor-light');
     assert.deepEqual(await seriousViolations(page), []);
   });

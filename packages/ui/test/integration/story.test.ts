@@ -5,7 +5,15 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { isolatedEngine } from '../../../engine/test/helpers/engine.ts';
 import { startTestNode, type TestNode } from '../../../engine/test/helpers/test-node.ts';
 import type { UiServer } from '../../server/ui-server.ts';
-import { seriousViolations, shoot, startConsole, startUiFor, type Console } from '../helpers/console.ts';
+import {
+  publishDocScreenshots,
+  seriousViolations,
+  shoot,
+  startConsole,
+  startUiFor,
+  writeRuleWithSyntaxError,
+  type Console,
+} from '../helpers/console.ts';
 
 /**
  * The end-to-end story of a new user, every step in the browser (Debian's chromium) against the
@@ -33,6 +41,13 @@ after(async () => {
   await freshUi?.close();
   await fresh?.stop();
   await c?.stop();
+  publishDocScreenshots([
+    'lookup-preview-light',
+    'task-editor-light',
+    'pipeline-editor-light',
+    'topologies-light',
+    'configuration-light',
+  ]);
 });
 
 const nav = (p: Page, label: string) =>
@@ -112,31 +127,17 @@ describe('the story of a new user, all in the browser', () => {
   });
 
   test('a rule with a syntax error shows the error at its position; fixed, saved, tested on pasted events', async () => {
-    await nav(page, 'Rules');
-    await page.getByRole('button', { name: 'New rule' }).click();
-    await page.getByRole('textbox', { name: /^Id/ }).fill('failed-login');
-    await page.getByRole('textbox', { name: /^Name/ }).fill('Failed login');
-    await page.getByRole('textbox', { name: 'PDL query' }).click();
-    await page.keyboard.type('action="login" AND status=');
-    await page.keyboard.press('Escape');
-    // The check runs after each typing pause: wait for the one of the whole text.
-    const error = page.getByTestId('pdl-status').getByRole('alert').filter({ hasText: 'column 27' });
-    await error.waitFor();
-    assert.match((await error.textContent()) ?? '', /^Line 1, column 27: .*expected a value after '='/);
-    await page.locator('.cm-lintRange-error').first().waitFor();
-    await page.keyboard.type('"failed"');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('pdl-status').getByText('Valid PDL').waitFor();
-    await page.getByLabel('ATT&CK annotations (comma separated)').fill('T1110');
-    await page.getByRole('button', { name: 'Save rule' }).click();
-    await heading(page, 'Rule failed-login');
-    await page
-      .getByLabel('Events (a JSON array, or one JSON object per line)')
-      .fill(
-        '{"user":"alice","action":"login","status":"failed"}\n{"user":"bob","action":"login","status":"ok"}\n{"user":"carol","action":"login","status":"failed"}',
-      );
-    await page.getByRole('button', { name: 'Run test' }).click();
-    await page.getByTestId('test-results').getByText('2 of 3 events matched').waitFor();
+    await writeRuleWithSyntaxError(page, {
+      lines: ['action="login" AND status='],
+      error: { line: 1, column: 27 },
+      fix: '"failed"',
+      events: [
+        '{"user":"alice","action":"login","status":"failed"}',
+        '{"user":"bob","action":"login","status":"ok"}',
+        '{"user":"carol","action":"login","status":"failed"}',
+      ],
+      matched: '2 of 3 events matched',
+    });
   });
 
   test('a lookup: a CSV dropped on the page is previewed as a table, saved, replaced through the file picker, downloaded', async () => {
