@@ -1021,7 +1021,8 @@ function meet(
         if (field.caseless) {
           const lower = lowerCase(element);
           if (field.hasText) count = addText(field, lower, found, count, marks, epoch);
-          list = field.strings.get(lower);
+          // a string's hash is computed on the first look-up: none for a field of only texts
+          list = field.strings.size === 0 ? undefined : field.strings.get(lower);
           break;
         }
         if (field.numbers.size !== 0 && isCanonicalNumeral(element)) {
@@ -1029,7 +1030,7 @@ function meet(
           if (numbered !== undefined) count = add(numbered, found, count, marks, epoch);
         }
         if (field.hasText) count = addText(field, element, found, count, marks, epoch);
-        list = field.strings.get(element);
+        list = field.strings.size === 0 ? undefined : field.strings.get(element);
         break;
       case 'number':
         list = field.numbers.get(element);
