@@ -10,12 +10,21 @@
  *
  * Run: node_modules/.bin/node bench/pdl.ts [events=1000000] [rounds=5]
  */
-import { compileTask } from '../packages/engine/src/tasks/index.ts';
-import type { RuleEntry, RuleSource } from '../packages/engine/src/tasks/index.ts';
 import { compile, RuleIndex } from '../packages/pdl/src/index.ts';
 import type { CompiledPdl } from '../packages/pdl/src/index.ts';
 import { makeEvent, makeRule, prng } from './pdl-corpus.ts';
 import type { BenchEvent, RuleSpec } from './pdl-corpus.ts';
+import {
+  applyRulesRun,
+  assertSameMatches,
+  everyRuleRun,
+  fmt,
+  indexedRun,
+  measureRounds,
+  timedPath,
+  perSecond,
+} from './rule-timing.ts';
+import type { Outcome, Path } from './rule-timing.ts';
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -74,51 +83,6 @@ function ruleSet(size: number, unindexable: boolean): RuleSet {
   };
 }
 
-interface Outcome {
-  readonly matches: number;
-  /** Sum of matching rule positions: both paths must find the same rules, not only as many. */
-  readonly checksum: number;
-  /** Rules evaluated. */
-  readonly evaluated: number;
-}
-
-function pdlIndexed(set: RuleSet, n: number): Outcome {
-  const { index, compiled } = set;
-  let matches = 0;
-  let checksum = 0;
-  let evaluated = 0;
-  for (let e = 0; e < n; e++) {
-    const event = events[e] as BenchEvent;
-    const count = index.select(event);
-    const selected = index.selected;
-    evaluated += count;
-    for (let c = 0; c < count; c++) {
-      const i = selected[c] as number;
-      if ((compiled[i] as CompiledPdl).run(event) !== null) {
-        matches++;
-        checksum += i;
-      }
-    }
-  }
-  return { matches, checksum, evaluated };
-}
-
-function pdlLinear(set: RuleSet, n: number): Outcome {
-  const { compiled } = set;
-  let matches = 0;
-  let checksum = 0;
-  for (let e = 0; e < n; e++) {
-    const event = events[e] as BenchEvent;
-    for (let i = 0; i < compiled.length; i++) {
-      if ((compiled[i] as CompiledPdl).run(event) !== null) {
-        matches++;
-        checksum += i;
-      }
-    }
-  }
-  return { matches, checksum, evaluated: n * compiled.length };
-}
-
 function handLinear(set: RuleSet, n: number): Outcome {
   const { hand } = set;
   let matches = 0;
@@ -168,73 +132,30 @@ function handIndexed(set: RuleSet, n: number): Outcome {
   return { matches, checksum, evaluated };
 }
 
-/** The whole APPLY_RULES task (alerts built, matchAll), for reference. */
-function applyRulesTask(set: RuleSet): (n: number) => Outcome {
-  const entries = new Map<string, RuleEntry>(
-    set.compiled.map((compiled, i) => [
-      `r${i}`,
-      { id: `r${i}`, name: `rule ${i}`, annotations: [], enabled: true, compiled },
-    ]),
-  );
-  const source: RuleSource = { get: (id) => entries.get(id), version: 1 };
-  const task = compileTask(
-    { id: 1, name: 'rules', function: 'APPLY_RULES', definition: { rules: [...entries.keys()], matchAll: true } },
-    { rules: source },
-  );
-  return (n) => {
-    let matches = 0;
-    let checksum = 0;
-    for (let e = 0; e < n; e++) {
-      const result = task.run({ value: events[e] as BenchEvent, timestamp: 0 });
-      if (result.kind !== 'alerts') continue;
-      for (const r of result.records) {
-        matches++;
-        checksum += Number((r.value as { _rule: { id: string } })._rule.id.slice(1));
-      }
-    }
-    return { matches, checksum, evaluated: 0 };
-  };
-}
-
-interface Path {
-  readonly name: string;
-  readonly events: number;
-  readonly run: () => Outcome;
-  best: number;
-  outcome?: Outcome;
-}
-
 function paths(set: RuleSet): Path[] {
   const n = set.size > 100 ? linearCount : count;
   const indexed: Path[] = [
-    { name: 'hand-written, indexed', events: count, run: () => handIndexed(set, count), best: Infinity },
-    { name: 'PDL, RuleIndex', events: count, run: () => pdlIndexed(set, count), best: Infinity },
+    timedPath('hand-written, indexed', count, () => handIndexed(set, count)),
+    timedPath('PDL, RuleIndex', count, () => indexedRun(set.index, set.compiled, events, count)),
   ];
   if (!set.unindexable) return indexed;
-  const task = applyRulesTask(set);
+  const task = applyRulesRun(set.compiled, events);
   return [
     ...indexed,
-    { name: 'hand-written, every rule', events: n, run: () => handLinear(set, n), best: Infinity },
-    { name: 'PDL, every rule', events: n, run: () => pdlLinear(set, n), best: Infinity },
-    { name: 'APPLY_RULES task (alerts built)', events: count, run: () => task(count), best: Infinity },
+    timedPath('hand-written, every rule', n, () => handLinear(set, n)),
+    timedPath('PDL, every rule', n, () => everyRuleRun(set.compiled, events, n)),
+    timedPath('APPLY_RULES task (alerts built)', count, () => task(count)),
   ];
-}
-
-function measure(path: Path): void {
-  const start = process.hrtime.bigint();
-  const outcome = path.run();
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  path.best = Math.min(path.best, ms);
-  path.outcome = outcome;
 }
 
 const sets = [ruleSet(100, true), ruleSet(1000, true), ruleSet(100, false), ruleSet(1000, false)];
 const all = sets.map((set) => ({ set, paths: paths(set) }));
-for (const { paths: ps } of all) for (const p of ps) measure(p); // warm-up round
-for (let round = 0; round < rounds; round++) for (const { paths: ps } of all) for (const p of ps) measure(p);
+measureRounds(
+  all.flatMap((x) => x.paths),
+  rounds,
+  'wall',
+);
 
-const perSecond = (p: Path): number => p.events / (p.best / 1000);
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ratio = (a: Path, b: Path): string => (perSecond(a) / perSecond(b)).toFixed(2);
 console.log(
   `bench/pdl: ${fmt(count)} events, best of ${rounds} rounds after a warm-up (node ${process.version}, one core)`,
@@ -246,13 +167,7 @@ for (const { set, paths: ps } of all) {
     [handAll, pdlAll],
     [pdl, task],
   ] as const) {
-    if (a === undefined || b === undefined) continue;
-    const x = a.outcome as Outcome;
-    const y = b.outcome as Outcome;
-    if (x.matches !== y.matches || x.checksum !== y.checksum)
-      throw new Error(
-        `${set.size} rules: ${a.name} found ${x.matches} (${x.checksum}), ${b.name} ${y.matches} (${y.checksum})`,
-      );
+    if (a !== undefined && b !== undefined) assertSameMatches(`${set.size} rules`, a, b);
   }
   const o = pdl.outcome as Outcome;
   console.log(

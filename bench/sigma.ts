@@ -14,13 +14,22 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { compileTask } from '../packages/engine/src/tasks/index.ts';
-import type { RuleEntry, RuleSource } from '../packages/engine/src/tasks/index.ts';
 import { compile, RuleIndex } from '../packages/pdl/src/index.ts';
 import type { CompiledPdl } from '../packages/pdl/src/index.ts';
 import { builtInMappingsUrl, convertSigma, parseMapping } from '../packages/sigma/src/index.ts';
 import { sharedData } from '../packages/sigma/test/shared-data.ts';
 import { prng } from './pdl-corpus.ts';
+import {
+  applyRulesRun,
+  assertSameMatches,
+  everyRuleRun,
+  fmt,
+  indexedRun,
+  measureRounds,
+  timedPath,
+  perSecond,
+} from './rule-timing.ts';
+import type { Outcome, Path } from './rule-timing.ts';
 
 const count = Number(process.argv[2] ?? 200_000);
 const rounds = Number(process.argv[3] ?? 3);
@@ -150,95 +159,18 @@ const events: Json[] = Array.from({ length: count }, (_, i) =>
 
 // ---- paths --------------------------------------------------------------------------------
 
-interface Outcome {
-  matches: number;
-  checksum: number;
-  evaluated: number;
-}
-
-function indexed(n: number): Outcome {
-  let matches = 0;
-  let checksum = 0;
-  let evaluated = 0;
-  for (let e = 0; e < n; e++) {
-    const event = events[e] as Json;
-    const selected = index.select(event);
-    evaluated += selected;
-    for (let c = 0; c < selected; c++) {
-      const i = index.selected[c] as number;
-      if ((compiled[i] as CompiledPdl).run(event) !== null) {
-        matches++;
-        checksum += i;
-      }
-    }
-  }
-  return { matches, checksum, evaluated };
-}
-
-function linear(n: number): Outcome {
-  let matches = 0;
-  let checksum = 0;
-  for (let e = 0; e < n; e++) {
-    const event = events[e] as Json;
-    for (let i = 0; i < compiled.length; i++) {
-      if ((compiled[i] as CompiledPdl).run(event) !== null) {
-        matches++;
-        checksum += i;
-      }
-    }
-  }
-  return { matches, checksum, evaluated: n * compiled.length };
-}
-
-const entries = new Map<string, RuleEntry>(
-  compiled.map((c, i) => [`r${i}`, { id: `r${i}`, name: `rule ${i}`, annotations: [], enabled: true, compiled: c }]),
-);
-const source: RuleSource = { get: (id) => entries.get(id), version: 1 };
-const task = compileTask(
-  { id: 1, name: 'sigma', function: 'APPLY_RULES', definition: { rules: [...entries.keys()], matchAll: true } },
-  { rules: source },
-);
-function applyRules(n: number): Outcome {
-  let matches = 0;
-  for (let e = 0; e < n; e++) {
-    const result = task.run({ value: events[e] as Json, timestamp: 0 });
-    if (result.kind === 'alerts') matches += result.records.length;
-  }
-  return { matches, checksum: 0, evaluated: 0 };
-}
-
-interface Path {
-  readonly name: string;
-  readonly events: number;
-  readonly run: () => Outcome;
-  best: number;
-  outcome?: Outcome;
-}
+const applyRules = applyRulesRun(compiled, events);
 const paths: Path[] = [
-  { name: 'RuleIndex, then each selected rule', events: count, run: () => indexed(count), best: Infinity },
-  { name: 'every rule, one by one', events: linearCount, run: () => linear(linearCount), best: Infinity },
-  { name: 'APPLY_RULES task (alerts built)', events: count, run: () => applyRules(count), best: Infinity },
+  timedPath('RuleIndex, then each selected rule', count, () => indexedRun(index, compiled, events, count)),
+  timedPath('every rule, one by one', linearCount, () => everyRuleRun(compiled, events, linearCount)),
+  timedPath('APPLY_RULES task (alerts built)', count, () => applyRules(count)),
 ];
-// CPU time of this process (user + system), not wall-clock time: on a shared, loaded machine the
-// process gets a varying share of a core, and events per CPU-second is the per-core figure.
-for (let round = 0; round <= rounds; round++) {
-  for (const p of paths) {
-    const start = process.cpuUsage();
-    p.outcome = p.run();
-    const used = process.cpuUsage(start);
-    const ms = (used.user + used.system) / 1000;
-    if (round > 0) p.best = Math.min(p.best, ms); // round 0 warms up
-  }
-}
-const check = indexed(linearCount);
-const lin = paths[1]?.outcome as Outcome;
-if (check.matches !== lin.matches || check.checksum !== lin.checksum)
-  throw new Error(`index found ${check.matches} (${check.checksum}), every rule ${lin.matches} (${lin.checksum})`);
-if ((paths[2]?.outcome as Outcome).matches !== (paths[0]?.outcome as Outcome).matches)
-  throw new Error('APPLY_RULES found other matches');
+measureRounds(paths, rounds, 'cpu');
+const check = timedPath('RuleIndex, first events', linearCount, () => indexedRun(index, compiled, events, linearCount));
+check.outcome = check.run();
+assertSameMatches('sigma', check, paths[1] as Path);
+assertSameMatches('sigma', paths[0] as Path, paths[2] as Path);
 
-const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-const perSecond = (p: Path): number => p.events / (p.best / 1000);
 console.log(
   `bench/sigma: ${fmt(count)} events, best of ${rounds} rounds after a warm-up (node ${process.version}; CPU time of the process, so events per CPU-second)`,
 );

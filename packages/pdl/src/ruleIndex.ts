@@ -254,13 +254,39 @@ function textStats(keys: Iterable<Key>): Map<string, TextStats> {
   return byField;
 }
 
+/** Options of a RuleIndex. */
+export interface RuleIndexOptions {
+  /**
+   * After this many events given to `select`, the index chooses every rule's key again by how
+   * often those events met each key (counted on all the rules' keys while learning), instead of
+   * the guess from the rules alone. 0: never. Default LEARN_EVENTS. Only the cost of `select`
+   * depends on it, never which rules can match (every choice is sound).
+   */
+  readonly learnEvents?: number;
+}
+
+/** Events the index learns key rates from before it chooses its keys again (RuleIndexOptions.learnEvents). */
+export const LEARN_EVENTS = 2000;
+
+/** What the index counts while learning: every key any rule could be indexed by, and how many events met each. */
+interface Census {
+  readonly table: KeyTable;
+  readonly keys: readonly Key[];
+  readonly number: ReadonlyMap<string, number>;
+  readonly hits: Uint32Array;
+  readonly found: Int32Array;
+  readonly marks: Uint32Array;
+  seen: number;
+  readonly goal: number;
+}
+
 /**
  * Rules indexed by conditions they need to match (from the first query stage): `field = literal`
  * and `field IN [literals]`, also with wildcards (a pattern's literal prefix, suffix or middle
  * text), `field ?= "text"` (a substring), and an `OR` whose every operand has such a condition.
- * Of each rule's choices, the one that fewest rules share is indexed (weighted: exact values
- * first, then prefixes and suffixes, then substrings; on a tie, fields with more distinct
- * values). Rules without one, correlation rules and empty slots are always candidates.
+ * Of each rule's choices, the one an event is least likely to meet is indexed: guessed from the
+ * rules at first (keyChance), then learned from the events `select` saw (RuleIndexOptions).
+ * Rules without one, correlation rules and empty slots are always candidates.
  *
  * Sound: a rule is left out only when no element of the event's field (the field itself if not
  * an array) meets any key of the rule's indexed choice, which the rule needs to match.
@@ -275,35 +301,43 @@ export class RuleIndex {
    * Reused: valid until the next call.
    */
   readonly selected: Int32Array;
-  readonly #fields: FieldIndex[] = [];
-  /** The fields by path, as a tree: each object on the way is read once per event. */
-  readonly #root: PathNode = newPathNode();
-  readonly #always: Int32Array;
+  /** The indexed keys, by field. */
+  #table: KeyTable = { fields: [], root: newPathNode() };
+  #always: Int32Array = new Int32Array(0);
   // scratch state of select(): positions found through the fields, and marks against duplicates
   readonly #found: Int32Array;
   readonly #marks: Uint32Array;
   #epoch = 0;
   // guards: per rule, up to two more required `field = value` checked after the look-up (-1: none)
-  readonly #guards: GuardField[] = [];
+  #guards: GuardField[] = [];
   readonly #guardField: Int32Array;
   readonly #guardValue: Int32Array;
   readonly #guardField2: Int32Array;
   readonly #guardValue2: Int32Array;
   /** Per rule, its indexed keys and guards as text (keysOf); undefined: always a candidate. */
   readonly #described: ({ keys: readonly string[]; guards: readonly string[] } | undefined)[] = [];
+  /** What each rule needs (undefined: nothing the index can use). */
+  readonly #needs: readonly (Need | undefined)[];
+  /** The guessed cost of a key (before learning). */
+  readonly #guess: (key: Key) => number;
+  /** While learning: the counts of every key. */
+  #census: Census | undefined;
+  /** Whether the keys were chosen by learned rates. */
+  #learned = false;
 
-  constructor(rules: readonly (IndexableRule | null | undefined)[]) {
+  constructor(rules: readonly (IndexableRule | null | undefined)[], options: RuleIndexOptions = {}) {
     this.size = rules.length;
     this.selected = new Int32Array(rules.length);
     this.#found = new Int32Array(rules.length);
     this.#marks = new Uint32Array(rules.length);
-    this.#guardField = new Int32Array(rules.length).fill(-1);
+    this.#guardField = new Int32Array(rules.length);
     this.#guardValue = new Int32Array(rules.length);
-    this.#guardField2 = new Int32Array(rules.length).fill(-1);
+    this.#guardField2 = new Int32Array(rules.length);
     this.#guardValue2 = new Int32Array(rules.length);
     const needs = rules.map((rule) =>
       rule?.ast === undefined || rule.hasCorrelation === true ? undefined : pipelineNeed(rule.ast),
     );
+    this.#needs = needs;
 
     // how many rules name each key, and how many distinct values each field is required to hold
     const frequency = new Map<string, number>();
@@ -327,21 +361,48 @@ export class RuleIndex {
     // a key's cost: how likely an event meets it (a guess, keyChance), less a trifle for a varied field
     const ruleCount = Math.max(1, rules.length);
     const stats = textStats(keys.values());
-    const cost = (key: Key): number =>
+    this.#guess = (key: Key): number =>
       keyChance(key, ((frequency.get(key.id) ?? 1) - 1) / ruleCount, stats.get(fieldId(key.path))) +
       1e-6 / (2 + (distinct.get(fieldId(key.path)) ?? 0));
+    this.indexedCount = this.#build(this.#guess, (key) => frequency.get(key.id) ?? 0);
 
-    const byField = new Map<string, FieldIndex>();
+    // learning needs a choice to make: a rule with two or more keys it could be indexed by
+    const goal = options.learnEvents ?? LEARN_EVENTS;
+    if (goal > 0 && frequency.size > this.indexedCount) {
+      const all = [...keys.values()];
+      this.#census = {
+        table: buildTable(all.map((key, n) => [key, n] as const)),
+        keys: all,
+        number: new Map(all.map((key, n) => [key.id, n])),
+        hits: new Uint32Array(all.length),
+        found: new Int32Array(all.length),
+        marks: new Uint32Array(all.length),
+        seen: 0,
+        goal,
+      };
+    }
+  }
+
+  /**
+   * Chooses each rule's key (and guards) by `cost`, the guards among equal rank by `rank`, and
+   * builds the look-up tables; returns how many rules are indexed.
+   */
+  #build(cost: (key: Key) => number, rank: (key: Key) => number): number {
+    const entries: (readonly [Key, number])[] = [];
     const always: number[] = [];
-    for (let position = 0; position < rules.length; position++) {
-      const need = needs[position];
+    this.#guards = [];
+    this.#guardField.fill(-1);
+    this.#guardField2.fill(-1);
+    this.#guardReadScratch = this.#metScratchA = this.#metScratchB = undefined;
+    for (let position = 0; position < this.size; position++) {
+      const need = this.#needs[position];
       const choice = need === undefined ? undefined : cheapest(need, cost);
       if (choice === undefined) {
         always.push(position);
         this.#described[position] = undefined;
         continue;
       }
-      const guards = guardsOf(need as Need, choice.keys, frequency);
+      const guards = guardsOf(need as Need, choice.keys, rank);
       this.#described[position] = { keys: choice.keys.map(describeKey), guards: guards.map(describeKey) };
       guards.forEach((guard, n) => {
         const gid = (guard.caseless ? 'i\u0000' : '') + fieldId(guard.path);
@@ -364,80 +425,47 @@ export class RuleIndex {
           guard.value,
         );
       });
-      for (const key of choice.keys) {
-        const id = (key.caseless ? 'i\u0000' : '') + fieldId(key.path);
-        let field = byField.get(id);
-        if (field === undefined) {
-          field = {
-            path: key.path,
-            caseless: key.caseless,
-            key: key.path.length === 1 ? key.path[0] : undefined,
-            strings: new Map(),
-            numbers: new Map(),
-            trueRules: undefined,
-            falseRules: undefined,
-            prefixes: undefined,
-            suffixes: undefined,
-            contains: undefined,
-            containsByHead: undefined,
-            headBloom: undefined,
-            shortByFirst: undefined,
-            starts: undefined,
-            hasText: false,
-          };
-          byField.set(id, field);
-          this.#fields.push(field);
-        }
-        addPosition(field, key, position);
-      }
+      for (const key of choice.keys) entries.push([key, position]);
     }
-    for (const field of this.#fields) {
-      const groups = field.contains;
-      for (const group of groups ?? []) subIndex(group);
-      if (groups === undefined || groups.length <= SCAN_GROUPS) continue;
-      field.containsByHead = new Map();
-      field.shortByFirst = new Map();
-      field.starts = new Uint8Array(65536);
-      field.headBloom = new Uint8Array(65536);
-      for (const group of groups) {
-        const first = group.head.charCodeAt(0);
-        const short = group.head.length < HEAD_LENGTH;
-        const map = short ? field.shortByFirst : field.containsByHead;
-        const hash = short ? first : headHash(group.head, 0);
-        if (short) field.starts[first] = 1;
-        else field.headBloom[hash & 0xffff] = 1;
-        const bucket = map.get(hash);
-        if (bucket === undefined) map.set(hash, [group]);
-        else bucket.push(group);
-      }
-    }
-    for (const field of this.#fields) {
-      let node = this.#root;
-      for (const key of field.path) {
-        let child = node.children.get(key);
-        if (child === undefined) {
-          node.children.set(key, (child = newPathNode()));
-          node.keys.push(key);
-          node.nodes.push(child);
-        }
-        node = child;
-      }
-      node.fields.push(field);
-    }
-    this.indexedCount = rules.length - always.length;
+    this.#table = buildTable(entries);
     this.#always = Int32Array.from(always);
+    return this.size - always.length;
+  }
+
+  /** Counts the keys the event meets; after the goal, chooses the keys again by the counts. */
+  #learn(census: Census, event: JsonObject): void {
+    const marks = census.marks;
+    const epoch = ++census.seen;
+    const found = census.found;
+    const hits = census.hits;
+    const count = visit(census.table.root, event, found, 0, marks, epoch);
+    for (let c = 0; c < count; c++) hits[found[c] as number]++;
+    if (census.seen < census.goal) return;
+    this.#census = undefined;
+    // the share of events that met the key; the guess, weighted as one event, breaks ties
+    const learned = (key: Key): number => {
+      const n = census.number.get(key.id);
+      return ((n === undefined ? 0 : (hits[n] as number)) + this.#guess(key)) / (census.seen + 1);
+    };
+    this.#build(learned, learned);
+    this.#learned = true;
+  }
+
+  /** Whether the keys were chosen again from the events seen (RuleIndexOptions.learnEvents). */
+  get learned(): boolean {
+    return this.#learned;
   }
 
   /**
    * Selects the rules the event may match and returns how many: their positions are
    * `selected[0]` … `selected[n - 1]`, ascending (the given order), without duplicates.
-   * Allocation-free.
+   * Allocation-free (but for the one time the keys are chosen again, after learning).
    */
   select(event: unknown): number {
     const selected = this.selected;
+    if (this.#census !== undefined && isObject(event)) this.#learn(this.#census, event);
     const always = this.#always;
-    const fields = this.#fields;
-    if (fields.length === 0 || !isObject(event)) {
+    if (this.#table.fields.length === 0 || !isObject(event)) {
       selected.set(always);
       return always.length;
     }
@@ -450,7 +478,7 @@ export class RuleIndex {
       this.#guardReadScratch?.fill(0);
       epoch = this.#epoch = 1;
     }
-    let count = visit(this.#root, event, found, 0, marks, epoch);
+    let count = visit(this.#table.root, event, found, 0, marks, epoch);
     if (this.#guards.length > 0) count = this.#applyGuards(event, found, count, epoch);
     // positions arrive per list in order, the lists in any order: sort (they are short)
     sortPrefix(found, count);
@@ -596,10 +624,11 @@ function guardValueId(guard: GuardField, value: string | number | boolean): numb
 
 /**
  * A rule's guards: of the exact `field = value` keys it requires at its top level (under AND) on
- * other fields than its indexed keys, the two fewest rules share (one per field). Sound: the rule
+ * other fields than its indexed keys, the two of lowest rank (one per field): fewest rules share
+ * them, or, once learned, fewest events met them. Sound: the rule
  * cannot match an event whose field (not an array) does not equal the value.
  */
-function guardsOf(need: Need, chosen: readonly Key[], frequency: ReadonlyMap<string, number>): Key[] {
+function guardsOf(need: Need, chosen: readonly Key[], rank: (key: Key) => number): Key[] {
   const fields = new Set(chosen.map((k) => (k.caseless ? 'i\u0000' : '') + fieldId(k.path)));
   const keys: Key[] = [];
   const visit = (n: Need): void => {
@@ -614,7 +643,7 @@ function guardsOf(need: Need, chosen: readonly Key[], frequency: ReadonlyMap<str
     keys.push(n.key);
   };
   visit(need);
-  return keys.sort((a, b) => (frequency.get(a.id) ?? 0) - (frequency.get(b.id) ?? 0)).slice(0, 2);
+  return keys.sort((a, b) => rank(a) - rank(b)).slice(0, 2);
 }
 
 // ---- what a rule needs ----------------------------------------------------------------------
@@ -757,6 +786,79 @@ function cheapest(need: Need, cost: (key: Key) => number): { keys: Key[]; cost: 
 }
 
 // ---- building -------------------------------------------------------------------------------
+
+/** Keys by field, each with the positions (rules, or keys while learning) it stands for. */
+interface KeyTable {
+  readonly fields: readonly FieldIndex[];
+  /** The fields by path, as a tree: each object on the way is read once per event. */
+  readonly root: PathNode;
+}
+
+function buildTable(entries: Iterable<readonly [Key, number]>): KeyTable {
+  const byField = new Map<string, FieldIndex>();
+  const fields: FieldIndex[] = [];
+  for (const [key, position] of entries) {
+    const id = (key.caseless ? 'i\u0000' : '') + fieldId(key.path);
+    let field = byField.get(id);
+    if (field === undefined) {
+      field = {
+        path: key.path,
+        caseless: key.caseless,
+        key: key.path.length === 1 ? key.path[0] : undefined,
+        strings: new Map(),
+        numbers: new Map(),
+        trueRules: undefined,
+        falseRules: undefined,
+        prefixes: undefined,
+        suffixes: undefined,
+        contains: undefined,
+        containsByHead: undefined,
+        headBloom: undefined,
+        shortByFirst: undefined,
+        starts: undefined,
+        hasText: false,
+      };
+      byField.set(id, field);
+      fields.push(field);
+    }
+    addPosition(field, key, position);
+  }
+  for (const field of fields) {
+    const groups = field.contains;
+    for (const group of groups ?? []) subIndex(group);
+    if (groups === undefined || groups.length <= SCAN_GROUPS) continue;
+    field.containsByHead = new Map();
+    field.shortByFirst = new Map();
+    field.starts = new Uint8Array(65536);
+    field.headBloom = new Uint8Array(65536);
+    for (const group of groups) {
+      const first = group.head.charCodeAt(0);
+      const short = group.head.length < HEAD_LENGTH;
+      const map = short ? field.shortByFirst : field.containsByHead;
+      const hash = short ? first : headHash(group.head, 0);
+      if (short) field.starts[first] = 1;
+      else field.headBloom[hash & 0xffff] = 1;
+      const bucket = map.get(hash);
+      if (bucket === undefined) map.set(hash, [group]);
+      else bucket.push(group);
+    }
+  }
+  const root = newPathNode();
+  for (const field of fields) {
+    let node = root;
+    for (const key of field.path) {
+      let child = node.children.get(key);
+      if (child === undefined) {
+        node.children.set(key, (child = newPathNode()));
+        node.keys.push(key);
+        node.nodes.push(child);
+      }
+      node = child;
+    }
+    node.fields.push(field);
+  }
+  return { fields, root };
+}
 
 function addPosition(field: FieldIndex, key: Key, position: number): void {
   const value = key.value;
@@ -919,7 +1021,8 @@ function meet(
         if (field.caseless) {
           const lower = lowerCase(element);
           if (field.hasText) count = addText(field, lower, found, count, marks, epoch);
-          list = field.strings.get(lower);
+          // a string's hash is computed on the first look-up: none for a field of only texts
+          list = field.strings.size === 0 ? undefined : field.strings.get(lower);
           break;
         }
         if (field.numbers.size !== 0 && isCanonicalNumeral(element)) {
@@ -927,7 +1030,7 @@ function meet(
           if (numbered !== undefined) count = add(numbered, found, count, marks, epoch);
         }
         if (field.hasText) count = addText(field, element, found, count, marks, epoch);
-        list = field.strings.get(element);
+        list = field.strings.size === 0 ? undefined : field.strings.get(element);
         break;
       case 'number':
         list = field.numbers.get(element);

@@ -654,3 +654,54 @@ describe('RuleIndex, large key sets (Sigma scale: hash lists, hundreds of substr
     ]);
   });
 });
+
+describe('RuleIndex, keys learned from the events seen (learnEvents)', () => {
+  test('after learning, a rule is indexed by the condition the events met least', () => {
+    const compiled = ['CommandLine ?= "report" AND tags IN ["t1", "t2"]', 'EventID = 4'].map((r) => compile(r));
+    const index = new RuleIndex(compiled, { learnEvents: 3 });
+    // guessed from the rules alone: a six-letter text is rarer than one of two exact values
+    assert.deepEqual(index.keysOf(0)?.keys, ['contains CommandLine "report"']);
+    const common = { CommandLine: 'daily report', EventID: 4 };
+    for (let i = 0; i < 2; i++) assert.deepEqual(candidates(index, common), [0, 1]);
+    assert.equal(index.learned, false);
+    // the third event completes the count: the keys are chosen again before it is looked up
+    assert.deepEqual(candidates(index, common), [1]);
+    assert.equal(index.learned, true);
+    assert.deepEqual(index.keysOf(0)?.keys, ['equals tags "t1"', 'equals tags "t2"']);
+    assert.deepEqual(candidates(index, common), [1]);
+    assert.deepEqual(candidates(index, { CommandLine: 'x report', tags: ['t0', 't2'] }), [0]);
+    assert.deepEqual(candidates(index, { CommandLine: 'x', tags: 't1' }), [0]);
+    // learnEvents 0: never
+    const fixed = new RuleIndex(compiled, { learnEvents: 0 });
+    for (let i = 0; i < 5; i++) fixed.select(common);
+    assert.equal(fixed.learned, false);
+    assert.deepEqual(fixed.keysOf(0)?.keys, ['contains CommandLine "report"']);
+  });
+
+  test('the candidates keep every match before, while and after learning (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 12 }),
+        fc.array(event, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 6 }),
+        (asts, events, learnEvents) => {
+          const compiled = asts.map((ast) => compile(ast as unknown as Pipeline));
+          const index = new RuleIndex(compiled, { learnEvents });
+          // every event twice: the second pass runs on keys learned from the first
+          for (const e of [...events, ...events]) {
+            const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
+            const got = [...index.candidates(e)];
+            for (let i = 1; i < got.length; i++)
+              assert.ok((got[i - 1] as number) < (got[i] as number), 'ascending, no duplicates');
+            assert.deepEqual(
+              got.filter((i) => compiled[i]?.run(e) !== null),
+              all,
+              JSON.stringify(e),
+            );
+          }
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+});
