@@ -129,6 +129,11 @@ describe('ATT&CK coverage', () => {
     await nav(page, 'ATT&CK coverage');
     await page.getByRole('heading', { name: 'ATT&CK coverage', exact: true }).waitFor();
     // Brute Force (T1110) is covered directly and through two sub-techniques, by 3 enabled rules.
+    // The summary reads "0 … by 0 enabled rules" until the rules have loaded: wait for them.
+    await page
+      .getByTestId('coverage-summary')
+      .filter({ hasText: /by [1-9]\d* enabled rule/ })
+      .waitFor();
     assert.match(
       (await page.getByTestId('coverage-summary').textContent()) ?? '',
       /^1 of \d{3} techniques covered by 3 enabled rules \(green/,
