@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Spotlight, spotlight } from '@mantine/spotlight';
-import { Suspense } from 'react';
+import { Suspense, type KeyboardEvent } from 'react';
 import { pageFor, pages } from './pages.ts';
 import { paletteActions, usePaletteEntries } from './palette.ts';
 import { useRouter } from './router.tsx';
@@ -110,8 +110,21 @@ export function Shell() {
         searchProps={{
           placeholder: 'Go to a page, rule, topic, task, pipeline, topology, lookup or user…',
           'aria-label': 'Command palette search',
+          onKeyDown: enterTakesFirstMatch,
         }}
       />
     </AppShell>
   );
+}
+
+/**
+ * Enter jumps to the first match when none is selected. Mantine selects the first action only when
+ * the query changes, so a query typed while the resources were still loading (they load each time
+ * the palette opens) left nothing selected, and Enter did nothing.
+ */
+function enterTakesFirstMatch(event: KeyboardEvent<HTMLInputElement>) {
+  if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+  const palette = event.currentTarget.closest('[role="dialog"]');
+  if (!palette || palette.querySelector('[data-action][data-selected]')) return;
+  palette.querySelector<HTMLElement>('[data-action]')?.click();
 }

@@ -418,6 +418,32 @@ describe('Ctrl+K palette', () => {
     await page.getByRole('heading', { name: 'ATT&CK coverage', exact: true }).waitFor();
   });
 
+  test('Enter jumps to the first match even when the resources arrive after the query was typed', async () => {
+    // The rules answer is held back until the query is in the box, as on a loaded machine.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const rulesList = (url: URL) => url.pathname === '/api/rules';
+    await page.route(rulesList, async (route) => {
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    try {
+      // A reload forgets what earlier openings of the palette loaded.
+      await page.reload();
+      await page.getByRole('button', { name: 'Command palette (Ctrl+K)' }).waitFor();
+      const search = await open('Password spraying');
+      await page.getByText('Loading…').waitFor();
+      release();
+      await page.getByRole('button', { name: /Password spraying/ }).waitFor();
+      await search.press('Enter');
+      await page.getByRole('heading', { name: 'Rule spray' }).waitFor();
+    } finally {
+      release();
+      await page.unroute(rulesList);
+    }
+  });
+
   test('jumps to a task and a topology: their page opens it, closing goes back to the list; an unknown id says so', async () => {
     for (const [url, body] of [
       ['/api/topics', { name: 'palette-auth', numberOfPartitions: 1, replicationFactor: 1 }],
