@@ -4,6 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Settings } from '../config/settings.ts';
+import { keytoolSecrets } from '../keytool-secrets.ts';
 
 const run = promisify(execFile);
 
@@ -35,28 +36,32 @@ export async function loadKeyStore(settings: Settings): Promise<TlsMaterial> {
   if (!existsSync(file) || !existsSync(passwordFile)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const passphrase = settings.optional('server.ssl.key-store-password') ?? randomBytes(18).toString('base64url');
+    const secret = keytoolSecrets([['-storepass', passphrase]]);
     try {
-      await run('keytool', [
-        '-genkeypair',
-        '-alias',
-        settings.get('server.ssl.key-alias'),
-        '-keyalg',
-        'RSA',
-        '-keysize',
-        '2048',
-        '-storetype',
-        'PKCS12',
-        '-keystore',
-        file,
-        '-storepass',
-        passphrase,
-        '-validity',
-        '3650',
-        '-dname',
-        'CN=localhost, O=Weir',
-        '-ext',
-        'SAN=dns:localhost,ip:127.0.0.1,ip:0:0:0:0:0:0:0:1',
-      ]);
+      await run(
+        'keytool',
+        [
+          '-genkeypair',
+          '-alias',
+          settings.get('server.ssl.key-alias'),
+          '-keyalg',
+          'RSA',
+          '-keysize',
+          '2048',
+          '-storetype',
+          'PKCS12',
+          '-keystore',
+          file,
+          ...secret.args,
+          '-validity',
+          '3650',
+          '-dname',
+          'CN=localhost, O=Weir',
+          '-ext',
+          'SAN=dns:localhost,ip:127.0.0.1,ip:0:0:0:0:0:0:0:1',
+        ],
+        { env: secret.env },
+      );
     } catch (err) {
       throw new Error(
         `could not generate the self-signed key store with keytool (Java 17 is required): ${(err as Error).message}`,

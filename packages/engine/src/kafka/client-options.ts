@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { BaseOptions } from '@platformatic/kafka';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
+import { keytoolSecrets } from '../keytool-secrets.ts';
 
 type ConnectionSettings = Pick<
   BaseOptions,
@@ -79,9 +80,15 @@ function readFile(k: Readonly<Record<string, string>>, key: string): Buffer | un
   }
 }
 
-function keytool(key: string, args: string[]): Buffer {
+/** Runs keytool; `secrets` (option, password) reach it through the environment (keytool-secrets.ts). */
+function keytool(key: string, args: string[], secrets: readonly (readonly [string, string])[] = []): Buffer {
+  const secret = keytoolSecrets(secrets);
   try {
-    return execFileSync('keytool', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    return execFileSync('keytool', [...args, ...secret.args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+      env: secret.env,
+    });
   } catch (err) {
     const e = err as { stderr?: Buffer; stdout?: Buffer; message: string };
     const why = `${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`.trim() || e.message;
@@ -101,9 +108,10 @@ function trustStorePem(k: Readonly<Record<string, string>>): string | undefined 
   let pem = cache.get(id) as string | undefined;
   if (pem === undefined) {
     const args = ['-list', '-rfc', '-keystore', file, '-storetype', type];
-    if (k['ssl.truststore.password'] !== undefined) args.push('-storepass', k['ssl.truststore.password']);
-    else args.push('-storepass', '', '-noprompt');
-    const out = keytool('ssl.truststore.location', args).toString();
+    const password = k['ssl.truststore.password'];
+    if (password === undefined) args.push('-storepass', '', '-noprompt');
+    const secrets: [string, string][] = password === undefined ? [] : [['-storepass', password]];
+    const out = keytool('ssl.truststore.location', args, secrets).toString();
     const certs = out.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
     if (certs.length === 0) throw new SettingsError(`'ssl.truststore.location': ${file} holds no certificate`);
     pem = certs.join('\n');
@@ -126,23 +134,32 @@ function keyStorePfx(k: Readonly<Record<string, string>>): Buffer | undefined {
   const password = k['ssl.keystore.password'] ?? '';
   const out = `${process.env.TMPDIR ?? '/tmp'}/weir-ks-${process.pid}-${Date.now()}.p12`;
   try {
-    keytool('ssl.keystore.location', [
-      '-importkeystore',
-      '-noprompt',
-      '-srckeystore',
-      file,
-      '-srcstoretype',
-      'JKS',
-      '-srcstorepass',
-      password,
-      ...(k['ssl.key.password'] ? ['-srckeypass', k['ssl.key.password'], '-destkeypass', password] : []),
-      '-destkeystore',
-      out,
-      '-deststoretype',
-      'PKCS12',
-      '-deststorepass',
-      password,
-    ]);
+    const keyPassword = k['ssl.key.password'];
+    keytool(
+      'ssl.keystore.location',
+      [
+        '-importkeystore',
+        '-noprompt',
+        '-srckeystore',
+        file,
+        '-srcstoretype',
+        'JKS',
+        '-destkeystore',
+        out,
+        '-deststoretype',
+        'PKCS12',
+      ],
+      [
+        ['-srcstorepass', password],
+        ...(keyPassword
+          ? [
+              ['-srckeypass', keyPassword],
+              ['-destkeypass', password],
+            ]
+          : []),
+        ['-deststorepass', password],
+      ] as [string, string][],
+    );
     const pfx = readFileSync(out);
     cache.set(id, pfx);
     return pfx;
