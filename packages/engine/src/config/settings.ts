@@ -101,6 +101,12 @@ export const settingDefinitions = {
     'at_least_once',
     'Delivery guarantee of the stream runtime.',
   ),
+  'commit.interval.ms': integer(
+    0,
+    0,
+    60_000,
+    "Commit cadence under `at_least_once`. 0 (default): a batch's input offsets are committed as soon as its output is acknowledged, before the next batch is sent (the next batch is processed meanwhile), so after a crash at most one batch per stream thread is written twice. N: at most every N ms (fewer OffsetCommit requests; after a crash up to N ms of records are written twice). Under `exactly_once_v2` every batch is one transaction that commits its offsets.",
+  ),
   'weir.stream.idle-close-seconds': integer(
     0,
     0,

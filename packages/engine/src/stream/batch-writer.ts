@@ -93,9 +93,9 @@ export class BatchWriter {
     group: GroupMetadata | undefined,
     consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined,
   ): Promise<string | undefined> {
-    await this.#ensureTopics(out);
-    const producer = this.#producer!;
     if (this.#options.guarantee === 'exactly_once_v2') {
+      await this.#ensureTopics(out);
+      const producer = this.#producer!;
       const tx = await producer.beginTransaction();
       try {
         for (const run of sizeBoundedRuns(timestampSafeRuns(out))) if (run.length) await tx.send({ messages: run });
@@ -115,8 +115,27 @@ export class BatchWriter {
       }
       return undefined;
     }
+    await this.produce(out);
+    return this.commit(last);
+  }
+
+  /**
+   * at_least_once: writes `out` (creating missing topics) and resolves once every record is
+   * acknowledged by all in-sync replicas (acks=all, in size- and timestamp-safe runs, in order).
+   */
+  async produce(out: OutgoingRecord[]): Promise<void> {
+    await this.#ensureTopics(out);
+    const producer = this.#producer!;
     for (const run of sizeBoundedRuns(timestampSafeRuns(out)))
       if (run.length) await producer.send({ messages: run, acks: ProduceAcks.ALL });
+  }
+
+  /**
+   * at_least_once: commits the offsets after `last` (the last processed message per partition, one
+   * OffsetCommit for all). Returns undefined once committed, or the error by which a rebalance
+   * refused the commit (the offsets are for the caller to commit later); throws on any other failure.
+   */
+  async commit(last: ReadonlyMap<string, BufferMessage>): Promise<string | undefined> {
     try {
       await Promise.all([...last.values()].map((m) => m.commit()));
       return undefined;

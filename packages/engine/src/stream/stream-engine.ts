@@ -94,6 +94,7 @@ export class StreamEngine {
           alertsTopic: alertsTopicName(s.get('weir.topic.prefix'), s.get('weir.output.names')),
           outputNames: s.get('weir.output.names'),
           idleCloseMs: s.get('weir.stream.idle-close-seconds') * 1000,
+          commitIntervalMs: s.get('commit.interval.ms'),
         };
         return this.#spawn(index, init);
       });

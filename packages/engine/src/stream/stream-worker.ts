@@ -18,6 +18,7 @@ import { LookupBook, RuleBook } from './rule-book.ts';
 import { buildPlan, TaskCache, type StageBinding, type StreamPlan, type TopologyPlan } from './topology-plan.ts';
 import { WorkerStats } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
+import { WritePipeline } from './write-pipeline.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
 /** The payload of the client's `client:broker:*` events. */
@@ -34,6 +35,11 @@ export interface StreamWorkerOptions {
   readonly transactionalId: string;
   readonly alertsTopic: string;
   readonly maxBatch?: number;
+  /**
+   * commit.interval.ms (at_least_once): 0 commits a batch's offsets as soon as its output is
+   * acknowledged, N at most every N ms. exactly_once_v2 commits with every batch's transaction.
+   */
+  readonly commitIntervalMs?: number;
   /**
    * weir.stream.idle-close-seconds in ms: after this much wall-clock time without records on a
    * partition of a correlation stage, its stream time moves on with the wall clock (closing
@@ -62,9 +68,10 @@ const keepFetching = (): void => {};
 /**
  * One stream worker: a consumer in the node group's consumer group and a producer. Loop: fetch a
  * batch → run it through the compiled plan → produce outputs, alerts and dead letters → commit
- * offsets once the produce is acknowledged (at-least-once) or inside a Kafka transaction
- * (exactly_once_v2). Any failure restarts the consumer from the committed offsets, so nothing is
- * lost. A new configuration is compiled off the loop and swapped in between two batches.
+ * offsets once the produce is acknowledged (at-least-once, pipelined: the next batch is processed
+ * while this one is written, see WritePipeline) or inside a Kafka transaction (exactly_once_v2,
+ * one batch at a time). Any failure restarts the consumer from the committed offsets, so nothing
+ * is lost. A new configuration is compiled off the loop and swapped in between two batches.
  */
 export class StreamWorker {
   readonly stats = new WorkerStats();
@@ -83,6 +90,8 @@ export class StreamWorker {
   #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
   /** Produces a batch's output and commits its offsets (or does both in a transaction). */
   readonly #writer: BatchWriter;
+  /** at_least_once: batches written in order while the next is processed; offsets committed once acknowledged. */
+  readonly #pipeline: WritePipeline;
   /** Reads changelog partitions (plain fetches, never joins a group). */
   #restorer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #admin: Admin | undefined;
@@ -95,8 +104,6 @@ export class StreamWorker {
   /** Set between the group's rebalance notice and the new assignment: no batch starts meanwhile. */
   #rebalancing = false;
   #rebalancingSince = 0;
-  /** Offsets whose commit a rebalance refused, committed with the next batch while still assigned. */
-  #uncommitted = new Map<string, BufferMessage>();
   /** Partition count of each stage's repartition topic. */
   readonly #stagePartitions = new Map<string, number>();
   /** When each state partition last got a record, for weir.stream.idle-close-seconds. */
@@ -118,6 +125,14 @@ export class StreamWorker {
     // Short timeouts: a request lost to a restarting broker must fail fast so the worker can rebuild.
     this.#options = { ...options, connection: { ...options.connection, connectTimeout: 5000, requestTimeout: 10_000 } };
     this.#writer = new BatchWriter(this.#options, { admin: () => this.#admin!, knownTopics: () => this.#knownTopics });
+    this.#pipeline = new WritePipeline(this.#writer, {
+      commitIntervalMs: options.commitIntervalMs ?? 0,
+      onAcknowledged: (batch) => this.stats.latency((performance.now() - batch.started) / 1000),
+      // The output is written; the offsets are committed with the next commit (at the join at the
+      // latest), else the partition's next owner repeats what they cover.
+      onCommitRefused: (reason) =>
+        this.#options.onLog('info', `stream worker ${this.#options.index}: commit deferred by a rebalance (${reason})`),
+    });
   }
 
   get state(): WorkerState {
@@ -198,6 +213,9 @@ export class StreamWorker {
         backoff = 500;
         await this.#consumeUntilReplan();
       } catch (err) {
+        // nothing more is written or committed; what was not acknowledged is read again from the
+        // committed offsets, the idle clock's output of those batches is kept for the next try
+        this.#pendingClockOutput = (await this.#pipeline.reset()).concat(this.#pendingClockOutput);
         if (!this.#running) break;
         this.#options.onLog(
           'warn',
@@ -272,7 +290,8 @@ export class StreamWorker {
     });
     this.#consumer.on('consumer:group:join', () => {
       this.#rebalancing = false;
-      void this.#commitDeferred();
+      // offsets a rebalance refused (also of partitions that moved: their records are processed)
+      this.#pipeline.commitSoon();
       this.#wake?.();
     });
     this.#stream = await this.#consumer.consume({
@@ -334,6 +353,9 @@ export class StreamWorker {
     const previous = this.#assigned;
     if (previous && previous.size === assigned.size && [...assigned].every((k) => previous.has(k))) return;
     const gained = [...assigned].filter((k) => !previous?.has(k));
+    // what was processed under the previous assignment is written and committed first (commit on revoke)
+    await this.#pipeline.flush();
+    this.#pipeline.retainOnly(assigned);
     this.#assigned = assigned;
     this.#options.onLog(
       'info',
@@ -424,30 +446,6 @@ export class StreamWorker {
     }
   }
 
-  /** Commits, with the group's new generation, the offsets a rebalance refused (also of partitions that moved: their records are processed). */
-  async #commitDeferred(): Promise<void> {
-    const deferred = this.#uncommitted;
-    const consumer = this.#consumer;
-    if (deferred.size === 0 || !consumer) return;
-    this.#uncommitted = new Map();
-    try {
-      await consumer.commit({
-        offsets: [...deferred.values()].map((m) => ({
-          topic: m.topic,
-          partition: m.partition,
-          offset: m.offset + 1n,
-          leaderEpoch: -1,
-        })),
-      });
-    } catch (err) {
-      for (const [key, m] of deferred) if (!this.#uncommitted.has(key)) this.#uncommitted.set(key, m);
-      this.#options.onLog(
-        'info',
-        `stream worker ${this.#options.index}: deferred commit failed again (${describeFailure(err)})`,
-      );
-    }
-  }
-
   #ensureRestorer(): Consumer<Buffer, Buffer, Buffer, Buffer> {
     const o = this.#options;
     this.#restorer ??= new Consumer({
@@ -458,10 +456,21 @@ export class StreamWorker {
     return this.#restorer;
   }
 
-  /** Processes batches until the plan changes (resolves) or a failure (throws). */
+  /**
+   * Processes batches until the plan changes or the worker stops (resolves once every batch is
+   * written and committed) or a failure (throws).
+   */
   async #consumeUntilReplan(): Promise<void> {
+    await this.#consumeBatches();
+    await this.#pipeline.flush();
+  }
+
+  async #consumeBatches(): Promise<void> {
     const stream = this.#stream;
+    const pipelined = this.#options.guarantee === 'at_least_once';
     let lastTopicCheck = Date.now();
+    /** Set once the batches processed before a rebalance notice are written and committed. */
+    let revoked = false;
     while (this.#running && !this.#planDirty) {
       if (!stream) {
         // Nothing to read (no topology for this group, or inputs missing): idle, re-checking topics.
@@ -470,12 +479,19 @@ export class StreamWorker {
         return;
       }
       if (this.#rebalancing) {
+        // commit on revoke: what is processed is written and its offsets committed (a commit the
+        // rebalance refuses is made again at the join)
+        if (!revoked) await this.#pipeline.flush();
+        revoked = true;
         if (this.#connectionLost !== undefined) throw new Error(this.#connectionLost);
         if (Date.now() - this.#rebalancingSince > 60_000)
           throw new Error('the consumer group rebalance did not complete within 60 s');
         await this.#sleepOrWake(100);
         continue;
       }
+      revoked = false;
+      // one batch being written and one waiting for it at most: the next is processed meanwhile
+      if (pipelined) await this.#pipeline.room(1);
       const batch = await this.#nextBatch(stream);
       if (this.#rebalancing) {
         // the assignment may change under this batch: put it back, processed after the new assignment
@@ -555,7 +571,7 @@ export class StreamWorker {
     const plan = this.#plan;
     const alertsTopic = this.#options.alertsTopic;
     const assigned = this.#assigned;
-    const last = new Map<string, BufferMessage>([...this.#uncommitted].filter(([k]) => !assigned || assigned.has(k)));
+    const last = new Map<string, BufferMessage>();
     const now = Date.now();
     /** Each partition's position before this batch, to go back to when its transaction is aborted. */
     const before = new Map<string, bigint | undefined>();
@@ -580,19 +596,21 @@ export class StreamWorker {
     }
     this.#stateStore.deselect();
     this.#stateStore.drain(out);
+    if (this.#options.guarantee === 'at_least_once') {
+      // written after the batches before it, while the loop goes on with the next; a failure is
+      // thrown by the loop's next look at the pipeline (then everything restarts from the committed offsets)
+      this.#pipeline.write({ out, last, started, clockOutput: pending });
+      return;
+    }
     try {
-      await this.#write(out, last, group);
+      await this.#writer.write(out, last, group, this.#consumer);
     } catch (err) {
-      if (this.#options.guarantee === 'exactly_once_v2' && rebalanceErrors.has(brokerErrorId(err) ?? '')) {
+      if (rebalanceErrors.has(brokerErrorId(err) ?? '')) {
         this.#rollBack(batch, before, brokerErrorId(err)!);
         return;
       }
       // Unwritten clock output is kept for the next try; consumed records are read again from the committed offsets.
       this.#pendingClockOutput = pending.concat(this.#pendingClockOutput);
-      this.#positions.clear();
-      this.#queues.clear();
-      this.#assigned = null;
-      for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);
       throw err;
     }
     this.stats.latency((performance.now() - started) / 1000);
@@ -686,23 +704,6 @@ export class StreamWorker {
     );
   }
 
-  /** Writes a batch's output and commits its offsets; offsets a rebalance refused (at_least_once) wait for the next batch. */
-  async #write(
-    out: OutgoingRecord[],
-    last: Map<string, BufferMessage>,
-    group: GroupMetadata | undefined,
-  ): Promise<void> {
-    const refusal = await this.#writer.write(out, last, group, this.#consumer);
-    if (refusal === undefined) {
-      this.#uncommitted.clear();
-      return;
-    }
-    // The group rebalanced under the batch: its output is written; the offsets are committed with
-    // the next batch while the partition stays here, else its next owner repeats at most this batch.
-    this.#uncommitted = last;
-    this.#options.onLog('info', `stream worker ${this.#options.index}: commit deferred by a rebalance (${refusal})`);
-  }
-
   /**
    * The idle close (weir.stream.idle-close-seconds, off by default): a stage partition that got no
    * record for that long has its stream time moved on by the wall-clock time that passed, so its
@@ -753,7 +754,6 @@ export class StreamWorker {
     // what was read and not committed is read again by whoever gets the partitions; state is restored from the changelogs
     this.#queues.clear();
     this.#positions.clear();
-    this.#uncommitted.clear();
     this.#assigned = null;
     this.#rebalancing = false;
     for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);

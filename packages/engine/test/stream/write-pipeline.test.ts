@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { BufferMessage } from '../../src/stream/batch-writer.ts';
+import type { OutgoingRecord } from '../../src/stream/record-processor.ts';
+import { type PipelinedBatch, type PipelineIo, WritePipeline } from '../../src/stream/write-pipeline.ts';
+
+/**
+ * The at_least_once write pipeline's order of writes and commits. The io records what it is asked
+ * and lets the test decide when each produce is acknowledged, so every interleaving is reproducible;
+ * the pipeline against the real broker is covered by the engine's integration and fault tests.
+ */
+class ScriptedIo implements PipelineIo {
+  readonly log: string[] = [];
+  readonly #pending: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  refuseNextCommit: string | undefined;
+
+  produce(out: OutgoingRecord[]): Promise<void> {
+    this.log.push(`produce ${out.map((r) => r.value.toString()).join(',')}`);
+    return new Promise((resolve, reject) => this.#pending.push({ resolve, reject }));
+  }
+
+  commit(last: ReadonlyMap<string, BufferMessage>): Promise<string | undefined> {
+    const refusal = this.refuseNextCommit;
+    this.refuseNextCommit = undefined;
+    const offsets = [...last].map(([key, m]) => `${key}@${m.offset}`).join(',');
+    this.log.push(`${refusal ? 'refused' : 'commit'} ${offsets}`);
+    return Promise.resolve(refusal);
+  }
+
+  get inFlight(): number {
+    return this.#pending.length;
+  }
+
+  /** Acknowledges the oldest produce (or fails it) and lets the pipeline's chain run on. */
+  async ack(error?: Error): Promise<void> {
+    const next = this.#pending.shift();
+    assert.ok(next, 'no produce is waiting for its acknowledgement');
+    if (error) next.reject(error);
+    else next.resolve();
+    await settle();
+  }
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+const batch = (partition: string, offset: number, value = `${partition}${offset}`): PipelinedBatch => ({
+  out: [{ topic: 'out', partition: 0, value: Buffer.from(value), timestamp: 0n }],
+  last: new Map([[partition, { offset: BigInt(offset) } as BufferMessage]]),
+  started: 0,
+  clockOutput: [],
+});
+
+function pipeline(io: ScriptedIo, commitIntervalMs = 0) {
+  const acknowledged: string[] = [];
+  const refused: string[] = [];
+  const p = new WritePipeline(io, {
+    commitIntervalMs,
+    onAcknowledged: (b) => acknowledged.push(b.out[0].value.toString()),
+    onCommitRefused: (reason) => refused.push(reason),
+  });
+  return { p, acknowledged, refused };
+}
+
+describe('WritePipeline (at_least_once, pipelined)', () => {
+  test('batches are written one at a time, in order; each is committed once acknowledged, before the next is sent', async () => {
+    const io = new ScriptedIo();
+    const { p, acknowledged } = pipeline(io);
+    p.write(batch('a', 1));
+    p.write(batch('a', 2));
+    p.write(batch('b', 7));
+    await settle();
+    assert.deepEqual(io.log, ['produce a1'], 'the second batch waits for the first acknowledgement');
+    assert.equal(p.waiting, 3);
+    await io.ack();
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2']);
+    await io.ack();
+    await io.ack();
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2', 'commit a@2', 'produce b7', 'commit b@7']);
+    assert.deepEqual(acknowledged, ['a1', 'a2', 'b7']);
+    assert.equal(p.waiting, 0);
+  });
+
+  test('room() holds the worker back while more than the allowed batches wait', async () => {
+    const io = new ScriptedIo();
+    const { p } = pipeline(io);
+    p.write(batch('a', 1));
+    p.write(batch('a', 2));
+    let roomy = false;
+    const room = p.room(1).then(() => (roomy = true));
+    await settle();
+    assert.equal(roomy, false);
+    await io.ack();
+    await room;
+    assert.equal(roomy, true);
+    assert.equal(p.waiting, 1);
+  });
+
+  test('a failed write stops the pipeline: nothing after it is sent or committed, and the failure is thrown', async () => {
+    const io = new ScriptedIo();
+    const { p } = pipeline(io);
+    p.write(batch('a', 1));
+    p.write(batch('a', 2));
+    const clockRecord: OutgoingRecord = { topic: 'alerts', partition: 0, value: Buffer.from('closed'), timestamp: 0n };
+    p.write({ ...batch('a', 3), clockOutput: [clockRecord] });
+    await settle();
+    await io.ack(new Error('broker gone'));
+    assert.deepEqual(io.log, ['produce a1']);
+    assert.throws(() => p.throwIfFailed(), /broker gone/);
+    await assert.rejects(p.room(0), /broker gone/);
+    await assert.rejects(p.flush(), /broker gone/);
+    assert.deepEqual(io.log, ['produce a1'], 'no commit after the failure');
+    // The idle clock's records of the batches never acknowledged are handed back for the next try.
+    assert.deepEqual(await p.reset(), [clockRecord]);
+    assert.equal(p.waiting, 0);
+    p.throwIfFailed();
+  });
+
+  test('with commit.interval.ms, acknowledged offsets are committed together when the interval is up, even with no later batch', async () => {
+    const io = new ScriptedIo();
+    const { p } = pipeline(io, 150);
+    p.write(batch('a', 1));
+    p.write(batch('b', 4));
+    await settle();
+    await io.ack();
+    await io.ack();
+    assert.deepEqual(io.log, ['produce a1', 'produce b4'], 'nothing committed before the interval');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.deepEqual(io.log, ['produce a1', 'produce b4', 'commit a@1,b@4']);
+  });
+
+  test('flush() waits for every write, then commits what is acknowledged', async () => {
+    const io = new ScriptedIo();
+    const { p } = pipeline(io, 60_000);
+    p.write(batch('a', 1));
+    p.write(batch('a', 2));
+    let flushed = false;
+    const flush = p.flush().then(() => (flushed = true));
+    await settle();
+    await io.ack();
+    assert.equal(flushed, false);
+    await io.ack();
+    await flush;
+    assert.deepEqual(io.log, ['produce a1', 'produce a2', 'commit a@2']);
+  });
+
+  test('a commit refused by a rebalance keeps its offsets for the next commit; newer offsets of a partition win', async () => {
+    const io = new ScriptedIo();
+    const { p, refused } = pipeline(io);
+    io.refuseNextCommit = 'REBALANCE_IN_PROGRESS';
+    p.write(batch('a', 1));
+    p.write(batch('b', 3));
+    p.write(batch('a', 2));
+    await settle();
+    await io.ack();
+    assert.deepEqual(refused, ['REBALANCE_IN_PROGRESS']);
+    await io.ack();
+    await io.ack();
+    assert.deepEqual(io.log, ['produce a1', 'refused a@1', 'produce b3', 'commit a@1,b@3', 'produce a2', 'commit a@2']);
+  });
+
+  test('retainOnly forgets the acknowledged offsets of partitions given up', async () => {
+    const io = new ScriptedIo();
+    const { p } = pipeline(io, 60_000);
+    p.write(batch('a', 1));
+    p.write(batch('b', 5));
+    await settle();
+    await io.ack();
+    await io.ack();
+    p.retainOnly(new Set(['b']));
+    await p.flush();
+    assert.deepEqual(io.log, ['produce a1', 'produce b5', 'commit b@5']);
+  });
+});
