@@ -15,7 +15,7 @@ class ScriptedIo implements PipelineIo {
   refuseNextCommit: string | undefined;
 
   produce(out: OutgoingRecord[]): Promise<void> {
-    this.log.push(`produce ${out.map((r) => r.value.toString()).join(',')}`);
+    this.log.push(`produce ${out.map((r) => String(r.value)).join(',')}`);
     return new Promise((resolve, reject) => this.#pending.push({ resolve, reject }));
   }
 
@@ -55,7 +55,7 @@ function pipeline(io: ScriptedIo, commitIntervalMs = 0) {
   const refused: string[] = [];
   const p = new WritePipeline(io, {
     commitIntervalMs,
-    onAcknowledged: (b) => acknowledged.push(b.out[0].value.toString()),
+    onAcknowledged: (b) => acknowledged.push(String(b.out[0]?.value)),
     onCommitRefused: (reason) => refused.push(reason),
   });
   return { p, acknowledged, refused };
