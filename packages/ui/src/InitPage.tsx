@@ -1,6 +1,7 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { api } from './api.ts';
+import { ErrorAlert } from './components/ErrorAlert.tsx';
 import { errorText } from './errors.ts';
 import { useSession } from './session.tsx';
 
@@ -32,11 +33,7 @@ export function InitPage() {
             Welcome to Weir
           </Title>
           <Text size="sm">Create the first user. It gets the admin role.</Text>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
+          <ErrorAlert error={error} />
           <TextInput label="Name" required value={form.name} onChange={set('name')} />
           <TextInput
             label="Username"

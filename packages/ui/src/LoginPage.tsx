@@ -1,5 +1,6 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
+import { ErrorAlert } from './components/ErrorAlert.tsx';
 import { errorText } from './errors.ts';
 import { useSession } from './session.tsx';
 
@@ -27,11 +28,7 @@ export function LoginPage() {
           <Title order={1} size="h2">
             Sign in to Weir
           </Title>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
+          <ErrorAlert error={error} />
           <TextInput
             label="Username"
             autoComplete="username"

@@ -1,5 +1,6 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
+import { ErrorAlert } from './ErrorAlert.tsx';
 import { errorText } from '../errors.ts';
 
 /** Asks before a delete; shows the API's refusal in the dialog. */
@@ -31,11 +32,7 @@ export function ConfirmDelete({
       title={`Delete ${what ?? ''}`}
     >
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <Text size="sm">Delete {what}? This cannot be undone.</Text>
         <Group>
           <Button color="red.9" onClick={() => void confirm()}>

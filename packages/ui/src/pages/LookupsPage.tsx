@@ -6,6 +6,7 @@ import type { Lookup } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { download } from '../download.ts';
 import { errorText } from '../errors.ts';
 import { columnsOf, previewLookup, type Row } from '../lookup-preview.ts';
@@ -78,11 +79,7 @@ export default function LookupsPage() {
   return (
     <Stack>
       <Title order={1}>Lookups</Title>
-      {lookups.error && (
-        <Alert color="red" role="alert">
-          {lookups.error}
-        </Alert>
-      )}
+      <ErrorAlert error={lookups.error} />
       {linked.id !== undefined && lookups.data && !linkedLookup && (
         <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
           There is no lookup {linked.id}.
@@ -119,11 +116,7 @@ export default function LookupsPage() {
           </Group>
         </Stack>
       )}
-      {readError && (
-        <Alert color="red" role="alert" title="This file is not a lookup table">
-          {readError}
-        </Alert>
-      )}
+      <ErrorAlert error={readError} title="This file is not a lookup table" />
       {pending && (
         <Stack gap="xs" data-testid="lookup-preview">
           <Title order={2} size="h4">
@@ -152,11 +145,7 @@ export default function LookupsPage() {
               Cancel
             </Button>
           </Group>
-          {saveError && (
-            <Alert color="red" role="alert" title="The engine refused the file">
-              {saveError}
-            </Alert>
-          )}
+          <ErrorAlert error={saveError} title="The engine refused the file" />
           <RowsTable rows={pending.rows} label={`Preview of ${pending.file.name}`} />
         </Stack>
       )}

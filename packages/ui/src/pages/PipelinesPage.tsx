@@ -21,6 +21,7 @@ import type { Pipeline, Task } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText, fieldErrors } from '../errors.ts';
 import { usePathId } from '../path-id.ts';
 import { runSteps, type Step } from '../pipeline-steps.ts';
@@ -65,11 +66,7 @@ export default function PipelinesPage() {
           </Button>
         )}
       </Group>
-      {(pipelines.error || tasks.error) && (
-        <Alert color="red" role="alert">
-          {pipelines.error ?? tasks.error}
-        </Alert>
-      )}
+      <ErrorAlert error={pipelines.error ?? tasks.error} />
       {linked.id !== undefined && pipelines.data && !linkedPipeline && (
         <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
           There is no pipeline {linked.id}.
@@ -347,11 +344,7 @@ function PipelineEditor({
           </Button>
         </Group>
       )}
-      {error && (
-        <Alert color="red" role="alert" title="The pipeline was refused">
-          {error}
-        </Alert>
-      )}
+      <ErrorAlert error={error} title="The pipeline was refused" />
       {!readOnly && (
         <Group>
           <Button onClick={() => void save()}>Save pipeline</Button>

@@ -16,6 +16,7 @@ import type { Rule } from '@weir/client';
 import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { techniqueName } from '../attack.ts';
 import { download } from '../download.ts';
 import { errorText } from '../errors.ts';
@@ -102,11 +103,7 @@ function RulesTable() {
           {isAdmin && <Button onClick={() => navigate('/rules/new')}>New rule</Button>}
         </Group>
       </Group>
-      {rules.error && (
-        <Alert color="red" role="alert">
-          {rules.error}
-        </Alert>
-      )}
+      <ErrorAlert error={rules.error} />
       {pending && (
         <Alert color="blue" title="Import: review the changes" role="status">
           <Stack gap="xs">

@@ -18,6 +18,7 @@ import { taskDefaults, taskSchemas, type Task, type TaskFunctionName } from '@we
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText, fieldErrors } from '../errors.ts';
 import { usePathId } from '../path-id.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
@@ -57,11 +58,7 @@ export default function TasksPage() {
           </Button>
         )}
       </Group>
-      {tasks.error && (
-        <Alert color="red" role="alert">
-          {tasks.error}
-        </Alert>
-      )}
+      <ErrorAlert error={tasks.error} />
       {linked.id !== undefined && tasks.data && !linkedTask && (
         <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
           There is no task {linked.id}.
@@ -233,11 +230,7 @@ function TaskEditor({
         defaults={taskDefaults[fn]}
         suggestions={{ rules: rules.data ?? [] }}
       />
-      {error && (
-        <Alert color="red" role="alert" title="The task was refused">
-          {error}
-        </Alert>
-      )}
+      <ErrorAlert error={error} title="The task was refused" />
       {!readOnly && (
         <Group>
           <Button onClick={() => void save()}>Save task</Button>

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Drawer,
   Group,
@@ -16,6 +15,7 @@ import { notifications } from '@mantine/notifications';
 import type { BrokerTopic } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
@@ -47,11 +47,7 @@ export default function TopicsPage() {
         <Title order={1}>Topics</Title>
         {isAdmin && <Button onClick={() => setCreating(true)}>Create topic</Button>}
       </Group>
-      {topics.error && (
-        <Alert color="red" role="alert">
-          {topics.error}
-        </Alert>
-      )}
+      <ErrorAlert error={topics.error} />
       <TextInput
         label="Search topics"
         placeholder="name contains…"
@@ -195,11 +191,7 @@ function CreateTopic({ opened, onClose, onCreated }: { opened: boolean; onClose:
   return (
     <Modal opened={opened} onClose={onClose} title="Create topic">
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <NumberInput label="Partitions" min={1} value={partitions} onChange={setPartitions} />
         <NumberInput label="Replication factor" min={1} value={replication} onChange={setReplication} />
@@ -238,11 +230,7 @@ function DeleteTopic({
   return (
     <Modal opened={name !== undefined} onClose={onClose} title={`Delete topic ${name ?? ''}`}>
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <Text size="sm">This deletes the topic and all its messages. Type its name to confirm.</Text>
         <TextInput label="Topic name" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
         <Button color="red.9" disabled={typed !== name} onClick={() => void submit()}>

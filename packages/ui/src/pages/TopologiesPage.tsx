@@ -22,6 +22,7 @@ import type { TopicEndpoint, Topology } from '@weir/client';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
 import { errorText, fieldErrors } from '../errors.ts';
 import { usePathId } from '../path-id.ts';
@@ -114,11 +115,7 @@ export default function TopologiesPage() {
           </Button>
         )}
       </Group>
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
+      <ErrorAlert error={error} />
       {linked.id !== undefined && topologies.data && !linkedTopology && (
         <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
           There is no topology {linked.id}.
@@ -392,11 +389,7 @@ function TopologyEditor({
           )}
         </Stack>
       </Fieldset>
-      {error && (
-        <Alert color="red" role="alert" title="The topology was refused">
-          {error}
-        </Alert>
-      )}
+      <ErrorAlert error={error} title="The topology was refused" />
       {!readOnly && (
         <Group>
           <Button onClick={() => void save()}>Save topology</Button>

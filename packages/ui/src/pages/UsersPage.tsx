@@ -17,6 +17,7 @@ import { notifications } from '@mantine/notifications';
 import type { User } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
@@ -82,11 +83,7 @@ function UsersTable({
         <Title order={1}>Users</Title>
         <Button onClick={() => setCreating(true)}>Create user</Button>
       </Group>
-      {users.error && (
-        <Alert color="red" role="alert">
-          {users.error}
-        </Alert>
-      )}
+      <ErrorAlert error={users.error} />
       {opened !== undefined && users.data && !editing && (
         <Alert color="yellow" role="alert">
           There is no user {opened}.
@@ -235,11 +232,7 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
   return (
     <Modal opened={opened} onClose={onClose} title="Create user">
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <TextInput
           label="Username"
           required
@@ -304,11 +297,7 @@ function EditUser({
   return (
     <Modal opened onClose={onClose} title={`Edit user ${user.username}`}>
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
         <TextInput
           label="E-mail"
@@ -357,11 +346,7 @@ function ResetPassword({ user, self, onClose }: { user: User; self: boolean; onC
   return (
     <Modal opened onClose={onClose} title={`Reset password of ${user.username}`}>
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <Text size="sm">The new password ends every session of {user.username}.</Text>
         <PasswordInput
           label="New password"
@@ -395,11 +380,7 @@ function DeleteUser({ user, onClose, onDeleted }: { user: User; onClose: () => v
   return (
     <Modal opened onClose={onClose} title={`Delete user ${user.username}`}>
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <Text size="sm">
           This deletes {user.username} ({user.name || 'no name'}) and ends all of their sessions at once.
         </Text>
