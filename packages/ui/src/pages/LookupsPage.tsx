@@ -6,6 +6,7 @@ import type { Lookup } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
+import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { download } from '../download.ts';
 import { errorText } from '../errors.ts';
@@ -191,16 +192,7 @@ export default function LookupsPage() {
                       )}
                     </FileButton>
                   )}
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(l.id)}
-                      aria-label={`Delete lookup ${l.id}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
+                  {isAdmin && <DeleteButton what={`lookup ${l.id}`} onClick={() => setDeleting(l.id)} />}
                 </Group>
               </Table.Td>
             </Table.Tr>

@@ -22,6 +22,7 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { RowActions } from '../components/RowActions.tsx';
 import { errorText, fieldErrors } from '../errors.ts';
 import { usePathId } from '../path-id.ts';
 import { runSteps, type Step } from '../pipeline-steps.ts';
@@ -88,26 +89,12 @@ export default function PipelinesPage() {
               <Table.Td>{p.name}</Table.Td>
               <Table.Td>{p.tasks.map((id) => taskLabel(id, byId)).join(' → ')}</Table.Td>
               <Table.Td>
-                <Group gap="xs">
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => setEditing({ pipeline: p, isNew: false })}
-                    aria-label={`${isAdmin ? 'Edit' : 'View'} pipeline ${p.id}`}
-                  >
-                    {isAdmin ? 'Edit' : 'View'}
-                  </Button>
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(p)}
-                      aria-label={`Delete pipeline ${p.id}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </Group>
+                <RowActions
+                  what={`pipeline ${p.id}`}
+                  isAdmin={isAdmin}
+                  onOpen={() => setEditing({ pipeline: p, isNew: false })}
+                  onDelete={() => setDeleting(p)}
+                />
               </Table.Td>
             </Table.Tr>
           ))}

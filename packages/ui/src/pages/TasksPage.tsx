@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { RowActions } from '../components/RowActions.tsx';
 import { errorText, fieldErrors } from '../errors.ts';
 import { usePathId } from '../path-id.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
@@ -84,26 +85,12 @@ export default function TasksPage() {
               </Table.Td>
               <Table.Td>{t.description}</Table.Td>
               <Table.Td>
-                <Group gap="xs">
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => setEditing({ task: t, isNew: false })}
-                    aria-label={`${isAdmin ? 'Edit' : 'View'} task ${t.id}`}
-                  >
-                    {isAdmin ? 'Edit' : 'View'}
-                  </Button>
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(t)}
-                      aria-label={`Delete task ${t.id}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </Group>
+                <RowActions
+                  what={`task ${t.id}`}
+                  isAdmin={isAdmin}
+                  onOpen={() => setEditing({ task: t, isNew: false })}
+                  onDelete={() => setDeleting(t)}
+                />
               </Table.Td>
             </Table.Tr>
           ))}

@@ -15,6 +15,7 @@ import { notifications } from '@mantine/notifications';
 import type { BrokerTopic } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
+import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
@@ -83,16 +84,7 @@ export default function TopicsPage() {
                   >
                     Messages
                   </Button>
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(name)}
-                      aria-label={`Delete ${name}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
+                  {isAdmin && <DeleteButton what={name} onClick={() => setDeleting(name)} />}
                 </Group>
               </Table.Td>
             </Table.Tr>

@@ -23,6 +23,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { RowActions } from '../components/RowActions.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
 import { errorText, fieldErrors } from '../errors.ts';
 import { usePathId } from '../path-id.ts';
@@ -147,7 +148,12 @@ export default function TopologiesPage() {
                 </Badge>
               </Table.Td>
               <Table.Td>
-                <Group gap="xs">
+                <RowActions
+                  what={`topology ${t.id}`}
+                  isAdmin={isAdmin}
+                  onOpen={() => setEditing({ topology: t, isNew: false })}
+                  onDelete={() => setDeleting(t)}
+                >
                   <Button
                     size="compact-xs"
                     variant="outline"
@@ -156,25 +162,7 @@ export default function TopologiesPage() {
                   >
                     Graph
                   </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => setEditing({ topology: t, isNew: false })}
-                    aria-label={`${isAdmin ? 'Edit' : 'View'} topology ${t.id}`}
-                  >
-                    {isAdmin ? 'Edit' : 'View'}
-                  </Button>
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(t)}
-                      aria-label={`Delete topology ${t.id}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </Group>
+                </RowActions>
               </Table.Td>
             </Table.Tr>
           ))}

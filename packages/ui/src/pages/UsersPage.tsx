@@ -17,6 +17,7 @@ import { notifications } from '@mantine/notifications';
 import type { User } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
+import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
@@ -139,16 +140,12 @@ function UsersTable({
                   >
                     Reset password
                   </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="default"
-                    aria-label={`Delete ${u.username}`}
+                  <DeleteButton
+                    what={u.username}
                     disabled={u.username === me}
                     title={u.username === me ? 'Nobody can delete their own user' : undefined}
                     onClick={() => setDeleting(u)}
-                  >
-                    Delete
-                  </Button>
+                  />
                 </Group>
               </Table.Td>
             </Table.Tr>
