@@ -1,11 +1,9 @@
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
   Card,
   Code,
-  Drawer,
   Group,
   NumberInput,
   Select,
@@ -22,9 +20,11 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
 import { RowActions } from '../components/RowActions.tsx';
+import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { errorText, fieldErrors } from '../errors.ts';
-import { usePathId } from '../path-id.ts';
 import { runSteps, type Step } from '../pipeline-steps.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
@@ -40,39 +40,21 @@ export default function PipelinesPage() {
   const pipelines = usePoll(() => api.pipelines.list(), 0);
   const tasks = usePoll(() => api.tasks.list(), 0);
   const byId = new Map((tasks.data ?? []).map((t) => [t.id, t]));
-  const [editing, setEditing] = useState<{ pipeline: Pipeline; isNew: boolean }>();
   const [deleting, setDeleting] = useState<Pipeline>();
   // `/pipelines/{id}` (the palette's link) opens that pipeline as a click on its row does; closing goes back to `/pipelines`.
-  const linked = usePathId('/pipelines');
-  const linkedPipeline = linked.id === undefined ? undefined : pipelines.data?.find((p) => String(p.id) === linked.id);
-  const open = editing ?? (linkedPipeline && { pipeline: linkedPipeline, isNew: false });
-  const close = () => {
-    setEditing(undefined);
-    if (linked.id !== undefined) linked.close();
-  };
+  const { open, show, close, notFound, closeLink } = useOpenRecord('/pipelines', pipelines.data, (p) => String(p.id));
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Pipelines</Title>
         {isAdmin && (
-          <Button
-            onClick={() =>
-              setEditing({
-                pipeline: { id: nextId(pipelines.data), name: '', description: '', tasks: [] },
-                isNew: true,
-              })
-            }
-          >
+          <Button onClick={() => show({ id: nextId(pipelines.data), name: '', description: '', tasks: [] }, true)}>
             New pipeline
           </Button>
         )}
       </Group>
       <ErrorAlert error={pipelines.error ?? tasks.error} />
-      {linked.id !== undefined && pipelines.data && !linkedPipeline && (
-        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
-          There is no pipeline {linked.id}.
-        </Alert>
-      )}
+      <NotFoundAlert what="pipeline" id={notFound} onClose={closeLink} />
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -92,7 +74,7 @@ export default function PipelinesPage() {
                 <RowActions
                   what={`pipeline ${p.id}`}
                   isAdmin={isAdmin}
-                  onOpen={() => setEditing({ pipeline: p, isNew: false })}
+                  onOpen={() => show(p)}
                   onDelete={() => setDeleting(p)}
                 />
               </Table.Td>
@@ -101,27 +83,25 @@ export default function PipelinesPage() {
         </Table.Tbody>
       </Table>
       <Text size="sm">{pipelines.data?.length ?? 0} pipelines</Text>
-      <Drawer
+      <RecordDrawer
         opened={open !== undefined}
         onClose={close}
-        position="right"
-        size="xl"
-        title={open?.isNew ? 'New pipeline' : `Pipeline ${open?.pipeline.id ?? ''}`}
+        title={open?.isNew ? 'New pipeline' : `Pipeline ${open?.record.id ?? ''}`}
       >
         {open && (
           <PipelineEditor
-            key={`${open.pipeline.id}-${open.isNew}`}
-            initial={open.pipeline}
+            key={`${open.record.id}-${open.isNew}`}
+            initial={open.record}
             isNew={open.isNew}
             readOnly={!isAdmin}
             tasks={byId}
             onSaved={(p) => {
               pipelines.reload();
-              setEditing({ pipeline: p, isNew: false });
+              show(p);
             }}
           />
         )}
-      </Drawer>
+      </RecordDrawer>
       <ConfirmDelete
         what={deleting && `pipeline ${deleting.id} (${deleting.name})`}
         onClose={() => setDeleting(undefined)}

@@ -2,7 +2,6 @@ import {
   Alert,
   Button,
   Code,
-  Drawer,
   Group,
   NumberInput,
   Select,
@@ -19,9 +18,11 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
 import { RowActions } from '../components/RowActions.tsx';
+import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { errorText, fieldErrors } from '../errors.ts';
-import { usePathId } from '../path-id.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
@@ -32,16 +33,9 @@ const functions = Object.keys(taskSchemas) as TaskFunctionName[];
 export default function TasksPage() {
   const { isAdmin } = useSession();
   const tasks = usePoll(() => api.tasks.list(), 0);
-  const [editing, setEditing] = useState<{ task: Task; isNew: boolean }>();
   const [deleting, setDeleting] = useState<Task>();
   // `/tasks/{id}` (the palette's link) opens that task as a click on its row does; closing goes back to `/tasks`.
-  const linked = usePathId('/tasks');
-  const linkedTask = linked.id === undefined ? undefined : tasks.data?.find((t) => String(t.id) === linked.id);
-  const open = editing ?? (linkedTask && { task: linkedTask, isNew: false });
-  const close = () => {
-    setEditing(undefined);
-    if (linked.id !== undefined) linked.close();
-  };
+  const { open, show, close, notFound, closeLink } = useOpenRecord('/tasks', tasks.data, (t) => String(t.id));
   return (
     <Stack>
       <Group justify="space-between">
@@ -49,10 +43,7 @@ export default function TasksPage() {
         {isAdmin && (
           <Button
             onClick={() =>
-              setEditing({
-                task: { id: nextId(tasks.data), name: '', description: '', function: 'PARSE_KV', definition: {} },
-                isNew: true,
-              })
+              show({ id: nextId(tasks.data), name: '', description: '', function: 'PARSE_KV', definition: {} }, true)
             }
           >
             New task
@@ -60,11 +51,7 @@ export default function TasksPage() {
         )}
       </Group>
       <ErrorAlert error={tasks.error} />
-      {linked.id !== undefined && tasks.data && !linkedTask && (
-        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
-          There is no task {linked.id}.
-        </Alert>
-      )}
+      <NotFoundAlert what="task" id={notFound} onClose={closeLink} />
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -88,7 +75,7 @@ export default function TasksPage() {
                 <RowActions
                   what={`task ${t.id}`}
                   isAdmin={isAdmin}
-                  onOpen={() => setEditing({ task: t, isNew: false })}
+                  onOpen={() => show(t)}
                   onDelete={() => setDeleting(t)}
                 />
               </Table.Td>
@@ -97,26 +84,24 @@ export default function TasksPage() {
         </Table.Tbody>
       </Table>
       <Text size="sm">{tasks.data?.length ?? 0} tasks</Text>
-      <Drawer
+      <RecordDrawer
         opened={open !== undefined}
         onClose={close}
-        position="right"
-        size="xl"
-        title={open?.isNew ? 'New task' : `Task ${open?.task.id ?? ''}`}
+        title={open?.isNew ? 'New task' : `Task ${open?.record.id ?? ''}`}
       >
         {open && (
           <TaskEditor
-            key={`${open.task.id}-${open.isNew}`}
-            initial={open.task}
+            key={`${open.record.id}-${open.isNew}`}
+            initial={open.record}
             isNew={open.isNew}
             readOnly={!isAdmin}
             onSaved={(t) => {
               tasks.reload();
-              setEditing({ task: t, isNew: false });
+              show(t);
             }}
           />
         )}
-      </Drawer>
+      </RecordDrawer>
       <ConfirmDelete
         what={deleting && `task ${deleting.id} (${deleting.name})`}
         onClose={() => setDeleting(undefined)}

@@ -1,22 +1,11 @@
-import {
-  Button,
-  Drawer,
-  Group,
-  Modal,
-  NumberInput,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BrokerTopic } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
@@ -94,11 +83,10 @@ export default function TopicsPage() {
       <Text size="sm">
         {shown.length} of {topics.data?.length ?? 0} topics
       </Text>
-      <Drawer
+      <RecordDrawer
         opened={described !== undefined}
         onClose={() => setDescribed(undefined)}
         title={`Topic ${described?.name ?? ''}`}
-        position="right"
         size="lg"
       >
         {described && (
@@ -126,7 +114,7 @@ export default function TopicsPage() {
             </Table>
           </Stack>
         )}
-      </Drawer>
+      </RecordDrawer>
       <CreateTopic
         opened={creating}
         onClose={() => setCreating(false)}

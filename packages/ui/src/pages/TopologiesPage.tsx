@@ -1,9 +1,7 @@
 import {
-  Alert,
   Badge,
   Button,
   Card,
-  Drawer,
   Fieldset,
   Group,
   MultiSelect,
@@ -23,10 +21,12 @@ import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
 import { RowActions } from '../components/RowActions.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
+import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { errorText, fieldErrors } from '../errors.ts';
-import { usePathId } from '../path-id.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
 import { useCluster } from '../useCluster.ts';
@@ -71,23 +71,18 @@ export default function TopologiesPage() {
   const tasks = usePoll(() => api.tasks.list(), 0);
   const figures = useTopologyFigures();
   const [shown, setShown] = useState<number>();
-  const [editing, setEditing] = useState<{ topology: Topology; isNew: boolean }>();
   const [deleting, setDeleting] = useState<Topology>();
   const pipelineMap = useMemo(() => new Map((pipelines.data ?? []).map((p) => [p.id, p])), [pipelines.data]);
   const taskMap = useMemo(() => new Map((tasks.data ?? []).map((t) => [t.id, t])), [tasks.data]);
   const list = topologies.data ?? [];
   // `/topologies/{id}` (the palette's link) opens that topology as its View/Edit button does and shows
   // its graph; closing the drawer goes back to `/topologies`, the graph staying on it.
-  const linked = usePathId('/topologies');
-  const linkedTopology = linked.id === undefined ? undefined : topologies.data?.find((t) => String(t.id) === linked.id);
-  const open = editing ?? (linkedTopology && { topology: linkedTopology, isNew: false });
-  const close = () => {
-    setEditing(undefined);
-    if (linked.id !== undefined) linked.close();
-  };
+  const { open, show, close, linked, notFound, closeLink } = useOpenRecord('/topologies', topologies.data, (t) =>
+    String(t.id),
+  );
   useEffect(() => {
-    if (linkedTopology) setShown(linkedTopology.id);
-  }, [linkedTopology?.id]);
+    if (linked) setShown(linked.id);
+  }, [linked?.id]);
   const current = list.find((t) => t.id === shown) ?? list[0];
   const error = topologies.error ?? pipelines.error ?? tasks.error;
   return (
@@ -97,8 +92,8 @@ export default function TopologiesPage() {
         {isAdmin && (
           <Button
             onClick={() =>
-              setEditing({
-                topology: {
+              show(
+                {
                   id: nextId(list),
                   name: '',
                   description: '',
@@ -108,8 +103,8 @@ export default function TopologiesPage() {
                   pipelines: [],
                   output: [],
                 },
-                isNew: true,
-              })
+                true,
+              )
             }
           >
             New topology
@@ -117,11 +112,7 @@ export default function TopologiesPage() {
         )}
       </Group>
       <ErrorAlert error={error} />
-      {linked.id !== undefined && topologies.data && !linkedTopology && (
-        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
-          There is no topology {linked.id}.
-        </Alert>
-      )}
+      <NotFoundAlert what="topology" id={notFound} onClose={closeLink} />
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -151,7 +142,7 @@ export default function TopologiesPage() {
                 <RowActions
                   what={`topology ${t.id}`}
                   isAdmin={isAdmin}
-                  onOpen={() => setEditing({ topology: t, isNew: false })}
+                  onOpen={() => show(t)}
                   onDelete={() => setDeleting(t)}
                 >
                   <Button
@@ -186,17 +177,15 @@ export default function TopologiesPage() {
       ) : (
         <Text size="sm">No topology yet.</Text>
       )}
-      <Drawer
+      <RecordDrawer
         opened={open !== undefined}
         onClose={close}
-        position="right"
-        size="xl"
-        title={open?.isNew ? 'New topology' : `Topology ${open?.topology.id ?? ''}`}
+        title={open?.isNew ? 'New topology' : `Topology ${open?.record.id ?? ''}`}
       >
         {open && (
           <TopologyEditor
-            key={`${open.topology.id}-${open.isNew}`}
-            initial={open.topology}
+            key={`${open.record.id}-${open.isNew}`}
+            initial={open.record}
             isNew={open.isNew}
             readOnly={!isAdmin}
             pipelines={(pipelines.data ?? []).map((p) => ({ value: String(p.id), label: `${p.id} · ${p.name}` }))}
@@ -207,7 +196,7 @@ export default function TopologiesPage() {
             }}
           />
         )}
-      </Drawer>
+      </RecordDrawer>
       <ConfirmDelete
         what={deleting && `topology ${deleting.id} (${deleting.name})`}
         onClose={() => setDeleting(undefined)}

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -19,6 +18,7 @@ import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
@@ -85,11 +85,7 @@ function UsersTable({
         <Button onClick={() => setCreating(true)}>Create user</Button>
       </Group>
       <ErrorAlert error={users.error} />
-      {opened !== undefined && users.data && !editing && (
-        <Alert color="yellow" role="alert">
-          There is no user {opened}.
-        </Alert>
-      )}
+      <NotFoundAlert what="user" id={opened !== undefined && users.data && !editing ? opened : undefined} />
       <TextInput
         label="Search users"
         placeholder="username, name, e-mail or role"
