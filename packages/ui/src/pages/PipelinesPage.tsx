@@ -5,16 +5,13 @@ import {
   Card,
   Code,
   Group,
-  NumberInput,
   Select,
   Stack,
   Table,
   Text,
-  TextInput,
   Textarea,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { Pipeline, Task } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
@@ -22,9 +19,12 @@ import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
 import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { RecordFields } from '../components/RecordFields.tsx';
 import { RowActions } from '../components/RowActions.tsx';
+import { SaveBar } from '../components/SaveBar.tsx';
 import { useOpenRecord } from '../components/useOpenRecord.ts';
-import { errorText, fieldErrors } from '../errors.ts';
+import { useSaveRecord } from '../components/useSaveRecord.ts';
+import { errorText } from '../errors.ts';
 import { runSteps, type Step } from '../pipeline-steps.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
@@ -136,9 +136,7 @@ function PipelineEditor({
   onSaved: (p: Pipeline) => void;
 }) {
   const [pipeline, setPipeline] = useState<Pipeline>(initial);
-  const [saved, setSaved] = useState(isNew ? undefined : JSON.stringify(initial));
-  const [error, setError] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { save, error, errors, dirty } = useSaveRecord(api.pipelines, 'Pipeline', pipeline, isNew, onSaved);
   const [adding, setAdding] = useState<string | null>(null);
   const [dragged, setDragged] = useState<number>();
   const [raw, setRaw] = useState('');
@@ -149,20 +147,6 @@ function PipelineEditor({
     setPipeline({ ...pipeline, tasks: list });
     if (message) setAnnounce(message);
   };
-  const save = async () => {
-    try {
-      const stored = isNew ? await api.pipelines.create(pipeline) : await api.pipelines.update(pipeline.id, pipeline);
-      setError(undefined);
-      setErrors({});
-      setSaved(JSON.stringify(stored));
-      notifications.show({ color: 'green', message: `Pipeline ${stored.id} saved` });
-      onSaved(stored);
-    } catch (err) {
-      setError(errorText(err));
-      setErrors(fieldErrors(err));
-    }
-  };
-  const dirty = saved !== JSON.stringify(pipeline);
   const test = async () => {
     setFinal(undefined);
     const list = pipeline.tasks.map((id) => tasks.get(id)).filter((t): t is Task => t !== undefined);
@@ -178,31 +162,7 @@ function PipelineEditor({
   const choices = [...tasks.values()].map((t) => ({ value: String(t.id), label: taskLabel(t.id, tasks) }));
   return (
     <Stack>
-      <Group grow align="start">
-        <NumberInput
-          label="Id"
-          required
-          min={0}
-          readOnly={readOnly || !isNew}
-          value={pipeline.id}
-          error={errors.id}
-          onChange={(v) => setPipeline({ ...pipeline, id: Number(v) })}
-        />
-        <TextInput
-          label="Name"
-          required
-          readOnly={readOnly}
-          value={pipeline.name}
-          error={errors.name}
-          onChange={(e) => setPipeline({ ...pipeline, name: e.currentTarget.value })}
-        />
-      </Group>
-      <TextInput
-        label="Description"
-        readOnly={readOnly}
-        value={pipeline.description ?? ''}
-        onChange={(e) => setPipeline({ ...pipeline, description: e.currentTarget.value })}
-      />
+      <RecordFields record={pipeline} onChange={setPipeline} isNew={isNew} readOnly={readOnly} errors={errors} />
       <Text size="sm" fw={500} id="pipeline-tasks-label">
         Tasks, in the order they run{readOnly ? '' : ' (drag a row, or use its move buttons)'}
       </Text>
@@ -311,13 +271,7 @@ function PipelineEditor({
           </Button>
         </Group>
       )}
-      <ErrorAlert error={error} title="The pipeline was refused" />
-      {!readOnly && (
-        <Group>
-          <Button onClick={() => void save()}>Save pipeline</Button>
-          {dirty && !isNew && <Text size="sm">Unsaved changes</Text>}
-        </Group>
-      )}
+      <SaveBar what="pipeline" error={error} readOnly={readOnly} unsaved={dirty && !isNew} onSave={() => void save()} />
       <Title order={2} size="h4">
         Test with raw text
       </Title>

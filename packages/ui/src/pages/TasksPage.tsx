@@ -1,18 +1,4 @@
-import {
-  Alert,
-  Button,
-  Code,
-  Group,
-  NumberInput,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Alert, Button, Code, Group, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { taskDefaults, taskSchemas, type Task, type TaskFunctionName } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
@@ -20,9 +6,12 @@ import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
 import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { RecordFields } from '../components/RecordFields.tsx';
 import { RowActions } from '../components/RowActions.tsx';
+import { SaveBar } from '../components/SaveBar.tsx';
 import { useOpenRecord } from '../components/useOpenRecord.ts';
-import { errorText, fieldErrors } from '../errors.ts';
+import { useSaveRecord } from '../components/useSaveRecord.ts';
+import { errorText } from '../errors.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
@@ -127,26 +116,11 @@ function TaskEditor({
   onSaved: (t: Task) => void;
 }) {
   const [task, setTask] = useState<Task>(initial);
-  const [saved, setSaved] = useState(isNew ? undefined : JSON.stringify(initial));
-  const [error, setError] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { save, error, errors, dirty } = useSaveRecord(api.tasks, 'Task', task, isNew, onSaved);
   const [event, setEvent] = useState('');
   const [result, setResult] = useState<{ ok: boolean; text: string }>();
   const rules = usePoll(() => api.rules.list().then((r) => r.map((x) => x.id)), 0);
   const fn = task.function as TaskFunctionName;
-  const save = async () => {
-    try {
-      const stored = isNew ? await api.tasks.create(task) : await api.tasks.update(task.id, task);
-      setError(undefined);
-      setErrors({});
-      setSaved(JSON.stringify(stored));
-      notifications.show({ color: 'green', message: `Task ${stored.id} saved` });
-      onSaved(stored);
-    } catch (err) {
-      setError(errorText(err));
-      setErrors(fieldErrors(err));
-    }
-  };
   const test = async () => {
     try {
       setResult({ ok: true, text: JSON.stringify(await api.testTask(task.id, event), null, 2) });
@@ -154,34 +128,9 @@ function TaskEditor({
       setResult({ ok: false, text: errorText(err) });
     }
   };
-  const dirty = saved !== JSON.stringify(task);
   return (
     <Stack>
-      <Group grow align="start">
-        <NumberInput
-          label="Id"
-          required
-          min={0}
-          readOnly={readOnly || !isNew}
-          value={task.id}
-          error={errors.id}
-          onChange={(v) => setTask({ ...task, id: Number(v) })}
-        />
-        <TextInput
-          label="Name"
-          required
-          readOnly={readOnly}
-          value={task.name}
-          error={errors.name}
-          onChange={(e) => setTask({ ...task, name: e.currentTarget.value })}
-        />
-      </Group>
-      <TextInput
-        label="Description"
-        readOnly={readOnly}
-        value={task.description ?? ''}
-        onChange={(e) => setTask({ ...task, description: e.currentTarget.value })}
-      />
+      <RecordFields record={task} onChange={setTask} isNew={isNew} readOnly={readOnly} errors={errors} />
       <Select
         label="Function"
         required
@@ -202,13 +151,7 @@ function TaskEditor({
         defaults={taskDefaults[fn]}
         suggestions={{ rules: rules.data ?? [] }}
       />
-      <ErrorAlert error={error} title="The task was refused" />
-      {!readOnly && (
-        <Group>
-          <Button onClick={() => void save()}>Save task</Button>
-          {dirty && !isNew && <Text size="sm">Unsaved changes</Text>}
-        </Group>
-      )}
+      <SaveBar what="task" error={error} readOnly={readOnly} unsaved={dirty && !isNew} onSave={() => void save()} />
       <Title order={2} size="h4">
         Test on an event
       </Title>

@@ -5,7 +5,6 @@ import {
   Fieldset,
   Group,
   MultiSelect,
-  NumberInput,
   Select,
   Stack,
   Switch,
@@ -15,7 +14,6 @@ import {
   Title,
   Autocomplete,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { TopicEndpoint, Topology } from '@weir/client';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
@@ -23,10 +21,12 @@ import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
 import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { RecordFields } from '../components/RecordFields.tsx';
 import { RowActions } from '../components/RowActions.tsx';
+import { SaveBar } from '../components/SaveBar.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
 import { useOpenRecord } from '../components/useOpenRecord.ts';
-import { errorText, fieldErrors } from '../errors.ts';
+import { useSaveRecord } from '../components/useSaveRecord.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
 import { useCluster } from '../useCluster.ts';
@@ -224,22 +224,9 @@ function TopologyEditor({
   onSaved: (t: Topology) => void;
 }) {
   const [topology, setTopology] = useState<Topology>(initial);
-  const [error, setError] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { save, error, errors } = useSaveRecord(api.topologies, 'Topology', topology, isNew, onSaved);
   const serdes = usePoll(() => api.serdes().then((s) => s.serde), 0);
   const topics = usePoll(() => api.topics(), 0);
-  const save = async () => {
-    try {
-      const stored = isNew ? await api.topologies.create(topology) : await api.topologies.update(topology.id, topology);
-      setError(undefined);
-      setErrors({});
-      notifications.show({ color: 'green', message: `Topology ${stored.id} saved` });
-      onSaved(stored);
-    } catch (err) {
-      setError(errorText(err));
-      setErrors(fieldErrors(err));
-    }
-  };
   const outputs = topology.output ?? [];
   const setOutput = (i: number, o: TopicEndpoint | undefined) =>
     setTopology({
@@ -281,31 +268,7 @@ function TopologyEditor({
   );
   return (
     <Stack>
-      <Group grow align="start">
-        <NumberInput
-          label="Id"
-          required
-          min={0}
-          readOnly={readOnly || !isNew}
-          value={topology.id}
-          error={errors.id}
-          onChange={(v) => setTopology({ ...topology, id: Number(v) })}
-        />
-        <TextInput
-          label="Name"
-          required
-          readOnly={readOnly}
-          value={topology.name}
-          error={errors.name}
-          onChange={(e) => setTopology({ ...topology, name: e.currentTarget.value })}
-        />
-      </Group>
-      <TextInput
-        label="Description"
-        readOnly={readOnly}
-        value={topology.description ?? ''}
-        onChange={(e) => setTopology({ ...topology, description: e.currentTarget.value })}
-      />
+      <RecordFields record={topology} onChange={setTopology} isNew={isNew} readOnly={readOnly} errors={errors} />
       <Group grow align="end">
         <TextInput
           label="Group"
@@ -366,12 +329,7 @@ function TopologyEditor({
           )}
         </Stack>
       </Fieldset>
-      <ErrorAlert error={error} title="The topology was refused" />
-      {!readOnly && (
-        <Group>
-          <Button onClick={() => void save()}>Save topology</Button>
-        </Group>
-      )}
+      <SaveBar what="topology" error={error} readOnly={readOnly} onSave={() => void save()} />
     </Stack>
   );
 }
