@@ -4,6 +4,7 @@ import { WeirApiError } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
 import { errorText } from '../errors.ts';
 import { useSession } from '../session.tsx';
 
@@ -81,17 +82,7 @@ export default function ProfilePage() {
               </Badge>
             ))}
           </Group>
-          <TextInput
-            label="Name"
-            value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
-          />
-          <TextInput
-            label="E-mail"
-            type="email"
-            value={form.email}
-            onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
-          />
+          <NameEmailInputs form={form} onChange={setForm} />
           <ErrorAlert error={saveError} />
           <Group>
             <Button onClick={() => void save()}>Save profile</Button>

@@ -16,8 +16,10 @@ import { notifications } from '@mantine/notifications';
 import type { User } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
+import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
 import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
@@ -175,10 +177,14 @@ function UsersTable({
         <ResetPassword user={resetting} self={resetting.username === me} onClose={() => setResetting(undefined)} />
       )}
       {deleting && (
-        <DeleteUser
-          user={deleting}
+        <ConfirmDelete
+          what={`user ${deleting.username}`}
+          message={`This deletes ${deleting.username} (${deleting.name || 'no name'}) and ends all of their sessions at once.`}
+          confirmLabel={`Delete ${deleting.username}`}
           onClose={() => setDeleting(undefined)}
-          onDeleted={() => {
+          onConfirm={async () => {
+            await api.deleteUser(deleting.username);
+            notifications.show({ color: 'green', message: `User ${deleting.username} deleted` });
             setDeleting(undefined);
             users.reload();
           }}
@@ -233,13 +239,7 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
           value={form.username}
           onChange={(e) => setForm({ ...form, username: e.currentTarget.value })}
         />
-        <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
-        <TextInput
-          label="E-mail"
-          type="email"
-          value={form.email}
-          onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
-        />
+        <NameEmailInputs form={form} onChange={setForm} />
         <PasswordInput
           label="Password"
           required
@@ -291,13 +291,7 @@ function EditUser({
     <Modal opened onClose={onClose} title={`Edit user ${user.username}`}>
       <Stack>
         <ErrorAlert error={error} />
-        <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
-        <TextInput
-          label="E-mail"
-          type="email"
-          value={form.email}
-          onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
-        />
+        <NameEmailInputs form={form} onChange={setForm} />
         <RolePicker value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
         {rolesChanged && (
           <Text size="sm" role="status">
@@ -354,37 +348,6 @@ function ResetPassword({ user, self, onClose }: { user: User; self: boolean; onC
           onChange={(e) => setRepeat(e.currentTarget.value)}
         />
         <Button onClick={() => void submit()}>Set password</Button>
-      </Stack>
-    </Modal>
-  );
-}
-
-function DeleteUser({ user, onClose, onDeleted }: { user: User; onClose: () => void; onDeleted: () => void }) {
-  const [error, setError] = useState<string>();
-  const submit = async () => {
-    try {
-      await api.deleteUser(user.username);
-      notifications.show({ color: 'green', message: `User ${user.username} deleted` });
-      onDeleted();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
-  return (
-    <Modal opened onClose={onClose} title={`Delete user ${user.username}`}>
-      <Stack>
-        <ErrorAlert error={error} />
-        <Text size="sm">
-          This deletes {user.username} ({user.name || 'no name'}) and ends all of their sessions at once.
-        </Text>
-        <Group>
-          <Button color="red.9" onClick={() => void submit()}>
-            Delete {user.username}
-          </Button>
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-        </Group>
       </Stack>
     </Modal>
   );
