@@ -1,63 +1,37 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { PasswordInput, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { api } from './api.ts';
-import { errorText } from './errors.ts';
+import { CenteredForm } from './components/CenteredForm.tsx';
 import { useSession } from './session.tsx';
 
 /** First run (`GET /api/init` said false): create the first user, an admin. */
 export function InitPage() {
   const session = useSession();
   const [form, setForm] = useState({ name: '', username: '', email: '', password: '' });
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) =>
     setForm({ ...form, [k]: e.currentTarget.value });
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      await api.init({ ...form, roles: [{ name: 'admin' }] });
-      session.initialized();
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
+  const submit = async () => {
+    await api.init({ ...form, roles: [{ name: 'admin' }] });
+    session.initialized();
   };
   return (
-    <Center h="100vh" component="main">
-      <Paper withBorder p="xl" w={420} component="form" onSubmit={submit}>
-        <Stack>
-          <Title order={1} size="h2">
-            Welcome to Weir
-          </Title>
-          <Text size="sm">Create the first user. It gets the admin role.</Text>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextInput label="Name" required value={form.name} onChange={set('name')} />
-          <TextInput
-            label="Username"
-            required
-            autoComplete="username"
-            value={form.username}
-            onChange={set('username')}
-          />
-          <TextInput label="E-mail" type="email" required value={form.email} onChange={set('email')} />
-          <PasswordInput
-            label="Password"
-            required
-            autoComplete="new-password"
-            value={form.password}
-            onChange={set('password')}
-          />
-          <Button type="submit" loading={busy}>
-            Create admin
-          </Button>
-        </Stack>
-      </Paper>
-    </Center>
+    <CenteredForm
+      title="Welcome to Weir"
+      width={420}
+      intro={<Text size="sm">Create the first user. It gets the admin role.</Text>}
+      submitLabel="Create admin"
+      onSubmit={submit}
+    >
+      <TextInput label="Name" required value={form.name} onChange={set('name')} />
+      <TextInput label="Username" required autoComplete="username" value={form.username} onChange={set('username')} />
+      <TextInput label="E-mail" type="email" required value={form.email} onChange={set('email')} />
+      <PasswordInput
+        label="Password"
+        required
+        autoComplete="new-password"
+        value={form.password}
+        onChange={set('password')}
+      />
+    </CenteredForm>
   );
 }

@@ -1,57 +1,36 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { errorText } from './errors.ts';
+import { PasswordInput, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { CenteredForm } from './components/CenteredForm.tsx';
 import { useSession } from './session.tsx';
 
 export function LoginPage() {
   const session = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      await session.login(username, password);
-    } catch (err) {
-      setError(errorText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Center h="100vh" component="main">
-      <Paper withBorder p="xl" w={360} component="form" onSubmit={submit}>
-        <Stack>
-          <Title order={1} size="h2">
-            Sign in to Weir
-          </Title>
-          {error && (
-            <Alert color="red" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextInput
-            label="Username"
-            autoComplete="username"
-            required
-            value={username}
-            onChange={(e) => setUsername(e.currentTarget.value)}
-            data-autofocus
-          />
-          <PasswordInput
-            label="Password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-          />
-          <Button type="submit" loading={busy}>
-            Sign in
-          </Button>
-        </Stack>
-      </Paper>
-    </Center>
+    <CenteredForm
+      title="Sign in to Weir"
+      width={360}
+      submitLabel="Sign in"
+      onSubmit={async () => {
+        await session.login(username, password);
+      }}
+    >
+      <TextInput
+        label="Username"
+        autoComplete="username"
+        required
+        value={username}
+        onChange={(e) => setUsername(e.currentTarget.value)}
+        data-autofocus
+      />
+      <PasswordInput
+        label="Password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+      />
+    </CenteredForm>
   );
 }

@@ -1,16 +1,24 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { ErrorAlert } from './ErrorAlert.tsx';
 import { errorText } from '../errors.ts';
 
-/** Asks before a delete; shows the API's refusal in the dialog. */
+/**
+ * Asks before a delete; shows the API's refusal in the dialog. `message` and `confirmLabel` replace
+ * the default words.
+ */
 export function ConfirmDelete({
   what,
   onClose,
   onConfirm,
+  message,
+  confirmLabel = 'Delete',
 }: {
   what: string | undefined;
   onClose: () => void;
   onConfirm: () => Promise<void>;
+  message?: ReactNode;
+  confirmLabel?: string;
 }) {
   const [error, setError] = useState<string>();
   const confirm = async () => {
@@ -31,15 +39,11 @@ export function ConfirmDelete({
       title={`Delete ${what ?? ''}`}
     >
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Text size="sm">Delete {what}? This cannot be undone.</Text>
+        <ErrorAlert error={error} />
+        <Text size="sm">{message ?? <>Delete {what}? This cannot be undone.</>}</Text>
         <Group>
           <Button color="red.9" onClick={() => void confirm()}>
-            Delete
+            {confirmLabel}
           </Button>
           <Button variant="default" onClick={onClose}>
             Cancel

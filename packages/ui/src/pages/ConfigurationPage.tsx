@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Card, FileButton, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, FileButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import {
   bundleKinds,
   exportBundle,
@@ -97,11 +98,7 @@ export default function ConfigurationPage() {
                 )}
               </FileButton>
             </Group>
-            {readError && (
-              <Alert color="red" role="alert" title="This file cannot be imported">
-                {readError}
-              </Alert>
-            )}
+            <ErrorAlert error={readError} title="This file cannot be imported" />
             {pending && (
               <Stack gap="xs" data-testid="import-summary">
                 <Text size="sm">

@@ -1,6 +1,7 @@
 import { Alert, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMemo, useState, type MouseEvent } from 'react';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { attackSource, techniqueName } from '../attack.ts';
 import { useRouter } from '../router.tsx';
 import { usePoll } from '../usePoll.ts';
@@ -25,11 +26,7 @@ export default function CoveragePage() {
   return (
     <Stack>
       <Title order={1}>ATT&CK coverage</Title>
-      {rules.error && (
-        <Alert color="red" role="alert">
-          {rules.error}
-        </Alert>
-      )}
+      <ErrorAlert error={rules.error} />
       <Group justify="space-between">
         <Text data-testid="coverage-summary">
           {cov.covered} of {cov.total} techniques covered by {cov.enabledRules} enabled rule

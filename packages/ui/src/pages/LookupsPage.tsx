@@ -1,15 +1,18 @@
 import '@mantine/dropzone/styles.css';
-import { Alert, Button, Drawer, FileButton, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, FileButton, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
-import type { Lookup } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
+import { DeleteButton } from '../components/DeleteButton.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { download } from '../download.ts';
 import { errorText } from '../errors.ts';
 import { columnsOf, previewLookup, type Row } from '../lookup-preview.ts';
-import { usePathId } from '../path-id.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
 
@@ -30,17 +33,10 @@ export default function LookupsPage() {
   const [pending, setPending] = useState<Pending>();
   const [readError, setReadError] = useState<string>();
   const [saveError, setSaveError] = useState<string>();
-  const [viewing, setViewing] = useState<Lookup>();
   const [deleting, setDeleting] = useState<string>();
   const existing = new Set((lookups.data ?? []).map((l) => l.id));
   // `/lookups/{id}` (the palette's link) opens that lookup as its View button does; closing goes back to `/lookups`.
-  const linked = usePathId('/lookups');
-  const linkedLookup = linked.id === undefined ? undefined : lookups.data?.find((l) => l.id === linked.id);
-  const open = viewing ?? linkedLookup;
-  const close = () => {
-    setViewing(undefined);
-    if (linked.id !== undefined) linked.close();
-  };
+  const { open, show, close, notFound, closeLink } = useOpenRecord('/lookups', lookups.data, (l) => l.id);
 
   const read = async (file: File | undefined | null, replaceId?: string) => {
     if (!file) return;
@@ -78,16 +74,8 @@ export default function LookupsPage() {
   return (
     <Stack>
       <Title order={1}>Lookups</Title>
-      {lookups.error && (
-        <Alert color="red" role="alert">
-          {lookups.error}
-        </Alert>
-      )}
-      {linked.id !== undefined && lookups.data && !linkedLookup && (
-        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
-          There is no lookup {linked.id}.
-        </Alert>
-      )}
+      <ErrorAlert error={lookups.error} />
+      <NotFoundAlert what="lookup" id={notFound} onClose={closeLink} />
       {isAdmin && (
         <Stack gap="xs">
           <Dropzone
@@ -119,11 +107,7 @@ export default function LookupsPage() {
           </Group>
         </Stack>
       )}
-      {readError && (
-        <Alert color="red" role="alert" title="This file is not a lookup table">
-          {readError}
-        </Alert>
-      )}
+      <ErrorAlert error={readError} title="This file is not a lookup table" />
       {pending && (
         <Stack gap="xs" data-testid="lookup-preview">
           <Title order={2} size="h4">
@@ -152,11 +136,7 @@ export default function LookupsPage() {
               Cancel
             </Button>
           </Group>
-          {saveError && (
-            <Alert color="red" role="alert" title="The engine refused the file">
-              {saveError}
-            </Alert>
-          )}
+          <ErrorAlert error={saveError} title="The engine refused the file" />
           <RowsTable rows={pending.rows} label={`Preview of ${pending.file.name}`} />
         </Stack>
       )}
@@ -180,7 +160,7 @@ export default function LookupsPage() {
                   <Button
                     size="compact-xs"
                     variant="outline"
-                    onClick={() => setViewing(l)}
+                    onClick={() => show(l)}
                     aria-label={`View lookup ${l.id}`}
                   >
                     View
@@ -202,16 +182,7 @@ export default function LookupsPage() {
                       )}
                     </FileButton>
                   )}
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(l.id)}
-                      aria-label={`Delete lookup ${l.id}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
+                  {isAdmin && <DeleteButton what={`lookup ${l.id}`} onClick={() => setDeleting(l.id)} />}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -219,9 +190,9 @@ export default function LookupsPage() {
         </Table.Tbody>
       </Table>
       <Text size="sm">{lookups.data?.length ?? 0} lookups</Text>
-      <Drawer opened={open !== undefined} onClose={close} title={`Lookup ${open?.id ?? ''}`} position="right" size="xl">
-        {open && <RowsTable rows={open.content} label={`Lookup ${open.id}`} />}
-      </Drawer>
+      <RecordDrawer opened={open !== undefined} onClose={close} title={`Lookup ${open?.record.id ?? ''}`}>
+        {open && <RowsTable rows={open.record.content} label={`Lookup ${open.record.id}`} />}
+      </RecordDrawer>
       <ConfirmDelete
         what={deleting && `lookup ${deleting}`}
         onClose={() => setDeleting(undefined)}

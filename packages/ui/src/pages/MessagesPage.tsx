@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Code,
@@ -20,6 +19,7 @@ import { notifications } from '@mantine/notifications';
 import type { ConsumedMessage, ConsumeRequest, Lookup, TailQuery } from '@weir/client';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { JsonView } from '../components/JsonView.tsx';
 import { MessageTable } from '../components/MessageTable.tsx';
 import { download } from '../download.ts';
@@ -192,11 +192,7 @@ export default function MessagesPage() {
         </Button>
         <Switch label="Live tail" checked={live} disabled={!topic} onChange={(e) => setLive(e.currentTarget.checked)} />
       </Group>
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
+      <ErrorAlert error={error} />
       <Group justify="space-between" align="start">
         <Group>
           <SegmentedControl

@@ -1,6 +1,7 @@
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { Sparkline } from '../components/Sparkline.tsx';
 import { labelsOf, total, type ClusterReading, type CounterKind } from '../cluster-metrics.ts';
 import { errorText } from '../errors.ts';
@@ -33,11 +34,7 @@ export default function OverviewPage() {
   return (
     <Stack>
       <Title order={1}>Overview</Title>
-      {cluster.error && (
-        <Alert color="red" role="alert">
-          {cluster.error}
-        </Alert>
-      )}
+      <ErrorAlert error={cluster.error} />
       <Text size="sm" data-testid="cluster-nodes">
         {cluster.nodes
           ? `Figures of the whole cluster: ${answering} of ${nodes.length} nodes answering.`

@@ -1,28 +1,30 @@
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
   Card,
   Code,
-  Drawer,
   Group,
-  NumberInput,
   Select,
   Stack,
   Table,
   Text,
-  TextInput,
   Textarea,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { Pipeline, Task } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
-import { errorText, fieldErrors } from '../errors.ts';
-import { usePathId } from '../path-id.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { RecordFields } from '../components/RecordFields.tsx';
+import { RowActions } from '../components/RowActions.tsx';
+import { SaveBar } from '../components/SaveBar.tsx';
+import { useOpenRecord } from '../components/useOpenRecord.ts';
+import { useSaveRecord } from '../components/useSaveRecord.ts';
+import { errorText } from '../errors.ts';
 import { runSteps, type Step } from '../pipeline-steps.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
@@ -38,43 +40,21 @@ export default function PipelinesPage() {
   const pipelines = usePoll(() => api.pipelines.list(), 0);
   const tasks = usePoll(() => api.tasks.list(), 0);
   const byId = new Map((tasks.data ?? []).map((t) => [t.id, t]));
-  const [editing, setEditing] = useState<{ pipeline: Pipeline; isNew: boolean }>();
   const [deleting, setDeleting] = useState<Pipeline>();
   // `/pipelines/{id}` (the palette's link) opens that pipeline as a click on its row does; closing goes back to `/pipelines`.
-  const linked = usePathId('/pipelines');
-  const linkedPipeline = linked.id === undefined ? undefined : pipelines.data?.find((p) => String(p.id) === linked.id);
-  const open = editing ?? (linkedPipeline && { pipeline: linkedPipeline, isNew: false });
-  const close = () => {
-    setEditing(undefined);
-    if (linked.id !== undefined) linked.close();
-  };
+  const { open, show, close, notFound, closeLink } = useOpenRecord('/pipelines', pipelines.data, (p) => String(p.id));
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Pipelines</Title>
         {isAdmin && (
-          <Button
-            onClick={() =>
-              setEditing({
-                pipeline: { id: nextId(pipelines.data), name: '', description: '', tasks: [] },
-                isNew: true,
-              })
-            }
-          >
+          <Button onClick={() => show({ id: nextId(pipelines.data), name: '', description: '', tasks: [] }, true)}>
             New pipeline
           </Button>
         )}
       </Group>
-      {(pipelines.error || tasks.error) && (
-        <Alert color="red" role="alert">
-          {pipelines.error ?? tasks.error}
-        </Alert>
-      )}
-      {linked.id !== undefined && pipelines.data && !linkedPipeline && (
-        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
-          There is no pipeline {linked.id}.
-        </Alert>
-      )}
+      <ErrorAlert error={pipelines.error ?? tasks.error} />
+      <NotFoundAlert what="pipeline" id={notFound} onClose={closeLink} />
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -91,53 +71,37 @@ export default function PipelinesPage() {
               <Table.Td>{p.name}</Table.Td>
               <Table.Td>{p.tasks.map((id) => taskLabel(id, byId)).join(' → ')}</Table.Td>
               <Table.Td>
-                <Group gap="xs">
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => setEditing({ pipeline: p, isNew: false })}
-                    aria-label={`${isAdmin ? 'Edit' : 'View'} pipeline ${p.id}`}
-                  >
-                    {isAdmin ? 'Edit' : 'View'}
-                  </Button>
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(p)}
-                      aria-label={`Delete pipeline ${p.id}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </Group>
+                <RowActions
+                  what={`pipeline ${p.id}`}
+                  isAdmin={isAdmin}
+                  onOpen={() => show(p)}
+                  onDelete={() => setDeleting(p)}
+                />
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
       <Text size="sm">{pipelines.data?.length ?? 0} pipelines</Text>
-      <Drawer
+      <RecordDrawer
         opened={open !== undefined}
         onClose={close}
-        position="right"
-        size="xl"
-        title={open?.isNew ? 'New pipeline' : `Pipeline ${open?.pipeline.id ?? ''}`}
+        title={open?.isNew ? 'New pipeline' : `Pipeline ${open?.record.id ?? ''}`}
       >
         {open && (
           <PipelineEditor
-            key={`${open.pipeline.id}-${open.isNew}`}
-            initial={open.pipeline}
+            key={`${open.record.id}-${open.isNew}`}
+            initial={open.record}
             isNew={open.isNew}
             readOnly={!isAdmin}
             tasks={byId}
             onSaved={(p) => {
               pipelines.reload();
-              setEditing({ pipeline: p, isNew: false });
+              show(p);
             }}
           />
         )}
-      </Drawer>
+      </RecordDrawer>
       <ConfirmDelete
         what={deleting && `pipeline ${deleting.id} (${deleting.name})`}
         onClose={() => setDeleting(undefined)}
@@ -172,9 +136,7 @@ function PipelineEditor({
   onSaved: (p: Pipeline) => void;
 }) {
   const [pipeline, setPipeline] = useState<Pipeline>(initial);
-  const [saved, setSaved] = useState(isNew ? undefined : JSON.stringify(initial));
-  const [error, setError] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { save, error, errors, dirty } = useSaveRecord(api.pipelines, 'Pipeline', pipeline, isNew, onSaved);
   const [adding, setAdding] = useState<string | null>(null);
   const [dragged, setDragged] = useState<number>();
   const [raw, setRaw] = useState('');
@@ -185,20 +147,6 @@ function PipelineEditor({
     setPipeline({ ...pipeline, tasks: list });
     if (message) setAnnounce(message);
   };
-  const save = async () => {
-    try {
-      const stored = isNew ? await api.pipelines.create(pipeline) : await api.pipelines.update(pipeline.id, pipeline);
-      setError(undefined);
-      setErrors({});
-      setSaved(JSON.stringify(stored));
-      notifications.show({ color: 'green', message: `Pipeline ${stored.id} saved` });
-      onSaved(stored);
-    } catch (err) {
-      setError(errorText(err));
-      setErrors(fieldErrors(err));
-    }
-  };
-  const dirty = saved !== JSON.stringify(pipeline);
   const test = async () => {
     setFinal(undefined);
     const list = pipeline.tasks.map((id) => tasks.get(id)).filter((t): t is Task => t !== undefined);
@@ -214,31 +162,7 @@ function PipelineEditor({
   const choices = [...tasks.values()].map((t) => ({ value: String(t.id), label: taskLabel(t.id, tasks) }));
   return (
     <Stack>
-      <Group grow align="start">
-        <NumberInput
-          label="Id"
-          required
-          min={0}
-          readOnly={readOnly || !isNew}
-          value={pipeline.id}
-          error={errors.id}
-          onChange={(v) => setPipeline({ ...pipeline, id: Number(v) })}
-        />
-        <TextInput
-          label="Name"
-          required
-          readOnly={readOnly}
-          value={pipeline.name}
-          error={errors.name}
-          onChange={(e) => setPipeline({ ...pipeline, name: e.currentTarget.value })}
-        />
-      </Group>
-      <TextInput
-        label="Description"
-        readOnly={readOnly}
-        value={pipeline.description ?? ''}
-        onChange={(e) => setPipeline({ ...pipeline, description: e.currentTarget.value })}
-      />
+      <RecordFields record={pipeline} onChange={setPipeline} isNew={isNew} readOnly={readOnly} errors={errors} />
       <Text size="sm" fw={500} id="pipeline-tasks-label">
         Tasks, in the order they run{readOnly ? '' : ' (drag a row, or use its move buttons)'}
       </Text>
@@ -347,17 +271,7 @@ function PipelineEditor({
           </Button>
         </Group>
       )}
-      {error && (
-        <Alert color="red" role="alert" title="The pipeline was refused">
-          {error}
-        </Alert>
-      )}
-      {!readOnly && (
-        <Group>
-          <Button onClick={() => void save()}>Save pipeline</Button>
-          {dirty && !isNew && <Text size="sm">Unsaved changes</Text>}
-        </Group>
-      )}
+      <SaveBar what="pipeline" error={error} readOnly={readOnly} unsaved={dirty && !isNew} onSave={() => void save()} />
       <Title order={2} size="h4">
         Test with raw text
       </Title>

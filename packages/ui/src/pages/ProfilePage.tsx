@@ -1,8 +1,10 @@
-import { Alert, Badge, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { WeirApiError } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
 import { errorText } from '../errors.ts';
 import { useSession } from '../session.tsx';
 
@@ -80,22 +82,8 @@ export default function ProfilePage() {
               </Badge>
             ))}
           </Group>
-          <TextInput
-            label="Name"
-            value={form.name}
-            onChange={(e) => setForm({ ...form, name: e.currentTarget.value })}
-          />
-          <TextInput
-            label="E-mail"
-            type="email"
-            value={form.email}
-            onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
-          />
-          {saveError && (
-            <Alert color="red" role="alert">
-              {saveError}
-            </Alert>
-          )}
+          <NameEmailInputs form={form} onChange={setForm} />
+          <ErrorAlert error={saveError} />
           <Group>
             <Button onClick={() => void save()}>Save profile</Button>
           </Group>
@@ -128,11 +116,7 @@ export default function ProfilePage() {
             value={pw.repeat}
             onChange={(e) => setPw({ ...pw, repeat: e.currentTarget.value })}
           />
-          {pwError && (
-            <Alert color="red" role="alert">
-              {pwError}
-            </Alert>
-          )}
+          <ErrorAlert error={pwError} />
           <Group>
             <Button onClick={() => void changePassword()}>Change password</Button>
           </Group>

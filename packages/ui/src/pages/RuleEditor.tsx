@@ -19,6 +19,7 @@ import type { Rule } from '@weir/client';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { parse } from '../../../pdl/src/parser.ts';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText } from '../errors.ts';
 import { PdlEditor } from '../pdl/PdlEditor.tsx';
 import type { PdlHelpers } from '../pdl/pdlLanguage.ts';
@@ -178,11 +179,7 @@ export function RuleEditor({ id }: { id: string | undefined }) {
           Back to rules
         </Button>
       </Group>
-      {loadError && (
-        <Alert color="red" role="alert">
-          {loadError}
-        </Alert>
-      )}
+      <ErrorAlert error={loadError} />
       <Group grow align="start">
         <TextInput
           label="Id"
@@ -250,11 +247,7 @@ export function RuleEditor({ id }: { id: string | undefined }) {
           onChange={(e) => setRule({ ...rule, enabled: e.currentTarget.checked })}
         />
       </Group>
-      {saveError && (
-        <Alert color="red" role="alert">
-          {saveError}
-        </Alert>
-      )}
+      <ErrorAlert error={saveError} />
       {isAdmin && (
         <Group>
           <Button onClick={() => void save()}>Save rule</Button>
@@ -299,11 +292,7 @@ export function RuleEditor({ id }: { id: string | undefined }) {
               Run test
             </Button>
           </Group>
-          {testError && (
-            <Alert color="red" role="alert">
-              {testError}
-            </Alert>
-          )}
+          <ErrorAlert error={testError} />
           {outcomes && (
             <Stack gap="xs" data-testid="test-results">
               <Text size="sm">

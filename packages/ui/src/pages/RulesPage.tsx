@@ -14,8 +14,9 @@ import {
 import { notifications } from '@mantine/notifications';
 import type { Rule } from '@weir/client';
 import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { api } from '../api.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { VirtualTable } from '../components/VirtualTable.tsx';
 import { techniqueName } from '../attack.ts';
 import { download } from '../download.ts';
 import { errorText } from '../errors.ts';
@@ -102,11 +103,7 @@ function RulesTable() {
           {isAdmin && <Button onClick={() => navigate('/rules/new')}>New rule</Button>}
         </Group>
       </Group>
-      {rules.error && (
-        <Alert color="red" role="alert">
-          {rules.error}
-        </Alert>
-      )}
+      <ErrorAlert error={rules.error} />
       {pending && (
         <Alert color="blue" title="Import: review the changes" role="status">
           <Stack gap="xs">
@@ -187,114 +184,69 @@ const RuleRows = memo(function RuleRows({
   onToggle: (r: Rule, on: boolean) => void;
   onOpen: (r: Rule) => void;
 }) {
-  const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rules.length,
-    getScrollElement: () => parent.current,
-    estimateSize: () => rowHeight,
-    overscan: 10,
-  });
   const cell = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
   return (
-    <div
-      role="table"
-      aria-label="Rules"
-      aria-rowcount={rules.length + 1}
-      ref={parent}
-      tabIndex={0}
-      style={{
-        height: 520,
-        overflow: 'auto',
-        border: '1px solid var(--mantine-color-default-border)',
-        borderRadius: 4,
-      }}
-    >
-      <div role="rowgroup" style={{ position: 'sticky', top: 0, zIndex: 1, background: 'var(--mantine-color-body)' }}>
-        <div
-          role="row"
-          aria-rowindex={1}
-          style={{
-            display: 'grid',
-            gridTemplateColumns: columns,
-            gap: 8,
-            fontWeight: 600,
-            padding: '6px 8px',
-            borderBottom: '1px solid var(--mantine-color-default-border)',
-          }}
-        >
-          <span role="columnheader">Enabled</span>
-          <span role="columnheader">Id</span>
-          <span role="columnheader">Name</span>
-          <span role="columnheader">ATT&CK</span>
-          <span role="columnheader">PDL</span>
-        </div>
-      </div>
-      <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-        {virtualizer.getVirtualItems().map((item) => {
-          const r = rules[item.index]!;
-          return (
-            <div
-              key={r.id}
-              role="row"
-              aria-rowindex={item.index + 2}
-              data-testid="rule-row"
-              style={{
-                position: 'absolute',
-                top: 0,
-                left: 0,
-                right: 0,
-                height: rowHeight,
-                transform: `translateY(${item.start}px)`,
-                display: 'grid',
-                gridTemplateColumns: columns,
-                gap: 8,
-                alignItems: 'center',
-                padding: '0 8px',
-              }}
-            >
-              <span role="cell">
-                <Switch
-                  aria-label={`Rule ${r.id} enabled`}
-                  checked={r.enabled}
-                  disabled={!isAdmin}
-                  onChange={(e) => onToggle(r, e.currentTarget.checked)}
-                />
-              </span>
-              <span role="cell" style={cell}>
-                <a
-                  href={`/rules/${encodeURIComponent(r.id)}`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    onOpen(r);
-                  }}
+    <VirtualTable
+      label="Rules"
+      headers={['Enabled', 'Id', 'Name', 'ATT&CK', 'PDL']}
+      columns={columns}
+      rowCount={rules.length}
+      rowHeight={rowHeight}
+      height={520}
+      overscan={10}
+      gap={8}
+      headerPadding="6px 8px"
+      renderRow={(index, row) => {
+        const r = rules[index]!;
+        return (
+          <div
+            key={r.id}
+            {...row}
+            data-testid="rule-row"
+            style={{ ...row.style, alignItems: 'center', padding: '0 8px' }}
+          >
+            <span role="cell">
+              <Switch
+                aria-label={`Rule ${r.id} enabled`}
+                checked={r.enabled}
+                disabled={!isAdmin}
+                onChange={(e) => onToggle(r, e.currentTarget.checked)}
+              />
+            </span>
+            <span role="cell" style={cell}>
+              <a
+                href={`/rules/${encodeURIComponent(r.id)}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  onOpen(r);
+                }}
+              >
+                {r.id}
+              </a>
+            </span>
+            <span role="cell" style={cell}>
+              {r.name}
+            </span>
+            <span role="cell" style={cell}>
+              {(r.annotations ?? []).map((a) => (
+                <Badge
+                  key={a}
+                  variant="outline"
+                  size="sm"
+                  mr={4}
+                  title={techniqueName(a) ?? 'not in the shipped ATT&CK table'}
                 >
-                  {r.id}
-                </a>
-              </span>
-              <span role="cell" style={cell}>
-                {r.name}
-              </span>
-              <span role="cell" style={cell}>
-                {(r.annotations ?? []).map((a) => (
-                  <Badge
-                    key={a}
-                    variant="outline"
-                    size="sm"
-                    mr={4}
-                    title={techniqueName(a) ?? 'not in the shipped ATT&CK table'}
-                  >
-                    {a}
-                    {techniqueName(a) ? ` ${techniqueName(a)}` : ''}
-                  </Badge>
-                ))}
-              </span>
-              <span role="cell" style={{ ...cell, fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 }}>
-                {r.pdl}
-              </span>
-            </div>
-          );
-        })}
-      </div>
-    </div>
+                  {a}
+                  {techniqueName(a) ? ` ${techniqueName(a)}` : ''}
+                </Badge>
+              ))}
+            </span>
+            <span role="cell" style={{ ...cell, fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 }}>
+              {r.pdl}
+            </span>
+          </div>
+        );
+      }}
+    />
   );
 });

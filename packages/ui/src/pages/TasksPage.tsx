@@ -1,25 +1,17 @@
-import {
-  Alert,
-  Button,
-  Code,
-  Drawer,
-  Group,
-  NumberInput,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Alert, Button, Code, Group, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { taskDefaults, taskSchemas, type Task, type TaskFunctionName } from '@weir/client';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
-import { errorText, fieldErrors } from '../errors.ts';
-import { usePathId } from '../path-id.ts';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { RecordFields } from '../components/RecordFields.tsx';
+import { RowActions } from '../components/RowActions.tsx';
+import { SaveBar } from '../components/SaveBar.tsx';
+import { useOpenRecord } from '../components/useOpenRecord.ts';
+import { useSaveRecord } from '../components/useSaveRecord.ts';
+import { errorText } from '../errors.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
@@ -30,16 +22,9 @@ const functions = Object.keys(taskSchemas) as TaskFunctionName[];
 export default function TasksPage() {
   const { isAdmin } = useSession();
   const tasks = usePoll(() => api.tasks.list(), 0);
-  const [editing, setEditing] = useState<{ task: Task; isNew: boolean }>();
   const [deleting, setDeleting] = useState<Task>();
   // `/tasks/{id}` (the palette's link) opens that task as a click on its row does; closing goes back to `/tasks`.
-  const linked = usePathId('/tasks');
-  const linkedTask = linked.id === undefined ? undefined : tasks.data?.find((t) => String(t.id) === linked.id);
-  const open = editing ?? (linkedTask && { task: linkedTask, isNew: false });
-  const close = () => {
-    setEditing(undefined);
-    if (linked.id !== undefined) linked.close();
-  };
+  const { open, show, close, notFound, closeLink } = useOpenRecord('/tasks', tasks.data, (t) => String(t.id));
   return (
     <Stack>
       <Group justify="space-between">
@@ -47,26 +32,15 @@ export default function TasksPage() {
         {isAdmin && (
           <Button
             onClick={() =>
-              setEditing({
-                task: { id: nextId(tasks.data), name: '', description: '', function: 'PARSE_KV', definition: {} },
-                isNew: true,
-              })
+              show({ id: nextId(tasks.data), name: '', description: '', function: 'PARSE_KV', definition: {} }, true)
             }
           >
             New task
           </Button>
         )}
       </Group>
-      {tasks.error && (
-        <Alert color="red" role="alert">
-          {tasks.error}
-        </Alert>
-      )}
-      {linked.id !== undefined && tasks.data && !linkedTask && (
-        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
-          There is no task {linked.id}.
-        </Alert>
-      )}
+      <ErrorAlert error={tasks.error} />
+      <NotFoundAlert what="task" id={notFound} onClose={closeLink} />
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -87,52 +61,36 @@ export default function TasksPage() {
               </Table.Td>
               <Table.Td>{t.description}</Table.Td>
               <Table.Td>
-                <Group gap="xs">
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => setEditing({ task: t, isNew: false })}
-                    aria-label={`${isAdmin ? 'Edit' : 'View'} task ${t.id}`}
-                  >
-                    {isAdmin ? 'Edit' : 'View'}
-                  </Button>
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(t)}
-                      aria-label={`Delete task ${t.id}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </Group>
+                <RowActions
+                  what={`task ${t.id}`}
+                  isAdmin={isAdmin}
+                  onOpen={() => show(t)}
+                  onDelete={() => setDeleting(t)}
+                />
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
       <Text size="sm">{tasks.data?.length ?? 0} tasks</Text>
-      <Drawer
+      <RecordDrawer
         opened={open !== undefined}
         onClose={close}
-        position="right"
-        size="xl"
-        title={open?.isNew ? 'New task' : `Task ${open?.task.id ?? ''}`}
+        title={open?.isNew ? 'New task' : `Task ${open?.record.id ?? ''}`}
       >
         {open && (
           <TaskEditor
-            key={`${open.task.id}-${open.isNew}`}
-            initial={open.task}
+            key={`${open.record.id}-${open.isNew}`}
+            initial={open.record}
             isNew={open.isNew}
             readOnly={!isAdmin}
             onSaved={(t) => {
               tasks.reload();
-              setEditing({ task: t, isNew: false });
+              show(t);
             }}
           />
         )}
-      </Drawer>
+      </RecordDrawer>
       <ConfirmDelete
         what={deleting && `task ${deleting.id} (${deleting.name})`}
         onClose={() => setDeleting(undefined)}
@@ -158,26 +116,11 @@ function TaskEditor({
   onSaved: (t: Task) => void;
 }) {
   const [task, setTask] = useState<Task>(initial);
-  const [saved, setSaved] = useState(isNew ? undefined : JSON.stringify(initial));
-  const [error, setError] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { save, error, errors, dirty } = useSaveRecord(api.tasks, 'Task', task, isNew, onSaved);
   const [event, setEvent] = useState('');
   const [result, setResult] = useState<{ ok: boolean; text: string }>();
   const rules = usePoll(() => api.rules.list().then((r) => r.map((x) => x.id)), 0);
   const fn = task.function as TaskFunctionName;
-  const save = async () => {
-    try {
-      const stored = isNew ? await api.tasks.create(task) : await api.tasks.update(task.id, task);
-      setError(undefined);
-      setErrors({});
-      setSaved(JSON.stringify(stored));
-      notifications.show({ color: 'green', message: `Task ${stored.id} saved` });
-      onSaved(stored);
-    } catch (err) {
-      setError(errorText(err));
-      setErrors(fieldErrors(err));
-    }
-  };
   const test = async () => {
     try {
       setResult({ ok: true, text: JSON.stringify(await api.testTask(task.id, event), null, 2) });
@@ -185,34 +128,9 @@ function TaskEditor({
       setResult({ ok: false, text: errorText(err) });
     }
   };
-  const dirty = saved !== JSON.stringify(task);
   return (
     <Stack>
-      <Group grow align="start">
-        <NumberInput
-          label="Id"
-          required
-          min={0}
-          readOnly={readOnly || !isNew}
-          value={task.id}
-          error={errors.id}
-          onChange={(v) => setTask({ ...task, id: Number(v) })}
-        />
-        <TextInput
-          label="Name"
-          required
-          readOnly={readOnly}
-          value={task.name}
-          error={errors.name}
-          onChange={(e) => setTask({ ...task, name: e.currentTarget.value })}
-        />
-      </Group>
-      <TextInput
-        label="Description"
-        readOnly={readOnly}
-        value={task.description ?? ''}
-        onChange={(e) => setTask({ ...task, description: e.currentTarget.value })}
-      />
+      <RecordFields record={task} onChange={setTask} isNew={isNew} readOnly={readOnly} errors={errors} />
       <Select
         label="Function"
         required
@@ -233,17 +151,7 @@ function TaskEditor({
         defaults={taskDefaults[fn]}
         suggestions={{ rules: rules.data ?? [] }}
       />
-      {error && (
-        <Alert color="red" role="alert" title="The task was refused">
-          {error}
-        </Alert>
-      )}
-      {!readOnly && (
-        <Group>
-          <Button onClick={() => void save()}>Save task</Button>
-          {dirty && !isNew && <Text size="sm">Unsaved changes</Text>}
-        </Group>
-      )}
+      <SaveBar what="task" error={error} readOnly={readOnly} unsaved={dirty && !isNew} onSave={() => void save()} />
       <Title order={2} size="h4">
         Test on an event
       </Title>

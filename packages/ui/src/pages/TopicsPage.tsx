@@ -1,21 +1,11 @@
-import {
-  Alert,
-  Button,
-  Drawer,
-  Group,
-  Modal,
-  NumberInput,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BrokerTopic } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
+import { DeleteButton } from '../components/DeleteButton.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
@@ -47,11 +37,7 @@ export default function TopicsPage() {
         <Title order={1}>Topics</Title>
         {isAdmin && <Button onClick={() => setCreating(true)}>Create topic</Button>}
       </Group>
-      {topics.error && (
-        <Alert color="red" role="alert">
-          {topics.error}
-        </Alert>
-      )}
+      <ErrorAlert error={topics.error} />
       <TextInput
         label="Search topics"
         placeholder="name contains…"
@@ -87,16 +73,7 @@ export default function TopicsPage() {
                   >
                     Messages
                   </Button>
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(name)}
-                      aria-label={`Delete ${name}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
+                  {isAdmin && <DeleteButton what={name} onClick={() => setDeleting(name)} />}
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -106,11 +83,10 @@ export default function TopicsPage() {
       <Text size="sm">
         {shown.length} of {topics.data?.length ?? 0} topics
       </Text>
-      <Drawer
+      <RecordDrawer
         opened={described !== undefined}
         onClose={() => setDescribed(undefined)}
         title={`Topic ${described?.name ?? ''}`}
-        position="right"
         size="lg"
       >
         {described && (
@@ -138,7 +114,7 @@ export default function TopicsPage() {
             </Table>
           </Stack>
         )}
-      </Drawer>
+      </RecordDrawer>
       <CreateTopic
         opened={creating}
         onClose={() => setCreating(false)}
@@ -195,11 +171,7 @@ function CreateTopic({ opened, onClose, onCreated }: { opened: boolean; onClose:
   return (
     <Modal opened={opened} onClose={onClose} title="Create topic">
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <NumberInput label="Partitions" min={1} value={partitions} onChange={setPartitions} />
         <NumberInput label="Replication factor" min={1} value={replication} onChange={setReplication} />
@@ -238,11 +210,7 @@ function DeleteTopic({
   return (
     <Modal opened={name !== undefined} onClose={onClose} title={`Delete topic ${name ?? ''}`}>
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <Text size="sm">This deletes the topic and all its messages. Type its name to confirm.</Text>
         <TextInput label="Topic name" value={typed} onChange={(e) => setTyped(e.currentTarget.value)} />
         <Button color="red.9" disabled={typed !== name} onClick={() => void submit()}>

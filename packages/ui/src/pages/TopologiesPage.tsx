@@ -1,13 +1,10 @@
 import {
-  Alert,
   Badge,
   Button,
   Card,
-  Drawer,
   Fieldset,
   Group,
   MultiSelect,
-  NumberInput,
   Select,
   Stack,
   Switch,
@@ -17,14 +14,19 @@ import {
   Title,
   Autocomplete,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { TopicEndpoint, Topology } from '@weir/client';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { RecordFields } from '../components/RecordFields.tsx';
+import { RowActions } from '../components/RowActions.tsx';
+import { SaveBar } from '../components/SaveBar.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
-import { errorText, fieldErrors } from '../errors.ts';
-import { usePathId } from '../path-id.ts';
+import { useOpenRecord } from '../components/useOpenRecord.ts';
+import { useSaveRecord } from '../components/useSaveRecord.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
 import { useCluster } from '../useCluster.ts';
@@ -69,23 +71,18 @@ export default function TopologiesPage() {
   const tasks = usePoll(() => api.tasks.list(), 0);
   const figures = useTopologyFigures();
   const [shown, setShown] = useState<number>();
-  const [editing, setEditing] = useState<{ topology: Topology; isNew: boolean }>();
   const [deleting, setDeleting] = useState<Topology>();
   const pipelineMap = useMemo(() => new Map((pipelines.data ?? []).map((p) => [p.id, p])), [pipelines.data]);
   const taskMap = useMemo(() => new Map((tasks.data ?? []).map((t) => [t.id, t])), [tasks.data]);
   const list = topologies.data ?? [];
   // `/topologies/{id}` (the palette's link) opens that topology as its View/Edit button does and shows
   // its graph; closing the drawer goes back to `/topologies`, the graph staying on it.
-  const linked = usePathId('/topologies');
-  const linkedTopology = linked.id === undefined ? undefined : topologies.data?.find((t) => String(t.id) === linked.id);
-  const open = editing ?? (linkedTopology && { topology: linkedTopology, isNew: false });
-  const close = () => {
-    setEditing(undefined);
-    if (linked.id !== undefined) linked.close();
-  };
+  const { open, show, close, linked, notFound, closeLink } = useOpenRecord('/topologies', topologies.data, (t) =>
+    String(t.id),
+  );
   useEffect(() => {
-    if (linkedTopology) setShown(linkedTopology.id);
-  }, [linkedTopology?.id]);
+    if (linked) setShown(linked.id);
+  }, [linked?.id]);
   const current = list.find((t) => t.id === shown) ?? list[0];
   const error = topologies.error ?? pipelines.error ?? tasks.error;
   return (
@@ -95,8 +92,8 @@ export default function TopologiesPage() {
         {isAdmin && (
           <Button
             onClick={() =>
-              setEditing({
-                topology: {
+              show(
+                {
                   id: nextId(list),
                   name: '',
                   description: '',
@@ -106,24 +103,16 @@ export default function TopologiesPage() {
                   pipelines: [],
                   output: [],
                 },
-                isNew: true,
-              })
+                true,
+              )
             }
           >
             New topology
           </Button>
         )}
       </Group>
-      {error && (
-        <Alert color="red" role="alert">
-          {error}
-        </Alert>
-      )}
-      {linked.id !== undefined && topologies.data && !linkedTopology && (
-        <Alert color="yellow" role="alert" withCloseButton onClose={linked.close}>
-          There is no topology {linked.id}.
-        </Alert>
-      )}
+      <ErrorAlert error={error} />
+      <NotFoundAlert what="topology" id={notFound} onClose={closeLink} />
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -150,7 +139,12 @@ export default function TopologiesPage() {
                 </Badge>
               </Table.Td>
               <Table.Td>
-                <Group gap="xs">
+                <RowActions
+                  what={`topology ${t.id}`}
+                  isAdmin={isAdmin}
+                  onOpen={() => show(t)}
+                  onDelete={() => setDeleting(t)}
+                >
                   <Button
                     size="compact-xs"
                     variant="outline"
@@ -159,25 +153,7 @@ export default function TopologiesPage() {
                   >
                     Graph
                   </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => setEditing({ topology: t, isNew: false })}
-                    aria-label={`${isAdmin ? 'Edit' : 'View'} topology ${t.id}`}
-                  >
-                    {isAdmin ? 'Edit' : 'View'}
-                  </Button>
-                  {isAdmin && (
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => setDeleting(t)}
-                      aria-label={`Delete topology ${t.id}`}
-                    >
-                      Delete
-                    </Button>
-                  )}
-                </Group>
+                </RowActions>
               </Table.Td>
             </Table.Tr>
           ))}
@@ -201,17 +177,15 @@ export default function TopologiesPage() {
       ) : (
         <Text size="sm">No topology yet.</Text>
       )}
-      <Drawer
+      <RecordDrawer
         opened={open !== undefined}
         onClose={close}
-        position="right"
-        size="xl"
-        title={open?.isNew ? 'New topology' : `Topology ${open?.topology.id ?? ''}`}
+        title={open?.isNew ? 'New topology' : `Topology ${open?.record.id ?? ''}`}
       >
         {open && (
           <TopologyEditor
-            key={`${open.topology.id}-${open.isNew}`}
-            initial={open.topology}
+            key={`${open.record.id}-${open.isNew}`}
+            initial={open.record}
             isNew={open.isNew}
             readOnly={!isAdmin}
             pipelines={(pipelines.data ?? []).map((p) => ({ value: String(p.id), label: `${p.id} · ${p.name}` }))}
@@ -222,7 +196,7 @@ export default function TopologiesPage() {
             }}
           />
         )}
-      </Drawer>
+      </RecordDrawer>
       <ConfirmDelete
         what={deleting && `topology ${deleting.id} (${deleting.name})`}
         onClose={() => setDeleting(undefined)}
@@ -250,22 +224,9 @@ function TopologyEditor({
   onSaved: (t: Topology) => void;
 }) {
   const [topology, setTopology] = useState<Topology>(initial);
-  const [error, setError] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { save, error, errors } = useSaveRecord(api.topologies, 'Topology', topology, isNew, onSaved);
   const serdes = usePoll(() => api.serdes().then((s) => s.serde), 0);
   const topics = usePoll(() => api.topics(), 0);
-  const save = async () => {
-    try {
-      const stored = isNew ? await api.topologies.create(topology) : await api.topologies.update(topology.id, topology);
-      setError(undefined);
-      setErrors({});
-      notifications.show({ color: 'green', message: `Topology ${stored.id} saved` });
-      onSaved(stored);
-    } catch (err) {
-      setError(errorText(err));
-      setErrors(fieldErrors(err));
-    }
-  };
   const outputs = topology.output ?? [];
   const setOutput = (i: number, o: TopicEndpoint | undefined) =>
     setTopology({
@@ -307,31 +268,7 @@ function TopologyEditor({
   );
   return (
     <Stack>
-      <Group grow align="start">
-        <NumberInput
-          label="Id"
-          required
-          min={0}
-          readOnly={readOnly || !isNew}
-          value={topology.id}
-          error={errors.id}
-          onChange={(v) => setTopology({ ...topology, id: Number(v) })}
-        />
-        <TextInput
-          label="Name"
-          required
-          readOnly={readOnly}
-          value={topology.name}
-          error={errors.name}
-          onChange={(e) => setTopology({ ...topology, name: e.currentTarget.value })}
-        />
-      </Group>
-      <TextInput
-        label="Description"
-        readOnly={readOnly}
-        value={topology.description ?? ''}
-        onChange={(e) => setTopology({ ...topology, description: e.currentTarget.value })}
-      />
+      <RecordFields record={topology} onChange={setTopology} isNew={isNew} readOnly={readOnly} errors={errors} />
       <Group grow align="end">
         <TextInput
           label="Group"
@@ -392,16 +329,7 @@ function TopologyEditor({
           )}
         </Stack>
       </Fieldset>
-      {error && (
-        <Alert color="red" role="alert" title="The topology was refused">
-          {error}
-        </Alert>
-      )}
-      {!readOnly && (
-        <Group>
-          <Button onClick={() => void save()}>Save topology</Button>
-        </Group>
-      )}
+      <SaveBar what="topology" error={error} readOnly={readOnly} onSave={() => void save()} />
     </Stack>
   );
 }

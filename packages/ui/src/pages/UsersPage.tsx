@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -17,6 +16,11 @@ import { notifications } from '@mantine/notifications';
 import type { User } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
+import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
+import { DeleteButton } from '../components/DeleteButton.tsx';
+import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
+import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
 import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
@@ -82,16 +86,8 @@ function UsersTable({
         <Title order={1}>Users</Title>
         <Button onClick={() => setCreating(true)}>Create user</Button>
       </Group>
-      {users.error && (
-        <Alert color="red" role="alert">
-          {users.error}
-        </Alert>
-      )}
-      {opened !== undefined && users.data && !editing && (
-        <Alert color="yellow" role="alert">
-          There is no user {opened}.
-        </Alert>
-      )}
+      <ErrorAlert error={users.error} />
+      <NotFoundAlert what="user" id={opened !== undefined && users.data && !editing ? opened : undefined} />
       <TextInput
         label="Search users"
         placeholder="username, name, e-mail or role"
@@ -142,16 +138,12 @@ function UsersTable({
                   >
                     Reset password
                   </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="default"
-                    aria-label={`Delete ${u.username}`}
+                  <DeleteButton
+                    what={u.username}
                     disabled={u.username === me}
                     title={u.username === me ? 'Nobody can delete their own user' : undefined}
                     onClick={() => setDeleting(u)}
-                  >
-                    Delete
-                  </Button>
+                  />
                 </Group>
               </Table.Td>
             </Table.Tr>
@@ -185,10 +177,14 @@ function UsersTable({
         <ResetPassword user={resetting} self={resetting.username === me} onClose={() => setResetting(undefined)} />
       )}
       {deleting && (
-        <DeleteUser
-          user={deleting}
+        <ConfirmDelete
+          what={`user ${deleting.username}`}
+          message={`This deletes ${deleting.username} (${deleting.name || 'no name'}) and ends all of their sessions at once.`}
+          confirmLabel={`Delete ${deleting.username}`}
           onClose={() => setDeleting(undefined)}
-          onDeleted={() => {
+          onConfirm={async () => {
+            await api.deleteUser(deleting.username);
+            notifications.show({ color: 'green', message: `User ${deleting.username} deleted` });
             setDeleting(undefined);
             users.reload();
           }}
@@ -235,11 +231,7 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
   return (
     <Modal opened={opened} onClose={onClose} title="Create user">
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <TextInput
           label="Username"
           required
@@ -247,13 +239,7 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
           value={form.username}
           onChange={(e) => setForm({ ...form, username: e.currentTarget.value })}
         />
-        <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
-        <TextInput
-          label="E-mail"
-          type="email"
-          value={form.email}
-          onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
-        />
+        <NameEmailInputs form={form} onChange={setForm} />
         <PasswordInput
           label="Password"
           required
@@ -304,18 +290,8 @@ function EditUser({
   return (
     <Modal opened onClose={onClose} title={`Edit user ${user.username}`}>
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <TextInput label="Name" value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} />
-        <TextInput
-          label="E-mail"
-          type="email"
-          value={form.email}
-          onChange={(e) => setForm({ ...form, email: e.currentTarget.value })}
-        />
+        <ErrorAlert error={error} />
+        <NameEmailInputs form={form} onChange={setForm} />
         <RolePicker value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
         {rolesChanged && (
           <Text size="sm" role="status">
@@ -357,11 +333,7 @@ function ResetPassword({ user, self, onClose }: { user: User; self: boolean; onC
   return (
     <Modal opened onClose={onClose} title={`Reset password of ${user.username}`}>
       <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
+        <ErrorAlert error={error} />
         <Text size="sm">The new password ends every session of {user.username}.</Text>
         <PasswordInput
           label="New password"
@@ -376,41 +348,6 @@ function ResetPassword({ user, self, onClose }: { user: User; self: boolean; onC
           onChange={(e) => setRepeat(e.currentTarget.value)}
         />
         <Button onClick={() => void submit()}>Set password</Button>
-      </Stack>
-    </Modal>
-  );
-}
-
-function DeleteUser({ user, onClose, onDeleted }: { user: User; onClose: () => void; onDeleted: () => void }) {
-  const [error, setError] = useState<string>();
-  const submit = async () => {
-    try {
-      await api.deleteUser(user.username);
-      notifications.show({ color: 'green', message: `User ${user.username} deleted` });
-      onDeleted();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
-  return (
-    <Modal opened onClose={onClose} title={`Delete user ${user.username}`}>
-      <Stack>
-        {error && (
-          <Alert color="red" role="alert">
-            {error}
-          </Alert>
-        )}
-        <Text size="sm">
-          This deletes {user.username} ({user.name || 'no name'}) and ends all of their sessions at once.
-        </Text>
-        <Group>
-          <Button color="red.9" onClick={() => void submit()}>
-            Delete {user.username}
-          </Button>
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-        </Group>
       </Stack>
     </Modal>
   );
