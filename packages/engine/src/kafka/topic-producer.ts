@@ -1,9 +1,5 @@
-import {
-  compatibilityPartitioner,
-  Producer,
-  ProduceAcks,
-  type ProducerOptions as ClientOptions,
-} from '@platformatic/kafka';
+import { Producer, ProduceAcks, type ProducerOptions as ClientOptions } from '@platformatic/kafka';
+import { javaCompatiblePartitioner } from './murmur2.ts';
 
 type ProducerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
 
@@ -34,7 +30,7 @@ export class TopicProducer {
     this.#producer ??= new Producer<Buffer, Buffer, Buffer, Buffer>({
       ...this.#options,
       acks: ProduceAcks.ALL,
-      partitioner: compatibilityPartitioner,
+      partitioner: javaCompatiblePartitioner,
       retries: 3,
       retryDelay: 200,
     });

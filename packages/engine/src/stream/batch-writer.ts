@@ -1,5 +1,6 @@
 import { ProduceAcks, Producer, type Admin, type BaseOptions, type Consumer, type Message } from '@platformatic/kafka';
 import { brokerErrorId, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
+import { clientDefaultPartitioner } from '../kafka/murmur2.ts';
 import { sizeBoundedRuns, timestampSafeRuns, type OutgoingRecord } from './record-processor.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
@@ -58,6 +59,8 @@ export class BatchWriter {
       clientId: `${o.clientId}-producer`,
       idempotent: true,
       acks: ProduceAcks.ALL,
+      // the client's own placement of keyed records, with a murmur2 that is linear in the key's length
+      partitioner: clientDefaultPartitioner,
       // -1/-1 asks the coordinator for a fresh epoch of this transactional id; the client's default
       // (0/0) claims to be producer 0, which a coordinator that knows the id answers with
       // PRODUCER_FENCED, so a restarted node could never resume its transactions.
