@@ -36,5 +36,18 @@ type Partitioner = (message: unknown, key: unknown) => number;
 export const javaCompatiblePartitioner: Partitioner = (_, key) =>
   Buffer.isBuffer(key) ? murmur2(key) & 0x7fffffff : 0;
 
-/** What the Kafka client does by default for keyed records (its murmur2 as an unsigned number), in linear time. */
-export const clientDefaultPartitioner: Partitioner = (_, key) => (Buffer.isBuffer(key) ? murmur2(key) >>> 0 : 0);
+/**
+ * What the Kafka client does by default: a keyed record by its murmur2 as an unsigned number, an
+ * unkeyed one round robin per topic (the client takes either modulo the partition count), with a
+ * murmur2 in linear time. One per producer (the round robin's counters).
+ */
+export function clientDefaultPartitioner(): Partitioner {
+  const next = new Map<string, number>();
+  return (message, key) => {
+    if (Buffer.isBuffer(key)) return murmur2(key) >>> 0;
+    const topic = (message as { topic: string }).topic;
+    const n = next.get(topic) ?? 0;
+    next.set(topic, n + 1);
+    return n;
+  };
+}

@@ -60,7 +60,7 @@ export class BatchWriter {
       idempotent: true,
       acks: ProduceAcks.ALL,
       // the client's own placement of keyed records, with a murmur2 that is linear in the key's length
-      partitioner: clientDefaultPartitioner,
+      partitioner: clientDefaultPartitioner(),
       // -1/-1 asks the coordinator for a fresh epoch of this transactional id; the client's default
       // (0/0) claims to be producer 0, which a coordinator that knows the id answers with
       // PRODUCER_FENCED, so a restarted node could never resume its transactions.

@@ -29,7 +29,13 @@ test('the partitioners place keys as before: Java toPositive, and the client def
   for (let n = 0; n < 200; n++) {
     const key = randomBytes(1 + (n % 40));
     assert.equal(javaCompatiblePartitioner({}, key), clientMurmur2(key) & 0x7fffffff);
-    assert.equal(clientDefaultPartitioner({}, key), clientMurmur2(key) >>> 0);
+    assert.equal(clientDefaultPartitioner()({ topic: 't' }, key), clientMurmur2(key) >>> 0);
   }
+  // unkeyed records: round robin per topic, as the client does without a partitioner
+  const unkeyed = clientDefaultPartitioner();
+  assert.deepEqual(
+    [unkeyed({ topic: 'a' }, undefined), unkeyed({ topic: 'a' }, undefined), unkeyed({ topic: 'b' }, undefined)],
+    [0, 1, 0],
+  );
   assert.equal(javaCompatiblePartitioner({}, undefined), 0);
 });
