@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import https from 'node:https';
 import tls from 'node:tls';
 import { describe, test } from 'node:test';
 import { useTestNode } from '../helpers/test-node.ts';
@@ -28,6 +29,24 @@ function raw(url: string, text: string, ms = 5000): Promise<string> {
     socket.once('secureConnect', () => socket.write(text));
     socket.once('close', done);
     socket.once('error', done);
+  });
+}
+
+/** Sends a request as an HTTP client does (the whole request line written at once) and resolves with its answer. */
+function request(url: string, path: string): Promise<{ status: number; text: string }> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      { host: '127.0.0.1', port, path, method: 'DELETE', rejectUnauthorized: false, agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -93,6 +112,40 @@ describe('errors of the HTTP layer are error objects; every id the schemas accep
       message: 'Request header fields too large',
       debugMessage: 'The request line and headers are larger than 16384 bytes; send long values in the body.',
     });
+  });
+
+  test('a client still writing its over-long request line gets the 431, not a reset', async () => {
+    // Found by the fuzz suite: a 24 KB path was sometimes cut off with `write ECONNRESET`, its answer lost.
+    const { port } = new URL(t.url);
+    // Half-open, as a client that writes its request before it reads the answer: the server's end does not stop its writes.
+    const halfOpen: tls.ConnectionOptions & { allowHalfOpen: boolean } = { allowHalfOpen: true };
+    const socket = tls.connect({ host: '127.0.0.1', port: Number(port), rejectUnauthorized: false, ...halfOpen });
+    await new Promise((resolve) => socket.once('secureConnect', resolve));
+    let received = '';
+    let error: Error | undefined;
+    socket.on('data', (c: Buffer) => (received += c.toString()));
+    socket.on('error', (err) => (error = err));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(`DELETE /api/pipelines/${'%F0%9F%98%80'.repeat(1500)}`);
+    // The client goes on sending the rest of its request line after the server has seen enough of it.
+    for (let i = 0; i < 20 && !error; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      socket.write('%F0%9F%98%80'.repeat(100));
+    }
+    socket.end(' HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await closed;
+    assert.equal(error, undefined, `the connection was reset: ${error?.message}`);
+    assert.match(received, /^HTTP\/1\.1 431 /);
+    assert.equal(bodyOf(received).status, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+  });
+
+  test('long request lines sent by an HTTP client, 20 at once, are each answered 431', async () => {
+    const path = `/api/pipelines/${'%F0%9F%98%80'.repeat(2000)}`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => request(t.url, path)));
+    for (const res of answers) {
+      assert.equal(res.status, 431, res.text);
+      assert.equal((JSON.parse(res.text) as ErrorBody).status, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+    }
   });
 
   test('a request that is not HTTP is a 400 error object, and the connection is closed', async () => {
