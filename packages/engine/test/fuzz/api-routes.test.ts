@@ -70,7 +70,13 @@ async function login(username: string, password: string): Promise<{ access_token
 
 before(
   async () => {
-    await node.configure({ 'weir.engine.autostart': 'false', 'weir.log.level': 'error' });
+    // The harness's tokens must outlive the run (2,000 inputs per route take about 40 minutes; access
+    // tokens last 15 by default): expiry is tested in the auth suites, not here.
+    await node.configure({
+      'weir.engine.autostart': 'false',
+      'weir.log.level': 'error',
+      'weir.auth.access-token-seconds': String(24 * 3600),
+    });
     await node.start();
     const admin = await initAdmin(node);
     tokens = {
