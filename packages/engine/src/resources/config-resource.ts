@@ -1,23 +1,17 @@
 import { isObject } from '@weir/pdl';
 import { apiError, withDetails } from '../errors.ts';
-import { etagOf } from '../etag.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import type { CheckContext, ConfigRecord, ResourceKind } from './resource-kind.ts';
 import { compileValidator, type Validator } from '../validation/json-schema.ts';
 import { integerIdKey } from './ids.ts';
 import { SerialQueue } from '../serial-queue.ts';
+import { SerialisedListCache, type SerialisedList } from './serialised-list.ts';
 
 /** Why one element of a bulk request was refused. */
 export interface ElementViolations {
   readonly index: number;
   readonly id?: unknown;
   readonly errors: readonly string[];
-}
-
-/** A collection as the list route sends it: the JSON bytes and their entity tag. */
-export interface SerialisedList {
-  readonly body: Buffer;
-  readonly etag: string;
 }
 
 type Prepared =
@@ -36,8 +30,7 @@ export class ConfigResource {
   readonly #validate: Validator;
   readonly #checks: CheckContext;
   readonly #writes = new SerialQueue();
-  /** The serialised collection, kept until the store reports a change of it (this node's writes and, in kafka mode, other nodes'). */
-  #serialised: SerialisedList | undefined;
+  readonly #serialised: SerialisedListCache;
 
   readonly #limit: { max: number; setting: string } | undefined;
 
@@ -54,21 +47,12 @@ export class ConfigResource {
         },
       },
     };
-    store.onChange((collection) => {
-      if (collection === kind.collection) this.#serialised = undefined;
-    });
+    this.#serialised = new SerialisedListCache(store, kind.collection, () => this.list());
   }
 
-  /**
-   * `list()` as JSON bytes with its entity tag, serialised once per change of the collection: a UI
-   * polling a collection of 1,000 rules costs a hash lookup, not a read, parse and stringify of each.
-   */
+  /** `list()` as JSON bytes with its entity tag, serialised once per change of the collection. */
   serialisedList(): SerialisedList {
-    if (this.#serialised === undefined) {
-      const body = Buffer.from(JSON.stringify(this.list()), 'utf8');
-      this.#serialised = { body, etag: etagOf(body) };
-    }
-    return this.#serialised;
+    return this.#serialised.get();
   }
 
   #checkLimit(count: number): void {

@@ -3,6 +3,7 @@ import { isRecordTooLarge } from '../kafka/broker-errors.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { isStringId, stringIdRule } from './ids.ts';
+import { SerialisedListCache, type SerialisedList } from './serialised-list.ts';
 import { LookupFormatError, parseLookupFile, type LookupRow } from './lookup-table.ts';
 
 /** A lookup as stored and shown (spec: Lookup). */
@@ -30,16 +31,23 @@ export class LookupResource {
   readonly #maxBytes: number;
   readonly #maxTotal: number;
   readonly #writes = new SerialQueue();
+  readonly #serialised: SerialisedListCache;
 
   /** `maxTotal`: all lookups together (weir.lookup.max-total-bytes), each counted as its content's JSON. */
   constructor(store: ConfigStore, maxBytes: number, maxTotal: number) {
     this.#store = store;
     this.#maxBytes = maxBytes;
     this.#maxTotal = maxTotal;
+    this.#serialised = new SerialisedListCache(store, 'lookups', () => this.list());
   }
 
   list(): Lookup[] {
     return this.#store.list<Lookup>('lookups');
+  }
+
+  /** `list()` as JSON bytes with its entity tag, serialised once per change of the lookups. */
+  serialisedList(): SerialisedList {
+    return this.#serialised.get();
   }
 
   get(id: string): Lookup {

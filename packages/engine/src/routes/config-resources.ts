@@ -1,9 +1,9 @@
 import { access } from '../auth/roles.ts';
-import { ifNoneMatchHolds } from '../etag.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
 import { noContent } from './response-schemas.ts';
+import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 import { listOf, responseShape } from '../validation/response-shape.ts';
 
@@ -29,12 +29,9 @@ export const configResourceRoutes: RouteModule = (app, ctx) => {
     const records = listOf(kind.schema);
 
     // The collection is serialised once per change; `If-None-Match` with its ETag → 304 (docs/api.md).
-    app.get(collection, { ...read, schema: { response: { 200: records, 304: noContent } } }, async (request, reply) => {
-      const { body, etag } = resource.serialisedList();
-      reply.header('etag', etag);
-      if (ifNoneMatchHolds(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(body);
-    });
+    app.get(collection, { ...read, schema: { response: { 200: records, 304: noContent } } }, async (request, reply) =>
+      sendList(request, reply, resource.serialisedList()),
+    );
 
     app.get<ById>(
       `${collection}/:id`,

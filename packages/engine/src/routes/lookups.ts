@@ -5,6 +5,7 @@ import { apiError, isApiError } from '../errors.ts';
 import { LookupResource, type LookupFile } from '../resources/lookup.ts';
 import type { RouteModule } from './route-module.ts';
 import { lookup, lookupId, noContent } from './response-schemas.ts';
+import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 import { listOf } from '../validation/response-shape.ts';
 
@@ -64,8 +65,8 @@ export const lookupRoutes: RouteModule = async (app, ctx) => {
 
     scope.get(
       '/api/lookups',
-      { config: { access: access.member }, schema: { response: { 200: listOf(lookup) } } },
-      async () => lookups.list(),
+      { config: { access: access.member }, schema: { response: { 200: listOf(lookup), 304: noContent } } },
+      async (request, reply) => sendList(request, reply, lookups.serialisedList()),
     );
 
     scope.get<ById>(

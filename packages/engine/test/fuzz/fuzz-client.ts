@@ -16,6 +16,8 @@ export interface FuzzResponse {
   readonly contentType: string;
   readonly text: string;
   readonly ms: number;
+  /** The `ETag` header, when the answer has one. */
+  readonly etag?: string;
 }
 
 /** An answer larger than this fails the request (the largest legitimate ones, lookups and topic reads, are far smaller). */
@@ -73,11 +75,13 @@ function sendOnce(baseUrl: string, r: FuzzRequest, agent: https.Agent): Promise<
         });
         res.on('end', () => {
           clearTimeout(timer);
+          const etag = res.headers.etag;
           resolve({
             status: res.statusCode ?? 0,
             contentType,
             text: Buffer.concat(chunks).toString('utf8'),
             ms: performance.now() - started,
+            ...(etag === undefined ? {} : { etag }),
           });
         });
         res.on('error', (err) => {

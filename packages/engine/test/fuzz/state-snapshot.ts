@@ -17,13 +17,17 @@ export const snapshotSources: readonly string[] = [
   '/api/topics/list',
 ];
 
+/** The last answer of each list, by URL: sent back as `If-None-Match`, so that an unchanged list (304) is not sent again. */
+const lastAnswers = new Map<string, { etag: string; text: string }>();
+
 async function get(url: string, token: string, path: string): Promise<string> {
-  const res = await send(
-    url,
-    { method: 'GET', path, headers: { authorization: `Bearer ${token}` }, label: 'snapshot' },
-    true,
-  );
+  const last = lastAnswers.get(url + path);
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (last) headers['if-none-match'] = last.etag;
+  const res = await send(url, { method: 'GET', path, headers, label: 'snapshot' }, true);
+  if (res.status === 304 && last) return last.text;
   if (res.status !== 200) throw new Error(`snapshot: GET ${path} answered ${res.status} ${res.text.slice(0, 300)}`);
+  if (res.etag) lastAnswers.set(url + path, { etag: res.etag, text: res.text });
   return res.text;
 }
 

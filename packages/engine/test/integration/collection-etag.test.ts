@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { multipartBody } from '../helpers/multipart.ts';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
 import { startTestNode, type TestNode } from '../helpers/test-node.ts';
 import { uniqueTopicPrefix } from '../helpers/unique.ts';
@@ -90,6 +91,37 @@ for (const mode of storeModes) {
       const changed = await t.call('GET', '/api/tasks', { token: user, headers: { 'if-none-match': tag } });
       assert.equal(changed.status, 200);
       assert.deepEqual(changed.body, [task]);
+    });
+
+    test('lookups: ETag, 304 while they hold, a new ETag after an upload, a replacement and a delete', async () => {
+      const upload = (path: string, csv: string, id?: string) => {
+        const file = { name: 'file', value: csv, filename: 'table.csv', contentType: 'text/csv' };
+        const { body, contentType } = multipartBody(id === undefined ? [file] : [{ name: 'id', value: id }, file]);
+        return t.call('POST', path, { token: admin, body, contentType });
+      };
+      const read = (tag: string) => t.call('GET', '/api/lookups', { token: user, headers: { 'if-none-match': tag } });
+      const empty = await t.call('GET', '/api/lookups', { token: user });
+      assert.deepEqual(empty.body, []);
+      const tag0 = String(empty.headers.etag);
+      assert.equal((await read(tag0)).status, 304);
+
+      assert.equal((await upload('/api/lookups', 'ip,risk\n10.0.0.1,9\n', 'ips')).status, 201);
+      const created = await read(tag0);
+      assert.equal(created.status, 200, 'an upload changes the ETag');
+      assert.deepEqual(created.body, [{ id: 'ips', content: [{ ip: '10.0.0.1', risk: 9 }] }]);
+      const tag1 = String(created.headers.etag);
+      assert.equal((await read(tag1)).status, 304);
+
+      assert.equal((await upload('/api/lookups/ips', 'ip,risk\n10.0.0.2,3\n')).status, 200);
+      const replaced = await read(tag1);
+      assert.equal(replaced.status, 200, 'a replaced file changes the ETag');
+      assert.deepEqual(replaced.body, [{ id: 'ips', content: [{ ip: '10.0.0.2', risk: 3 }] }]);
+
+      assert.equal((await t.call('DELETE', '/api/lookups/ips', { token: admin })).status, 204);
+      const deleted = await read(String(replaced.headers.etag));
+      assert.equal(deleted.status, 200, 'a delete changes the ETag');
+      assert.deepEqual(deleted.body, []);
+      assert.equal(deleted.headers.etag, tag0, 'the same content has the same ETag');
     });
 
     test('without a token: 401, no ETag', async () => {
