@@ -32,6 +32,8 @@ export class LookupResource {
   readonly #maxTotal: number;
   readonly #writes = new SerialQueue();
   readonly #serialised: SerialisedListCache;
+  /** Each stored lookup's size as counted by the total limit, kept by the store's change events (read once, on first use). */
+  #sizes: Map<string, number> | undefined;
 
   /** `maxTotal`: all lookups together (weir.lookup.max-total-bytes), each counted as its content's JSON. */
   constructor(store: ConfigStore, maxBytes: number, maxTotal: number) {
@@ -39,6 +41,11 @@ export class LookupResource {
     this.#maxBytes = maxBytes;
     this.#maxTotal = maxTotal;
     this.#serialised = new SerialisedListCache(store, 'lookups', () => this.list());
+    store.onChange((collection, id, value) => {
+      if (collection !== 'lookups' || this.#sizes === undefined) return;
+      if (value === undefined) this.#sizes.delete(id);
+      else this.#sizes.set(id, contentSize(value as Lookup));
+    });
   }
 
   list(): Lookup[] {
@@ -89,10 +96,11 @@ export class LookupResource {
 
   /** Refuses a lookup that would make all lookups together larger than `weir.lookup.max-total-bytes`. */
   #checkTotal(lookup: Lookup): void {
-    const size = JSON.stringify(lookup.content).length;
+    // The stored sizes are kept, not counted again: an upload's work grows with its own size, not with all lookups'.
+    this.#sizes ??= new Map(this.#store.list<Lookup>('lookups').map((stored) => [stored.id, contentSize(stored)]));
+    const size = contentSize(lookup);
     let others = 0;
-    for (const stored of this.#store.list<Lookup>('lookups'))
-      if (stored.id !== lookup.id) others += JSON.stringify(stored.content).length;
+    for (const [id, bytes] of this.#sizes) if (id !== lookup.id) others += bytes;
     if (others + size > this.#maxTotal) throw apiError('LOOKUP_TOTAL_TOO_LARGE', this.#maxTotal, others, size);
   }
 
@@ -106,6 +114,11 @@ export class LookupResource {
       throw err;
     }
   }
+}
+
+/** A lookup's size as the total limit counts it: its content's JSON. */
+function contentSize(lookup: Lookup): number {
+  return JSON.stringify(lookup.content).length;
 }
 
 function parsed(file: LookupFile | undefined): LookupRow[] {

@@ -99,6 +99,23 @@ describe('limits, each at its edge', () => {
     assert.equal(big.status, 413, `${big.status} ${big.text}`);
     assert.match(debug(big), /more than the limit of 2048 bytes \(setting weir\.lookup\.max-total-bytes\)/);
     assert.equal((await t.call('GET', '/api/lookups/big', { token: admin })).status, 404);
+
+    // The total follows deletes and replacements (each row is about 26 bytes of JSON).
+    const replace = (id: string, rows: number) => {
+      const csv = `k,v\n${Array.from({ length: rows }, (_, i) => `key${i},value${i}`).join('\n')}\n`;
+      const { body, contentType } = multipartBody([
+        { name: 'file', filename: `${id}.csv`, contentType: 'text/csv', value: csv },
+      ]);
+      return t.call('POST', `/api/lookups/${id}`, { token: admin, body, contentType });
+    };
+    assert.equal((await upload('mid', 60)).status, 201, 'small + mid fit');
+    assert.equal((await upload('mid2', 60)).status, 413, 'small + mid + mid2 do not');
+    assert.equal((await t.call('DELETE', '/api/lookups/mid', { token: admin })).status, 204);
+    assert.equal((await upload('mid2', 60)).status, 201, "a deleted lookup's bytes are free again");
+    assert.equal((await replace('small', 30)).status, 413, 'a replacement counts its new size');
+    assert.equal((await replace('small', 5)).status, 200, 'and not the size it replaces');
+    assert.equal((await t.call('DELETE', '/api/lookups/mid2', { token: admin })).status, 204);
+    assert.equal((await t.call('DELETE', '/api/lookups/small', { token: admin })).status, 204);
   });
 
   test('a client that does not finish its headers in time gets 408 and is disconnected', async () => {
