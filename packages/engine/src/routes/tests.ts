@@ -1,13 +1,13 @@
-import { check, compile, isPdlSyntaxError } from '@weir/pdl';
+import { check, compile, isPdlSyntaxError, type LookupResolver } from '@weir/pdl';
 import { access } from '../auth/roles.ts';
 import { apiError } from '../errors.ts';
 import { parseJson } from '../http/body-parsers.ts';
-import type { Lookup } from '../resources/lookup.ts';
 import type { StoredPipeline } from '../resources/pipeline.ts';
 import type { StoredRule } from '../resources/rule.ts';
 import type { StoredTask } from '../resources/task.ts';
 import type { ConfigStore } from '../store/config-store.ts';
-import { LookupBook, RuleBook } from '../stream/rule-book.ts';
+import { StoredLookups } from '../resources/stored-lookups.ts';
+import { RuleBook } from '../stream/rule-book.ts';
 import {
   compileTask,
   isTaskDefinitionError,
@@ -74,14 +74,8 @@ function compileForTest(spec: StoredTask, env: TaskEnvironment): CompiledTask {
   }
 }
 
-/** The stored lookups, and the stored rules compiled on first use (the engine's books, filled from the store). */
-function storedLookups(store: ConfigStore): LookupBook {
-  const lookups = new LookupBook();
-  lookups.update(store.list<Lookup>('lookups'));
-  return lookups;
-}
-
-function storedRules(store: ConfigStore, lookups: LookupBook): RuleBook {
+/** The stored rules, compiled on first use (the engine's book, filled from the store): one per request, so correlations start empty. */
+function storedRules(store: ConfigStore, lookups: LookupResolver): RuleBook {
   const rules = new RuleBook();
   rules.readFrom((id) => store.get<StoredRule>('rules', id), lookups);
   return rules;
@@ -97,6 +91,7 @@ const kinds = {
  * the stored configuration; nothing is written anywhere.
  */
 export const testRoutes: RouteModule = (app, ctx) => {
+  const lookups = new StoredLookups(ctx.store);
   app.post<ById>(
     '/api/test/rules/:id',
     testRoute({ params: idParams, body: eventBody, response: { 200: testResult } }),
@@ -104,7 +99,6 @@ export const testRoutes: RouteModule = (app, ctx) => {
       const rule = ctx.store.get<{ pdl: string }>('rules', request.params.id);
       if (!rule) throw apiError('RESOURCE_MISSING', kinds.rule);
       const event = typeof request.body === 'string' ? parseJson(request.body) : request.body;
-      const lookups = storedLookups(ctx.store);
       try {
         return { result: compile(rule.pdl, { lookups }).run(event, { timestamp: Date.now() }) };
       } catch (err) {
@@ -120,7 +114,6 @@ export const testRoutes: RouteModule = (app, ctx) => {
     async (request) => {
       const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<StoredTask>('tasks', request.params.id) : undefined;
       if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
-      const lookups = storedLookups(ctx.store);
       const rules = storedRules(ctx.store, lookups);
       const result = runPipeline([compileForTest(spec, { rules, lookups })], {
         value: bodyText(request.body),
@@ -139,7 +132,6 @@ export const testRoutes: RouteModule = (app, ctx) => {
         ? ctx.store.get<StoredPipeline>('pipelines', request.params.id)
         : undefined;
       if (!pipeline) throw apiError('PIPELINE_TEST_MISSING');
-      const lookups = storedLookups(ctx.store);
       const rules = storedRules(ctx.store, lookups);
       const tasks = pipeline.tasks.map((id) => {
         const spec = ctx.store.get<StoredTask>('tasks', String(id));
@@ -168,7 +160,6 @@ export const testRoutes: RouteModule = (app, ctx) => {
     } catch (err) {
       throw apiError('TEST_INPUT_INVALID', `data is not valid JSON: ${(err as Error).message}`);
     }
-    const lookups = storedLookups(ctx.store);
     let program;
     try {
       program = compile(body.pdl, { lookups });
@@ -193,7 +184,6 @@ export const testRoutes: RouteModule = (app, ctx) => {
       const body = objectBody(request.body);
       if (typeof body.pdl !== 'string')
         throw apiError('TEST_INPUT_INVALID', 'pdl must be a string holding the PDL text.');
-      const lookups = storedLookups(ctx.store);
       const outcome = check(body.pdl, { lookups });
       return outcome.result ? { result: true } : { result: false, error: outcome.error };
     },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { post } from '../helpers/engine.ts';
+import { multipartBody } from '../helpers/multipart.ts';
 import { useTestNode } from '../helpers/test-node.ts';
 
 /**
@@ -328,6 +329,30 @@ describe('test endpoints: tasks, pipelines, rules, PDL and PDL syntax', () => {
         result: false,
         error: { message: "line 1, column 14: unknown lookup 'nowhere'", line: 1, column: 14 },
       });
+    });
+  });
+
+  describe('the tests read the stored lookups as they are now', () => {
+    const upload = (path: string, csv: string, id?: string) => {
+      const file = { name: 'file', value: csv, filename: 'risk.csv', contentType: 'text/csv' };
+      const { body, contentType } = multipartBody(id === undefined ? [file] : [{ name: 'id', value: id }, file]);
+      return t.call('POST', path, { token: admin, body, contentType });
+    };
+    const run = (pdl: string) => postText('/api/test/pdl', JSON.stringify({ pdl, data: '{"ip": "10.0.0.1"}' }));
+
+    test('a created, replaced and deleted lookup is seen by the next test request', async () => {
+      const pdl = 'lookup te-risk ip OUTPUT risk';
+      assert.equal((await upload('/api/lookups', 'ip,risk\n10.0.0.1,9\n', 'te-risk')).status, 201);
+      const first = await run(pdl);
+      assert.equal(first.status, 200, first.text);
+      assert.equal(((first.body as { result: Json }).result as Json).risk, 9);
+      assert.equal((await upload('/api/lookups/te-risk', 'ip,risk\n10.0.0.1,2\n')).status, 200);
+      const second = await run(pdl);
+      assert.equal(((second.body as { result: Json }).result as Json).risk, 2, 'the replaced rows');
+      assert.equal((await t.call('DELETE', '/api/lookups/te-risk', { token: admin })).status, 204);
+      const third = await run(pdl);
+      assert.equal(third.status, 400, third.text);
+      assert.match((third.body as Json).debugMessage as string, /unknown lookup 'te-risk'/);
     });
   });
 
