@@ -125,12 +125,11 @@ function readRequest(
     }
   } else {
     const name = options.mapping ?? 'evtx-json';
-    const found = typeof name === 'string' ? mappings.get(name) : undefined;
-    if (found === undefined)
-      throw apiError(
-        'VALIDATION',
-        `Unknown mapping '${String(name)}'; built in: ${[...mappings.keys()].join(', ')} (or send your own as mappingYaml).`,
-      );
+    const builtIn = `built in: ${[...mappings.keys()].join(', ')} (or send your own as mappingYaml)`;
+    // Not turned into text: an object's own toString may be anything (a 500, found by the fuzz suite).
+    if (typeof name !== 'string') throw apiError('VALIDATION', `mapping must be the name of a mapping; ${builtIn}.`);
+    const found = mappings.get(name);
+    if (found === undefined) throw apiError('VALIDATION', `Unknown mapping '${name}'; ${builtIn}.`);
     mapping = found;
   }
   return { yaml, mapping, dryRun: options.dryRun === true, license: (options.license as string | undefined) ?? null };

@@ -154,6 +154,15 @@ detection:
       (unknown.body as Json).debugMessage,
       "Unknown mapping 'nope'; built in: evtx-json, padas, sigma, winlogbeat (or send your own as mappingYaml).",
     );
+    // Found by the fuzz suite: a mapping that is an object whose toString is not a function answered 500.
+    for (const mapping of [{ toString: { prototype: { polluted: true } } }, ['evtx-json'], 7]) {
+      const notAName = await importSigma({ yaml: twoRules, mapping, dryRun: true });
+      assert.equal(notAName.status, 400, notAName.text);
+      assert.equal(
+        (notAName.body as Json).debugMessage,
+        'mapping must be the name of a mapping; built in: evtx-json, padas, sigma, winlogbeat (or send your own as mappingYaml).',
+      );
+    }
     const badMapping = await importSigma({
       yaml: twoRules,
       mappingYaml: 'name: x\nlogsources:\n  - match: {product: windows}\n    condition: "a ="',
