@@ -91,7 +91,9 @@ function sendOnce(baseUrl: string, r: FuzzRequest, agent: https.Agent): Promise<
       },
     );
     const timer = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${requestTimeoutMs} ms (a hang)`));
+      req.destroy(
+        new Error(`no answer within ${requestTimeoutMs} ms (a hang): ${r.method} ${r.path.slice(0, 120)} [${r.label}]`),
+      );
     }, requestTimeoutMs);
     req.on('error', (err) => {
       clearTimeout(timer);
