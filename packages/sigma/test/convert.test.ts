@@ -90,6 +90,16 @@ describe('Sigma detection to PDL', () => {
     assert.match(b?.status === 'error' ? b.reason : '', /^not valid YAML \(line \d+, column \d+\)/);
   });
 
+  test('a YAML text with thousands of errors on one long line is refused once, naming the first', () => {
+    // Found by the fuzz suite: the yaml library's worded errors copied the line for each error (35 s).
+    const [only, ...rest] = convertSigma(`title: x\nlist: ${'[a: b, '.repeat(40_000)}\n`, { mapping });
+    assert.equal(rest.length, 0);
+    const reason = only?.status === 'error' ? only.reason : '';
+    const where = /^not valid YAML \(line (\d+), column (\d+)\): .* at line (\d+), column (\d+)$/.exec(reason);
+    assert.ok(where, reason.slice(0, 300));
+    assert.deepEqual([where[3], where[4]], [where[1], where[2]], 'the place is said once, the same both times');
+  });
+
   test('mapping files: every problem names where it is', () => {
     assert.throws(
       () => parseMapping('name: m\nlogsources:\n  - match: {os: x}\n    condition: null'),
