@@ -7,6 +7,9 @@ import { visitRecords } from '../kafka/record-batches.ts';
  * offset under read_committed: aborted transactions are left out) and hands every record to
  * `apply`, in order. Uses plain fetches: the consumer never joins a group. Returns the records read.
  */
+/** A restore that reads nothing new for this long fails (and the worker starts over). */
+const stallMs = 30_000;
+
 export async function readChangelog(
   consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
   topic: string,
@@ -23,7 +26,13 @@ export async function readChangelog(
   let position = starts.get(topic)?.[partition] ?? 0n;
   const end = ends.get(topic)?.[partition] ?? 0n;
   let count = 0;
+  let progressAt = Date.now();
   while (position < end) {
+    // records below the end that no fetch returns (a new leader whose high watermark is behind): not for ever
+    if (Date.now() - progressAt > stallMs)
+      throw new Error(
+        `restoring ${topic}-${partition} made no progress for ${stallMs / 1000} s at offset ${position} of ${end}`,
+      );
     const metadata = await consumer.metadata({ topics: [topic] });
     const info = metadata.topics.get(topic);
     const leader = info?.partitions[partition]?.leader;
@@ -56,11 +65,13 @@ export async function readChangelog(
         if (p.partitionIndex !== partition) continue;
         if (p.errorCode !== 0)
           throw new Error(`restoring ${topic}-${partition} failed with Kafka error code ${p.errorCode}`);
+        const from = position;
         position = visitRecords((p.records ?? []) as readonly RecordsBatch[], position, (offset, record) => {
           if (offset >= end || !record.key) return;
           apply(record.key, record.value ?? null);
           count++;
         });
+        if (position > from) progressAt = Date.now();
       }
     }
   }

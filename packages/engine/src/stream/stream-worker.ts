@@ -6,6 +6,7 @@ import type { RoutedRecord } from '../tasks/index.ts';
 import { readChangelog } from './changelog-restore.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic, type SourceRecord } from './dead-letter.ts';
+import { closeDeadlineMs, DeadlineExceeded, withDeadline } from './deadline.ts';
 import { PartitionedStateStore } from './partitioned-state.ts';
 import { PartitionQueues } from './partition-queues.ts';
 import { IdleClock } from './idle-clock.ts';
@@ -62,6 +63,12 @@ const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`
 
 /** How long a worker waits before it restores and reads partitions it gained in a rebalance (see #settleGained). */
 const gainedSettleMs = 1500;
+/** Deadlines (see deadline.ts): clients, topics and the group join (the join itself may take the 60-s rebalance timeout); */
+const setUpDeadlineMs = 90_000;
+/** reading the committed offsets of gained partitions; restoring one changelog partition; an exactly_once_v2 transaction. */
+const offsetsDeadlineMs = 60_000;
+const restoreDeadlineMs = 300_000;
+const transactionDeadlineMs = 90_000;
 
 const keepFetching = (): void => {};
 
@@ -120,6 +127,10 @@ export class StreamWorker {
   #pendingClockOutput: OutgoingRecord[] = [];
   /** Set when the consumer lost a broker connection: its stream may stall silently, so it is rebuilt. */
   #connectionLost: string | undefined;
+  /** Counts client teardowns: a step abandoned at its deadline that ends after one changes nothing. */
+  #epoch = 0;
+  /** The part of the set-up under way, named when it misses its deadline. */
+  #step = '';
 
   constructor(options: StreamWorkerOptions) {
     // Short timeouts: a request lost to a restarting broker must fail fast so the worker can rebuild.
@@ -203,11 +214,7 @@ export class StreamWorker {
     let backoff = 500;
     while (this.#running) {
       try {
-        await this.#ensureClients();
-        const inputs = await this.#existingInputs();
-        if (inputs.length > 0) inputs.push(...(await this.#ensureStageTopics(new Set(inputs))));
-        const key = inputs.join('\u0000');
-        if (key !== this.#subscribed || !this.#stream) await this.#subscribe(inputs, key);
+        await withDeadline(this.#setUp(), setUpDeadlineMs, () => this.#step);
         this.#planDirty = false;
         this.#setState('RUNNING');
         backoff = 500;
@@ -227,6 +234,26 @@ export class StreamWorker {
         backoff = Math.min(backoff * 2, 10_000);
       }
     }
+  }
+
+  /** Clients, input and stage topics, the group join; a step that ends after the set-up was given up goes no further. */
+  async #setUp(): Promise<void> {
+    const epoch = this.#epoch;
+    const current = () => {
+      if (epoch !== this.#epoch) throw new Error(`${this.#step}: given up`);
+    };
+    this.#step = 'opening the clients';
+    await this.#ensureClients();
+    current();
+    this.#step = 'listing the input topics';
+    const inputs = await this.#existingInputs();
+    current();
+    this.#step = 'creating the stage topics';
+    if (inputs.length > 0) inputs.push(...(await this.#ensureStageTopics(new Set(inputs))));
+    current();
+    const key = inputs.join('\u0000');
+    this.#step = 'joining the consumer group';
+    if (key !== this.#subscribed || !this.#stream) await this.#subscribe(inputs, key);
   }
 
   /** Input topics that exist; missing ones are looked for again every 5 s. */
@@ -294,13 +321,20 @@ export class StreamWorker {
       this.#pipeline.commitSoon();
       this.#wake?.();
     });
-    this.#stream = await this.#consumer.consume({
+    const epoch = this.#epoch;
+    const stream = await this.#consumer.consume({
       topics: inputs,
       mode: 'committed',
       fallbackMode: 'earliest',
       autocommit: false,
       highWaterMark: 4096,
     });
+    if (epoch !== this.#epoch) {
+      // joined after the set-up was given up (and this consumer closed): not this worker's stream
+      await stream.close().catch(() => {});
+      throw new Error('joining the consumer group: given up');
+    }
+    this.#stream = stream;
     this.#stream.on('error', (err: Error) => this.#options.onLog('warn', `consumer stream: ${err.message}`));
     // A 'readable' listener for the stream's whole life. #nextBatch removes its own listener while a
     // batch is processed; with none left, Node sets readableFlowing to null, and the client's fetch
@@ -389,9 +423,15 @@ export class StreamWorker {
         const started = performance.now();
         this.#stateStore.open(topic, partition, stage.topics.changelog);
         const restorer = this.#ensureRestorer();
+        const epoch = this.#epoch;
         try {
-          const n = await readChangelog(restorer, stage.topics.changelog, partition, readCommitted, (key, value) =>
-            this.#stateStore.restore(topic, partition, key, value),
+          const n = await withDeadline(
+            readChangelog(restorer, stage.topics.changelog, partition, readCommitted, (key, value) => {
+              // a restore given up at its deadline writes nothing into the state restored after it
+              if (epoch === this.#epoch) this.#stateStore.restore(topic, partition, key, value);
+            }),
+            restoreDeadlineMs,
+            `restoring ${stage.topics.changelog}-${partition}`,
           );
           this.#options.onLog(
             'info',
@@ -427,10 +467,18 @@ export class StreamWorker {
     try {
       const committed =
         this.#options.guarantee === 'exactly_once_v2'
-          ? await stableOffsets(this.#admin!, this.#options.groupId, byTopic, () => this.#running)
-          : await this.#consumer.listCommittedOffsets({
-              topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
-            });
+          ? await withDeadline(
+              stableOffsets(this.#admin!, this.#options.groupId, byTopic, () => this.#running),
+              offsetsDeadlineMs,
+              'reading the committed offsets',
+            )
+          : await withDeadline(
+              this.#consumer.listCommittedOffsets({
+                topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
+              }),
+              offsetsDeadlineMs,
+              'reading the committed offsets',
+            );
       for (const [topic, offsets] of committed) {
         offsets.forEach((offset, partition) => {
           const key = tpKey(topic, partition);
@@ -603,7 +651,11 @@ export class StreamWorker {
       return;
     }
     try {
-      await this.#writer.write(out, last, group, this.#consumer);
+      await withDeadline(
+        this.#writer.write(out, last, group, this.#consumer),
+        transactionDeadlineMs,
+        'writing a batch in its transaction',
+      );
     } catch (err) {
       if (rebalanceErrors.has(brokerErrorId(err) ?? '')) {
         this.#rollBack(batch, before, brokerErrorId(err)!);
@@ -746,6 +798,7 @@ export class StreamWorker {
   }
 
   async #closeConsumer(): Promise<void> {
+    this.#epoch++;
     const stream = this.#stream;
     const consumer = this.#consumer;
     this.#stream = undefined;
@@ -757,8 +810,8 @@ export class StreamWorker {
     this.#assigned = null;
     this.#rebalancing = false;
     for (const [topic, partition] of [...this.#stateStore.partitions()]) this.#stateStore.drop(topic, partition);
-    await stream?.close().catch(() => {});
-    await consumer?.close(true).catch(() => {});
+    if (stream) await this.#closing(stream.close(), 'the consumer stream');
+    if (consumer) await this.#closing(consumer.close(true), 'the consumer');
   }
 
   async #closeClients(): Promise<void> {
@@ -767,10 +820,18 @@ export class StreamWorker {
     const restorer = this.#restorer;
     this.#admin = undefined;
     this.#restorer = undefined;
-    await restorer?.close(true).catch(() => {});
+    if (restorer) await this.#closing(restorer.close(true), 'the restore consumer');
     this.#knownTopics.clear();
-    await this.#writer.close();
-    await admin?.close().catch(() => {});
+    await this.#closing(this.#writer.close(), 'the producer');
+    if (admin) await this.#closing(admin.close(), 'the admin client');
+  }
+
+  /** Waits for a client to close, at most closeDeadlineMs: a close that hangs is left behind (a failed close is no news). */
+  async #closing(close: Promise<unknown>, what: string): Promise<void> {
+    await withDeadline(close, closeDeadlineMs, `closing ${what}`).catch((err: unknown) => {
+      if (err instanceof DeadlineExceeded)
+        this.#options.onLog('warn', `stream worker ${this.#options.index}: ${err.message}; left behind`);
+    });
   }
 
   async #sleepOrWake(ms: number): Promise<void> {

@@ -1,4 +1,5 @@
 import type { BufferMessage } from './batch-writer.ts';
+import { withDeadline } from './deadline.ts';
 import type { OutgoingRecord } from './record-processor.ts';
 
 /** A processed batch waiting for its write: its output and the last processed message per partition. */
@@ -25,6 +26,8 @@ export interface WritePipelineOptions {
   readonly onAcknowledged: (batch: PipelinedBatch) => void;
   /** A rebalance refused a commit: the offsets stay and are committed with the next commit or at the join. */
   readonly onCommitRefused: (reason: string) => void;
+  /** A write or commit not done after this long fails the pipeline (default 60 s): see deadline.ts. */
+  readonly stepDeadlineMs?: number;
 }
 
 /**
@@ -36,7 +39,8 @@ export interface WritePipelineOptions {
  * after every acknowledged batch, before the next batch is sent: after a crash at most one batch
  * per worker is written twice, as without pipelining. Larger intervals commit less often (fewer
  * OffsetCommit requests, more repeated after a crash). A failed write stops the pipeline: nothing
- * after it is sent or committed, and the worker restarts from the committed offsets.
+ * after it is sent or committed, and the worker restarts from the committed offsets. So does a write
+ * or commit that hangs past its deadline; what it does when it ends late is ignored.
  */
 export class WritePipeline {
   readonly #io: PipelineIo;
@@ -51,6 +55,8 @@ export class WritePipeline {
   #commitTimer: NodeJS.Timeout | undefined;
   #failure: { readonly error: unknown } | undefined;
   #progress: (() => void) | undefined;
+  /** Counts resets: a step abandoned at its deadline that ends after a reset changes nothing. */
+  #generation = 0;
 
   constructor(io: PipelineIo, options: WritePipelineOptions) {
     this.#io = io;
@@ -78,13 +84,14 @@ export class WritePipeline {
   /** Hands a processed batch over: written after the batches before it, its offsets committed once acknowledged. */
   write(batch: PipelinedBatch): void {
     this.#waiting.push(batch);
-    this.#then(async () => {
+    this.#then(async (current) => {
       await this.#io.produce(batch.out);
+      if (!current()) return;
       this.#waiting.shift();
       for (const [key, m] of batch.last) this.#acked.set(key, m);
       this.#options.onAcknowledged(batch);
       const interval = this.#options.commitIntervalMs;
-      if (interval <= 0 || performance.now() - this.#lastCommit >= interval) await this.#commit();
+      if (interval <= 0 || performance.now() - this.#lastCommit >= interval) await this.#commit(current);
       else this.#commitLater(interval);
     });
   }
@@ -94,14 +101,14 @@ export class WritePipeline {
    * revocation, a replan and a graceful stop). Throws the failure of a write or commit.
    */
   async flush(): Promise<void> {
-    this.#then(() => this.#commit());
+    this.#then((current) => this.#commit(current));
     await this.#chain;
     this.throwIfFailed();
   }
 
   /** Commits what is acknowledged once the writes before it are done (after a rebalance refused a commit). */
   commitSoon(): void {
-    this.#then(() => this.#commit());
+    this.#then((current) => this.#commit(current));
   }
 
   /** Forgets acknowledged offsets of partitions not in `keep` (their next owner repeats at most what they cover). */
@@ -116,6 +123,7 @@ export class WritePipeline {
    */
   async reset(): Promise<OutgoingRecord[]> {
     await this.#chain;
+    this.#generation++;
     clearTimeout(this.#commitTimer);
     this.#commitTimer = undefined;
     const clockOutput = this.#waiting.flatMap((b) => b.clockOutput);
@@ -126,12 +134,21 @@ export class WritePipeline {
     return clockOutput;
   }
 
-  #then(step: () => Promise<void>): void {
+  /** Chains a step; `current()` tells it, after each wait, whether it may still change the pipeline. */
+  #then(step: (current: () => boolean) => Promise<void>): void {
     this.#chain = this.#chain.then(async () => {
       if (this.#failure) return;
+      const generation = this.#generation;
+      let abandoned = false;
+      const current = () => !abandoned && generation === this.#generation;
       try {
-        await step();
+        await withDeadline(
+          step(current),
+          this.#options.stepDeadlineMs ?? 60_000,
+          'writing a batch and committing its offsets',
+        );
       } catch (error) {
+        abandoned = true;
         this.#failure = { error };
       }
       const progress = this.#progress;
@@ -140,7 +157,7 @@ export class WritePipeline {
     });
   }
 
-  async #commit(): Promise<void> {
+  async #commit(current: () => boolean): Promise<void> {
     clearTimeout(this.#commitTimer);
     this.#commitTimer = undefined;
     this.#lastCommit = performance.now();
@@ -148,7 +165,7 @@ export class WritePipeline {
     const offsets = this.#acked;
     this.#acked = new Map();
     const refusal = await this.#io.commit(offsets);
-    if (refusal === undefined) return;
+    if (refusal === undefined || !current()) return;
     // kept for the next commit (newer offsets of the same partition, acknowledged meanwhile, win)
     for (const [key, m] of offsets) if (!this.#acked.has(key)) this.#acked.set(key, m);
     this.#options.onCommitRefused(refusal);
@@ -160,7 +177,7 @@ export class WritePipeline {
     const wait = Math.max(0, interval - (performance.now() - this.#lastCommit));
     this.#commitTimer = setTimeout(() => {
       this.#commitTimer = undefined;
-      this.#then(() => this.#commit());
+      this.#then((current) => this.#commit(current));
     }, wait);
   }
 }

@@ -50,11 +50,12 @@ const batch = (partition: string, offset: number, value = `${partition}${offset}
   clockOutput: [],
 });
 
-function pipeline(io: ScriptedIo, commitIntervalMs = 0) {
+function pipeline(io: ScriptedIo, commitIntervalMs = 0, stepDeadlineMs?: number) {
   const acknowledged: string[] = [];
   const refused: string[] = [];
   const p = new WritePipeline(io, {
     commitIntervalMs,
+    stepDeadlineMs,
     onAcknowledged: (b) => acknowledged.push(String(b.out[0]?.value)),
     onCommitRefused: (reason) => refused.push(reason),
   });
@@ -169,5 +170,25 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
     p.retainOnly(new Set(['b']));
     await p.flush();
     assert.deepEqual(io.log, ['produce a1', 'produce b5', 'commit b@5']);
+  });
+
+  test('a write that hangs past its deadline fails the pipeline; when it ends late, after the reset, it changes nothing', async () => {
+    const io = new ScriptedIo();
+    const { p, acknowledged } = pipeline(io, 0, 50);
+    p.write(batch('a', 1));
+    await assert.rejects(p.flush(), /writing a batch and committing its offsets did not finish within 50 ms/);
+    assert.deepEqual(await p.reset(), []);
+    assert.equal(p.waiting, 0);
+    // the broker answers the abandoned produce after all: no acknowledgement, no commit
+    await io.ack();
+    assert.deepEqual(acknowledged, []);
+    assert.deepEqual(io.log, ['produce a1']);
+    // the pipeline works again after the reset
+    p.write(batch('a', 2));
+    await settle();
+    await io.ack();
+    await p.flush();
+    assert.deepEqual(io.log, ['produce a1', 'produce a2', 'commit a@2']);
+    assert.deepEqual(acknowledged, ['a2']);
   });
 });
