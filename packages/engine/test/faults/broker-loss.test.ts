@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
+import { Admin, FindCoordinatorKeyTypes } from '@platformatic/kafka';
 import {
   alertsByUser,
   compareAlerts,
@@ -11,7 +12,8 @@ import {
 import { waitFor } from '../helpers/engine.ts';
 import { KafkaCluster } from '../helpers/kafka-cluster.ts';
 import { kcatPartitions, kcatValues } from '../helpers/kcat.ts';
-import { faultRun, waitForAssignment } from '../helpers/node-pair.ts';
+import { type FaultRun, faultRun, waitForAssignment } from '../helpers/node-pair.ts';
+import { testBootstrap } from '../helpers/test-node.ts';
 import { initAdmin } from '../helpers/node-process.ts';
 
 /**
@@ -29,98 +31,131 @@ function clusterDir(): string {
   return dir;
 }
 
-describe('broker loss in the three-broker cluster', () => {
-  test('at_least_once: a broker killed mid-stream loses no record and no alert', { timeout: 480_000 }, async (t) => {
-    const cluster = KafkaCluster.open(clusterDir());
-    assert.deepEqual(await cluster.liveBrokers(), [1, 2, 3]);
-    const options = { label: 'broker-loss', guarantee: 'at_least_once', topic: 'loss', outputPartitions: 1 } as const;
-    let killed: number | undefined;
-    // The killed broker comes back after the node stopped (faultRun stops it first).
-    await faultRun(options, async (run) => {
-      const { groupId, alertsTopic, input, output } = run;
-      const node = await run.startNode();
-      const token = await initAdmin(node);
-      await configureCorrelation(node, token, input, output, [everyRule]);
-      await node.waitRunning(token);
-      await waitForAssignment(
-        groupId,
-        input,
-        4,
-        { [node.uuid]: (n) => n === 4 },
-        120_000,
-        'the node to hold every input partition',
-      );
+/** Which broker a run kills, once the node runs and the first half is alerted; `why` names its role. */
+type Victim = (run: FaultRun, alertsLeader: number) => Promise<{ broker: number; why: string }>;
 
-      // Weir created its alerts topic with 3 replicas (min.insync.replicas=2 is checked through the API below).
-      const alertsPartitions = await kcatPartitions(alertsTopic);
+async function brokerLoss(t: TestContext, label: string, victim: Victim): Promise<void> {
+  const cluster = KafkaCluster.open(clusterDir());
+  assert.deepEqual(await cluster.liveBrokers(), [1, 2, 3]);
+  const options = { label, guarantee: 'at_least_once', topic: 'loss', outputPartitions: 1 } as const;
+  let killed: number | undefined;
+  // The killed broker comes back after the node stopped (faultRun stops it first).
+  await faultRun(options, async (run) => {
+    const { groupId, alertsTopic, input, output } = run;
+    const node = await run.startNode();
+    const token = await initAdmin(node);
+    await configureCorrelation(node, token, input, output, [everyRule]);
+    await node.waitRunning(token);
+    await waitForAssignment(
+      groupId,
+      input,
+      4,
+      { [node.uuid]: (n) => n === 4 },
+      120_000,
+      'the node to hold every input partition',
+    );
+
+    // Weir created its alerts topic with 3 replicas (min.insync.replicas=2 is checked through the API below).
+    const alertsPartitions = await kcatPartitions(alertsTopic);
+    assert.ok(
+      alertsPartitions.every((p) => p.replicas.length === 3),
+      JSON.stringify(alertsPartitions),
+    );
+    const described = await node.call('GET', `/api/topics/${alertsTopic}`, { token });
+    assert.equal(described.status, 200, described.text);
+    assert.match(described.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/);
+    // so did it the correlation stage's repartition and changelog topics
+    for (const internal of ['repartition', 'changelog']) {
+      const name = `${groupId}-logins-1-task1-${internal}`;
+      const partitions = await kcatPartitions(name);
       assert.ok(
-        alertsPartitions.every((p) => p.replicas.length === 3),
-        JSON.stringify(alertsPartitions),
+        partitions.length === 4 && partitions.every((p) => p.replicas.length === 3),
+        `${name}: ${JSON.stringify(partitions)}`,
       );
-      const described = await node.call('GET', `/api/topics/${alertsTopic}`, { token });
-      assert.equal(described.status, 200, described.text);
-      assert.match(described.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/);
-      // so did it the correlation stage's repartition and changelog topics
-      for (const internal of ['repartition', 'changelog']) {
-        const name = `${groupId}-logins-1-task1-${internal}`;
-        const partitions = await kcatPartitions(name);
-        assert.ok(
-          partitions.length === 4 && partitions.every((p) => p.replicas.length === 3),
-          `${name}: ${JSON.stringify(partitions)}`,
-        );
-        const res = await node.call('GET', `/api/topics/${name}`, { token });
-        assert.equal(res.status, 200, res.text);
-        assert.match(res.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/, name);
-      }
+      const res = await node.call('GET', `/api/topics/${name}`, { token });
+      assert.equal(res.status, 200, res.text);
+      assert.match(res.text, /"min\.insync\.replicas"\s*[,:]\s*"?2"?/, name);
+    }
 
-      const first = streamHalf(0);
-      await produceEvents(input, first);
-      await waitFor(
-        'the alerts of the first half',
-        async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic))).total >= users,
-        120_000,
+    const first = streamHalf(0);
+    await produceEvents(input, first);
+    await waitFor(
+      'the alerts of the first half',
+      async () => compareAlerts(alertsByUser(await kcatValues(alertsTopic))).total >= users,
+      120_000,
+    );
+
+    const chosen = await victim(run, alertsPartitions[0]!.leader);
+    killed = chosen.broker;
+    const second = streamHalf(1);
+    const writing = produceEvents(input, second.slice(0, second.length / 2));
+    await cluster.kill(killed);
+    t.diagnostic(`killed broker ${killed} (${chosen.why}) mid-stream`);
+    await writing;
+    await produceEvents(input, second.slice(second.length / 2));
+
+    const expectedEvery = first.length + second.length;
+    const count = async () => {
+      const values = await kcatValues(alertsTopic);
+      const every = new Set(
+        values
+          .map((v) => JSON.parse(v) as { _rule?: { id?: string }; seq?: number })
+          .filter((a) => a._rule?.id === everyRule.id)
+          .map((a) => a.seq),
       );
-
-      killed = alertsPartitions[0]!.leader;
-      const second = streamHalf(1);
-      const writing = produceEvents(input, second.slice(0, second.length / 2));
-      await cluster.kill(killed);
-      t.diagnostic(`killed broker ${killed} (leader of ${alertsTopic}/0) mid-stream`);
-      await writing;
-      await produceEvents(input, second.slice(second.length / 2));
-
-      const expectedEvery = first.length + second.length;
-      const count = async () => {
-        const values = await kcatValues(alertsTopic);
-        const every = new Set(
-          values
-            .map((v) => JSON.parse(v) as { _rule?: { id?: string }; seq?: number })
-            .filter((a) => a._rule?.id === everyRule.id)
-            .map((a) => a.seq),
-        );
-        return { every: every.size, total: values.length, correlation: compareAlerts(alertsByUser(values)) };
-      };
-      const result = await waitFor(
-        'every alert after the broker loss',
-        async () => {
-          const c = await count();
-          return c.every === expectedEvery && c.correlation.missing.length === 0 ? c : undefined;
-        },
-        240_000,
-      ).catch(async (err: Error) => {
+      return { every: every.size, total: values.length, correlation: compareAlerts(alertsByUser(values)) };
+    };
+    const result = await waitFor(
+      'every alert after the broker loss',
+      async () => {
         const c = await count();
-        throw new Error(
-          `${err.message}: ${c.every} of ${expectedEvery} events, ${c.correlation.missing.length} correlation alerts missing\nnode log:\n${node.output}`,
-        );
-      });
-      t.diagnostic(
-        `after the loss of broker ${killed}: ${result.every} of ${expectedEvery} events alerted, ${result.correlation.total} correlation alerts, ` +
-          `${result.correlation.missing.length} missing, ${result.correlation.extra.length} beyond the reference of which ${result.correlation.invented.length} with a value the reference never has (kcat)${result.correlation.extra.length ? `, e.g. ${result.correlation.extra.slice(0, 6).join(' ')}` : ''}`,
+        return c.every === expectedEvery && c.correlation.missing.length === 0 ? c : undefined;
+      },
+      240_000,
+    ).catch(async (err: Error) => {
+      const c = await count();
+      throw new Error(
+        `${err.message}: ${c.every} of ${expectedEvery} events, ${c.correlation.missing.length} correlation alerts missing\nnode log:\n${node.output}`,
       );
-      assert.equal(result.every, expectedEvery);
-      assert.deepEqual(result.correlation.missing, []);
-    }).finally(async () => {
-      if (killed !== undefined) await cluster.startNode(killed);
     });
+    t.diagnostic(
+      `after the loss of broker ${killed}: ${result.every} of ${expectedEvery} events alerted, ${result.correlation.total} correlation alerts, ` +
+        `${result.correlation.missing.length} missing, ${result.correlation.extra.length} beyond the reference of which ${result.correlation.invented.length} with a value the reference never has (kcat)${result.correlation.extra.length ? `, e.g. ${result.correlation.extra.slice(0, 6).join(' ')}` : ''}`,
+    );
+    assert.equal(result.every, expectedEvery);
+    assert.deepEqual(result.correlation.missing, []);
+  }).finally(async () => {
+    if (killed !== undefined) await cluster.startNode(killed);
   });
+}
+
+/** The broker that coordinates the consumer group `groupId` (where its members join and commit). */
+async function groupCoordinator(groupId: string): Promise<number> {
+  const admin = new Admin({ clientId: 'weir-fault-observer', bootstrapBrokers: testBootstrap().split(',') });
+  try {
+    const [found] = await admin.findCoordinator({ keyType: FindCoordinatorKeyTypes.GROUP, keys: [groupId] });
+    if (!found) throw new Error(`no coordinator found for group ${groupId}`);
+    return found.nodeId;
+  } finally {
+    await admin.close();
+  }
+}
+
+describe('broker loss in the three-broker cluster', () => {
+  test(
+    "at_least_once: the alerts topic's leader killed mid-stream loses no record and no alert",
+    { timeout: 480_000 },
+    (t) =>
+      brokerLoss(t, 'broker-loss', async (run, leader) => ({ broker: leader, why: `leader of ${run.alertsTopic}/0` })),
+  );
+  // The group's members must find the new coordinator and join again: their commits and joins fail until it moves.
+  test(
+    "at_least_once: the consumer group's coordinator killed mid-stream loses no record and no alert",
+    { timeout: 480_000 },
+    (t) =>
+      brokerLoss(t, 'coordinator-loss', async (run) => ({
+        broker: await groupCoordinator(run.groupId),
+        why: `coordinator of the consumer group ${run.groupId}`,
+      })),
+  );
 });

@@ -7,7 +7,7 @@ export type Guarantee = 'at_least_once' | 'exactly_once_v2';
 
 /**
  * Settings shared by the nodes of one fault test: their own consumer group and Weir topics, the
- * configuration shared through the Kafka store, a 1 s heartbeat and 3 s liveness threshold.
+ * configuration shared through the Kafka store, a 1 s heartbeat and 3 s liveness threshold, info logs.
  */
 export function faultSettings(
   label: string,
@@ -21,6 +21,8 @@ export function faultSettings(
       'processing.guarantee': guarantee,
       'weir.node.heartbeat-seconds': '1',
       'weir.node.dead-after-seconds': '3',
+      // a failed fault test prints its nodes' logs: with the workers' assignments, restores and restarts
+      'weir.log.level': process.env.WEIR_TEST_NODE_LOG_LEVEL ?? 'info',
     },
     groupId: isolated['weir.application.id']!,
     alertsTopic: `${isolated['weir.topic.prefix']!}_alerts`,
