@@ -6,6 +6,7 @@ import type { RoutedRecord } from '../tasks/index.ts';
 import { readChangelog } from './changelog-restore.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic, type SourceRecord } from './dead-letter.ts';
+import { ConsumerHealth } from './consumer-health.ts';
 import { closeDeadlineMs, DeadlineExceeded, withDeadline } from './deadline.ts';
 import { PartitionedStateStore } from './partitioned-state.ts';
 import { PartitionQueues } from './partition-queues.ts';
@@ -22,8 +23,6 @@ import type { WorkerState } from './worker-states.ts';
 import { WritePipeline } from './write-pipeline.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
-/** The payload of the client's `client:broker:*` events. */
-type BrokerEvent = { readonly broker?: { readonly host?: string; readonly port?: number } } | undefined;
 
 export interface StreamWorkerOptions {
   readonly index: number;
@@ -125,8 +124,8 @@ export class StreamWorker {
   #missingInputs = '';
   /** Records emitted by the clock, written with the next batch. */
   #pendingClockOutput: OutgoingRecord[] = [];
-  /** Set when the consumer lost a broker connection: its stream may stall silently, so it is rebuilt. */
-  #connectionLost: string | undefined;
+  /** A lost broker connection or a dead fetch loop: the consumer's stream may stall silently, so it is rebuilt. */
+  readonly #health = new ConsumerHealth(() => this.#wake?.());
   /** Counts client teardowns: a step abandoned at its deadline that ends after one changes nothing. */
   #epoch = 0;
   /** The part of the set-up under way, named when it misses its deadline. */
@@ -294,21 +293,7 @@ export class StreamWorker {
     });
     // read_committed must also leave out aborted transactions' records (repartition records of a batch that was rolled back or of a killed worker)
     if (o.guarantee === 'exactly_once_v2') dropAbortedOnFetch(this.#consumer);
-    this.#connectionLost = undefined;
-    // Only a broker this consumer was connected to counts: a connection attempt that fails (a dead
-    // broker still in the bootstrap list or in stale metadata) is not a stall, the client goes on
-    // to the next broker. Counting it made every new consumer give up at once while a broker was
-    // down, a restart loop that never let the group settle (each restart rebalanced the others).
-    const connected = new Set<string>();
-    const brokerOf = (event: BrokerEvent) => `${event?.broker?.host}:${event?.broker?.port}`;
-    const lost = (what: string) => (event: BrokerEvent) => {
-      if (!connected.has(brokerOf(event))) return;
-      this.#connectionLost ??= what;
-      this.#wake?.();
-    };
-    this.#consumer.on('client:broker:connect', (event: BrokerEvent) => connected.add(brokerOf(event)));
-    this.#consumer.on('client:broker:disconnect', lost('the connection to a broker closed'));
-    this.#consumer.on('client:broker:failed', lost('a broker connection failed'));
+    this.#health.watchConsumer(this.#consumer);
     // The group is rebalancing: no new batch starts until the new assignment is known, so records of
     // partitions that move away are not processed here after their next owner started on them.
     this.#consumer.on('consumer:group:rebalance', () => {
@@ -335,6 +320,7 @@ export class StreamWorker {
       throw new Error('joining the consumer group: given up');
     }
     this.#stream = stream;
+    this.#health.watchStream(stream);
     this.#stream.on('error', (err: Error) => this.#options.onLog('warn', `consumer stream: ${err.message}`));
     // A 'readable' listener for the stream's whole life. #nextBatch removes its own listener while a
     // batch is processed; with none left, Node sets readableFlowing to null, and the client's fetch
@@ -531,7 +517,7 @@ export class StreamWorker {
         // rebalance refuses is made again at the join)
         if (!revoked) await this.#pipeline.flush();
         revoked = true;
-        if (this.#connectionLost !== undefined) throw new Error(this.#connectionLost);
+        if (this.#health.connectionLost !== undefined) throw new Error(this.#health.connectionLost);
         if (Date.now() - this.#rebalancingSince > 60_000)
           throw new Error('the consumer group rebalance did not complete within 60 s');
         await this.#sleepOrWake(100);
@@ -546,7 +532,8 @@ export class StreamWorker {
         this.#queues.putBack(batch);
         continue;
       }
-      if (this.#connectionLost !== undefined && batch.length === 0) throw new Error(this.#connectionLost);
+      const stalled = batch.length === 0 ? this.#health.failure(this.#consumer) : undefined;
+      if (stalled !== undefined) throw new Error(stalled);
       if (stream.destroyed || (stream.readableEnded && batch.length === 0))
         throw new Error('the consumer stream closed');
       if (batch.length > 0 || this.#pendingClockOutput.length > 0) await this.#processBatch(batch);
