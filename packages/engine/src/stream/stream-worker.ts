@@ -126,7 +126,7 @@ export class StreamWorker {
   #pendingClockOutput: OutgoingRecord[] = [];
   /** A lost broker connection or a dead fetch loop: the consumer's stream may stall silently, so it is rebuilt. */
   readonly #health = new ConsumerHealth(() => this.#wake?.());
-  /** Counts client teardowns: a step abandoned at its deadline that ends after one changes nothing. */
+  /** Counts teardowns after a failure: a step abandoned at its deadline that ends after one changes nothing. */
   #epoch = 0;
   /** The part of the set-up under way, named when it misses its deadline. */
   #step = '';
@@ -252,7 +252,7 @@ export class StreamWorker {
     current();
     const key = inputs.join('\u0000');
     this.#step = 'joining the consumer group';
-    if (key !== this.#subscribed || !this.#stream) await this.#subscribe(inputs, key);
+    if (key !== this.#subscribed || !this.#stream) await this.#subscribe(inputs, key, current);
   }
 
   /** Input topics that exist; missing ones are looked for again every 5 s. */
@@ -269,8 +269,10 @@ export class StreamWorker {
     return wanted.filter((t) => topics.has(t));
   }
 
-  async #subscribe(inputs: string[], key: string): Promise<void> {
+  /** Joins the group for `inputs`; `current` throws once the set-up was given up (after each wait). */
+  async #subscribe(inputs: string[], key: string, current: () => void): Promise<void> {
     await this.#closeConsumer();
+    current();
     this.#subscribed = key;
     if (inputs.length === 0) return;
     this.#setState('REBALANCING');
@@ -306,7 +308,6 @@ export class StreamWorker {
       this.#pipeline.commitSoon();
       this.#wake?.();
     });
-    const epoch = this.#epoch;
     const stream = await this.#consumer.consume({
       topics: inputs,
       mode: 'committed',
@@ -314,10 +315,12 @@ export class StreamWorker {
       autocommit: false,
       highWaterMark: 4096,
     });
-    if (epoch !== this.#epoch) {
+    try {
+      current();
+    } catch (err) {
       // joined after the set-up was given up (and this consumer closed): not this worker's stream
       await stream.close().catch(() => {});
-      throw new Error('joining the consumer group: given up');
+      throw err;
     }
     this.#stream = stream;
     this.#health.watchStream(stream);
@@ -785,7 +788,6 @@ export class StreamWorker {
   }
 
   async #closeConsumer(): Promise<void> {
-    this.#epoch++;
     const stream = this.#stream;
     const consumer = this.#consumer;
     this.#stream = undefined;
@@ -802,6 +804,7 @@ export class StreamWorker {
   }
 
   async #closeClients(): Promise<void> {
+    this.#epoch++;
     await this.#closeConsumer();
     const admin = this.#admin;
     const restorer = this.#restorer;
