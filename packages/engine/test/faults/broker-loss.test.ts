@@ -11,17 +11,18 @@ import {
 } from '../helpers/correlation-stream.ts';
 import { waitFor } from '../helpers/engine.ts';
 import { KafkaCluster } from '../helpers/kafka-cluster.ts';
-import { kcatPartitions, kcatValues } from '../helpers/kcat.ts';
-import { type FaultRun, faultRun, waitForAssignment } from '../helpers/node-pair.ts';
+import { kcatEndOffsets, kcatPartitions, kcatValues } from '../helpers/kcat.ts';
+import { type FaultRun, faultRun, type Guarantee, waitForAssignment } from '../helpers/node-pair.ts';
 import { testBootstrap } from '../helpers/test-node.ts';
 import { initAdmin } from '../helpers/node-process.ts';
 
 /**
  * Issue 12, item 8: one broker of the three-node cluster is killed with SIGKILL in the middle of the
- * correlation stream (the leader of the alerts topic, so that Weir's writes must move to another
- * broker). Weir's own topics have 3 replicas and min.insync.replicas=2, every producer writes with
- * acks=all: nothing may be lost. Counted with kcat: one `every` alert per input event, and every
- * alert of the correlation rule.
+ * correlation stream: the leader of the alerts topic (Weir's writes must move to another broker), or
+ * the coordinator of the node's consumer group (its joins, commits and transactions must move).
+ * Weir's own topics have 3 replicas and min.insync.replicas=2, every producer writes with acks=all:
+ * nothing may be lost. Counted with kcat: one `every` alert per input event, and every alert of the
+ * correlation rule; under exactly_once_v2, read_committed, each exactly once.
  */
 const everyRule = { id: 'every-login', pdl: 'action="login"' };
 
@@ -34,10 +35,11 @@ function clusterDir(): string {
 /** Which broker a run kills, once the node runs and the first half is alerted; `why` names its role. */
 type Victim = (run: FaultRun, alertsLeader: number) => Promise<{ broker: number; why: string }>;
 
-async function brokerLoss(t: TestContext, label: string, victim: Victim): Promise<void> {
+async function brokerLoss(t: TestContext, label: string, guarantee: Guarantee, victim: Victim): Promise<void> {
   const cluster = KafkaCluster.open(clusterDir());
   assert.deepEqual(await cluster.liveBrokers(), [1, 2, 3]);
-  const options = { label, guarantee: 'at_least_once', topic: 'loss', outputPartitions: 1 } as const;
+  const options = { label, guarantee, topic: 'loss', outputPartitions: 1 };
+  const exactlyOnce = guarantee === 'exactly_once_v2';
   let killed: number | undefined;
   // The killed broker comes back after the node stopped (faultRun stops it first).
   await faultRun(options, async (run) => {
@@ -88,22 +90,49 @@ async function brokerLoss(t: TestContext, label: string, victim: Victim): Promis
     const chosen = await victim(run, alertsPartitions[0]!.leader);
     killed = chosen.broker;
     const second = streamHalf(1);
-    const writing = produceEvents(input, second.slice(0, second.length / 2));
+    // The kill lands while Weir works on the first quarter of the second half. The test writes
+    // nothing while the cluster has not yet left the dead broker out: a produce that waits for it
+    // (acks=all, the dead broker still in sync) is answered with an error, stored all the same once
+    // the in-sync set shrinks, and the test's producer would write it twice (seen: 125 to 250
+    // events twice per run, which an exactly-once reader then rightly alerts twice).
+    await produceEvents(input, second.slice(0, second.length / 2));
     await cluster.kill(killed);
     t.diagnostic(`killed broker ${killed} (${chosen.why}) mid-stream`);
-    await writing;
+    await waitFor(
+      `the cluster to leave broker ${killed} out of ${input}'s leaders and in-sync replicas`,
+      async () =>
+        (await kcatPartitions(input)).every((p) => p.leader !== chosen.broker && !p.isrs.includes(chosen.broker)),
+      120_000,
+    );
     await produceEvents(input, second.slice(second.length / 2));
 
     const expectedEvery = first.length + second.length;
+    // the input as any consumer sees it (kcat): every event once, or the reference does not hold
+    const inputSeqs = (await kcatValues(input)).map((v) => (JSON.parse(v) as { seq: number }).seq);
+    const distinct = new Set(inputSeqs).size;
+    assert.equal(
+      inputSeqs.length - distinct,
+      0,
+      `the test's own producer wrote ${inputSeqs.length - distinct} events twice to ${input}`,
+    );
+    assert.equal(
+      distinct,
+      expectedEvery,
+      `${input} holds ${distinct} of ${expectedEvery} events; partition ends ${(await kcatEndOffsets(input, 4)).join(', ')}`,
+    );
     const count = async () => {
-      const values = await kcatValues(alertsTopic);
-      const every = new Set(
-        values
-          .map((v) => JSON.parse(v) as { _rule?: { id?: string }; seq?: number })
-          .filter((a) => a._rule?.id === everyRule.id)
-          .map((a) => a.seq),
-      );
-      return { every: every.size, total: values.length, correlation: compareAlerts(alertsByUser(values)) };
+      // exactly_once_v2: what a read_committed reader sees
+      const values = await kcatValues(alertsTopic, exactlyOnce);
+      const seqs = values
+        .map((v) => JSON.parse(v) as { _rule?: { id?: string }; seq?: number })
+        .filter((a) => a._rule?.id === everyRule.id)
+        .map((a) => a.seq);
+      return {
+        every: new Set(seqs).size,
+        repeated: seqs.length - new Set(seqs).size,
+        total: values.length,
+        correlation: compareAlerts(alertsByUser(values)),
+      };
     };
     const result = await waitFor(
       'every alert after the broker loss',
@@ -119,11 +148,16 @@ async function brokerLoss(t: TestContext, label: string, victim: Victim): Promis
       );
     });
     t.diagnostic(
-      `after the loss of broker ${killed}: ${result.every} of ${expectedEvery} events alerted, ${result.correlation.total} correlation alerts, ` +
+      `${guarantee}: after the loss of broker ${killed}: ${result.every} of ${expectedEvery} events alerted (${result.repeated} repeated), ${result.correlation.total} correlation alerts, ` +
         `${result.correlation.missing.length} missing, ${result.correlation.extra.length} beyond the reference of which ${result.correlation.invented.length} with a value the reference never has (kcat)${result.correlation.extra.length ? `, e.g. ${result.correlation.extra.slice(0, 6).join(' ')}` : ''}`,
     );
     assert.equal(result.every, expectedEvery);
     assert.deepEqual(result.correlation.missing, []);
+    if (exactlyOnce) {
+      // committed output exactly once: no event alerted twice, the correlation alerts equal the reference
+      assert.equal(result.repeated, 0, 'no event alerted twice');
+      assert.deepEqual(result.correlation.extra, [], 'no correlation alert beyond the reference');
+    }
   }).finally(async () => {
     if (killed !== undefined) await cluster.startNode(killed);
   });
@@ -146,14 +180,27 @@ describe('broker loss in the three-broker cluster', () => {
     "at_least_once: the alerts topic's leader killed mid-stream loses no record and no alert",
     { timeout: 480_000 },
     (t) =>
-      brokerLoss(t, 'broker-loss', async (run, leader) => ({ broker: leader, why: `leader of ${run.alertsTopic}/0` })),
+      brokerLoss(t, 'broker-loss', 'at_least_once', async (run, leader) => ({
+        broker: leader,
+        why: `leader of ${run.alertsTopic}/0`,
+      })),
   );
   // The group's members must find the new coordinator and join again: their commits and joins fail until it moves.
   test(
     "at_least_once: the consumer group's coordinator killed mid-stream loses no record and no alert",
     { timeout: 480_000 },
     (t) =>
-      brokerLoss(t, 'coordinator-loss', async (run) => ({
+      brokerLoss(t, 'coordinator-loss', 'at_least_once', async (run) => ({
+        broker: await groupCoordinator(run.groupId),
+        why: `coordinator of the consumer group ${run.groupId}`,
+      })),
+  );
+  // exactly_once_v2: the transactions in flight are aborted or completed by the next coordinator; a read_committed reader sees each output once
+  test(
+    "exactly_once_v2: the consumer group's coordinator killed mid-stream; the committed alerts equal the reference",
+    { timeout: 480_000 },
+    (t) =>
+      brokerLoss(t, 'coordinator-loss-eos', 'exactly_once_v2', async (run) => ({
         broker: await groupCoordinator(run.groupId),
         why: `coordinator of the consumer group ${run.groupId}`,
       })),
