@@ -26,7 +26,10 @@ export interface WritePipelineOptions {
   readonly onAcknowledged: (batch: PipelinedBatch) => void;
   /** A rebalance refused a commit: the offsets stay and are committed with the next commit or at the join. */
   readonly onCommitRefused: (reason: string) => void;
-  /** A write or commit not done after this long fails the pipeline (default 60 s): see deadline.ts. */
+  /**
+   * A write or commit not done after this long fails the pipeline (default 30 s; a batch normally
+   * takes milliseconds, and a failing request ends with an error within the client's timeouts): see deadline.ts.
+   */
   readonly stepDeadlineMs?: number;
 }
 
@@ -144,7 +147,7 @@ export class WritePipeline {
       try {
         await withDeadline(
           step(current),
-          this.#options.stepDeadlineMs ?? 60_000,
+          this.#options.stepDeadlineMs ?? 30_000,
           'writing a batch and committing its offsets',
         );
       } catch (error) {
