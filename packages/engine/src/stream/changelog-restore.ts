@@ -2,14 +2,14 @@ import { FetchIsolationLevels, type Consumer, type RecordsBatch } from '@platfor
 import { dropAbortedRecords } from '../kafka/aborted-transactions.ts';
 import { visitRecords } from '../kafka/record-batches.ts';
 
+/** A restore that reads nothing new for this long fails (and the worker starts over). */
+const stallMs = 30_000;
+
 /**
  * Reads one partition of a changelog topic from its first to its last offset (the last stable
  * offset under read_committed: aborted transactions are left out) and hands every record to
  * `apply`, in order. Uses plain fetches: the consumer never joins a group. Returns the records read.
  */
-/** A restore that reads nothing new for this long fails (and the worker starts over). */
-const stallMs = 30_000;
-
 export async function readChangelog(
   consumer: Consumer<Buffer, Buffer, Buffer, Buffer>,
   topic: string,

@@ -62,13 +62,16 @@ const tpKey = (topic: string, partition: number) => `${topic}\u0000${partition}`
 
 /** How long a worker waits before it restores and reads partitions it gained in a rebalance (see #settleGained). */
 const gainedSettleMs = 1500;
-/** Deadlines (see deadline.ts): clients, topics and the group join (the join itself may take the 60-s rebalance timeout); */
+/** Deadlines (see deadline.ts). Clients, topics and the group join (the join alone may take the 60-s rebalance timeout). */
 const setUpDeadlineMs = 90_000;
-/** reading the committed offsets of gained partitions; restoring one changelog partition; an exactly_once_v2 transaction. */
+/** Reading the committed offsets of partitions gained in a rebalance. */
 const offsetsDeadlineMs = 60_000;
+/** Restoring one changelog partition (changelog-restore.ts also fails after 30 s without progress). */
 const restoreDeadlineMs = 300_000;
-// Measured: with the group's coordinator killed, an exactly_once_v2 transaction's call into the
-// client never returned (broker-loss fault test); this deadline is what ended it.
+/**
+ * One exactly_once_v2 batch transaction. Measured: with the group's coordinator killed, a
+ * transaction's call into the client never returned (broker-loss fault test); this deadline ended it.
+ */
 const transactionDeadlineMs = 30_000;
 
 const keepFetching = (): void => {};
@@ -456,20 +459,15 @@ export class StreamWorker {
       byTopic.set(key.slice(0, at), list);
     }
     try {
-      const committed =
+      const committed = await withDeadline(
         this.#options.guarantee === 'exactly_once_v2'
-          ? await withDeadline(
-              stableOffsets(this.#admin!, this.#options.groupId, byTopic, () => this.#running),
-              offsetsDeadlineMs,
-              'reading the committed offsets',
-            )
-          : await withDeadline(
-              this.#consumer.listCommittedOffsets({
-                topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
-              }),
-              offsetsDeadlineMs,
-              'reading the committed offsets',
-            );
+          ? stableOffsets(this.#admin!, this.#options.groupId, byTopic, () => this.#running)
+          : this.#consumer.listCommittedOffsets({
+              topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
+            }),
+        offsetsDeadlineMs,
+        'reading the committed offsets',
+      );
       for (const [topic, offsets] of committed) {
         offsets.forEach((offset, partition) => {
           const key = tpKey(topic, partition);

@@ -58,8 +58,6 @@ export class WritePipeline {
   #commitTimer: NodeJS.Timeout | undefined;
   #failure: { readonly error: unknown } | undefined;
   #progress: (() => void) | undefined;
-  /** Counts resets: a step abandoned at its deadline that ends after a reset changes nothing. */
-  #generation = 0;
 
   constructor(io: PipelineIo, options: WritePipelineOptions) {
     this.#io = io;
@@ -126,7 +124,6 @@ export class WritePipeline {
    */
   async reset(): Promise<OutgoingRecord[]> {
     await this.#chain;
-    this.#generation++;
     clearTimeout(this.#commitTimer);
     this.#commitTimer = undefined;
     const clockOutput = this.#waiting.flatMap((b) => b.clockOutput);
@@ -137,13 +134,15 @@ export class WritePipeline {
     return clockOutput;
   }
 
-  /** Chains a step; `current()` tells it, after each wait, whether it may still change the pipeline. */
+  /**
+   * Chains a step; `current()` tells it, after each wait, whether it may still change the pipeline:
+   * false once the step failed or passed its deadline (its chain link has ended, so a reset may follow).
+   */
   #then(step: (current: () => boolean) => Promise<void>): void {
     this.#chain = this.#chain.then(async () => {
       if (this.#failure) return;
-      const generation = this.#generation;
       let abandoned = false;
-      const current = () => !abandoned && generation === this.#generation;
+      const current = () => !abandoned;
       try {
         await withDeadline(
           step(current),

@@ -175,6 +175,12 @@ async function groupCoordinator(groupId: string): Promise<number> {
   }
 }
 
+/** Kills the coordinator of the node's consumer group: its joins, commits and transactions must move. */
+const coordinator: Victim = async (run) => ({
+  broker: await groupCoordinator(run.groupId),
+  why: `coordinator of the consumer group ${run.groupId}`,
+});
+
 describe('broker loss in the three-broker cluster', () => {
   test(
     "at_least_once: the alerts topic's leader killed mid-stream loses no record and no alert",
@@ -189,20 +195,12 @@ describe('broker loss in the three-broker cluster', () => {
   test(
     "at_least_once: the consumer group's coordinator killed mid-stream loses no record and no alert",
     { timeout: 480_000 },
-    (t) =>
-      brokerLoss(t, 'coordinator-loss', 'at_least_once', async (run) => ({
-        broker: await groupCoordinator(run.groupId),
-        why: `coordinator of the consumer group ${run.groupId}`,
-      })),
+    (t) => brokerLoss(t, 'coordinator-loss', 'at_least_once', coordinator),
   );
   // exactly_once_v2: the transactions in flight are aborted or completed by the next coordinator; a read_committed reader sees each output once
   test(
     "exactly_once_v2: the consumer group's coordinator killed mid-stream; the committed alerts equal the reference",
     { timeout: 480_000 },
-    (t) =>
-      brokerLoss(t, 'coordinator-loss-eos', 'exactly_once_v2', async (run) => ({
-        broker: await groupCoordinator(run.groupId),
-        why: `coordinator of the consumer group ${run.groupId}`,
-      })),
+    (t) => brokerLoss(t, 'coordinator-loss-eos', 'exactly_once_v2', coordinator),
   );
 });
