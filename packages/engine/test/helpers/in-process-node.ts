@@ -154,9 +154,13 @@ export interface Callers {
 
 /**
  * The in-process node of a test file: started in `before` with an admin and a user `alice` (role
- * `user`), stopped in `after`. Use the returned getters inside tests only.
+ * `user`), then `setup` runs (e.g. to store resources); stopped in `after`. Use the returned getters
+ * inside tests and `setup` only.
  */
-export function useInProcessNode(overrides: Partial<Record<SettingKey, string>> = {}): {
+export function useInProcessNode(
+  overrides: Partial<Record<SettingKey, string>> = {},
+  setup?: () => Promise<void>,
+): {
   readonly node: InProcessNode;
   readonly tokens: Callers;
 } {
@@ -166,6 +170,7 @@ export function useInProcessNode(overrides: Partial<Record<SettingKey, string>> 
     node = await startInProcessNode(overrides);
     const admin = await node.initAdmin();
     tokens = { admin, user: await node.createUser(admin, 'alice') };
+    await setup?.();
   });
   after(() => node?.stop());
   return {
