@@ -60,8 +60,7 @@ export class InMemoryTopics implements TopicPorts {
     },
     create: async (spec) => {
       this.#check();
-      if (this.#topics.has(spec.name))
-        throw refusal('TOPIC_ALREADY_EXISTS', `Topic '${spec.name}' already exists.`);
+      if (this.#topics.has(spec.name)) throw refusal('TOPIC_ALREADY_EXISTS', `Topic '${spec.name}' already exists.`);
       const stored = { ...spec, options: Object.fromEntries(Object.entries(spec.options).sort()) };
       this.#topics.set(spec.name, { spec: stored, records: [] });
       return stored;

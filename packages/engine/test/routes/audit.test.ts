@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 'Resource validation failed', debugMessage });
+const badRequest = (debugMessage: string) => ({
+  status: 'BAD_REQUEST',
+  message: 'Resource validation failed',
+  debugMessage,
+});
 
 /** Entries without their volatile fields (time, sequence number, address). */
 function entries(body: unknown) {
@@ -28,23 +32,29 @@ test('GET /api/audit: newest first, filtered by kind, user and id, paged', async
 
   const res = await t.node.call('GET', '/api/audit?kind=rule', { token: admin });
   assert.equal(res.status, 200);
-  assert.deepEqual({ ...(res.body as object), entries: entries(res.body) }, {
-    total: 2,
-    offset: 0,
-    limit: 100,
-    entries: [
-      { user: 'admin', kind: 'rule', action: 'delete', id: 'r1', before: rule, after: null },
-      { user: 'admin', kind: 'rule', action: 'create', id: 'r1', before: null, after: rule },
-    ],
-  });
+  assert.deepEqual(
+    { ...(res.body as object), entries: entries(res.body) },
+    {
+      total: 2,
+      offset: 0,
+      limit: 100,
+      entries: [
+        { user: 'admin', kind: 'rule', action: 'delete', id: 'r1', before: rule, after: null },
+        { user: 'admin', kind: 'rule', action: 'create', id: 'r1', before: null, after: rule },
+      ],
+    },
+  );
 
   const paged = await t.node.call('GET', '/api/audit?kind=rule&offset=1&limit=1', { token: admin });
-  assert.deepEqual({ ...(paged.body as object), entries: entries(paged.body) }, {
-    total: 2,
-    offset: 1,
-    limit: 1,
-    entries: [{ user: 'admin', kind: 'rule', action: 'create', id: 'r1', before: null, after: rule }],
-  });
+  assert.deepEqual(
+    { ...(paged.body as object), entries: entries(paged.body) },
+    {
+      total: 2,
+      offset: 1,
+      limit: 1,
+      entries: [{ user: 'admin', kind: 'rule', action: 'create', id: 'r1', before: null, after: rule }],
+    },
+  );
 
   const byId = await t.node.call('GET', '/api/audit?id=r1', { token: admin });
   assert.deepEqual(

@@ -55,7 +55,10 @@ test('GET /api/token/refresh: a new pair for a refresh token; 401 with error_mes
   assert.deepEqual(Object.keys(ok.body as object).sort(), ['access_token', 'refresh_token']);
   for (const token of ['garbage', pair.access_token]) {
     const bad = await t.node.call('GET', '/api/token/refresh', { token });
-    assert.deepEqual([bad.status, bad.body, bad.headers.error], [401, { error_message: refusedRefresh }, refusedRefresh]);
+    assert.deepEqual(
+      [bad.status, bad.body, bad.headers.error],
+      [401, { error_message: refusedRefresh }, refusedRefresh],
+    );
   }
   const missing = await t.node.call('GET', '/api/token/refresh');
   const text = 'Refresh token is missing: send Authorization: Bearer <REFRESH_TOKEN>.';

@@ -40,7 +40,14 @@ const kinds = [
   {
     path: 'rules',
     one: 'rule',
-    record: { id: 'rule-1', name: 'Shell', description: '', pdl: 'process = "sh"', annotations: ['T1059'], enabled: true },
+    record: {
+      id: 'rule-1',
+      name: 'Shell',
+      description: '',
+      pdl: 'process = "sh"',
+      annotations: ['T1059'],
+      enabled: true,
+    },
     invalid: { id: 'rule-3', name: 'bad', enabled: 'yes' },
     violations: ['pdl: is required', 'enabled: must be boolean'],
   },
@@ -48,7 +55,11 @@ const kinds = [
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 'Resource validation failed', debugMessage });
+const badRequest = (debugMessage: string) => ({
+  status: 'BAD_REQUEST',
+  message: 'Resource validation failed',
+  debugMessage,
+});
 
 for (const k of kinds) {
   const base = `/api/${k.path}`;
@@ -114,7 +125,10 @@ for (const k of kinds) {
         ),
       ],
     );
-    const updateMissing = await call('PUT', `${base}/${missing}`, { ...changed, id: k.path === 'rules' ? missing : 999 });
+    const updateMissing = await call('PUT', `${base}/${missing}`, {
+      ...changed,
+      id: k.path === 'rules' ? missing : 999,
+    });
     assert.deepEqual(
       [updateMissing.status, updateMissing.body],
       [404, notFound(`${cap(k.one)} to update does not exist. Please use create (POST) endpoint.`)],
@@ -129,7 +143,10 @@ for (const k of kinds) {
     const deleted = await call('DELETE', `${base}/${id}`);
     assert.deepEqual([deleted.status, deleted.text], [204, '']);
     const deleteAgain = await call('DELETE', `${base}/${id}`);
-    assert.deepEqual([deleteAgain.status, deleteAgain.body], [404, notFound(`${cap(k.one)} to delete does not exist.`)]);
+    assert.deepEqual(
+      [deleteAgain.status, deleteAgain.body],
+      [404, notFound(`${cap(k.one)} to delete does not exist.`)],
+    );
     assert.deepEqual((await call('GET', base)).body, []);
   });
 }

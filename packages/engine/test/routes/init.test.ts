@@ -8,7 +8,13 @@ before(async () => {
 });
 after(() => node.stop());
 
-const ada = { name: 'Ada', username: 'ada', email: 'ada@example.com', password: 'secret-1', roles: [{ name: 'admin' }] };
+const ada = {
+  name: 'Ada',
+  username: 'ada',
+  email: 'ada@example.com',
+  password: 'secret-1',
+  roles: [{ name: 'admin' }],
+};
 
 test('GET /api/init is false before init (no token needed)', async () => {
   const res = await node.call('GET', '/api/init');
@@ -18,10 +24,7 @@ test('GET /api/init is false before init (no token needed)', async () => {
 test('POST /api/init with a body that fails its schema: 400 listing each violation', async () => {
   const res = await node.call('POST', '/api/init', { body: { username: 5 } });
   assert.equal(res.status, 400);
-  const errors = [
-    "body must have required property 'password'",
-    'body.username must be string',
-  ];
+  const errors = ["body must have required property 'password'", 'body.username must be string'];
   assert.deepEqual(res.body, {
     status: 'BAD_REQUEST',
     message: 'Resource validation failed',
@@ -34,7 +37,12 @@ test('POST /api/init creates the first user (an admin) once; a second init is 40
   const first = await node.call('POST', '/api/init', { body: ada });
   assert.equal(first.status, 201);
   assert.equal(first.headers.location, '/api/users');
-  assert.deepEqual(first.body, { name: 'Ada', username: 'ada', email: 'ada@example.com', roles: [{ id: 1, name: 'admin' }] });
+  assert.deepEqual(first.body, {
+    name: 'Ada',
+    username: 'ada',
+    email: 'ada@example.com',
+    roles: [{ id: 1, name: 'admin' }],
+  });
 
   const second = await node.call('POST', '/api/init', { body: { ...ada, username: 'eve' } });
   assert.equal(second.status, 409);

@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 'Resource validation failed', debugMessage });
+const badRequest = (debugMessage: string) => ({
+  status: 'BAD_REQUEST',
+  message: 'Resource validation failed',
+  debugMessage,
+});
 
 test('live routes refuse callers without a token', async () => {
   await assertRefusals(t.node, t.tokens.user, 'GET', '/api/metrics/summary', { adminOnly: false });
@@ -34,8 +38,14 @@ test('GET /api/metrics/summary: the node, the time and empty rows before the eng
 
 test('GET /api/topics/:name/tail: server-sent events, open, the messages from the earliest offset, end', async () => {
   const { admin, user } = t.tokens;
-  await t.node.call('POST', '/api/topics', { token: admin, body: { name: 'tailed', numberOfPartitions: 1, replicationFactor: 1 } });
-  await t.node.call('POST', '/api/topics/tailed/produce', { token: admin, body: { messages: [{ key: 'k', value: '{"a":1}' }] } });
+  await t.node.call('POST', '/api/topics', {
+    token: admin,
+    body: { name: 'tailed', numberOfPartitions: 1, replicationFactor: 1 },
+  });
+  await t.node.call('POST', '/api/topics/tailed/produce', {
+    token: admin,
+    body: { messages: [{ key: 'k', value: '{"a":1}' }] },
+  });
   const res = await t.node.call('GET', '/api/topics/tailed/tail?offset=earliest&maxSeconds=1', { token: user });
   assert.equal(res.status, 200);
   assert.equal(res.headers['content-type'], 'text/event-stream; charset=utf-8');
@@ -53,7 +63,14 @@ test('tails: a missing topic is 404; bad query parameters are 400 naming them', 
   const missing = await t.node.call('GET', '/api/topics/nope/tail', { token: user });
   assert.deepEqual(
     [missing.status, missing.body],
-    [404, { status: 'NOT_FOUND', message: 'Resource not found', debugMessage: 'Kafka topic does not exist, can not write a message.' }],
+    [
+      404,
+      {
+        status: 'NOT_FOUND',
+        message: 'Resource not found',
+        debugMessage: 'Kafka topic does not exist, can not write a message.',
+      },
+    ],
   );
   const alerts = await t.node.call('GET', '/api/alerts/tail', { token: user });
   assert.equal(alerts.status, 404, 'the alerts topic is not created in the unit node');

@@ -11,7 +11,11 @@ const csvRows = [
 ];
 const jsonRows = [{ ip: '10.0.0.1', risk: 9 }];
 const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 'Resource validation failed', debugMessage });
+const badRequest = (debugMessage: string) => ({
+  status: 'BAD_REQUEST',
+  message: 'Resource validation failed',
+  debugMessage,
+});
 const sendParts = "send a text part 'id' (on create) and a file part 'file' holding CSV or a JSON array of objects";
 
 const file = (value: string, filename = 'table.csv', contentType = 'text/csv'): FormPart => ({

@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 'Resource validation failed', debugMessage });
+const badRequest = (debugMessage: string) => ({
+  status: 'BAD_REQUEST',
+  message: 'Resource validation failed',
+  debugMessage,
+});
 const ruleId = 'sigma-6f3e2987-db24-4c78-a860-b4f4095a7095';
 
 const twoRules = `title: Rar use
@@ -40,7 +44,10 @@ const converted = (stored: boolean, license?: string) => ({
     name: 'Rar use',
     description: `Sigma rule "Rar use" 6f3e2987-db24-4c78-a860-b4f4095a7095${license ? ` (license: ${license})` : ''}.`,
     pdl: '(Event.System.Channel = "Microsoft-Windows-Sysmon/Operational" AND Event.System.EventID = 1) AND Event.EventData.Image = i"*\\\\rar.exe"',
-    annotations: ['sigma.id=6f3e2987-db24-4c78-a860-b4f4095a7095', 'sigma.level=high', 'sigma.status=test',
+    annotations: [
+      'sigma.id=6f3e2987-db24-4c78-a860-b4f4095a7095',
+      'sigma.level=high',
+      'sigma.status=test',
       ...(license ? [`sigma.license=${license}`] : []),
     ],
     enabled: true,
@@ -59,14 +66,23 @@ const broken = {
 };
 
 test('POST /api/import/sigma is admin only', async () => {
-  await assertRefusals(t.node, t.tokens.user, 'POST', '/api/import/sigma', { adminOnly: true, body: { yaml: twoRules } });
+  await assertRefusals(t.node, t.tokens.user, 'POST', '/api/import/sigma', {
+    adminOnly: true,
+    body: { yaml: twoRules },
+  });
 });
 
 test('a dry run: per document the rule, or the reason with its YAML path; nothing stored', async () => {
-  const res = await t.node.call('POST', '/api/import/sigma', { token: t.tokens.admin, body: { yaml: twoRules, dryRun: true } });
+  const res = await t.node.call('POST', '/api/import/sigma', {
+    token: t.tokens.admin,
+    body: { yaml: twoRules, dryRun: true },
+  });
   assert.deepEqual(
     [res.status, res.body],
-    [200, { dryRun: true, mapping: 'evtx-json', converted: 1, failed: 1, stored: 0, results: [converted(false), broken] }],
+    [
+      200,
+      { dryRun: true, mapping: 'evtx-json', converted: 1, failed: 1, stored: 0, results: [converted(false), broken] },
+    ],
   );
   const rule = await t.node.call('GET', `/api/rules/${ruleId}`, { token: t.tokens.admin });
   assert.equal(rule.status, 404);
@@ -89,7 +105,10 @@ test('an import stores the converted rules (with the license); text/plain YAML t
 
 test('bad requests say what is wrong: an unknown mapping, a mapping that is not a name, a long license', async () => {
   const { admin } = t.tokens;
-  const unknown = await t.node.call('POST', '/api/import/sigma', { token: admin, body: { yaml: twoRules, mapping: 'nope' } });
+  const unknown = await t.node.call('POST', '/api/import/sigma', {
+    token: admin,
+    body: { yaml: twoRules, mapping: 'nope' },
+  });
   assert.deepEqual(
     [unknown.status, unknown.body],
     [
@@ -99,7 +118,10 @@ test('bad requests say what is wrong: an unknown mapping, a mapping that is not 
       ),
     ],
   );
-  const notAName = await t.node.call('POST', '/api/import/sigma', { token: admin, body: { yaml: twoRules, mapping: 7 } });
+  const notAName = await t.node.call('POST', '/api/import/sigma', {
+    token: admin,
+    body: { yaml: twoRules, mapping: 7 },
+  });
   assert.deepEqual(
     [notAName.status, notAName.body],
     [

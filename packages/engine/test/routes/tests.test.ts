@@ -3,13 +3,30 @@ import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 
 const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 'Resource validation failed', debugMessage });
+const badRequest = (debugMessage: string) => ({
+  status: 'BAD_REQUEST',
+  message: 'Resource validation failed',
+  debugMessage,
+});
 
 const t = useInProcessNode({}, async () => {
   const stored: [string, unknown][] = [
-    ['/api/rules', { id: 'root', name: 'Root', description: '', pdl: 'user="root" | eval risk="high"', annotations: [], enabled: true }],
+    [
+      '/api/rules',
+      {
+        id: 'root',
+        name: 'Root',
+        description: '',
+        pdl: 'user="root" | eval risk="high"',
+        annotations: [],
+        enabled: true,
+      },
+    ],
     ['/api/tasks', { id: 1, name: 'kv', description: '', function: 'PARSE_KV', definition: {} }],
-    ['/api/tasks', { id: 2, name: 'time', description: '', function: 'TIMESTAMP', definition: { field: 'ts', format: 'epoch' } }],
+    [
+      '/api/tasks',
+      { id: 2, name: 'time', description: '', function: 'TIMESTAMP', definition: { field: 'ts', format: 'epoch' } },
+    ],
     ['/api/tasks', { id: 6, name: 'cef', description: '', function: 'PARSE_CEF', definition: {} }],
     ['/api/pipelines', { id: 1, name: 'parse-and-time', description: '', tasks: [1, 2] }],
     ['/api/pipelines', { id: 4, name: 'cef', description: '', tasks: [6] }],
@@ -25,7 +42,13 @@ const postText = (url: string, body: string) =>
   t.node.call('POST', url, { token: t.tokens.user, body, contentType: 'text/plain' });
 
 test('test routes refuse callers without a token (a user may call them)', async () => {
-  for (const url of ['/api/test/rules/root', '/api/test/tasks/1', '/api/test/pipelines/1', '/api/test/pdl', '/api/test/pdl/syntax'])
+  for (const url of [
+    '/api/test/rules/root',
+    '/api/test/tasks/1',
+    '/api/test/pipelines/1',
+    '/api/test/pdl',
+    '/api/test/pdl/syntax',
+  ])
     await assertRefusals(t.node, t.tokens.user, 'POST', url, { adminOnly: false, body: {} });
 });
 
@@ -61,7 +84,10 @@ test('POST /api/test/rules/:id: the rule output or null; a missing rule: 404', a
 });
 
 test('POST /api/test/pdl: the output; invalid PDL: 400 naming line and column', async () => {
-  const res = await postText('/api/test/pdl', JSON.stringify({ pdl: 'port=443 | eval who=upper(user)', data: '{"user":"bob","port":443}' }));
+  const res = await postText(
+    '/api/test/pdl',
+    JSON.stringify({ pdl: 'port=443 | eval who=upper(user)', data: '{"user":"bob","port":443}' }),
+  );
   assert.deepEqual([res.status, res.body], [200, { result: { user: 'bob', port: 443, who: 'BOB' } }]);
   const bad = await postText('/api/test/pdl', JSON.stringify({ pdl: 'a = ', data: '{}' }));
   assert.deepEqual(

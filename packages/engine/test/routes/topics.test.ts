@@ -3,7 +3,11 @@ import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({ status: 'BAD_REQUEST', message: 'Resource validation failed', debugMessage });
+const badRequest = (debugMessage: string) => ({
+  status: 'BAD_REQUEST',
+  message: 'Resource validation failed',
+  debugMessage,
+});
 const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
 const invalid = (errors: string[]) => ({
   ...badRequest(`Unable to create Kafka topic, error(s) in validating schema -- [${errors.join(', ')}]`),
@@ -64,7 +68,10 @@ test('create, list, describe, delete; a second create is refused with the broker
 
 test('an invalid topic body: 400 TOPIC_INVALID listing every violation', async () => {
   const cases: [unknown, string[]][] = [
-    [{ name: 'v', numberOfPartitions: 0, replicationFactor: 1 }, ['$.numberOfPartitions: must be an integer >= 1, found 0']],
+    [
+      { name: 'v', numberOfPartitions: 0, replicationFactor: 1 },
+      ['$.numberOfPartitions: must be an integer >= 1, found 0'],
+    ],
     [
       { name: 'bad name!', numberOfPartitions: 1, replicationFactor: 'two' },
       [
@@ -128,16 +135,19 @@ test('produce, then consume from the earliest offset: the messages with their ke
   const read = await t.node.call('GET', '/api/topics/events/consume', { token: user });
   const at = (m: { timestamp: number }) => (assert.equal(typeof m.timestamp, 'number'), { ...m, timestamp: 0 });
   const body = read.body as { status: string; messages: { timestamp: number }[] };
-  assert.deepEqual([read.status, { ...body, messages: body.messages.map(at) }], [
-    200,
-    {
-      status: 'COMPLETED',
-      messages: [
-        { key: 'k', value: 'one', partition: 0, offset: 0, timestamp: 0, headers: { h: 'v' } },
-        { key: null, value: 'two', partition: 0, offset: 1, timestamp: 0 },
-      ],
-    },
-  ]);
+  assert.deepEqual(
+    [read.status, { ...body, messages: body.messages.map(at) }],
+    [
+      200,
+      {
+        status: 'COMPLETED',
+        messages: [
+          { key: 'k', value: 'one', partition: 0, offset: 0, timestamp: 0, headers: { h: 'v' } },
+          { key: null, value: 'two', partition: 0, offset: 1, timestamp: 0 },
+        ],
+      },
+    ],
+  );
   const fromIndex = await t.node.call('GET', '/api/topics/events/consume?index=1', { token: user });
   assert.deepEqual((fromIndex.body as { messages: unknown[] }).messages.length, 1);
   const badIndex = await t.node.call('GET', '/api/topics/events/consume?index=-1', { token: user });
@@ -159,12 +169,18 @@ test('values that do not fit their serializer: 400 naming each message; nothing 
   ];
   assert.deepEqual(
     [res.status, res.body],
-    [400, { ...badRequest(`Unable to produce the messages, error(s) in serializing -- [${errors.join(', ')}]`), errors }],
+    [
+      400,
+      { ...badRequest(`Unable to produce the messages, error(s) in serializing -- [${errors.join(', ')}]`), errors },
+    ],
   );
   await t.node.call('POST', '/api/topics/ints/consume', { token: admin, body: { offset: 'earliest' } });
   const written = await t.node.call('GET', '/api/topics/ints/consume', { token: admin });
   assert.deepEqual(written.body, { status: 'RUNNING', messages: [] });
-  const noValue = await t.node.call('POST', '/api/topics/ints/produce', { token: admin, body: { messages: [{ key: 'b' }] } });
+  const noValue = await t.node.call('POST', '/api/topics/ints/produce', {
+    token: admin,
+    body: { messages: [{ key: 'b' }] },
+  });
   assert.deepEqual(
     [noValue.status, noValue.body],
     [
@@ -179,7 +195,10 @@ test('values that do not fit their serializer: 400 naming each message; nothing 
 
 test('produce and consume on a missing topic: 404 with the spec text; reading without a session: 404', async () => {
   const { admin, user } = t.tokens;
-  const produce = await t.node.call('POST', '/api/topics/nope/produce', { token: admin, body: { messages: [{ value: 'x' }] } });
+  const produce = await t.node.call('POST', '/api/topics/nope/produce', {
+    token: admin,
+    body: { messages: [{ value: 'x' }] },
+  });
   assert.deepEqual([produce.status, produce.body], [404, writeMissing]);
   const consume = await t.node.call('POST', '/api/topics/nope/consume', { token: user, body: {} });
   assert.deepEqual([consume.status, consume.body], [404, writeMissing]);
