@@ -5,7 +5,7 @@ import type { User, UserDirectory } from './auth/user-directory.ts';
 import type { RouteAccess } from './auth/roles.ts';
 import type { AuditingStore } from './audit/auditing-store.ts';
 import type { NodeRegistry } from './nodes/node-registry.ts';
-import type { TopicClients } from './kafka/topic-clients.ts';
+import type { TopicPorts } from './kafka/topic-clients.ts';
 import type { StreamEngine } from './stream/stream-engine.ts';
 import type { EngineMetrics } from './stream/engine-metrics.ts';
 import type { ApiError } from './errors.ts';
@@ -28,8 +28,8 @@ export interface NodeContext {
   readonly loginLimiter: LoginLimiter;
   /** This node's entry in the node registry, and everyone else's. */
   readonly nodes: NodeRegistry;
-  /** Kafka admin, producer and consumer sessions of the topic endpoints. */
-  readonly topics: TopicClients;
+  /** Kafka admin, producer and consumer sessions of the topic endpoints (kafka/topic-clients.ts). */
+  readonly topics: TopicPorts;
   /** The stream engine of this node (spec: Engine). */
   readonly engine: StreamEngine;
   /** This node's metrics (`/metrics`, and its JSON summary on the API). */

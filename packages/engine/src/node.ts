@@ -7,7 +7,7 @@ import { UserDirectory } from './auth/user-directory.ts';
 import { nodeUuid, type Settings } from './config/settings.ts';
 import { createApi } from './api.ts';
 import type { NodeContext } from './node-context.ts';
-import { TopicClients } from './kafka/topic-clients.ts';
+import { TopicClients, type TopicPorts } from './kafka/topic-clients.ts';
 import { loadKeyStore } from './http/tls.ts';
 import { ensureWeirTopics } from './kafka/weir-topic-setup.ts';
 import { NodeRegistry } from './nodes/node-registry.ts';
@@ -16,6 +16,56 @@ import { AuditingStore } from './audit/auditing-store.ts';
 import { EngineMetrics } from './stream/engine-metrics.ts';
 import { StreamEngine, type EngineLog } from './stream/stream-engine.ts';
 import { startMetricsServer } from './http/metrics-server.ts';
+
+/**
+ * What the routes of a node work with, on its open store and topic clients (the Kafka clients; the
+ * route unit tests pass in-memory topics). Background messages go to `log`.
+ */
+export async function createNodeContext(
+  settings: Settings,
+  store: AuditingStore,
+  topics: TopicPorts,
+  log: EngineLog,
+): Promise<NodeContext> {
+  const uuid = nodeUuid(settings);
+  const metrics = new EngineMetrics();
+  const tokens = await TokenService.open(
+    store,
+    settings.get('weir.auth.access-token-seconds'),
+    settings.get('weir.auth.refresh-token-seconds'),
+  );
+  const context: NodeContext = {
+    settings,
+    uuid,
+    store,
+    tokens,
+    users: new UserDirectory(
+      store,
+      settings.get('weir.auth.password-min-length'),
+      settings.get('weir.auth.password-refuse-common'),
+    ),
+    loginLimiter: new LoginLimiter(
+      settings.get('weir.auth.login-max-failures'),
+      settings.get('weir.auth.login-window-seconds'),
+    ),
+    topics,
+    nodes: new NodeRegistry(
+      store,
+      uuid,
+      settings.get('weir.node.heartbeat-seconds'),
+      settings.get('weir.node.dead-after-seconds'),
+      (err) => log.warn(err.message),
+    ),
+    metrics,
+    lifecycle: { stopping: false },
+    engine: new StreamEngine(settings, store, uuid, metrics, log),
+  };
+  context.nodes.attachEngine({
+    state: () => context.engine.state(),
+    stop: async () => void (await context.engine.stop()),
+  });
+  return context;
+}
 
 /**
  * One Weir node: its config store, auth and the management API. The embedded broker, when used,
@@ -45,46 +95,11 @@ export class WeirNode {
     };
     const warn = (err: Error) => log.warn(err.message);
     const store = new AuditingStore(await openStore(settings, uuid, (err) => warn(err)));
-    const metrics = new EngineMetrics();
     try {
-      const tokens = await TokenService.open(
-        store,
-        settings.get('weir.auth.access-token-seconds'),
-        settings.get('weir.auth.refresh-token-seconds'),
-      );
-      const context: NodeContext = {
-        settings,
-        uuid,
-        store,
-        tokens,
-        users: new UserDirectory(
-          store,
-          settings.get('weir.auth.password-min-length'),
-          settings.get('weir.auth.password-refuse-common'),
-        ),
-        loginLimiter: new LoginLimiter(
-          settings.get('weir.auth.login-max-failures'),
-          settings.get('weir.auth.login-window-seconds'),
-        ),
-        topics: new TopicClients(settings),
-        nodes: new NodeRegistry(
-          store,
-          uuid,
-          settings.get('weir.node.heartbeat-seconds'),
-          settings.get('weir.node.dead-after-seconds'),
-          (err) => warn(err),
-        ),
-        metrics,
-        lifecycle: { stopping: false },
-        engine: new StreamEngine(settings, store, uuid, metrics, {
-          info: (m) => log.info(m),
-          warn: (m) => log.warn(m),
-          error: (m) => log.error(m),
-        }),
-      };
-      context.nodes.attachEngine({
-        state: () => context.engine.state(),
-        stop: async () => void (await context.engine.stop()),
+      const context = await createNodeContext(settings, store, new TopicClients(settings), {
+        info: (m) => log.info(m),
+        warn: (m) => log.warn(m),
+        error: (m) => log.error(m),
       });
       const tls = settings.get('server.ssl.enabled') ? await loadKeyStore(settings) : undefined;
       const api = await createApi(context, tls);
@@ -99,7 +114,7 @@ export class WeirNode {
           );
         }
         await context.nodes.register({ host: os.hostname(), rest: node.restUrl, group: settings.get('weir.group') });
-        if (settings.get('weir.metrics.enabled')) node.metrics = await startMetricsServer(settings, metrics);
+        if (settings.get('weir.metrics.enabled')) node.metrics = await startMetricsServer(settings, context.metrics);
         if (settings.get('weir.engine.autostart')) await context.engine.start();
       } catch (err) {
         await context.engine.stop();

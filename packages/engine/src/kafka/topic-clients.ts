@@ -3,10 +3,29 @@ import { kafkaConnection } from './client-options.ts';
 import { ConsumeSessions } from './consume-sessions.ts';
 import { TopicAdmin } from './topic-admin.ts';
 import { TopicProducer } from './topic-producer.ts';
-import { TopicTails } from './topic-tails.ts';
+import { TopicTails, type TailRequest, type TailSink } from './topic-tails.ts';
+
+/** A live tail as its endpoint holds it. */
+export interface OpenTail {
+  resume(): void;
+  close(reason: string): Promise<void>;
+}
+
+/**
+ * What the topic endpoints use of their Kafka clients: the node's TopicClients below, or in-memory
+ * topics in the route unit tests (test/helpers/in-process-node.ts).
+ */
+export interface TopicPorts {
+  readonly bootstrap: string;
+  readonly admin: Pick<TopicAdmin, 'list' | 'exists' | 'describe' | 'create' | 'delete' | 'ping'>;
+  readonly producer: Pick<TopicProducer, 'send'>;
+  readonly consumers: Pick<ConsumeSessions, 'open' | 'read' | 'size'>;
+  readonly tails: { open(username: string, topic: string, request: TailRequest, sink: TailSink): Promise<OpenTail> };
+  close(): Promise<void>;
+}
 
 /** The Kafka clients behind the topic endpoints of one node; each connects on first use. */
-export class TopicClients {
+export class TopicClients implements TopicPorts {
   readonly admin: TopicAdmin;
   readonly producer: TopicProducer;
   readonly consumers: ConsumeSessions;
