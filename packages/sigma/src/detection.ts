@@ -1,7 +1,8 @@
-import { compileUserRegex, UserRegexError } from '@weir/pdl';
+import { compile, compileUserRegex, isPdlSyntaxError, UserRegexError } from '@weir/pdl';
 import { Buffer } from 'node:buffer';
 import { childPath, fail } from './errors.ts';
 import type { Mapping } from './mapping.ts';
+import { spacedSpelling } from './mapping.ts';
 import { and, not, or, pdlField, pdlRegex, pdlString } from './pdlText.ts';
 import type { Piece } from './sigmaString.ts';
 import { hasOne, literal, parseSigmaString, piecesToRegex, plainText, STAR } from './sigmaString.ts';
@@ -13,8 +14,40 @@ export interface DetectionContext {
   readonly fields: Readonly<Record<string, string>>;
 }
 
+/** The event path of a Sigma field (its spelling as written; see fieldPaths for the spaced one). */
 export function fieldPath(ctx: DetectionContext, field: string): string {
   return ctx.fields[field] ?? ctx.mapping.fields[field] ?? ctx.mapping.fieldTemplate.replace('{field}', field);
+}
+
+/**
+ * The event paths of a Sigma field: its path, then, for a field placed by fieldTemplate that the
+ * mapping's spacedFields writes with spaces (`ThreatName`), the path of that spelling
+ * (`Event.EventData.Threat Name`).
+ */
+export function fieldPaths(ctx: DetectionContext, field: string): string[] {
+  const path = fieldPath(ctx, field);
+  if (ctx.fields[field] !== undefined || ctx.mapping.fields[field] !== undefined) return [path];
+  const spaced = spacedSpelling(ctx.mapping, field);
+  return spaced === undefined ? [path] : [path, ctx.mapping.fieldTemplate.replace('{field}', spaced)];
+}
+
+/**
+ * One item's queries, one per spelling of its field, as one query that means the item on the
+ * spelling the event has (an event writes a field one way): an OR when the item is false on a
+ * missing field (`=`, `?=`, `~=`, ...), an AND when it holds on one (`!=`, `= null`), as PDL's own
+ * evaluation of the first query on an empty event tells.
+ */
+function eitherSpelling(queries: readonly string[], path: string): string {
+  if (queries.length === 1) return queries[0] as string;
+  let holdsOnMissing: boolean;
+  try {
+    holdsOnMissing = compile(queries[0] as string).run({}) !== null;
+  } catch (error) {
+    if (isPdlSyntaxError(error))
+      return fail(path, `the generated PDL does not compile (${error.message}); please report this rule`);
+    throw error;
+  }
+  return holdsOnMissing ? and(queries) : or(queries);
 }
 
 const KNOWN_MODIFIERS = new Set([
@@ -80,7 +113,21 @@ function convertItem(key: string, value: unknown, path: string, ctx: DetectionCo
   const values = Array.isArray(value) ? value : [value];
   if (values.length === 0) fail(path, 'an empty list of values matches nothing');
   if (field === '') return keywords(values, modifiers, path, ctx);
-  const target = pdlField(fieldPath(ctx, field));
+  return eitherSpelling(
+    fieldPaths(ctx, field).map((p) => itemQuery(pdlField(p), value, values, modifiers, path, ctx)),
+    path,
+  );
+}
+
+/** The item's query on one path of its field (`target`, as PDL). */
+function itemQuery(
+  target: string,
+  value: unknown,
+  values: readonly unknown[],
+  modifiers: readonly string[],
+  path: string,
+  ctx: DetectionContext,
+): string {
   const has = (m: string): boolean => modifiers.includes(m);
   const joinAll = has('all');
   const negate = has('neq');
@@ -97,8 +144,10 @@ function convertItem(key: string, value: unknown, path: string, ctx: DetectionCo
           path,
           "'fieldref' with startswith or endswith is not supported: PDL compares a field with a field by =, ?= and order only",
         );
-      const other = pdlField(fieldPath(ctx, v as string));
-      return `${target} ${has('contains') ? '?=' : negate ? '!=' : '='} ${other}`;
+      const op = has('contains') ? '?=' : negate ? '!=' : '=';
+      // the other field by each of its spellings: = and ?= hold on the one the event has, != on both
+      const tests = fieldPaths(ctx, v as string).map((other) => `${target} ${op} ${pdlField(other)}`);
+      return op === '!=' ? and(tests) : or(tests);
     });
     return joinAll ? and(ops) : or(ops);
   }

@@ -19,6 +19,12 @@ export interface Mapping {
   readonly unmappedLogsource: 'error' | 'warn';
   /** Placeholder name (without %) → its values, for the `expand` modifier. */
   readonly placeholders: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Field names that events write with spaces (Windows Defender's `Threat Name`): a Sigma field
+   * that is one of them without the spaces (`ThreatName`) or with underscores (`Threat_Name`),
+   * placed by fieldTemplate, matches either spelling (see spacedSpelling).
+   */
+  readonly spacedFields: readonly string[];
 }
 
 export interface LogsourceEntry {
@@ -70,6 +76,7 @@ export function parseMapping(text: string): Mapping {
         'logsources',
         'unmappedLogsource',
         'placeholders',
+        'spacedFields',
       ].includes(key)
     ) {
       throw new MappingError(`unknown key '${key}' in the mapping`);
@@ -98,6 +105,14 @@ export function parseMapping(text: string): Mapping {
       placeholders[k] = list.map(String);
     }
   }
+  const spacedFields = d.spacedFields ?? [];
+  if (!Array.isArray(spacedFields)) throw new MappingError('spacedFields must be a list of field names with spaces');
+  spacedFields.forEach((f: unknown, i: number) => {
+    if (typeof f !== 'string' || !/\S \S/.test(f) || f !== f.trim())
+      throw new MappingError(
+        `spacedFields[${i}] must be a field name with a space between words (such as 'Threat Name'), found ${JSON.stringify(f)}`,
+      );
+  });
   const logsources: LogsourceEntry[] = [];
   const rawSources = d.logsources ?? [];
   if (!Array.isArray(rawSources)) throw new MappingError('logsources must be a list');
@@ -144,7 +159,29 @@ export function parseMapping(text: string): Mapping {
     logsources,
     unmappedLogsource: unmapped,
     placeholders,
+    spacedFields: spacedFields as string[],
   };
+}
+
+const spellings = new WeakMap<Mapping, ReadonlyMap<string, string>>();
+
+/**
+ * The spelling with spaces of a Sigma field name, when the mapping lists one under spacedFields
+ * whose spaces removed, or replaced by underscores, give the name (`ThreatName`, `Threat_Name` →
+ * `Threat Name`); otherwise undefined.
+ */
+export function spacedSpelling(mapping: Mapping, field: string): string | undefined {
+  let byName = spellings.get(mapping);
+  if (byName === undefined) {
+    const built = new Map<string, string>();
+    for (const spaced of mapping.spacedFields) {
+      built.set(spaced.replace(/ +/g, ''), spaced);
+      built.set(spaced.replace(/ +/g, '_'), spaced);
+    }
+    spellings.set(mapping, built);
+    byName = built;
+  }
+  return byName.get(field);
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { amsiDetection, defenderEvent, redSunFailure, withoutSpaces } from '../../../sigma/test/defender-events.ts';
 import { sharedData } from '../../../sigma/test/shared-data.ts';
 import { startTestNode, type TestNode } from '../helpers/test-node.ts';
 
@@ -493,6 +494,71 @@ detection:
       (await runPdl(pdl2, events)).map((e) => e.User),
       ['bob'],
     );
+  });
+
+  test('Windows Defender events name their fields with spaces (Source Name): SigmaHQ Defender rules imported with evtx-json and winlogbeat alert on them through APPLY_RULES', async () => {
+    const rules = [
+      ['rules', 'windows', 'builtin', 'windefend', 'win_defender_malware_detected_amsi_source.yml'],
+      [
+        'rules-emerging-threats',
+        '2026',
+        'Exploits',
+        'RedSun',
+        'win_defender_exploit_redsun_tiering_engine_detected_as_eicar.yml',
+      ],
+    ].map((p) => readFileSync(sharedData('sigma', ...p), 'utf8'));
+    const amsiRule = 'sigma-ea9bf0fa-edec-4fb8-8b78-b119f2528186';
+    const redSunRule = 'sigma-a7c3e5f2-8b1d-4e9a-b6c2-3d7f5e8a9b4c';
+    for (const [taskId, mapping] of [
+      [915, 'evtx-json'],
+      [916, 'winlogbeat'],
+    ] as const) {
+      const body = await ok({ yaml: rules.join('\n---\n'), mapping, license: 'DRL-1.1' });
+      assert.deepEqual([body.converted, body.stored], [2, 2], JSON.stringify(body.results));
+      const task = await t.call('POST', '/api/tasks', {
+        token: admin,
+        body: {
+          id: taskId,
+          name: `sigma-defender-${mapping}`,
+          description: '',
+          function: 'APPLY_RULES',
+          definition: { rules: [amsiRule, redSunRule], matchAll: true },
+        },
+      });
+      assert.equal(task.status, 201, task.text);
+      const alertsFor = async (event: unknown): Promise<string[]> => {
+        const res = await t.call('POST', `/api/test/tasks/${taskId}`, {
+          token: user,
+          body: JSON.stringify(event),
+          contentType: 'text/plain',
+        });
+        assert.equal(res.status, 200, res.text);
+        const result = (res.body as Json).result;
+        const alerts = (result === null ? [] : Array.isArray(result) ? result : [result]) as Json[];
+        return alerts.map((a) => String((a._rule as Json).id));
+      };
+      const cases: [string, unknown, string[]][] = [
+        ['1116 by AMSI, spaced names', defenderEvent(mapping, 1116, amsiDetection), [amsiRule]],
+        ['1116 by AMSI, names without spaces', defenderEvent(mapping, 1116, withoutSpaces(amsiDetection)), [amsiRule]],
+        [
+          '1116 by real-time protection',
+          defenderEvent(mapping, 1116, { ...amsiDetection, 'Source Name': 'Real-Time Protection' }),
+          [],
+        ],
+        ['1119 of RedSun, spaced names', defenderEvent(mapping, 1119, redSunFailure), [redSunRule]],
+        [
+          '1119 of another process and threat',
+          defenderEvent(mapping, 1119, {
+            ...redSunFailure,
+            'Threat Name': 'Trojan:Win32/Wacatac.B!ml',
+            'Process Name': 'C:\\Tools\\x.exe',
+          }),
+          [],
+        ],
+      ];
+      for (const [what, event, expected] of cases)
+        assert.deepEqual(await alertsFor(event), expected, `${mapping}: ${what}`);
+    }
   });
 
   // ---- SigmaHQ's regression cases -------------------------------------------------------------
