@@ -1,14 +1,24 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { encodeRecords, recordsCrc32c } from '../../../../scripts/kafka-client-patch/weir-record-encoder.js';
+import {
+  ClientPatchApp,
+  clientPatch,
+  installedClient,
+  patchedFiles,
+  postinstallPatchArgs,
+  root,
+} from '../helpers/client-patch-app.ts';
 
-/** The installed client's dist/protocol folder, resolved as the engine resolves the client. */
-const protocol = path.join(path.dirname(createRequire(import.meta.url).resolve('@platformatic/kafka')), 'protocol');
-const source = new URL('../../../../scripts/kafka-client-patch/weir-record-encoder.js', import.meta.url);
+/** Weir's patch of the installed client (patches/README.md): its encoder, and the client's own protocol code. */
+const protocol = path.join(installedClient, 'dist', 'protocol');
+const load = async (file: string) => (await import(pathToFileURL(path.join(protocol, file)).href)) as unknown;
+const { encodeRecords, recordsCrc32c } = (await load('weir-record-encoder.js')) as {
+  encodeRecords(messages: readonly unknown[], firstTimestamp: bigint): Buffer;
+  recordsCrc32c(dynamicBuffer: { readonly buffers: readonly Buffer[] }, fallback: (data: unknown) => number): number;
+};
 
 interface ClientRecords {
   createRecord(message: unknown, offsetDelta: number, firstTimestamp: bigint): { buffer: Buffer };
@@ -25,11 +35,9 @@ interface ClientRecords {
     }[];
   };
 }
-const records = (await import(pathToFileURL(path.join(protocol, 'records.js')).href)) as ClientRecords;
-const { Reader } = (await import(pathToFileURL(path.join(protocol, 'reader.js')).href)) as {
-  Reader: { from(buffer: Buffer): unknown };
-};
-const { crc32c, jsCRC32C } = (await import(pathToFileURL(path.join(protocol, 'crc32c.js')).href)) as {
+const records = (await load('records.js')) as ClientRecords;
+const { Reader } = (await load('reader.js')) as { Reader: { from(buffer: Buffer): unknown } };
+const { crc32c, jsCRC32C } = (await load('crc32c.js')) as {
   crc32c: (data: unknown) => number;
   jsCRC32C: (data: Buffer) => number;
 };
@@ -59,12 +67,36 @@ const messages = () => [
   })),
 ];
 
-test("the installed client is patched with this repository's encoder (postinstall: scripts/patch-kafka-client.ts)", () => {
-  assert.ok(
-    readFileSync(path.join(protocol, 'records.js'), 'utf8').includes('weir-record-encoder.js'),
-    'records.js uses the encoder: run `node scripts/patch-kafka-client.ts`, or bring the patch up to date with the client',
-  );
-  assert.equal(readFileSync(path.join(protocol, 'weir-record-encoder.js'), 'utf8'), readFileSync(source, 'utf8'));
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+
+test('the client is pinned exactly at the version its patch was made for, and that version is installed', () => {
+  const { version } = clientPatch();
+  const engine = readJson<{ dependencies: Record<string, string> }>(path.join(root, 'packages/engine/package.json'));
+  assert.equal(engine.dependencies['@platformatic/kafka'], version);
+  const lock = readJson<{ packages: Record<string, { version: string }> }>(path.join(root, 'package-lock.json'));
+  assert.equal(lock.packages['node_modules/@platformatic/kafka']?.version, version);
+  assert.equal(readJson<{ version: string }>(path.join(installedClient, 'package.json')).version, version);
+});
+
+test('the installed client is the published one with patches/@platformatic+kafka+<version>.patch applied, byte for byte', (t) => {
+  const app = new ClientPatchApp();
+  t.after(() => app.remove());
+  const files = patchedFiles();
+  assert.deepEqual(files, [
+    'dist/protocol/records.js',
+    'dist/protocol/weir-record-encoder.d.ts',
+    'dist/protocol/weir-record-encoder.js',
+  ]);
+  // taking the patch out succeeds only when every change of it is in the installed files
+  app.unpatch();
+  assert.ok(!app.read('dist/protocol/records.js').includes('weir-record-encoder'), 'the published records.js');
+  assert.ok(!app.has('dist/protocol/weir-record-encoder.js'));
+  // and putting it back in as postinstall does gives the installed files again
+  const run = app.patchPackage(postinstallPatchArgs());
+  assert.equal(run.status, 0, run.output);
+  assert.match(run.output, /@platformatic\/kafka@\d+\.\d+\.\d+ ✔/);
+  for (const file of files)
+    assert.equal(app.read(file), readFileSync(path.join(installedClient, file), 'utf8'), `${file} as installed`);
 });
 
 test("encodeRecords writes the client's own record bytes (createRecord, record by record)", () => {
