@@ -35,14 +35,15 @@ export function patchedFiles(): string[] {
   return [...text.matchAll(/^diff --git a\/node_modules\/@platformatic\/kafka\/(\S+) /gm)].map((m) => m[1]!);
 }
 
-/** The `patch-package` arguments of the root package.json's `postinstall`. */
-export function postinstallPatchArgs(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { postinstall: string } };
-  const step = pkg.scripts.postinstall
+/** The `patch-package` arguments of a package.json's `postinstall` (`packageDir` relative to the root). */
+export function postinstallPatchArgs(packageDir = '.'): string[] {
+  const file = path.join(root, packageDir, 'package.json');
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { scripts?: { postinstall?: string } };
+  const step = (pkg.scripts?.postinstall ?? '')
     .split('&&')
     .map((s) => s.trim().split(/\s+/))
     .find((words) => words[0] === 'patch-package');
-  if (!step) throw new Error(`postinstall does not run patch-package: ${pkg.scripts.postinstall}`);
+  if (!step) throw new Error(`${file}: postinstall does not run patch-package`);
   return step.slice(1);
 }
 

@@ -76,6 +76,14 @@ test('the client is pinned exactly at the version its patch was made for, and th
   const lock = readJson<{ packages: Record<string, { version: string }> }>(path.join(root, 'package-lock.json'));
   assert.equal(lock.packages['node_modules/@platformatic/kafka']?.version, version);
   assert.equal(readJson<{ version: string }>(path.join(installedClient, 'package.json')).version, version);
+  // hoisted to the root node_modules, the one copy patch-package patches
+  assert.equal(installedClient, path.join(root, 'node_modules', '@platformatic', 'kafka'));
+});
+
+test("the engine's postinstall applies the patch as the root's does (`npm install … -w packages/engine` runs only the engine's)", () => {
+  assert.deepEqual(postinstallPatchArgs('packages/engine'), postinstallPatchArgs());
+  const engine = readJson<{ scripts: { postinstall: string } }>(path.join(root, 'packages/engine/package.json'));
+  assert.match(engine.scripts.postinstall, /^cd \.\.\/\.\. && patch-package /);
 });
 
 test('the installed client is the published one with patches/@platformatic+kafka+<version>.patch applied, byte for byte', (t) => {
