@@ -15,10 +15,10 @@ import {
 /** Weir's patch of the installed client (patches/README.md): its encoder, and the client's own protocol code. */
 const protocol = path.join(installedClient, 'dist', 'protocol');
 const load = async (file: string) => (await import(pathToFileURL(path.join(protocol, file)).href)) as unknown;
-const { encodeRecords, recordsCrc32c } = (await load('weir-record-encoder.js')) as {
+interface Encoder {
   encodeRecords(messages: readonly unknown[], firstTimestamp: bigint): Buffer;
   recordsCrc32c(dynamicBuffer: { readonly buffers: readonly Buffer[] }, fallback: (data: unknown) => number): number;
-};
+}
 
 interface ClientRecords {
   createRecord(message: unknown, offsetDelta: number, firstTimestamp: bigint): { buffer: Buffer };
@@ -35,7 +35,9 @@ interface ClientRecords {
     }[];
   };
 }
-const records = (await load('records.js')) as ClientRecords;
+// loaded by the tests that use them, so that an unpatched client fails the patch checks with their own message
+const encoder = async () => (await load('weir-record-encoder.js')) as Encoder;
+const clientRecords = async () => (await load('records.js')) as ClientRecords;
 const { Reader } = (await load('reader.js')) as { Reader: { from(buffer: Buffer): unknown } };
 const { crc32c, jsCRC32C } = (await load('crc32c.js')) as {
   crc32c: (data: unknown) => number;
@@ -95,25 +97,31 @@ test('the installed client is the published one with patches/@platformatic+kafka
     'dist/protocol/weir-record-encoder.d.ts',
     'dist/protocol/weir-record-encoder.js',
   ]);
-  // taking the patch out succeeds only when every change of it is in the installed files
+  // the patch taken out of the copy (a no-op when it is not in) gives the published client...
   app.unpatch();
   assert.ok(!app.read('dist/protocol/records.js').includes('weir-record-encoder'), 'the published records.js');
   assert.ok(!app.has('dist/protocol/weir-record-encoder.js'));
-  // and putting it back in as postinstall does gives the installed files again
+  // ...and put back in as postinstall does, the installed files
   const run = app.patchPackage(postinstallPatchArgs());
   assert.equal(run.status, 0, run.output);
   assert.match(run.output, /@platformatic\/kafka@\d+\.\d+\.\d+ ✔/);
   for (const file of files)
-    assert.equal(app.read(file), readFileSync(path.join(installedClient, file), 'utf8'), `${file} as installed`);
+    assert.equal(
+      app.read(file),
+      readFileSync(path.join(installedClient, file), 'utf8'),
+      `installed ${file} is not the published one plus the patch: run \`npm ci\`, or bring the patch up to date (patches/README.md)`,
+    );
 });
 
-test("encodeRecords writes the client's own record bytes (createRecord, record by record)", () => {
+test("encodeRecords writes the client's own record bytes (createRecord, record by record)", async () => {
+  const [{ encodeRecords }, records] = await Promise.all([encoder(), clientRecords()]);
   const list = messages();
   const expected = Buffer.concat(list.map((m, i) => records.createRecord(m, i, t0).buffer));
   assert.deepEqual(encodeRecords(list, t0), expected);
 });
 
-test('a patched batch reads back as written, with a valid CRC32C', () => {
+test('a patched batch reads back as written, with a valid CRC32C', async () => {
+  const records = await clientRecords();
   const list = messages();
   const batch = records.createRecordsBatch(list, { producerId: 7n, producerEpoch: 1 }).buffer;
   const read = records.readRecordsBatch(Reader.from(batch));
@@ -133,7 +141,8 @@ test('a patched batch reads back as written, with a valid CRC32C', () => {
   });
 });
 
-test("recordsCrc32c over a chunk list equals the client's CRC32C of the concatenation", () => {
+test("recordsCrc32c over a chunk list equals the client's CRC32C of the concatenation", async () => {
+  const { recordsCrc32c } = await encoder();
   const chunks = [Buffer.from('attributes'), Buffer.alloc(0), Buffer.alloc(100_000, 3), Buffer.from([0, 255, 17])];
   const whole = Buffer.concat(chunks);
   assert.equal(recordsCrc32c({ buffers: chunks }, crc32c), jsCRC32C(whole));
