@@ -100,7 +100,8 @@ export class RetentionWatch {
    */
   record(topic: string, partition: number, offset: bigint, timestamp: bigint, now: number): boolean {
     const threshold = this.#thresholds.get(topic);
-    if (threshold === undefined) return false;
+    // -1: a record without a timestamp (message format v0): its age is unknown
+    if (threshold === undefined || timestamp < 0n) return false;
     const age = now - Number(timestamp);
     if (age <= threshold) return false;
     const key = warningKey('RECORDS_NEAR_RETENTION', topic);

@@ -60,6 +60,8 @@ describe('RetentionWatch: input topics whose retention deletes records before th
     w.settings('c', retentionOf({ 'cleanup.policy': 'compact' }));
     assert.equal(w.record('c', 0, 0n, 0n, now), false);
     assert.equal(w.record('unknown', 0, 0n, 0n, now), false);
+    w.settings('v0', retentionOf({ 'retention.ms': String(hour) }));
+    assert.equal(w.record('v0', 0, 0n, -1n, now), false, 'a record without a timestamp');
   });
 
   test('records deleted unread: counted each time, warned about once per topic; the fix names retention.bytes when set', () => {
