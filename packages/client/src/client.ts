@@ -5,6 +5,7 @@ import type {
   ConsumeRead,
   ConsumeRequest,
   EngineState,
+  EngineWarning,
   ErrorBody,
   Lookup,
   MetricsSummary,
@@ -202,6 +203,10 @@ export class WeirClient {
   }
   async engineStop(): Promise<EngineState> {
     return readEngineState(await this.#json('POST', '/api/engine/stop'));
+  }
+  /** This node's retention warnings (not in the spec; docs/api.md → Engine). */
+  async engineWarnings(): Promise<EngineWarning[]> {
+    return (await this.#json<{ warnings: EngineWarning[] }>('GET', '/api/engine/warnings')).warnings;
   }
   metricsSummary(): Promise<MetricsSummary> {
     return this.#json('GET', '/api/metrics/summary');

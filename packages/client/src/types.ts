@@ -101,6 +101,22 @@ export interface EngineState {
   states: string[];
 }
 
+/**
+ * `GET /api/engine/warnings` (not in the spec): an input topic whose retention deletes records
+ * before the engine reads them (docs/engine.md → Retention of input topics).
+ */
+export interface EngineWarning {
+  kind: 'RECORDS_NEAR_RETENTION' | 'RECORDS_DELETED_UNREAD';
+  topic: string;
+  /** Ids of the topologies reading the topic. */
+  topologies: number[];
+  message: string;
+  /** The topic setting to change, with the command. */
+  fix: string;
+  /** ISO 8601: when the node first saw it. */
+  since: string;
+}
+
 /** `GET /api/metrics/summary`: this node's counters as JSON. */
 export interface MetricsSummary {
   node: string;

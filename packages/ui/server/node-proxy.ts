@@ -4,10 +4,11 @@ import { dropResponse } from './api-proxy.ts';
 import type { EngineAgents } from './engine-agents.ts';
 import type { UiSettings } from './ui-settings.ts';
 
-/** The only calls passed to another node: what the Overview and the topology graph need per node. */
+/** The only calls passed to another node: what the Overview and the Topologies page (graph, retention warnings) need per node. */
 export const nodeCalls: ReadonlyMap<string, string> = new Map([
   ['/api/metrics/summary', 'GET'],
   ['/api/engine/state', 'GET'],
+  ['/api/engine/warnings', 'GET'],
   ['/api/engine/start', 'POST'],
   ['/api/engine/stop', 'POST'],
 ]);

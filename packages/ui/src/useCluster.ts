@@ -1,4 +1,4 @@
-import { WeirClient, type MetricsSummary, type Node } from '@weir/client';
+import { WeirClient, type EngineWarning, type MetricsSummary, type Node } from '@weir/client';
 import { useEffect, useRef, useState } from 'react';
 import { api } from './api.ts';
 import { clusterReading, type ClusterReading } from './cluster-metrics.ts';
@@ -15,6 +15,8 @@ export interface NodeStatus {
   /** One state per stream worker (`GET /api/engine/state` of that node). */
   readonly states?: string[];
   readonly summary?: MetricsSummary;
+  /** The node's retention warnings (`GET /api/engine/warnings` of that node). */
+  readonly warnings?: EngineWarning[];
   /** Why the node could not be read (unreachable, dead, refused). */
   readonly error?: string;
 }
@@ -57,8 +59,12 @@ async function readCluster(): Promise<NodeStatus[]> {
       if (!home && node.alive === false) return { node, home, error: 'not alive (no heartbeat)' };
       const client = nodeApi({ node, home });
       try {
-        const [summary, engine] = await Promise.all([home ? own : client.metricsSummary(), client.engineState()]);
-        return { node, home, summary, states: engine.states };
+        const [summary, engine, warnings] = await Promise.all([
+          home ? own : client.metricsSummary(),
+          client.engineState(),
+          client.engineWarnings(),
+        ]);
+        return { node, home, summary, states: engine.states, warnings };
       } catch (err) {
         return { node, home, error: errorText(err) };
       }
@@ -66,8 +72,20 @@ async function readCluster(): Promise<NodeStatus[]> {
   );
 }
 
+/** The retention warnings of every node that answered, one per input topic and kind (the earliest seen). */
+export function clusterWarnings(nodes: readonly NodeStatus[] | undefined): EngineWarning[] {
+  const merged = new Map<string, EngineWarning>();
+  for (const n of nodes ?? [])
+    for (const w of n.warnings ?? []) {
+      const key = `${w.kind}\u0000${w.topic}`;
+      const seen = merged.get(key);
+      if (!seen || w.since < seen.since) merged.set(key, w);
+    }
+  return [...merged.values()];
+}
+
 /**
- * Every node of the cluster every `ms`: its registry entry, engine state and metrics summary, and
+ * Every node of the cluster every `ms`: its registry entry, engine state, retention warnings and metrics summary, and
  * the cluster's reading (totals and rates over the nodes that answered; cluster-metrics.ts).
  */
 export function useCluster(ms = 2000): {

@@ -1,6 +1,6 @@
 import { access } from '../auth/roles.ts';
 import type { RouteModule } from './route-module.ts';
-import { engineStates } from './response-schemas.ts';
+import { engineStates, engineWarnings } from './response-schemas.ts';
 
 /** Spec: Engine. One state per stream thread; start is refused (400) unless the engine is stopped. */
 export const engineRoutes: RouteModule = (app, ctx) => {
@@ -8,6 +8,12 @@ export const engineRoutes: RouteModule = (app, ctx) => {
     '/api/engine/state',
     { config: { access: access.member }, schema: { response: { 200: engineStates } } },
     async () => ({ states: ctx.engine.states() }),
+  );
+  // Not in the spec (docs/api.md → Engine): the node's retention warnings, for the console.
+  app.get(
+    '/api/engine/warnings',
+    { config: { access: access.member }, schema: { response: { 200: engineWarnings } } },
+    async () => ({ warnings: ctx.engine.warnings() }),
   );
   // Audited before acting (docs/security.md, "Audit trail"): no start or stop happens unrecorded.
   app.post(

@@ -45,6 +45,24 @@ export const engineStates = object({
   states: { type: 'array', items: string, description: 'one state per stream thread' },
 });
 
+export const engineWarnings = object({
+  warnings: {
+    type: 'array',
+    description: "this node's retention warnings (docs/engine.md → Retention of input topics)",
+    items: {
+      type: 'object',
+      properties: {
+        kind: { type: 'string', enum: ['RECORDS_NEAR_RETENTION', 'RECORDS_DELETED_UNREAD'] },
+        topic: string,
+        topologies: { type: 'array', items: integer, description: 'ids of the topologies reading the topic' },
+        message: string,
+        fix: { type: 'string', description: 'the topic setting to change, and the command' },
+        since: { type: 'string', description: 'ISO 8601 time it was first seen' },
+      },
+    },
+  },
+});
+
 export const node = object({
   uuid: string,
   host: string,

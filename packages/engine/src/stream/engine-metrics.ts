@@ -42,6 +42,16 @@ export class EngineMetrics {
           'reason',
         ]),
       ],
+      [
+        m.nearRetention,
+        counter(m.nearRetention, "Input records read older than half their topic's retention.ms, per topic.", [
+          'topic',
+        ]),
+      ],
+      [
+        m.deletedUnread,
+        counter(m.deletedUnread, 'Input records the broker deleted before they were read, per topic.', ['topic']),
+      ],
     ]);
     this.#latency = new Histogram({
       name: m.batchSeconds,

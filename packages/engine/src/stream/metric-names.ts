@@ -11,6 +11,8 @@ export const metricNames = {
   skipped: 'weir_records_skipped_total',
   taskErrors: 'weir_task_errors_total',
   rulesSkipped: 'weir_rules_skipped_total',
+  nearRetention: 'weir_input_records_near_retention_total',
+  deletedUnread: 'weir_input_records_deleted_unread_total',
   batchSeconds: 'weir_batch_processing_seconds',
   consumerLag: 'weir_consumer_lag',
   workerState: 'weir_worker_state',

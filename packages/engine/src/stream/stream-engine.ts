@@ -6,6 +6,7 @@ import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';
 import type { EngineMetrics } from './engine-metrics.ts';
+import type { RetentionWarning } from './retention-watch.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import type { WorkerState } from './worker-states.ts';
 
@@ -19,7 +20,11 @@ interface WorkerHandle {
   readonly thread: Worker;
   state: WorkerState;
   stopped: Promise<void>;
+  /** The worker's retention warnings, as it last sent them. */
+  warnings: RetentionWarning[];
 }
+
+const warningKey = (w: RetentionWarning) => `${w.kind}\u0000${w.topic}`;
 
 /** The consumer group of a node group: `weir.application.id` for `default`, `<id>-<group>` otherwise. */
 export function consumerGroupId(applicationId: string, group: string): string {
@@ -43,6 +48,8 @@ export class StreamEngine {
   #reloadTimer: NodeJS.Timeout | undefined;
   #lookupsChanged = false;
   readonly #transitions = new SerialQueue();
+  /** Warnings logged since the engine started (each once, whichever worker saw it first). */
+  readonly #logged = new Set<string>();
 
   constructor(settings: Settings, store: ConfigStore, uuid: string, metrics: EngineMetrics, log: EngineLog) {
     this.#settings = settings;
@@ -57,6 +64,20 @@ export class StreamEngine {
   states(): WorkerState[] {
     if (this.#workers.length === 0) return Array.from({ length: this.#threads }, () => 'NOT_RUNNING');
     return this.#workers.map((w) => w.state);
+  }
+
+  /**
+   * The retention warnings of the running engine (`GET /api/engine/warnings`): one per input topic
+   * and kind over every worker, the earliest seen; forgotten when the engine stops.
+   */
+  warnings(): RetentionWarning[] {
+    const merged = new Map<string, RetentionWarning>();
+    for (const w of this.#workers)
+      for (const warning of w.warnings) {
+        const seen = merged.get(warningKey(warning));
+        if (!seen || warning.since < seen.since) merged.set(warningKey(warning), warning);
+      }
+    return [...merged.values()].sort((a, b) => a.topic.localeCompare(b.topic) || a.kind.localeCompare(b.kind));
   }
 
   /** The overall state for the node registry: the "least advanced" worker state. */
@@ -127,6 +148,7 @@ export class StreamEngine {
         }),
       );
       this.#workers = [];
+      this.#logged.clear();
       workers.forEach((_, i) => this.#metrics.workerState(i, 'NOT_RUNNING'));
       return this.states();
     });
@@ -142,6 +164,7 @@ export class StreamEngine {
       thread,
       state: 'CREATED',
       stopped: new Promise((resolve) => (resolveStopped = resolve)),
+      warnings: [],
     };
     thread.on('message', (message: FromWorker) => {
       switch (message.type) {
@@ -154,6 +177,14 @@ export class StreamEngine {
           break;
         case 'log':
           this.#log[message.level](`[stream-${index + 1}] ${message.message}`);
+          break;
+        case 'warnings':
+          handle.warnings = message.warnings;
+          for (const w of message.warnings) {
+            if (this.#logged.has(warningKey(w))) continue;
+            this.#logged.add(warningKey(w));
+            this.#log.warn(`[stream-${index + 1}] ${w.kind}: ${w.message} Fix: ${w.fix}`);
+          }
           break;
         case 'stopped':
           resolveStopped();

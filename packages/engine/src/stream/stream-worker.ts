@@ -15,6 +15,8 @@ import { metricNames } from './metric-names.ts';
 import { continueRouted, processRecord, type OutgoingRecord, type Router } from './record-processor.ts';
 import { decodeRouted, encodeRouted, partitionOf } from './repartition.ts';
 import { stableOffsets } from './stable-offsets.ts';
+import { RetentionCheck } from './retention-check.ts';
+import { RetentionWatch, type RetentionWarning } from './retention-watch.ts';
 import { ensureStageTopics } from './stage-topics.ts';
 import { LookupBook, RuleBook } from './rule-book.ts';
 import { buildPlan, TaskCache, type StageBinding, type StreamPlan, type TopologyPlan } from './topology-plan.ts';
@@ -48,6 +50,8 @@ export interface StreamWorkerOptions {
   readonly idleCloseMs?: number;
   readonly onState: (state: WorkerState) => void;
   readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** The worker's retention warnings, whenever one is added or removed (retention-watch.ts). */
+  readonly onWarnings?: (warnings: RetentionWarning[]) => void;
 }
 
 /** The client's message plus the broker's reason when there is one (`… (CONCURRENT_TRANSACTIONS)`). */
@@ -135,6 +139,18 @@ export class StreamWorker {
   #epoch = 0;
   /** The part of the set-up under way, named when it misses its deadline. */
   #step = '';
+  /** Input topics whose retention deletes records before they are read (docs/engine.md → Retention of input topics). */
+  readonly #retention = new RetentionWatch(
+    (topic) => (this.#plan.byInput.get(topic) ?? []).map((t) => t.id),
+    (warnings) => this.#options.onWarnings?.(warnings),
+  );
+  readonly #retentionCheck = new RetentionCheck(this.#retention, {
+    admin: () => this.#admin,
+    consumer: () => this.#consumer,
+    inputs: () => this.#plan.inputTopics.filter((t) => this.#knownTopics.has(t)),
+    position: (topic, partition) => this.#positions.get(tpKey(topic, partition)),
+    lost: (topic, count) => this.stats.add(metricNames.deletedUnread, [topic], count),
+  });
 
   constructor(options: StreamWorkerOptions) {
     // Short timeouts: a request lost to a restarting broker must fail fast so the worker can rebuild.
@@ -251,6 +267,9 @@ export class StreamWorker {
     current();
     this.#step = 'listing the input topics';
     const inputs = await this.#existingInputs();
+    current();
+    this.#step = "reading the input topics' retention";
+    await this.#retentionCheck.readSettings(true);
     current();
     this.#step = 'creating the stage topics';
     if (inputs.length > 0) inputs.push(...(await this.#ensureStageTopics(new Set(inputs))));
@@ -630,7 +649,13 @@ export class StreamWorker {
         continue;
       }
       const topologies = plan.byInput.get(message.topic);
-      if (topologies) processRecord(message, topologies, alertsTopic, this.stats, out, this.#router);
+      if (!topologies) continue;
+      // offsets skipped: deleted by retention before they were read? (or control records, compaction)
+      if (position !== undefined && message.offset > position)
+        this.#retentionCheck.gap(message.topic, message.partition, position, message.offset);
+      if (this.#retention.record(message.topic, message.partition, message.offset, message.timestamp, now))
+        this.stats.add(metricNames.nearRetention, [message.topic]);
+      processRecord(message, topologies, alertsTopic, this.stats, out, this.#router);
     }
     this.#stateStore.deselect();
     this.#stateStore.drain(out);
@@ -795,6 +820,7 @@ export class StreamWorker {
     this.#subscribed = '';
     // what was read and not committed is read again by whoever gets the partitions; state is restored from the changelogs
     this.#queues.clear();
+    this.#retentionCheck.reset();
     this.#positions.clear();
     this.#assigned = null;
     this.#rebalancing = false;
@@ -827,6 +853,11 @@ export class StreamWorker {
   async #sleepOrWake(ms: number): Promise<void> {
     await Promise.race([sleep(ms), new Promise<void>((resolve) => (this.#wake = resolve))]);
     this.#wake = undefined;
+  }
+
+  /** The retention look-ups (every 5 s, retention-check.ts): settings when due, records deleted unread. */
+  async checkRetention(): Promise<void> {
+    if (this.#state === 'RUNNING' && !this.#rebalancing) await this.#retentionCheck.tick();
   }
 
   /** Consumer lag per partition (high watermark − committed position), for the metrics. */

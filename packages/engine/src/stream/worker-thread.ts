@@ -14,10 +14,12 @@ const worker = new StreamWorker({
   connection: kafkaConnectionFrom(bootstrapServers, kafkaClient, init.clientId),
   onState: (state) => send({ type: 'state', state }),
   onLog: (level, message) => send({ type: 'log', level, message }),
+  onWarnings: (warnings) => send({ type: 'warnings', warnings }),
 });
 
 setInterval(() => send({ type: 'stats', report: worker.stats.drain() }), 1000);
 setInterval(() => void worker.measureLag(), 5000);
+setInterval(() => void worker.checkRetention(), 5000);
 
 port.on('message', (message: ToWorker) => {
   switch (message.type) {

@@ -14,7 +14,7 @@ import {
   Title,
   Autocomplete,
 } from '@mantine/core';
-import type { TopicEndpoint, Topology } from '@weir/client';
+import type { EngineWarning, TopicEndpoint, Topology } from '@weir/client';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
@@ -22,6 +22,7 @@ import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
 import { RecordDrawer } from '../components/RecordDrawer.tsx';
 import { RecordFields } from '../components/RecordFields.tsx';
+import { RetentionWarnings } from '../components/RetentionWarnings.tsx';
 import { RowActions } from '../components/RowActions.tsx';
 import { SaveBar } from '../components/SaveBar.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
@@ -29,7 +30,8 @@ import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
-import { useCluster } from '../useCluster.ts';
+import { clusterWarnings, useCluster } from '../useCluster.ts';
+import type { ClusterReading } from '../cluster-metrics.ts';
 import { labelsOf, total } from '../cluster-metrics.ts';
 
 const stringSerde = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
@@ -37,8 +39,7 @@ const endpoint = (name = ''): TopicEndpoint => ({ name, keySerde: stringSerde, v
 const noFigures: TopologyFigures = { inRate: undefined, outRate: new Map(), deadLetters: new Map() };
 
 /** Records/s and dead letters per topology over the whole cluster (the Overview's source; topologies are labelled by name). */
-function useTopologyFigures(): ReadonlyMap<string, TopologyFigures> {
-  const { reading } = useCluster(2000);
+function useTopologyFigures(reading: ClusterReading | undefined): ReadonlyMap<string, TopologyFigures> {
   return useMemo(() => {
     const figures = new Map<
       string,
@@ -69,7 +70,9 @@ export default function TopologiesPage() {
   const topologies = usePoll(() => api.topologies.list(), 0);
   const pipelines = usePoll(() => api.pipelines.list(), 0);
   const tasks = usePoll(() => api.tasks.list(), 0);
-  const figures = useTopologyFigures();
+  const cluster = useCluster(2000);
+  const figures = useTopologyFigures(cluster.reading);
+  const warnings = useMemo(() => clusterWarnings(cluster.nodes), [cluster.nodes]);
   const [shown, setShown] = useState<number>();
   const [deleting, setDeleting] = useState<Topology>();
   const pipelineMap = useMemo(() => new Map((pipelines.data ?? []).map((p) => [p.id, p])), [pipelines.data]);
@@ -113,6 +116,9 @@ export default function TopologiesPage() {
       </Group>
       <ErrorAlert error={error} />
       <NotFoundAlert what="topology" id={notFound} onClose={closeLink} />
+      {list.map((t) => (
+        <RetentionWarnings key={t.id} warnings={warnings} topology={t} />
+      ))}
       <Table striped highlightOnHover>
         <Table.Thead>
           <Table.Tr>
@@ -187,6 +193,7 @@ export default function TopologiesPage() {
             key={`${open.record.id}-${open.isNew}`}
             initial={open.record}
             isNew={open.isNew}
+            warnings={open.isNew ? [] : warnings}
             readOnly={!isAdmin}
             pipelines={(pipelines.data ?? []).map((p) => ({ value: String(p.id), label: `${p.id} · ${p.name}` }))}
             onSaved={(t) => {
@@ -216,9 +223,11 @@ function TopologyEditor({
   readOnly,
   pipelines,
   onSaved,
+  warnings,
 }: {
   initial: Topology;
   isNew: boolean;
+  warnings: readonly EngineWarning[];
   readOnly: boolean;
   pipelines: { value: string; label: string }[];
   onSaved: (t: Topology) => void;
@@ -268,6 +277,7 @@ function TopologyEditor({
   );
   return (
     <Stack>
+      <RetentionWarnings warnings={warnings} topology={initial} />
       <RecordFields record={topology} onChange={setTopology} isNew={isNew} readOnly={readOnly} errors={errors} />
       <Group grow align="end">
         <TextInput

@@ -141,6 +141,10 @@ describe('the Overview of a two-node cluster, served by node a', () => {
     const summary = await request(ui, 'GET', `/ui/nodes/${uuidOf(b)}/api/metrics/summary`, { token });
     assert.equal(summary.status, 200, summary.text);
     assert.equal((summary.body as { node: string }).node, uuidOf(b));
+    // the Topologies page's retention warnings of node b (none: its topics keep everything)
+    const warnings = await request(ui, 'GET', `/ui/nodes/${uuidOf(b)}/api/engine/warnings`, { token });
+    assert.equal(warnings.status, 200, warnings.text);
+    assert.deepEqual(warnings.body, { warnings: [] });
     const other = await request(ui, 'GET', `/ui/nodes/${uuidOf(b)}/api/users`, { token });
     assert.equal(other.status, 404);
     assert.match((other.body as { debugMessage: string }).debugMessage, /passes only GET \/api\/metrics\/summary/);
