@@ -1,102 +1,23 @@
-import { compile, isPdlSyntaxError } from '@weir/pdl';
 import { LineCounter, parseAllDocuments } from 'yaml';
+import type { BaseRule } from './baseRule.ts';
+import { baseQuery } from './baseRule.ts';
+import { checkPdl } from './checkPdl.ts';
 import { convertCondition } from './condition.ts';
 import { convertCorrelation } from './correlation.ts';
 import type { DetectionContext } from './detection.ts';
 import { convertSelection } from './detection.ts';
+import type { ConvertedDocument, DocumentResult, FailedDocument, FilterDocument } from './documents.ts';
+import { weirRuleId } from './documents.ts';
 import { childPath, fail, SigmaConversionError } from './errors.ts';
 import type { Mapping } from './mapping.ts';
 import { findLogsource } from './mapping.ts';
-import type { SigmaMetadata } from './metadata.ts';
 import { annotations, describe, readMetadata } from './metadata.ts';
-import { and, group } from './pdlText.ts';
+import { group } from './pdlText.ts';
 
 export interface ConvertOptions {
   readonly mapping: Mapping;
   /** The license of rules that name none (SigmaHQ's rules are under DRL 1.1 without saying so). */
   readonly license?: string | null;
-}
-
-/** A Weir rule, as POST /api/rules takes it. */
-export interface WeirRule {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string;
-  readonly pdl: string;
-  readonly annotations: string[];
-  readonly enabled: boolean;
-}
-
-export interface ConvertedDocument {
-  readonly status: 'converted';
-  readonly kind: 'rule' | 'correlation';
-  /** 0-based position of the YAML document in the text. */
-  readonly document: number;
-  readonly sigma: SigmaMetadata;
-  readonly rule: WeirRule;
-  /**
-   * False for a rule that only a correlation uses (Sigma's `generate: false`, the default): its
-   * query is part of the correlation's PDL and it is not stored on its own.
-   */
-  readonly store: boolean;
-  readonly usedBy: string[];
-  readonly filters: string[];
-  readonly warnings: string[];
-}
-
-export interface FilterDocument {
-  readonly status: 'filter';
-  readonly document: number;
-  readonly sigma: SigmaMetadata;
-  readonly appliedTo: string[];
-  readonly warnings: string[];
-}
-
-export interface FailedDocument {
-  readonly status: 'error';
-  readonly document: number;
-  readonly sigma: { readonly id: string | null; readonly title: string | null };
-  /** Where in the YAML document (`detection.selection.Image|re`); empty for the whole document. */
-  readonly path: string;
-  readonly reason: string;
-}
-
-export type DocumentResult = ConvertedDocument | FilterDocument | FailedDocument;
-
-/** Weir's id for an imported Sigma rule (docs/sigma.md, "Rule ids"). */
-export function weirRuleId(sigmaId: string | null, name: string | null, title: string): string {
-  if (sigmaId !== null && sigmaId !== '') return `sigma-${sigmaId}`;
-  if (name !== null && name !== '') return `sigma-${name}`;
-  const slug = title
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 80);
-  return `sigma-${slug === '' ? 'untitled' : slug}`;
-}
-
-/** What a base rule is made of before filters and correlations use it. */
-export interface BaseRule {
-  readonly index: number;
-  readonly doc: Record<string, unknown>;
-  readonly meta: SigmaMetadata;
-  readonly weirId: string;
-  readonly logsource: Record<string, string>;
-  readonly logsourceCondition: string | null;
-  readonly ctx: DetectionContext;
-  readonly detection: string;
-  filters: { id: string; query: string }[];
-  warnings: string[];
-  usedBy: string[];
-  generate: boolean;
-}
-
-/** The rule's whole query: log source, detection, filters. */
-export function baseQuery(rule: BaseRule): string {
-  const parts = [rule.logsourceCondition, rule.detection, ...rule.filters.map((f) => f.query)].filter(
-    (p): p is string => p !== null,
-  );
-  return parts.length === 1 ? (parts[0] as string) : and(parts.map(group));
 }
 
 function logsourceOf(doc: Record<string, unknown>, path: string): Record<string, string> {
@@ -175,17 +96,6 @@ const failure = (index: number, doc: Record<string, unknown> | null, error: Sigm
   path: error.path,
   reason: error.message,
 });
-
-/** Checks generated PDL with Weir's own compiler; a failure here is a converter defect, reported as such. */
-export function checkPdl(pdl: string, path: string): void {
-  try {
-    compile(pdl);
-  } catch (error) {
-    if (isPdlSyntaxError(error))
-      fail(path, `the generated PDL does not compile (${error.message}); please report this rule`);
-    throw error;
-  }
-}
 
 /**
  * Converts a YAML text (one or several documents: rules, correlation rules, filters) to Weir

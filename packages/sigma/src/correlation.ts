@@ -1,5 +1,8 @@
-import type { BaseRule, ConvertedDocument } from './convert.ts';
-import { baseQuery, checkPdl, weirRuleId } from './convert.ts';
+import type { BaseRule } from './baseRule.ts';
+import { baseQuery } from './baseRule.ts';
+import { checkPdl } from './checkPdl.ts';
+import type { ConvertedDocument } from './documents.ts';
+import { weirRuleId } from './documents.ts';
 import { fieldPath } from './detection.ts';
 import { childPath, fail } from './errors.ts';
 import type { Mapping } from './mapping.ts';

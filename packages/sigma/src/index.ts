@@ -1,12 +1,7 @@
-export { convertSigma, weirRuleId } from './convert.ts';
-export type {
-  ConvertOptions,
-  ConvertedDocument,
-  DocumentResult,
-  FailedDocument,
-  FilterDocument,
-  WeirRule,
-} from './convert.ts';
+export { convertSigma } from './convert.ts';
+export type { ConvertOptions } from './convert.ts';
+export { weirRuleId } from './documents.ts';
+export type { ConvertedDocument, DocumentResult, FailedDocument, FilterDocument, WeirRule } from './documents.ts';
 export { MappingError, findLogsource, parseMapping } from './mapping.ts';
 export type { LogsourceEntry, Mapping } from './mapping.ts';
 export { SigmaConversionError } from './errors.ts';
