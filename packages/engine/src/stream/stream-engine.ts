@@ -6,6 +6,7 @@ import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';
 import type { EngineMetrics } from './engine-metrics.ts';
+import { MissingRuleLog } from './missing-rule-log.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import type { WorkerState } from './worker-states.ts';
 
@@ -42,6 +43,7 @@ export class StreamEngine {
   #unsubscribe: (() => void) | undefined;
   #reloadTimer: NodeJS.Timeout | undefined;
   #lookupsChanged = false;
+  readonly #missingRules: MissingRuleLog;
   readonly #transitions = new SerialQueue();
 
   constructor(settings: Settings, store: ConfigStore, uuid: string, metrics: EngineMetrics, log: EngineLog) {
@@ -51,6 +53,7 @@ export class StreamEngine {
     this.#metrics = metrics;
     this.#log = log;
     this.#threads = settings.get('num.stream.threads');
+    this.#missingRules = new MissingRuleLog(settings.get('weir.group'), (message) => log.warn(message));
   }
 
   /** One state per stream thread. */
@@ -80,6 +83,7 @@ export class StreamEngine {
       const group = s.get('weir.group');
       const applicationId = s.get('weir.application.id');
       const snapshot = readSnapshot(this.#store);
+      this.#missingRules.check(snapshot);
       this.#lookupsChanged = false;
       this.#workers = Array.from({ length: this.#threads }, (_, index) => {
         const init: WorkerInit = {
@@ -179,6 +183,7 @@ export class StreamEngine {
     this.#reloadTimer = setTimeout(() => {
       // Lookups are sent only when one changed: a rule edit must not copy every table to every worker.
       const snapshot = readSnapshot(this.#store, this.#lookupsChanged);
+      this.#missingRules.check(snapshot);
       this.#lookupsChanged = false;
       for (const w of this.#workers) this.#post(w, { type: 'configure', snapshot });
     }, 100);
