@@ -14,7 +14,7 @@ import { manifestFiles, readManifests } from './manifests.ts';
 import { formatRecord, formatRecords, formatValue, table } from './output.ts';
 import { deleteRecord, getRecord, listRecords, parseId } from './records.ts';
 import { connection, openSession } from './session.ts';
-import { convertFiles, loadMapping } from './sigma-convert.ts';
+import { convertFiles, convertReport, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
 
 export interface Io {
@@ -403,25 +403,7 @@ function sigmaConvert(cmd: ParsedCommand, io: Io, files: string[]): void {
     cmd.values['mapping-file'] as string | undefined,
   );
   const rows = convertFiles(files, mapping);
-  if (cmd.output && cmd.output !== 'table') io.out(formatValue(rows, cmd.output));
-  else
-    io.out(
-      table(
-        ['FILE', 'DOC', 'STATUS', 'RULE', 'TITLE', 'PDL OR REASON'],
-        rows.map((r) => [
-          r.file,
-          r.document,
-          r.status,
-          r.id ?? '',
-          r.title ?? '',
-          r.status === 'converted'
-            ? r.pdl
-            : r.status === 'filter'
-              ? `applies to ${r.appliedTo?.join(', ')}`
-              : `${r.path ?? ''} ${r.reason ?? ''}`.trim(),
-        ]),
-      ),
-    );
+  io.out(cmd.output && cmd.output !== 'table' ? formatValue(rows, cmd.output) : convertReport(rows));
   const failed = rows.filter((r) => r.status === 'error').length;
   if (failed) {
     io.err(`${failed} Sigma document(s) could not be converted\n`);
