@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'packages/ui/dist/**', '**/*.d.ts', 'tmp/**'] },
+  { ignores: ['**/node_modules/**', 'packages/ui/dist/**', 'packages/client/dist/**', '**/*.d.ts', 'tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

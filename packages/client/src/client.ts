@@ -4,6 +4,7 @@ import type {
   ConsumedMessage,
   ConsumeRead,
   ConsumeRequest,
+  DanglingReferences,
   EngineState,
   EngineWarning,
   ErrorBody,
@@ -15,6 +16,7 @@ import type {
   Rule,
   SerdeConfiguration,
   Task,
+  TaskTestOutcome,
   Tokens,
   TopicResult,
   Topology,
@@ -359,12 +361,18 @@ export class WeirClient {
     return readTestResult(await this.#json('POST', `/api/test/rules/${enc(id)}`, { json: event }));
   }
   async testTask(id: number, event: string): Promise<Record<string, unknown>> {
-    return (await this.#json<{ result: Record<string, unknown> }>('POST', `/api/test/tasks/${id}`, { text: event }))
-      .result;
+    return (await this.testTaskOutcome(id, event)).result as Record<string, unknown>;
   }
   async testPipeline(id: number, raw: string): Promise<Record<string, unknown>> {
-    return (await this.#json<{ result: Record<string, unknown> }>('POST', `/api/test/pipelines/${id}`, { text: raw }))
-      .result;
+    return (await this.testPipelineOutcome(id, raw)).result as Record<string, unknown>;
+  }
+  /** The task's result and the rules its APPLY_RULES skipped (`warnings`; empty when none). */
+  async testTaskOutcome(id: number, event: string): Promise<TaskTestOutcome> {
+    return taskTestOutcome(await this.#json('POST', `/api/test/tasks/${id}`, { text: event }));
+  }
+  /** The pipeline's result and the rules its APPLY_RULES tasks skipped (`warnings`, each naming its task). */
+  async testPipelineOutcome(id: number, raw: string): Promise<TaskTestOutcome> {
+    return taskTestOutcome(await this.#json('POST', `/api/test/pipelines/${id}`, { text: raw }));
   }
   async testPdl(pdl: string, event: Record<string, unknown>): Promise<TestOutcome> {
     return readTestResult(
@@ -396,6 +404,12 @@ export class WeirClient {
       line: body.error?.line,
       column: body.error?.column,
     };
+  }
+
+  // Diagnostics
+  /** Every reference to something that does not exist: task → rule or lookup, pipeline → task, topology → pipeline or topic. */
+  danglingReferences(): Promise<DanglingReferences> {
+    return this.#json('GET', '/api/diagnostics/references');
   }
 }
 
@@ -447,6 +461,12 @@ async function readEvents(
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** A task or pipeline test's body; servers before `warnings` answer `{result}` only. */
+function taskTestOutcome(body: { result?: unknown; warnings?: unknown }): TaskTestOutcome {
+  const warnings = Array.isArray(body.warnings) ? body.warnings.filter((w): w is string => typeof w === 'string') : [];
+  return { result: body.result ?? null, warnings };
 }
 
 export type PdlSyntax = { ok: true } | { ok: false; message: string; line?: number; column?: number };

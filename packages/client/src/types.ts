@@ -130,6 +130,29 @@ export interface MetricsSummary {
   lag: { topic: string; partition: string; value: number }[];
 }
 
+/** A task or pipeline test's answer: `warnings` names the rules APPLY_RULES skipped ("rule `failed` does not exist"). */
+export interface TaskTestOutcome {
+  result: unknown;
+  warnings: string[];
+}
+
+/** One reference to something that does not exist (`GET /api/diagnostics/references`). */
+export interface DanglingReference {
+  from: { kind: 'topology' | 'pipeline' | 'task' | 'rule'; id: string | number; name: string };
+  to: { kind: 'topic' | 'pipeline' | 'task' | 'rule' | 'lookup'; id: string | number };
+  /** Where in the record: `definition.rules[1]`, `tasks[0]`, `input.name`, … */
+  field: string;
+  message: string;
+}
+
+/** `GET /api/diagnostics/references`: `topicsChecked` false (and `topicsError`) when Kafka did not answer. */
+export interface DanglingReferences {
+  count: number;
+  topicsChecked: boolean;
+  topicsError?: string;
+  references: DanglingReference[];
+}
+
 /** The API's error object. */
 export interface ErrorBody {
   status: string;

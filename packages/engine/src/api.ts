@@ -28,6 +28,14 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxPathParamLength },
     frameworkErrors: frameworkError,
   };
+  // The console's UI server passes the browser's address in X-Forwarded-For: trusted from these
+  // proxies only, so per-address limits (sign-in failures) and audit entries see the real client.
+  const proxies = ctx.settings
+    .get('weir.http.trusted-proxies')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  if (proxies.length > 0) options.trustProxy = proxies;
   // Slow clients: headers and the whole request must arrive in time (checked every second), else 408.
   const headersTimeout = ctx.settings.get('weir.http.headers-timeout-seconds') * 1000;
   const requestTimeout = ctx.settings.get('weir.http.request-timeout-seconds') * 1000;
@@ -47,7 +55,9 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
   app.setValidatorCompiler(({ schema }) => compiledSchema(schema));
   registerBodyParsers(app);
   registerAccessControl(app, ctx);
-  // Per-user request rate (before login: per address), counted after authentication; probes are free.
+  // Request rate per login session (a token pair and the pairs refreshed from it), counted after
+  // authentication, so a script signed in as a user never exhausts the budget of that user's console
+  // session; public routes (login, refresh, init, docs) per address; probes are free.
   const perMinute = ctx.settings.get('weir.http.rate-limit-per-minute');
   await app.register(rateLimit, {
     global: true,
@@ -55,10 +65,15 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
     timeWindow: 60_000,
     hook: 'preHandler',
     keyGenerator: (request: FastifyRequest) =>
-      request.principal ? `user:${request.principal.username}` : `address:${request.ip}`,
+      request.principal ? `session:${request.loginSession}` : `address:${request.ip}`,
     allowList: (request: FastifyRequest) => request.routeOptions.config.health === true,
-    errorResponseBuilder: (_request: FastifyRequest, context: { ttl: number }) =>
-      apiError('API_RATE_LIMITED', perMinute, Math.max(1, Math.ceil(context.ttl / 1000))),
+    errorResponseBuilder: (request: FastifyRequest, context: { ttl: number }) =>
+      apiError(
+        'API_RATE_LIMITED',
+        perMinute,
+        Math.max(1, Math.ceil(context.ttl / 1000)),
+        request.principal ? 'this login session' : 'this address',
+      ),
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

@@ -181,8 +181,8 @@ export const errorCatalog = {
   ROUTE_MISSING: [404, (method: string, url: string) => `No API route ${method} ${url}`],
   API_RATE_LIMITED: [
     429,
-    (max: number, seconds: number) =>
-      `More than ${max} API requests in a minute from this user (setting weir.http.rate-limit-per-minute); try again in ${seconds} s.`,
+    (max: number, seconds: number, from: 'this login session' | 'this address') =>
+      `More than ${max} API requests in a minute from ${from} (setting weir.http.rate-limit-per-minute); try again in ${seconds} s.`,
   ],
   RECORD_LIMIT: [
     400,

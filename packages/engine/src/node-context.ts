@@ -53,5 +53,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller; set on every route that is not public. */
     principal: User;
+    /**
+     * The caller's login session (its token pair and every pair refreshed from it), set with
+     * `principal`: what the request rate is limited by (api.ts).
+     */
+    loginSession: string;
   }
 }

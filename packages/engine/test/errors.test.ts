@@ -245,10 +245,10 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
     'The request body nests arrays and objects more than 7 levels deep; at most 7 are accepted.',
   ],
   API_RATE_LIMITED: [
-    [7, 3],
+    [7, 3, 'this login session'],
     429,
     'TOO_MANY_REQUESTS',
-    'More than 7 API requests in a minute from this user (setting weir.http.rate-limit-per-minute); try again in 3 s.',
+    'More than 7 API requests in a minute from this login session (setting weir.http.rate-limit-per-minute); try again in 3 s.',
   ],
   RECORD_LIMIT: [
     [kind, 7, '<setting>'],

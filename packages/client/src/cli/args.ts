@@ -107,6 +107,13 @@ export const commands: Record<string, CommandSpec> = {
   },
   engine: { usage: 'engine start|stop|state', summary: 'the stream engine of the node', options: {}, min: 1, max: 1 },
   nodes: { usage: 'nodes [-o table|json|yaml]', summary: 'the nodes of the cluster', options: {}, min: 0, max: 0 },
+  diagnose: {
+    usage: 'diagnose [-o table|json|yaml]',
+    summary: 'list dangling references (a task naming a rule that does not exist, …); exit 1 when any',
+    options: {},
+    min: 0,
+    max: 0,
+  },
   sigma: {
     usage: 'sigma convert|import <file|folder>... [--mapping NAME] [--mapping-file F] [--dry-run]',
     summary: 'convert Sigma rules to PDL here (convert), or on the server and store them (import)',

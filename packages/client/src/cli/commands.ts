@@ -14,7 +14,7 @@ import { manifestFiles, readManifests } from './manifests.ts';
 import { formatRecord, formatRecords, formatValue, table } from './output.ts';
 import { deleteRecord, getRecord, listRecords, parseId } from './records.ts';
 import { connection, openSession } from './session.ts';
-import { convertFiles, loadMapping } from './sigma-convert.ts';
+import { convertFiles, convertReport, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
 
 export interface Io {
@@ -194,6 +194,7 @@ const test: Handler = async (cmd, io) => {
   }
   const { weir } = openSession(cmd, io.env);
   let matched = 0;
+  const warnings = new Set<string>();
   for (const [index, e] of events.entries()) {
     if (what === 'rule' || what === 'pdl') {
       const r =
@@ -203,11 +204,15 @@ const test: Handler = async (cmd, io) => {
       if (r.matched) matched++;
       io.out(`${JSON.stringify({ index, matched: r.matched, event: r.event ?? null })}\n`);
     } else {
-      const result = what === 'task' ? await weir.testTask(id!, e.text) : await weir.testPipeline(id!, e.text);
-      if (result !== null) matched++;
-      io.out(`${JSON.stringify({ index, result })}\n`);
+      const outcome =
+        what === 'task' ? await weir.testTaskOutcome(id!, e.text) : await weir.testPipelineOutcome(id!, e.text);
+      if (outcome.result !== null) matched++;
+      outcome.warnings.forEach((w) => warnings.add(w));
+      io.out(`${JSON.stringify({ index, result: outcome.result })}\n`);
     }
   }
+  // Once, after the results: the same skipped rule holds for every event.
+  for (const w of warnings) io.err(`warning: ${w}\n`);
   io.err(
     what === 'rule' || what === 'pdl'
       ? `${events.length} events, ${matched} matched\n`
@@ -331,6 +336,24 @@ const engine: Handler = async (cmd, io) => {
 
 const nodes: Handler = async (cmd, io) => get({ ...cmd, positionals: ['nodes'] }, io);
 
+/** `diagnose`: the dangling references of the configuration; exit 1 when there are any (for scripts and CI). */
+const diagnose: Handler = async (cmd, io) => {
+  const { weir } = openSession(cmd, io.env);
+  const found = await weir.danglingReferences();
+  if (cmd.output && cmd.output !== 'table') io.out(formatValue(found, cmd.output));
+  else if (found.count > 0)
+    io.out(
+      table(
+        ['FROM', 'FIELD', 'MISSING'],
+        found.references.map((r) => [`${r.from.kind}/${r.from.id} ${r.from.name}`, r.field, `${r.to.kind}/${r.to.id}`]),
+      ),
+    );
+  if (found.topicsError !== undefined) io.err(`warning: ${found.topicsError}\n`);
+  if (found.count === 0) return io.err('no dangling references\n');
+  io.err(`${found.count} dangling reference(s)\n`);
+  throw new ReportedFailure('diagnose');
+};
+
 const sigma: Handler = async (cmd, io) => {
   const [action, ...targets] = cmd.positionals;
   if (action !== 'import' && action !== 'convert') throw new UsageError(`sigma: convert or import, found '${action}'`);
@@ -380,25 +403,7 @@ function sigmaConvert(cmd: ParsedCommand, io: Io, files: string[]): void {
     cmd.values['mapping-file'] as string | undefined,
   );
   const rows = convertFiles(files, mapping);
-  if (cmd.output && cmd.output !== 'table') io.out(formatValue(rows, cmd.output));
-  else
-    io.out(
-      table(
-        ['FILE', 'DOC', 'STATUS', 'RULE', 'TITLE', 'PDL OR REASON'],
-        rows.map((r) => [
-          r.file,
-          r.document,
-          r.status,
-          r.id ?? '',
-          r.title ?? '',
-          r.status === 'converted'
-            ? r.pdl
-            : r.status === 'filter'
-              ? `applies to ${r.appliedTo?.join(', ')}`
-              : `${r.path ?? ''} ${r.reason ?? ''}`.trim(),
-        ]),
-      ),
-    );
+  io.out(cmd.output && cmd.output !== 'table' ? formatValue(rows, cmd.output) : convertReport(rows));
   const failed = rows.filter((r) => r.status === 'error').length;
   if (failed) {
     io.err(`${failed} Sigma document(s) could not be converted\n`);
@@ -429,6 +434,7 @@ export const handlers: Record<string, Handler> = {
   consume,
   engine,
   nodes,
+  diagnose,
   sigma,
   completion,
   help,

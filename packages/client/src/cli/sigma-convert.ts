@@ -72,3 +72,26 @@ export function convertFiles(files: readonly string[], mapping: Mapping): Conver
   }
   return rows;
 }
+
+/**
+ * The default output of `sigma convert`: per document a header line (file, document, status, rule
+ * id, title), then its whole PDL, or the reason with its YAML path, or the rules a filter applies
+ * to, indented; a blank line between documents. Never cut: the PDL is what the user asked for.
+ */
+export function convertReport(rows: readonly ConvertRow[]): string {
+  return rows
+    .map((r) => {
+      const head = [`${r.file}#${r.document}`, r.status, r.id, r.title ?? '(no title)'].filter(Boolean).join('  ');
+      const body =
+        r.status === 'converted'
+          ? (r.pdl ?? '')
+          : r.status === 'filter'
+            ? `applies to ${r.appliedTo?.join(', ') || 'no rule'}`
+            : [r.path, r.reason].filter(Boolean).join(': ');
+      return `${head}\n${body
+        .split('\n')
+        .map((line) => `  ${line}`)
+        .join('\n')}\n`;
+    })
+    .join('\n');
+}

@@ -490,6 +490,29 @@ describe('weirctl against a real node', () => {
     assert.equal((await cli(['delete', 'rule', 'any-login'])).code, 1);
   });
 
+  test('diagnose lists dangling references and exits 1; test task warns about the skipped rule', async () => {
+    // the test above deleted any-login, which task 2 (detect) still lists: the API accepts that
+    const found = await cli(['diagnose']);
+    assert.equal(found.code, 1, found.stderr);
+    assert.deepEqual(found.stdout.trim().split('\n'), [
+      'FROM           FIELD                MISSING',
+      'task/2 detect  definition.rules[1]  rule/any-login',
+    ]);
+    assert.equal(found.stderr, '1 dangling reference(s)\n');
+    const json = await cli(['diagnose', '-o', 'json']);
+    assert.equal(
+      JSON.parse(json.stdout).references[0].message,
+      'task 2 (detect) applies rule `any-login`, which does not exist',
+    );
+    const task = await cli(['test', 'task', '2', '-f', 'events.ndjson']);
+    assert.equal(task.code, 0, task.stderr);
+    assert.equal(task.stderr, 'warning: rule `any-login` does not exist\n2 events, 1 with a result\n');
+    const restored = await cli(['apply', '-f', path.join(dir, 'conf', 'detect', 'rules.yml')]);
+    assert.equal(restored.code, 0, restored.stderr);
+    const none = await cli(['diagnose']);
+    assert.deepEqual([none.code, none.stdout, none.stderr], [0, '', 'no dangling references\n']);
+  });
+
   test('engine stop and start', async () => {
     const start = await cli(['engine', 'start']);
     assert.equal(start.code, 0, start.stderr);

@@ -197,7 +197,7 @@ export const settingDefinitions = {
     10,
     1,
     1_000_000,
-    'Failed logins allowed per user and address within the window before 429.',
+    'Failed logins allowed per user and client address within the window before 429 `LOGIN_RATE_LIMITED` with `Retry-After`.',
   ),
   'weir.shutdown.timeout-seconds': integer(
     60,
@@ -233,7 +233,11 @@ export const settingDefinitions = {
     1200,
     1,
     10_000_000,
-    'API requests one user (or, before login, one address) may make per minute on one node; more get 429 `API_RATE_LIMITED` with `Retry-After`. Health checks are not counted.',
+    'API requests one login session (a token pair and the pairs refreshed from it; for login, refresh and init: one address) may make per minute on one node; more get 429 `API_RATE_LIMITED` with `Retry-After`. Health checks are not counted.',
+  ),
+  'weir.http.trusted-proxies': text(
+    'loopback',
+    "Proxies whose `X-Forwarded-For` gives the client address (comma-separated addresses or CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`; empty: none): the console's UI server, so that sign-in limits and audit entries see the browser's address. Add the UI server's address when it runs on another host.",
   ),
   'weir.lookup.max-total-bytes': integer(
     512 * 1024 * 1024,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { RouteAccess } from '../auth/roles.ts';
 import type { User } from '../auth/user-directory.ts';
@@ -26,6 +27,7 @@ export function apiRoutes(app: FastifyInstance): readonly DeclaredRoute[] {
 
 export function registerAccessControl(app: FastifyInstance, ctx: NodeContext): void {
   app.decorateRequest('principal', null as never);
+  app.decorateRequest('loginSession', '');
   const routes: DeclaredRoute[] = [];
   declaredRoutes.set(app, routes);
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -53,11 +55,14 @@ export function registerAccessControl(app: FastifyInstance, ctx: NodeContext): v
       return reply.code(401).header('www-authenticate', 'Bearer').send();
     }
     const token = bearer(header);
-    const user = token === undefined ? undefined : (await tokenUser(ctx.tokens, ctx.users, token, 'access'))?.user;
+    const found = token === undefined ? undefined : await tokenUser(ctx.tokens, ctx.users, token, 'access');
+    const user = found?.user;
     if (!user || !user.roles.some((r) => access.includes(r.name))) {
       return reply.code(403).send();
     }
     request.principal = user;
+    // Tokens issued before login sessions existed carry no sid: the token itself is then the session.
+    request.loginSession = found!.claims.sid || createHash('sha256').update(token!).digest('base64url');
   });
 }
 

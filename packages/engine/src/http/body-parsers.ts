@@ -23,6 +23,23 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser(['text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
 }
 
+/** The YAML media types (RFC 9512's `application/yaml` and the older `application/x-yaml`). */
+export const yamlMediaTypes = ['application/yaml', 'application/x-yaml'] as const;
+
+/**
+ * YAML bodies kept as a string, for the routes that take YAML (POST /api/import/sigma): registered
+ * on that route's own scope, so every other route still answers 415 to YAML.
+ */
+export function registerYamlParser(app: FastifyInstance): void {
+  app.addContentTypeParser([...yamlMediaTypes], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+}
+
+/** True when a request's Content-Type header names a YAML media type (parameters such as charset allowed). */
+export function isYamlMediaType(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return (yamlMediaTypes as readonly string[]).includes(type);
+}
+
 /** Deepest nesting of arrays and objects a JSON body may have (docs/security.md, "Input handling"). */
 export const maxJsonDepth = 100;
 

@@ -18,6 +18,8 @@ export const authRoutes: RouteModule = (app, ctx) => {
       const wait = ctx.loginLimiter.blockedFor(username, request.ip);
       if (wait > 0) {
         await ctx.store.record('login', 'failure', username, { detail: 'rate limited' });
+        // The error handler keeps headers set before the throw: every 429 says when to come back.
+        reply.header('retry-after', String(wait));
         throw apiError('LOGIN_RATE_LIMITED', wait);
       }
       const user = await ctx.users.authenticate(username, password);

@@ -12,6 +12,7 @@ import { testRoutes } from './tests.ts';
 import { sigmaImportRoutes } from './sigma-import.ts';
 import { liveRoutes } from './live.ts';
 import { auditRoutes } from './audit.ts';
+import { diagnosticsRoutes } from './diagnostics.ts';
 
 /** Every route module of the API, in registration order. */
 export const routeModules: readonly RouteModule[] = [
@@ -28,4 +29,5 @@ export const routeModules: readonly RouteModule[] = [
   sigmaImportRoutes,
   liveRoutes,
   auditRoutes,
+  diagnosticsRoutes,
 ];

@@ -125,6 +125,8 @@ export const lookupId = object({ id: string });
 
 /** The test endpoints: what the rule, task, pipeline or PDL gave (null when nothing). */
 export const testResult = object({ result: anyJson });
+/** Task and pipeline tests: `warnings` names the rules APPLY_RULES skipped (present only then). */
+export const taskTestResult = object({ result: anyJson, warnings: strings });
 export const syntaxResult = object({
   result: boolean,
   error: { type: 'object', additionalProperties: true, description: 'where and why the PDL does not parse' },

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { builtInMappingsUrl, convertSigma, MappingError, parseMapping } from '@weir/sigma';
 import type { DocumentResult, Mapping, WeirRule } from '@weir/sigma';
 import { access } from '../auth/roles.ts';
-import { parseJson } from '../http/body-parsers.ts';
+import { isYamlMediaType, parseJson, registerYamlParser } from '../http/body-parsers.ts';
 import { apiError } from '../errors.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
@@ -12,9 +12,13 @@ import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 
 type Query = { Querystring: { mapping?: string; dryRun?: string; license?: string } };
 
-/** The body: the Sigma YAML as text/plain (options in the query), or JSON; read and checked by readRequest (documented here). */
+/**
+ * The body: the Sigma YAML as text/plain, application/yaml or application/x-yaml (options in the
+ * query), or JSON; read and checked by readRequest (documented here).
+ */
 const sigmaBody = {
-  description: 'Sigma YAML as text/plain, or JSON {yaml, mapping | mappingYaml, dryRun, license}',
+  description:
+    'Sigma YAML as text/plain, application/yaml or application/x-yaml (options in the query), or JSON {yaml, mapping | mappingYaml, dryRun, license}',
   anyOf: [
     { type: 'string' },
     {
@@ -65,9 +69,12 @@ function readRequest(
   body: unknown,
   query: Query['Querystring'],
   mappings: ReadonlyMap<string, Mapping>,
+  yamlBody: boolean,
 ): ImportRequest {
-  // text/plain: the YAML itself, options in the query; JSON: {yaml, mapping | mappingYaml, dryRun, license}
-  const value: unknown = typeof body === 'string' && body.trimStart().startsWith('{') ? parseJson(body) : body;
+  // text/plain or a YAML type: the YAML itself, options in the query; JSON: {yaml, mapping | mappingYaml, dryRun, license}.
+  // A text/plain body that starts with '{' is JSON (clients that send JSON as text); a YAML body is always YAML.
+  const value: unknown =
+    !yamlBody && typeof body === 'string' && body.trimStart().startsWith('{') ? parseJson(body) : body;
   let options: Record<string, unknown>;
   let yaml: unknown;
   if (typeof value === 'string') {
@@ -195,7 +202,7 @@ function answer(
  * filters and stores the converted rules as POST /api/bulk/rules would (all or none); per document,
  * the rule it became or why it could not be converted. Admin only, like every write.
  */
-export const sigmaImportRoutes: RouteModule = (app, ctx) => {
+export const sigmaImportRoutes: RouteModule = async (app, ctx) => {
   const mappings = loadBuiltInMappings();
   // The rule count limit of POST /api/bulk/rules holds here too (weir.rules.max-count → RECORD_LIMIT).
   const limit = { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' };
@@ -204,28 +211,33 @@ export const sigmaImportRoutes: RouteModule = (app, ctx) => {
     ctx.store,
     limit,
   );
-  app.post<Query>(
-    '/api/import/sigma',
-    {
-      config: { access: access.admin },
-      ...handlerCheckedBody,
-      schema: { body: sigmaBody, querystring: sigmaQuery, response: { 200: sigmaImport } },
-    },
-    async (request) => {
-      const req = readRequest(request.body, request.query, mappings);
-      const results = convertSigma(req.yaml, { mapping: req.mapping, license: req.license });
-      const toStore = results.flatMap((r) => (r.status === 'converted' && r.store ? [r.rule] : []));
-      const named = uniqueNames(toStore, rules.list() as unknown as { id: unknown; name: unknown }[]);
-      if (!req.dryRun && named.length > 0) await rules.bulk(named);
-      const byId = new Map(named.map((r) => [r.id, r]));
-      return {
-        dryRun: req.dryRun,
-        mapping: req.mapping.name,
-        converted: results.filter((r) => r.status === 'converted').length,
-        failed: results.filter((r) => r.status === 'error').length,
-        stored: req.dryRun ? 0 : named.length,
-        results: results.map((r) => answer(r, byId, req.dryRun)),
-      };
-    },
-  );
+  // Scoped: the YAML body parser serves this route only (every other route answers 415 to YAML).
+  await app.register(async (scope) => {
+    registerYamlParser(scope);
+    scope.post<Query>(
+      '/api/import/sigma',
+      {
+        config: { access: access.admin },
+        ...handlerCheckedBody,
+        schema: { body: sigmaBody, querystring: sigmaQuery, response: { 200: sigmaImport } },
+      },
+      async (request) => {
+        const yamlBody = isYamlMediaType(request.headers['content-type']);
+        const req = readRequest(request.body, request.query, mappings, yamlBody);
+        const results = convertSigma(req.yaml, { mapping: req.mapping, license: req.license });
+        const toStore = results.flatMap((r) => (r.status === 'converted' && r.store ? [r.rule] : []));
+        const named = uniqueNames(toStore, rules.list() as unknown as { id: unknown; name: unknown }[]);
+        if (!req.dryRun && named.length > 0) await rules.bulk(named);
+        const byId = new Map(named.map((r) => [r.id, r]));
+        return {
+          dryRun: req.dryRun,
+          mapping: req.mapping.name,
+          converted: results.filter((r) => r.status === 'converted').length,
+          failed: results.filter((r) => r.status === 'error').length,
+          stored: req.dryRun ? 0 : named.length,
+          results: results.map((r) => answer(r, byId, req.dryRun)),
+        };
+      },
+    );
+  });
 };

@@ -17,7 +17,7 @@ import {
   type TaskRecord,
 } from '../tasks/index.ts';
 import type { RouteModule } from './route-module.ts';
-import { syntaxResult, testResult } from './response-schemas.ts';
+import { syntaxResult, taskTestResult, testResult } from './response-schemas.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
@@ -74,6 +74,28 @@ function compileForTest(spec: StoredTask, env: TaskEnvironment): CompiledTask {
   }
 }
 
+/**
+ * The rules APPLY_RULES tasks would skip, and why ("rule `failed` does not exist"): the API accepts a
+ * task naming a rule that does not exist (as the original product did), so the test says it.
+ * `named`: each warning starts with the task's name (the pipeline test, which runs several tasks).
+ */
+function skippedRules(specs: readonly StoredTask[], rules: RuleBook, named: boolean): string[] {
+  const out: string[] = [];
+  for (const spec of specs) {
+    if (spec.function !== 'APPLY_RULES' || !Array.isArray(spec.definition.rules)) continue;
+    for (const id of spec.definition.rules as unknown[]) {
+      const reason = typeof id === 'string' ? rules.skipReason(id) : undefined;
+      if (reason !== undefined) out.push(named ? `task ${spec.name}: ${reason}` : reason);
+    }
+  }
+  return out;
+}
+
+/** The answer of a task or pipeline test: `warnings` only when a listed rule is skipped. */
+function answerOf(records: readonly TaskRecord[], warnings: readonly string[]): Record<string, unknown> {
+  return warnings.length === 0 ? { result: resultOf(records) } : { result: resultOf(records), warnings };
+}
+
 /** The stored rules, compiled on first use (the engine's book, filled from the store): one per request, so correlations start empty. */
 function storedRules(store: ConfigStore, lookups: LookupResolver): RuleBook {
   const rules = new RuleBook();
@@ -110,7 +132,7 @@ export const testRoutes: RouteModule = (app, ctx) => {
 
   app.post<ById>(
     '/api/test/tasks/:id',
-    testRoute({ params: idParams, body: recordBody, response: { 200: testResult } }),
+    testRoute({ params: idParams, body: recordBody, response: { 200: taskTestResult } }),
     async (request) => {
       const spec = /^\d+$/.test(request.params.id) ? ctx.store.get<StoredTask>('tasks', request.params.id) : undefined;
       if (!spec) throw apiError('RESOURCE_MISSING', kinds.task);
@@ -120,31 +142,32 @@ export const testRoutes: RouteModule = (app, ctx) => {
         timestamp: Date.now(),
       });
       if (result.failures.length > 0) throw apiError('TASK_FAILED', spec.name, result.failures[0]!.message);
-      return { result: resultOf(result.records) };
+      return answerOf(result.records, skippedRules([spec], rules, false));
     },
   );
 
   app.post<ById>(
     '/api/test/pipelines/:id',
-    testRoute({ params: idParams, body: recordBody, response: { 200: testResult } }),
+    testRoute({ params: idParams, body: recordBody, response: { 200: taskTestResult } }),
     async (request) => {
       const pipeline = /^\d+$/.test(request.params.id)
         ? ctx.store.get<StoredPipeline>('pipelines', request.params.id)
         : undefined;
       if (!pipeline) throw apiError('PIPELINE_TEST_MISSING');
       const rules = storedRules(ctx.store, lookups);
-      const tasks = pipeline.tasks.map((id) => {
+      const specs = pipeline.tasks.map((id) => {
         const spec = ctx.store.get<StoredTask>('tasks', String(id));
         if (!spec)
           throw apiError('TEST_INPUT_INVALID', `Pipeline ${pipeline.id} refers to task ${id}, which does not exist.`);
-        return compileForTest(spec, { rules, lookups });
+        return spec;
       });
+      const tasks = specs.map((spec) => compileForTest(spec, { rules, lookups }));
       const result = runPipeline(tasks, { value: bodyText(request.body), timestamp: Date.now() });
       if (result.failures.length > 0) {
         const f = result.failures[0]!;
         throw apiError('TASK_FAILED', f.task.name, f.message);
       }
-      return { result: resultOf(result.records) };
+      return answerOf(result.records, skippedRules(specs, rules, true));
     },
   );
 

@@ -42,6 +42,18 @@ export class RuleBook implements RuleSource {
     return this.#entries.get(id);
   }
 
+  /**
+   * Why APPLY_RULES would skip a listed rule, for the test endpoints ("rule `failed` does not exist");
+   * undefined when the rule runs.
+   */
+  skipReason(id: string): string | undefined {
+    const entry = this.get(id);
+    if (entry?.enabled === true) return undefined;
+    if (entry !== undefined) return `rule \`${id}\` is disabled`;
+    const broken = this.broken.get(id);
+    return broken === undefined ? `rule \`${id}\` does not exist` : `rule \`${id}\` does not compile: ${broken}`;
+  }
+
   /** Changes on every update (RuleSource.version: APPLY_RULES then resolves its rules again). */
   get version(): number {
     return this.#version;

@@ -6,6 +6,7 @@ import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';
 import type { EngineMetrics } from './engine-metrics.ts';
+import { MissingRuleLog } from './missing-rule-log.ts';
 import type { RetentionWarning } from './retention-watch.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import type { WorkerState } from './worker-states.ts';
@@ -47,6 +48,7 @@ export class StreamEngine {
   #unsubscribe: (() => void) | undefined;
   #reloadTimer: NodeJS.Timeout | undefined;
   #lookupsChanged = false;
+  readonly #missingRules: MissingRuleLog;
   readonly #transitions = new SerialQueue();
   /** Warnings logged since the engine started (each once, whichever worker saw it first). */
   readonly #logged = new Set<string>();
@@ -58,6 +60,7 @@ export class StreamEngine {
     this.#metrics = metrics;
     this.#log = log;
     this.#threads = settings.get('num.stream.threads');
+    this.#missingRules = new MissingRuleLog(settings.get('weir.group'), (message) => log.warn(message));
   }
 
   /** One state per stream thread. */
@@ -101,6 +104,7 @@ export class StreamEngine {
       const group = s.get('weir.group');
       const applicationId = s.get('weir.application.id');
       const snapshot = readSnapshot(this.#store);
+      this.#missingRules.check(snapshot);
       this.#lookupsChanged = false;
       this.#workers = Array.from({ length: this.#threads }, (_, index) => {
         const init: WorkerInit = {
@@ -210,6 +214,7 @@ export class StreamEngine {
     this.#reloadTimer = setTimeout(() => {
       // Lookups are sent only when one changed: a rule edit must not copy every table to every worker.
       const snapshot = readSnapshot(this.#store, this.#lookupsChanged);
+      this.#missingRules.check(snapshot);
       this.#lookupsChanged = false;
       for (const w of this.#workers) this.#post(w, { type: 'configure', snapshot });
     }, 100);

@@ -89,8 +89,27 @@ describe('init, login and tokens over HTTPS', () => {
     const body = limited.body as { status: string; message: string; debugMessage: string };
     assert.equal(body.status, 'TOO_MANY_REQUESTS');
     assert.match(body.debugMessage, /^Too many failed logins for this user from this address; try again in \d+ s\.$/);
+    const wait = Number(limited.headers['retry-after']);
+    assert.ok(wait > 0 && wait <= 300 && body.debugMessage.includes(`in ${wait} s.`), `Retry-After: ${wait}`);
     // Another user from the same address is not affected.
     assert.equal((await t.call('POST', '/api/login', { body: { username: 'ada', password: 'secret-1' } })).status, 200);
+    // Nor the same user from another address, as named by a trusted proxy (the console's UI server on
+    // loopback, weir.http.trusted-proxies): the browser behind it is another client.
+    const viaConsole = (address: string) =>
+      t.call('POST', '/api/login', {
+        body: { username: 'target', password: 'right-pw' },
+        headers: { 'x-forwarded-for': address },
+      });
+    assert.equal((await viaConsole('192.0.2.7')).status, 200, 'another browser behind the console signs in');
+    for (let i = 0; i < 3; i++) {
+      const failed = await t.call('POST', '/api/login', {
+        body: { username: 'target', password: 'no' },
+        headers: { 'x-forwarded-for': '192.0.2.8' },
+      });
+      assert.equal(failed.status, 401);
+    }
+    assert.equal((await viaConsole('192.0.2.8')).status, 429, 'the browser that failed is limited');
+    assert.equal((await viaConsole('192.0.2.7')).status, 200, 'the other browser is not');
   });
 
   test('refresh with a refresh token gives a new pair; a bad one is 401 with error_message and the ERROR header', async () => {

@@ -176,6 +176,46 @@ detection:
     assert.equal((await importSigma({ yaml: '' })).status, 400);
   });
 
+  test('application/yaml and application/x-yaml take the YAML like text/plain; other routes still answer 415 to YAML', async () => {
+    const plain = await t.call('POST', '/api/import/sigma?dryRun=true', {
+      token: admin,
+      body: twoRules,
+      contentType: 'text/plain',
+    });
+    assert.equal(plain.status, 200, plain.text);
+    for (const type of ['application/yaml', 'application/x-yaml', 'application/yaml; charset=utf-8']) {
+      const res = await t.call('POST', '/api/import/sigma?dryRun=true', {
+        token: admin,
+        body: twoRules,
+        contentType: type,
+      });
+      assert.equal(res.status, 200, `${type}: ${res.text}`);
+      assert.deepEqual(res.body, plain.body, type);
+    }
+    // a YAML flow mapping is YAML, not the JSON form, when the type says YAML
+    const flow = await t.call('POST', '/api/import/sigma?dryRun=true', {
+      token: admin,
+      body: '{title: Flow, logsource: {product: windows}, detection: {sel: {Image: x.exe}, condition: sel}}',
+      contentType: 'application/yaml',
+    });
+    assert.equal(flow.status, 200, flow.text);
+    assert.deepEqual(
+      (flow.body as { results: Json[] }).results.map((r) => [r.status, r.title]),
+      [['converted', 'Flow']],
+    );
+    const elsewhere = await t.call('POST', '/api/bulk/rules', {
+      token: admin,
+      body: twoRules,
+      contentType: 'application/yaml',
+    });
+    assert.equal(elsewhere.status, 415, elsewhere.text);
+    assert.deepEqual(elsewhere.body, {
+      status: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'Unsupported media type',
+      debugMessage: "Unsupported Content-Type 'application/yaml'; send application/json.",
+    });
+  });
+
   test('a long license is refused: it would be copied into every converted rule of the answer', async () => {
     const many = Array.from({ length: 50 }, () => twoRules).join('\n---\n');
     const res = await importSigma({ yaml: many, dryRun: true, license: 'x'.repeat(300_000) });

@@ -26,6 +26,7 @@ import type { PdlHelpers } from '../pdl/pdlLanguage.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
+import { sampleNote, topicSample } from './topic-sample.ts';
 
 const empty: Rule = { id: '', name: '', description: '', pdl: '', annotations: [], enabled: true };
 
@@ -88,6 +89,7 @@ export function RuleEditor({ id }: { id: string | undefined }) {
   const [testError, setTestError] = useState<string>();
   const [sampleTopic, setSampleTopic] = useState<string | null>(null);
   const [sampleCount, setSampleCount] = useState<number | string>(20);
+  const [sampleInfo, setSampleInfo] = useState<string>();
   const lookups = usePoll(() => api.lookups().then((l) => l.map((x) => x.id)), 0);
   const topics = usePoll(() => api.topics(), 0);
   const fields = useMemo(() => {
@@ -163,8 +165,10 @@ export function RuleEditor({ id }: { id: string | undefined }) {
         await new Promise((r) => setTimeout(r, 300));
         read = await api.consumeRead(sampleTopic, 0);
       } while (read.status === 'RUNNING');
-      const values = read.messages.map((m) => (typeof m.value === 'string' ? m.value : JSON.stringify(m.value)));
-      setSample(values.join('\n'));
+      // Only JSON objects can be tested: other messages are skipped, and the note says how many.
+      const taken = topicSample(read.messages.map((m) => m.value));
+      setSample(taken.lines.join('\n'));
+      setSampleInfo(sampleNote(sampleTopic, taken));
     } catch (err) {
       setTestError(errorText(err));
     }
@@ -279,6 +283,11 @@ export function RuleEditor({ id }: { id: string | undefined }) {
               Load events
             </Button>
           </Group>
+          {sampleInfo && (
+            <Text size="sm" c="dimmed" data-testid="sample-info">
+              {sampleInfo}
+            </Text>
+          )}
           <Textarea
             label="Events (a JSON array, or one JSON object per line)"
             autosize

@@ -386,6 +386,29 @@ describe('rule editor: correlation outputs over a multi-event sample', () => {
   });
 });
 
+describe('rule editor: events from a topic', () => {
+  test('messages that are not JSON objects are skipped and counted; the rest are tested', async () => {
+    // pdl-filter (the message browser's test above) holds two JSON events and one key=value text
+    await page.goto('/rules/spray');
+    await page.getByRole('heading', { name: 'Rule spray' }).waitFor();
+    await page.getByRole('combobox', { name: 'Take events from topic' }).fill('pdl-filter');
+    await page.getByRole('option', { name: 'pdl-filter', exact: true }).click();
+    await page.getByRole('button', { name: 'Load events' }).click();
+    await page
+      .getByTestId('sample-info')
+      .filter({ hasText: /^Loaded 2 events from pdl-filter; skipped 1 message that is not a JSON object\.$/ })
+      .waitFor({ timeout: 30_000 });
+    const sample = await page.getByLabel('Events (a JSON array, or one JSON object per line)').inputValue();
+    assert.deepEqual(
+      sample.split('\n').map((l) => (JSON.parse(l) as { user: string }).user),
+      ['alice', 'bob'],
+    );
+    await page.getByRole('button', { name: 'Run test' }).click();
+    await page.getByTestId('test-results').getByText('2 of 2 events matched', { exact: true }).waitFor();
+    assert.deepEqual(await seriousViolations(page), []);
+  });
+});
+
 describe('Ctrl+K palette', () => {
   const open = async (query: string) => {
     const search = page.getByRole('textbox', { name: 'Command palette search' });

@@ -1,0 +1,87 @@
+import { access } from '../auth/roles.ts';
+import { brokerReason } from '../kafka/broker-errors.ts';
+import type { Lookup } from '../resources/lookup.ts';
+import type { StoredPipeline } from '../resources/pipeline.ts';
+import { danglingReferences } from '../resources/references.ts';
+import type { StoredRule } from '../resources/rule.ts';
+import type { StoredTask } from '../resources/task.ts';
+import type { StoredTopology } from '../resources/topology.ts';
+import { responseShape } from '../validation/response-shape.ts';
+import type { RouteModule } from './route-module.ts';
+
+const idOf = { type: ['string', 'integer'] } as const;
+const string = { type: 'string' } as const;
+
+/** The answer of GET /api/diagnostics/references (declared here: only this route answers it). */
+const referencesAnswer = responseShape({
+  type: 'object',
+  properties: {
+    count: { type: 'integer' },
+    topicsChecked: { type: 'boolean', description: 'false when Kafka did not answer; then topicsError says why' },
+    topicsError: string,
+    references: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          from: {
+            type: 'object',
+            properties: {
+              kind: { type: 'string', enum: ['topology', 'pipeline', 'task', 'rule'] },
+              id: idOf,
+              name: string,
+            },
+          },
+          to: {
+            type: 'object',
+            properties: { kind: { type: 'string', enum: ['topic', 'pipeline', 'task', 'rule', 'lookup'] }, id: idOf },
+          },
+          field: string,
+          message: string,
+        },
+      },
+    },
+  },
+});
+
+/**
+ * GET /api/diagnostics/references (docs/api.md, "Diagnostics"): every reference of the stored
+ * configuration to something that does not exist. The API accepts such configuration (as the
+ * original product did); this lists what the engine will skip or wait for.
+ */
+export const diagnosticsRoutes: RouteModule = (app, ctx) => {
+  app.get(
+    '/api/diagnostics/references',
+    { config: { access: access.member }, schema: { response: { 200: referencesAnswer } } },
+    async () => {
+      let topics: ReadonlySet<string> | undefined;
+      let topicsError: string | undefined;
+      try {
+        topics = new Set(await ctx.topics.admin.list());
+      } catch (err) {
+        // Kafka unreachable: the configuration's own references are still worth answering.
+        topicsError = `topics not checked: Kafka at ${ctx.topics.bootstrap} did not answer (${brokerReason(err)})`;
+      }
+      const lookups = new Map<string, boolean>();
+      const lookupExists = (id: string): boolean => {
+        let found = lookups.get(id);
+        if (found === undefined) lookups.set(id, (found = ctx.store.get<Lookup>('lookups', id) !== undefined));
+        return found;
+      };
+      const references = danglingReferences({
+        topologies: ctx.store.list<StoredTopology>('topologies'),
+        pipelines: ctx.store.list<StoredPipeline>('pipelines'),
+        tasks: ctx.store.list<StoredTask>('tasks'),
+        rules: ctx.store.list<StoredRule>('rules'),
+        lookupExists,
+        ...(topics === undefined ? {} : { topics }),
+      });
+      return {
+        count: references.length,
+        topicsChecked: topics !== undefined,
+        ...(topicsError === undefined ? {} : { topicsError }),
+        references,
+      };
+    },
+  );
+};
