@@ -42,7 +42,7 @@ const all = readdirSync(path.join(root, 'packages'))
   .sort();
 const usesBroker = (file: string) =>
   file.includes(`${path.sep}integration${path.sep}`) ||
-  /from '[./]*\/helpers\/(?:test-node|kafka)\.ts'/.test(readFileSync(file, 'utf8'));
+  /from '[^']*\/helpers\/(?:test-node|kafka)\.ts'/.test(readFileSync(file, 'utf8'));
 const files = (selected.length ? all.filter((f) => selected.some((s) => f.includes(s))) : all).filter(
   (f) => !unitOnly || !usesBroker(f),
 );
