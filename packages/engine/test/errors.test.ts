@@ -2,16 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { SettingsError } from '../src/config/settings.ts';
-import {
-  apiError,
-  errorCatalog,
-  errorStatus,
-  internalErrorCodes,
-  isApiError,
-  isWeirError,
-  WeirError,
-  type ApiError,
-} from '../src/errors.ts';
+import { errorCatalog, errorStatus } from '@weir/contract';
+import { apiError, internalErrorCodes, isApiError, isWeirError, WeirError, type ApiError } from '../src/errors.ts';
 import { SerdeError } from '../src/kafka/serde-codecs.ts';
 import { LookupFormatError } from '../src/resources/lookup-table.ts';
 import { DefinitionViolation, TaskDefinitionError } from '../src/tasks/task-definition-error.ts';

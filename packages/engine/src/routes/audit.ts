@@ -2,7 +2,7 @@ import { access } from '../auth/roles.ts';
 import { apiError } from '../errors.ts';
 import type { AuditRecord } from '../store/config-store.ts';
 import type { RouteModule } from './route-module.ts';
-import { auditPage } from './response-schemas.ts';
+import { auditPage } from '@weir/contract';
 
 const auditQuery = {
   type: 'object',

@@ -2,10 +2,10 @@ import { access } from '../auth/roles.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
-import { noContent } from './response-schemas.ts';
+import { noContent } from '@weir/contract';
 import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
-import { listOf, responseShape } from '../validation/response-shape.ts';
+import { listOf, responseShape } from '@weir/contract';
 
 type ById = { Params: { id: string } };
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;

@@ -7,8 +7,8 @@ import { defaultDeserializer, serdeConfiguration, serdeTypeOf, type SerdeType } 
 import { weirTopicNames } from '../kafka/weir-topics.ts';
 import { metricNames } from '../stream/metric-names.ts';
 import type { RouteModule } from './route-module.ts';
-import { startPosition, topicParams, type StartFields } from './topic-schemas.ts';
-import { eventStream, metricsSummary as metricsSummaryShape } from './response-schemas.ts';
+import { startPosition, type StartFields } from './topic-schemas.ts';
+import { eventStream, metricsSummary as metricsSummaryShape, topicParams } from '@weir/contract';
 
 type TailQuery = Record<string, string | undefined>;
 

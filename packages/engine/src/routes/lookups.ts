@@ -4,10 +4,10 @@ import { access } from '../auth/roles.ts';
 import { apiError, isApiError } from '../errors.ts';
 import { LookupResource, type LookupFile } from '../resources/lookup.ts';
 import type { RouteModule } from './route-module.ts';
-import { lookup, lookupId, noContent } from './response-schemas.ts';
+import { lookup, lookupId, noContent } from '@weir/contract';
 import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
-import { listOf } from '../validation/response-shape.ts';
+import { listOf } from '@weir/contract';
 
 type ById = { Params: { id: string } };
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;

@@ -1,7 +1,7 @@
 import { access } from '../auth/roles.ts';
 import type { RouteModule } from './route-module.ts';
-import { node, noContent } from './response-schemas.ts';
-import { listOf } from '../validation/response-shape.ts';
+import { node, noContent } from '@weir/contract';
+import { listOf } from '@weir/contract';
 
 const nodes = listOf(node);
 

@@ -1,8 +1,8 @@
-import { latestTask, taskFunctionNames, taskFunctions } from './task-definitions.ts';
-import type { TaskFunction } from './task-definitions.ts';
+import { taskFunctionNames, taskFunctions, type TaskFunction } from '@weir/contract';
+import { latestTask } from './task-definitions.ts';
 import type { Validator } from '../validation/json-schema.ts';
 import { compileValidator } from '../validation/json-schema.ts';
-import { taskDefaults } from './definition-defaults.ts';
+import { taskDefaults } from '@weir/contract';
 import { isObject } from './event-values.ts';
 import { taskFactories } from './registry.ts';
 import { DefinitionViolation, TaskDefinitionError, isTaskDefinitionError } from './task-definition-error.ts';
