@@ -9,7 +9,7 @@ import * as contract from '@weir/contract';
 import {
   taskDefaults,
   taskSchemas,
-  WeirApiError,
+  type WeirApiError,
   type BrokerTopic,
   type ConsumedMessage,
   type ConsumeRead,

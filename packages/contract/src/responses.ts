@@ -199,7 +199,8 @@ const syntaxErrorShape = {
   properties: { message: string, line: integer, column: integer },
   required: ['message'],
 } as const;
-const syntaxResultShape = {
+/** The syntax check's answer as the SDK reads it (the route's schema leaves `error` open). */
+export const syntaxResultShape = {
   type: 'object',
   properties: { result: boolean, error: syntaxErrorShape },
   required: ['result'],
@@ -284,7 +285,8 @@ const metricsSummaryShape = {
   required: ['node', 'time', 'workers'],
 } as const;
 export const metricsSummary = responseShape(metricsSummaryShape);
-const metricsSeries = {
+/** The labelled series of the metrics summary, as the SDK reads them (the route's schema leaves them open). */
+export const metricsSeries = {
   recordsIn: series('topology'),
   recordsOut: series('topology', 'topic'),
   deadLettered: series('topology', 'task'),

@@ -1,6 +1,7 @@
 import { access } from '../auth/roles.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
+import type { SettingKey } from '../config/settings.ts';
 import type { RouteModule } from './route-module.ts';
 import { noContent } from '@weir/contract';
 import { sendList } from './list-reply.ts';
@@ -16,10 +17,9 @@ const idParams = { type: 'object', properties: { id: { type: 'string' } } } as c
  */
 export const configResourceRoutes: RouteModule = (app, ctx) => {
   for (const kind of resourceKinds) {
-    const limit =
-      kind.collection === 'rules'
-        ? { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' }
-        : undefined;
+    // The count limit the registry names for the kind (rules: weir.rules.max-count).
+    const setting = kind.countLimitSetting as SettingKey | undefined;
+    const limit = setting === undefined ? undefined : { max: Number(ctx.settings.get(setting)), setting };
     const resource = new ConfigResource(kind, ctx.store, limit);
     const collection = `/api/${kind.path}`;
     const read = { config: { access: access.member } };
