@@ -2,6 +2,7 @@ export type { FromSchema } from './from-schema.ts';
 export { anyJson, listOf, responseShape } from './response-shape.ts';
 export * from './errors.ts';
 export * from './ids.ts';
+export * from './requests.ts';
 export * from './resources.ts';
 export * from './responses.ts';
 export * from './roles.ts';

@@ -3,13 +3,11 @@ import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { SettingKey } from '../config/settings.ts';
 import type { RouteModule } from './route-module.ts';
-import { noContent } from '@weir/contract';
+import { idParams, listOf, noContent, responseShape } from '@weir/contract';
 import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
-import { listOf, responseShape } from '@weir/contract';
 
 type ById = { Params: { id: string } };
-const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
 
 /**
  * Spec: Tasks, pipelines, topologies, rules — the same six routes for each kind, from one

@@ -2,9 +2,7 @@ import { access } from '../auth/roles.ts';
 import type { UserInput } from '../auth/user-directory.ts';
 import { requireSelfOrAdmin } from '../http/access-control.ts';
 import type { RouteModule } from './route-module.ts';
-import { newUserBody, userUpdateBody, usernameParams } from '@weir/contract';
-import { noContent, user } from '@weir/contract';
-import { listOf } from '@weir/contract';
+import { listOf, newUserBody, noContent, user, usernameParams, userUpdateBody } from '@weir/contract';
 
 const users = listOf(user);
 

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
-import { taskSchema } from '@weir/contract';
-import { topologySchema } from '@weir/contract';
-import { listOf, responseShape } from '@weir/contract';
+import { listOf, responseShape, taskSchema, topologySchema } from '@weir/contract';
 
 test('a record schema as an answer: the same fields and types, nothing required, every object open', () => {
   const shape = responseShape(topologySchema) as {
