@@ -10,7 +10,7 @@ test('a field named like a word of the vocabulary is printed backquoted, and rea
   assert.equal(print(parse('`user` = 1')), 'user = 1');
 });
 
-test('the vocabulary: the fourteen commands, and the functions by their own names (not an object prototype'"'"'s)', () => {
+test("the vocabulary: the fourteen commands, and the functions by their own names (not an object prototype's)", () => {
   for (const name of functionNames) assert.match(name, /^[a-z_0-9]+$/, name);
   assert.deepEqual([...commands].sort(), [
     'eval',
