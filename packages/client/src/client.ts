@@ -1,4 +1,5 @@
-import { SessionExpiredError, WeirApiError } from './errors.ts';
+import { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
+import type { ConsumerCreated, InitStatus, LookupId, Produced, SyntaxResult, TestResult } from '@weir/contract';
 import type {
   BrokerTopic,
   ConsumedMessage,
@@ -7,7 +8,6 @@ import type {
   DanglingReferences,
   EngineState,
   EngineWarning,
-  ErrorBody,
   Lookup,
   MetricsSummary,
   Node,
@@ -133,10 +133,10 @@ export class WeirClient {
   }
 
   // Init and authentication
-  async initStatus(): Promise<{ initialized: boolean }> {
+  async initStatus(): Promise<InitStatus> {
     const res = await this.#send('GET', '/api/init', undefined, 'none');
     if (!res.ok) throw await apiError('GET', '/api/init', res);
-    return (await readJson(res)) as { initialized: boolean };
+    return (await readJson(res)) as InitStatus;
   }
 
   async init(user: UserInput): Promise<User> {
@@ -230,10 +230,10 @@ export class WeirClient {
   bulkCreateTopics(topics: BrokerTopic[]): Promise<TopicResult[]> {
     return this.#json('POST', '/api/bulk/topics', { json: topics });
   }
-  produce(name: string, request: ProduceRequest): Promise<{ result: 'success' | 'failure'; message?: string }> {
+  produce(name: string, request: ProduceRequest): Promise<Produced> {
     return this.#json('POST', `/api/topics/${enc(name)}/produce`, { json: request });
   }
-  consume(name: string, request: ConsumeRequest = {}): Promise<{ status: string }> {
+  consume(name: string, request: ConsumeRequest = {}): Promise<ConsumerCreated> {
     return this.#json('POST', `/api/topics/${enc(name)}/consume`, { json: request });
   }
   consumeRead(name: string, index = 0): Promise<ConsumeRead> {
@@ -341,13 +341,13 @@ export class WeirClient {
   lookup(id: string): Promise<Lookup> {
     return this.#json('GET', `/api/lookups/${enc(id)}`);
   }
-  createLookup(id: string, file: Blob, fileName: string): Promise<{ id: string }> {
+  createLookup(id: string, file: Blob, fileName: string): Promise<LookupId> {
     const form = new FormData();
     form.append('id', id);
     form.append('file', file, fileName);
     return this.#json('POST', '/api/lookups', { form });
   }
-  replaceLookup(id: string, file: Blob, fileName: string): Promise<{ id: string }> {
+  replaceLookup(id: string, file: Blob, fileName: string): Promise<LookupId> {
     const form = new FormData();
     form.append('file', file, fileName);
     return this.#json('POST', `/api/lookups/${enc(id)}`, { form });
@@ -384,7 +384,7 @@ export class WeirClient {
    * emitted (how correlations such as `event_count` are tested). 400 `PDL_INVALID` names line and column.
    */
   async testPdlSequence(pdl: string, events: readonly Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
-    const body = await this.#json<{ result: unknown }>('POST', '/api/test/pdl', {
+    const body = await this.#json<TestResult>('POST', '/api/test/pdl', {
       text: JSON.stringify({ pdl, data: JSON.stringify(events) }),
     });
     if (Array.isArray(body.result)) return body.result as Record<string, unknown>[];
@@ -392,11 +392,7 @@ export class WeirClient {
   }
   /** `{ok: true}` or the parser's error with its line and column. */
   async pdlSyntax(pdl: string): Promise<PdlSyntax> {
-    const body = await this.#json<{ result: boolean; error?: { message: string; line: number; column: number } }>(
-      'POST',
-      '/api/test/pdl/syntax',
-      { text: JSON.stringify({ pdl }) },
-    );
+    const body = await this.#json<SyntaxResult>('POST', '/api/test/pdl/syntax', { text: JSON.stringify({ pdl }) });
     if (body.result) return { ok: true };
     return {
       ok: false,
@@ -487,19 +483,11 @@ async function readJson(res: Response): Promise<unknown> {
 }
 
 async function apiError(method: string, path: string, res: Response): Promise<WeirApiError> {
-  let body: ErrorBody | undefined;
+  let parsed: unknown;
   try {
-    const parsed = await readJson(res);
-    if (parsed && typeof parsed === 'object' && 'message' in parsed) body = parsed as ErrorBody;
-    else if (parsed && typeof parsed === 'object' && 'error_message' in parsed) {
-      body = {
-        status: String(res.status),
-        message: String((parsed as { error_message: unknown }).error_message),
-        debugMessage: '',
-      };
-    }
+    parsed = await readJson(res);
   } catch {
     // no JSON body (401, 403)
   }
-  return new WeirApiError(method, path, res.status, body);
+  return new WeirApiError(method, path, res.status, readErrorBody(res.status, parsed));
 }

@@ -1,6 +1,6 @@
 import type { WeirClient } from './client.ts';
-import { SessionExpiredError, WeirApiError } from './errors.ts';
-import type { ErrorBody } from './types.ts';
+import type { SigmaImportResult } from '@weir/contract';
+import { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
 
 /**
  * Endpoints the SDK's WeirClient does not have a method for yet (added for weirctl). They go through
@@ -11,25 +11,6 @@ export interface SigmaImportRequest {
   /** A built-in mapping's name (e.g. `evtx-json`); the server's default when omitted. */
   mapping?: string;
   dryRun?: boolean;
-}
-
-export interface SigmaImportResult {
-  dryRun: boolean;
-  mapping: string;
-  converted: number;
-  failed: number;
-  stored: number;
-  results: {
-    document: number;
-    status: 'converted' | 'error' | 'filter';
-    sigmaId?: string;
-    title?: string;
-    id?: string;
-    path?: string;
-    reason?: string;
-    stored?: boolean;
-    warnings?: string[];
-  }[];
 }
 
 export class ExtraEndpoints {
@@ -72,8 +53,7 @@ export class ExtraEndpoints {
     }
     if (!res.ok) {
       if (res.status === 401 && !this.#client.tokens) throw new SessionExpiredError(401);
-      const errorBody = parsed && typeof parsed === 'object' && 'message' in parsed ? (parsed as ErrorBody) : undefined;
-      throw new WeirApiError(method, path, res.status, errorBody);
+      throw new WeirApiError(method, path, res.status, readErrorBody(res.status, parsed));
     }
     return parsed as T;
   }

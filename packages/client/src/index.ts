@@ -1,6 +1,5 @@
 export { WeirClient, type ClientOptions, type TailQuery, type PdlSyntax, type ResourceApi } from './client.ts';
-export { SessionExpiredError, WeirApiError } from './errors.ts';
-export type { FromSchema } from './schema-types.ts';
+export { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
 export * from './types.ts';
 export {
   readEngineState,
@@ -10,5 +9,5 @@ export {
   isRefreshFailure,
   type TestOutcome,
 } from './versioning.ts';
-export { ExtraEndpoints, type SigmaImportRequest, type SigmaImportResult } from './extra-endpoints.ts';
+export { ExtraEndpoints, type SigmaImportRequest } from './extra-endpoints.ts';
 export { taskDefaults, taskSchemas } from './task-schemas.ts';

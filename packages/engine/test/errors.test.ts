@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { SettingsError } from '../src/config/settings.ts';
+import { readErrorBody, WeirApiError, type ErrorBody as SdkErrorBody } from '@weir/client';
+import { errorCatalog, errorStatus } from '@weir/contract';
 import {
   apiError,
-  errorCatalog,
-  errorStatus,
   internalErrorCodes,
   isApiError,
   isWeirError,
   WeirError,
+  withDetails,
   type ApiError,
 } from '../src/errors.ts';
 import { SerdeError } from '../src/kafka/serde-codecs.ts';
@@ -277,6 +278,39 @@ test("the API error catalog: count, and every code's status and text", () => {
     assert.equal(error.body.message, errorStatus[error.httpStatus].message);
     assert.ok(isWeirError(error) && error.code === code);
   }
+});
+
+test('the SDK reads every error of the catalog as the server sends it: status, texts and the violations in `errors`', () => {
+  for (const [code, [args]] of Object.entries(pinned)) {
+    const error = (apiError as (c: string, ...a: unknown[]) => ApiError)(code, ...args);
+    const sent: unknown = JSON.parse(JSON.stringify(error.body));
+    const read = new WeirApiError('POST', '/api/x', error.httpStatus, readErrorBody(error.httpStatus, sent));
+    const body: SdkErrorBody | undefined = read.body; // the SDK's type is the server's body
+    assert.deepEqual(body, error.body, code);
+    assert.equal(read.message, `${error.body.message}: ${error.body.debugMessage}`, code);
+    assert.deepEqual(read.fieldErrors, [], code);
+  }
+  const fields = ['definition.field: is required', 'name: must NOT have fewer than 1 characters'];
+  const invalid = withDetails(apiError('RESOURCE_INVALID', kind, fields.join('; ')), fields);
+  const read = new WeirApiError(
+    'POST',
+    '/api/tasks',
+    400,
+    readErrorBody(400, JSON.parse(JSON.stringify(invalid.body))),
+  );
+  assert.deepEqual(read.body?.errors, fields);
+  assert.deepEqual(read.fieldErrors, fields);
+  const bulk = withDetails(apiError('BULK_INVALID', kind), [
+    { index: -1, errors: ['(body): must be a JSON array of pipelines'] },
+    { index: 2, id: 3, errors: ['tasks: is required', 'name: is required'] },
+    { index: 4, errors: ['id: is required'] },
+  ]);
+  assert.deepEqual(new WeirApiError('POST', '/api/bulk/pipelines', 400, readErrorBody(400, bulk.body)).fieldErrors, [
+    '(body): must be a JSON array of pipelines',
+    '[2] (id 3) tasks: is required',
+    '[2] (id 3) name: is required',
+    '[4] id: is required',
+  ]);
 });
 
 test('internal errors share the WeirError base with a code from the closed list', () => {

@@ -38,6 +38,7 @@ import { printQuery } from './printer.ts';
 import { UserRegexError, compileUserRegex } from './regex.ts';
 import { TokenKind } from './tokenKind.ts';
 import type { Token } from './tokenKind.ts';
+import { commands, keywords } from './vocabulary.ts';
 
 export interface ParseOptions {
   /** maxTextLength, maxDepth and maxTokens apply to parsing. */
@@ -60,36 +61,6 @@ export function parse(source: string, options?: ParseOptions): Pipeline {
   }
   return new Parser(source, lex(source, limits.maxTokens), limits.maxDepth).parsePipeline();
 }
-
-/** Words that always have a meaning; a field with such a name must be backquoted. */
-export const KEYWORDS: ReadonlySet<string> = new Set([
-  'AND',
-  'OR',
-  'NOT',
-  'IN',
-  'AS',
-  'OUTPUT',
-  'true',
-  'false',
-  'null',
-]);
-
-export const COMMANDS: ReadonlySet<string> = new Set([
-  'eval',
-  'fields',
-  'rename',
-  'flatten',
-  'lookup',
-  'rex',
-  'parse_csv',
-  'parse_kv',
-  'event_count',
-  'value_count',
-  'value_sum',
-  'value_avg',
-  'value_percentile',
-  'temporal',
-]);
 
 const COMPARISON_TOKENS: ReadonlyMap<string, ComparisonOperator> = new Map([
   [TokenKind.Eq, '='],
@@ -242,7 +213,7 @@ class Parser {
    */
   private parseStage(): Stage {
     const token = this.peek();
-    if (token.kind === TokenKind.Name && token.bare === true && COMMANDS.has(token.text) && !this.startsComparison(1)) {
+    if (token.kind === TokenKind.Name && token.bare === true && commands.has(token.text) && !this.startsComparison(1)) {
       switch (token.text) {
         case 'eval':
           return this.parseEval();
@@ -287,7 +258,7 @@ class Parser {
   /** field := name ('.' name)* — a keyword must be backquoted to be a field. */
   private parseField(expected = 'a field name'): FieldRef {
     const token = this.peek();
-    if (token.kind !== TokenKind.Name || (token.bare === true && KEYWORDS.has(token.text))) {
+    if (token.kind !== TokenKind.Name || (token.bare === true && keywords.has(token.text))) {
       throw this.unexpected(expected);
     }
     this.advance();
@@ -571,7 +542,7 @@ class Parser {
       first.kind === TokenKind.Name &&
       first.bare === true &&
       this.peek(1).kind === TokenKind.LParen &&
-      !KEYWORDS.has(first.text)
+      !keywords.has(first.text)
     ) {
       return first.text === 'if' ? this.parseIf() : this.parseCall();
     }
@@ -676,7 +647,7 @@ class Parser {
     let lookupId: NameNode;
     if (
       idToken.kind === TokenKind.String ||
-      (idToken.kind === TokenKind.Name && !(idToken.bare === true && KEYWORDS.has(idToken.text)))
+      (idToken.kind === TokenKind.Name && !(idToken.bare === true && keywords.has(idToken.text)))
     ) {
       this.advance();
       const value = idToken.kind === TokenKind.String ? (idToken.value ?? '') : (idToken.segments ?? []).join('.');

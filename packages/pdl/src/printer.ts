@@ -12,6 +12,7 @@ import type {
   Stage,
   StringLiteral,
 } from './ast.ts';
+import { commands, keywords, optionWords } from './vocabulary.ts';
 
 /**
  * Prints an AST as canonical PDL text; `parse(print(ast))` equals `ast` except for spans.
@@ -26,43 +27,7 @@ export function printQuery(query: Query): string {
 }
 
 /** Words that must be backquoted when they are a whole field name. */
-const RESERVED = new Set([
-  'AND',
-  'OR',
-  'NOT',
-  'IN',
-  'AS',
-  'OUTPUT',
-  'true',
-  'false',
-  'null',
-  'eval',
-  'fields',
-  'keep',
-  'remove',
-  'rename',
-  'flatten',
-  'lookup',
-  'rex',
-  'parse_csv',
-  'parse_kv',
-  'event_count',
-  'value_count',
-  'value_sum',
-  'value_avg',
-  'value_percentile',
-  'temporal',
-  'timespan',
-  'group_by',
-  'emit',
-  'reset',
-  'suppress',
-  'ordered',
-  'where',
-  'if',
-  'header',
-  'delimiter',
-]);
+const RESERVED: ReadonlySet<string> = new Set([...keywords, ...commands, ...optionWords]);
 
 const BARE_SEGMENT = /^[A-Za-z_][A-Za-z0-9_:-]*$/;
 

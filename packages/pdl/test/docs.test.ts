@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { check, compile } from '../src/index.ts';
 import type { JsonObject, LookupResolver, LookupTable } from '../src/index.ts';
 import { functions } from '../src/functions.ts';
-import { COMMANDS } from '../src/parser.ts';
+import { commands } from '../src/vocabulary.ts';
 
 const docs = readFileSync(new URL('../../../docs/pdl.md', import.meta.url), 'utf8');
 const blocks = [...docs.matchAll(/```pdl-example\n([\s\S]*?)```/g)].map((m) => {
@@ -50,7 +50,7 @@ describe('docs/pdl.md examples', () => {
 
   test('the reference names every function and every command', () => {
     for (const name of [...Object.keys(functions), 'if']) assert.ok(docs.includes(`\`${name}(`), name);
-    for (const name of COMMANDS)
+    for (const name of commands)
       assert.ok(docs.includes(`## ${name}`) || docs.includes(`### ${name}`) || docs.includes(`${name}(`), name);
   });
 });

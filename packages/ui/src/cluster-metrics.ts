@@ -1,4 +1,4 @@
-import type { MetricsSummary } from '@weir/client';
+import type { MetricsSummary } from '@weir/contract';
 
 /**
  * The cluster's figures from the metrics summaries of its nodes (docs/ui.md → Cluster). Each node's

@@ -1,4 +1,5 @@
-import type { Lookup, Pipeline, Rule, Task, Topology, WeirClient } from '@weir/client';
+import type { WeirClient } from '@weir/client';
+import { resourceKindInfos, type Lookup, type Pipeline, type Rule, type Task, type Topology } from '@weir/contract';
 
 /**
  * A node's whole configuration in one JSON file: what `Export configuration` writes and
@@ -15,8 +16,9 @@ export interface ConfigBundle {
   topologies: Topology[];
 }
 
-export const bundleKinds = ['lookups', 'rules', 'tasks', 'pipelines', 'topologies'] as const;
-export type BundleKind = (typeof bundleKinds)[number];
+/** The resource kinds in the order they are written (what a later kind refers to exists first). */
+export const bundleKinds = resourceKindInfos.map((k) => k.path);
+export type BundleKind = (typeof resourceKindInfos)[number]['path'];
 
 export async function exportBundle(api: WeirClient): Promise<ConfigBundle> {
   const [lookups, rules, tasks, pipelines, topologies] = await Promise.all([

@@ -16,10 +16,8 @@ export function errorText(err: unknown): string {
  */
 export function fieldErrors(err: unknown): Record<string, string> {
   if (!(err instanceof WeirApiError)) return {};
-  const list = (err.body as { errors?: unknown } | undefined)?.errors;
-  if (!Array.isArray(list)) return {};
   const out: Record<string, string> = {};
-  for (const e of list) {
+  for (const e of err.body?.errors ?? []) {
     if (typeof e !== 'string') continue;
     const i = e.indexOf(': ');
     if (i > 0) out[e.slice(0, i)] = (out[e.slice(0, i)] ? `${out[e.slice(0, i)]}; ` : '') + e.slice(i + 2);

@@ -1,4 +1,4 @@
-import type { Task } from '@weir/client';
+import type { Task } from '@weir/contract';
 import { api } from './api.ts';
 import { errorText } from './errors.ts';
 

@@ -1,4 +1,5 @@
-import { SessionExpiredError, type User } from '@weir/client';
+import { SessionExpiredError } from '@weir/client';
+import type { User } from '@weir/contract';
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { api } from './api.ts';
 

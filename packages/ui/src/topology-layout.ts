@@ -1,5 +1,5 @@
 import { Graph, layout } from '@dagrejs/dagre';
-import type { Pipeline, Task, Topology } from '@weir/client';
+import type { Pipeline, Task, Topology } from '@weir/contract';
 
 /** A node of the graph as React Flow takes it (kept free of React Flow's types: node tests read it). */
 export interface GraphNode {

@@ -1,12 +1,13 @@
-import { WeirClient, type EngineWarning, type MetricsSummary, type Node } from '@weir/client';
+import { WeirClient } from '@weir/client';
+import type { EngineWarning, MetricsSummary, Node } from '@weir/contract';
 import { useEffect, useRef, useState } from 'react';
 import { api } from './api.ts';
 import { clusterReading, type ClusterReading } from './cluster-metrics.ts';
 import { errorText } from './errors.ts';
 import { usePoll } from './usePoll.ts';
 
-/** A node as `GET /api/nodes` lists it (the engine adds these to the spec's four fields). */
-export type NodeView = Node & { state?: string; lastSeen?: string; alive?: boolean; version?: string };
+/** A node as `GET /api/nodes` lists it, or the answering node before its first heartbeat lists it (its uuid only). */
+export type NodeView = Pick<Node, 'uuid' | 'host' | 'rest' | 'group'> & Partial<Node>;
 
 export interface NodeStatus {
   readonly node: NodeView;

@@ -1,4 +1,4 @@
-import type { ConsumedMessage } from '@weir/client';
+import type { ConsumedMessage } from '@weir/contract';
 import { useCallback, useRef, useState } from 'react';
 
 /**

@@ -130,12 +130,13 @@ export async function applyManifests(
 
 const key = label;
 
-/** The API's message and debugMessage (and details), or the error's own message. */
+/** The API's message and debugMessage, then each field's violation on its own line; or the error's own message. */
 export function describeError(e: unknown): string {
   if (e instanceof WeirApiError) {
     const b = e.body;
     if (!b) return `${e.method} ${e.path} answered ${e.status}`;
-    const details = b.details?.length ? `\n  ${b.details.join('\n  ')}` : '';
+    const fields = e.fieldErrors;
+    const details = fields.length ? `\n  ${fields.join('\n  ')}` : '';
     return `${b.message}${b.debugMessage ? `: ${b.debugMessage}` : ''} (HTTP ${e.status})${details}`;
   }
   return (e as Error).message ?? String(e);

@@ -1,3 +1,5 @@
+import { configKinds, lookupKind, type KindInfo as ResourceKindInfo } from '@weir/contract';
+
 /** The kinds weirctl knows: what `get`, `describe`, `delete` and manifests (`kind:`) name. */
 export interface KindInfo {
   /** As written in a manifest's `kind`. */
@@ -12,28 +14,26 @@ export interface KindInfo {
   readonly manifest: boolean;
 }
 
+/** A resource kind of the API's registry (@weir/contract) as weirctl names it. */
+function resource(kind: KindInfo['kind'], info: ResourceKindInfo): KindInfo {
+  return {
+    kind,
+    plural: info.path,
+    names: [info.names.one, info.names.many],
+    idField: info.idField,
+    numericId: info.idType === 'integer',
+    manifest: true,
+  };
+}
+
 /** In the order `apply` writes them: what a later kind refers to exists first. */
 export const kinds: readonly KindInfo[] = [
   { kind: 'Topic', plural: 'topics', names: ['topic', 'topics'], idField: 'name', numericId: false, manifest: true },
-  { kind: 'Lookup', plural: 'lookups', names: ['lookup', 'lookups'], idField: 'id', numericId: false, manifest: true },
-  { kind: 'Rule', plural: 'rules', names: ['rule', 'rules'], idField: 'id', numericId: false, manifest: true },
-  { kind: 'Task', plural: 'tasks', names: ['task', 'tasks'], idField: 'id', numericId: true, manifest: true },
-  {
-    kind: 'Pipeline',
-    plural: 'pipelines',
-    names: ['pipeline', 'pipelines'],
-    idField: 'id',
-    numericId: true,
-    manifest: true,
-  },
-  {
-    kind: 'Topology',
-    plural: 'topologies',
-    names: ['topology', 'topologies'],
-    idField: 'id',
-    numericId: true,
-    manifest: true,
-  },
+  resource('Lookup', lookupKind),
+  resource('Rule', configKinds.rules),
+  resource('Task', configKinds.tasks),
+  resource('Pipeline', configKinds.pipelines),
+  resource('Topology', configKinds.topologies),
   { kind: 'User', plural: 'users', names: ['user', 'users'], idField: 'username', numericId: false, manifest: false },
   { kind: 'Node', plural: 'nodes', names: ['node', 'nodes'], idField: 'uuid', numericId: false, manifest: false },
 ];

@@ -317,6 +317,35 @@ describe('weirctl against a real node', () => {
     assert.ok(nodes.stdout.includes(a.url.replace(/\/$/, '')) || nodes.stdout.split('\n').length >= 2);
   });
 
+  test("apply: a record the server refuses prints the server's violations, one field path and message per line", async () => {
+    const task = {
+      id: 90,
+      name: 'refused',
+      function: 'EVAL',
+      definition: { eval: [{ action: 'explode', field: 'x' }], extra: 1 },
+    };
+    const file = path.join(dir, 'refused.json');
+    writeFileSync(file, JSON.stringify([{ kind: 'Task', spec: task }]));
+    const run = await cli(['apply', '-f', file]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    // what the server answers for the same record
+    const server = await a.call('POST', '/api/tasks', { token: admin, body: task });
+    assert.equal(server.status, 400);
+    const body = server.body as { message: string; debugMessage: string; errors: string[] };
+    assert.deepEqual(body.errors, [
+      'definition.extra: is not an accepted field; accepted: eval',
+      'definition.eval[0].action: must be one of rename, set, remove',
+    ]);
+    const [first, ...rest] = run.stderr.trimEnd().split('\n');
+    assert.match(
+      first!,
+      /^error: task\/90 \(.*refused\.json.*\): Resource validation failed: Invalid task: .* \(HTTP 400\)$/,
+    );
+    assert.ok(first!.includes(body.debugMessage), first);
+    assert.deepEqual(rest, [...body.errors.map((e) => `  ${e}`), '0 created, 0 configured, 0 unchanged, 1 failed']);
+  });
+
   test('test rule|pdl|task|pipeline over NDJSON and JSON-array events', async () => {
     writeFileSync(
       path.join(dir, 'events.ndjson'),

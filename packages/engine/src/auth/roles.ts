@@ -1,10 +1,7 @@
-/**
- * The two roles (architecture: Security model). Ids are fixed so that every node of a cluster
- * answers the same `roles[].id`.
- */
-export const roleIds = { admin: 1, user: 2 } as const;
-export type RoleName = keyof typeof roleIds;
-export const roleNames = Object.keys(roleIds) as RoleName[];
+import { roleIds, type RoleName } from '@weir/contract';
+
+// The roles are part of the API's contract (@weir/contract); what each may do is the engine's.
+export { roleIds, roleNames, type RoleName } from '@weir/contract';
 
 export interface Role {
   readonly id: number;

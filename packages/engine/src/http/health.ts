@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { access } from '../auth/roles.ts';
 import type { HealthState, NodeContext } from '../node-context.ts';
-import { responseShape } from '../validation/response-shape.ts';
+import { responseShape } from '@weir/contract';
 
 /** How long one broker probe result is reused, and the longest a probe may take. */
 const probeCacheMs = 5000;

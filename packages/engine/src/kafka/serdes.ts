@@ -1,30 +1,15 @@
-/**
- * The serde classes of the spec (Serde configuration): `org.apache.kafka.common.serialization`
- * names, as the original engine (Kafka Streams) reports them.
- */
-export const serdePackage = 'org.apache.kafka.common.serialization';
-export const serdeTypes = [
-  'Float',
-  'ByteArray',
-  'Bytes',
-  'ByteBuffer',
-  'Double',
-  'Integer',
-  'Long',
-  'String',
-  'UUID',
-] as const;
-export type SerdeType = (typeof serdeTypes)[number];
+import { serdeTypes, type SerdeType } from '@weir/contract';
 
-export const serdeConfiguration = {
-  serde: serdeTypes.map((t) => `${serdePackage}.Serdes$${t}Serde`),
-  serializer: serdeTypes.map((t) => `${serdePackage}.${t}Serializer`),
-  deserializer: serdeTypes.map((t) => `${serdePackage}.${t}Deserializer`),
-} as const;
-
-export const defaultSerde = `${serdePackage}.Serdes$StringSerde`;
-export const defaultSerializer = `${serdePackage}.StringSerializer`;
-export const defaultDeserializer = `${serdePackage}.StringDeserializer`;
+// The serde names are part of the API's contract (@weir/contract); the codecs are the engine's.
+export {
+  defaultDeserializer,
+  defaultSerde,
+  defaultSerializer,
+  serdeConfiguration,
+  serdePackage,
+  serdeTypes,
+  type SerdeType,
+} from '@weir/contract';
 
 /** The type named by a serde, serializer or deserializer class, or undefined for an unknown class. */
 export function serdeTypeOf(className: string): SerdeType | undefined {

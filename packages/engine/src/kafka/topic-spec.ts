@@ -1,7 +1,14 @@
 import type { ErrorObject } from 'ajv';
 import { compiledSchema } from '../validation/json-schema.ts';
 import { describeValueViolations, type ValuePhrasing } from '../validation/violations.ts';
-import { topicNameProblem, topicNameSchema } from './topic-names.ts';
+import {
+  maxTopicsPerRequest,
+  topicListSchema,
+  topicNameProblem,
+  topicNameSchema,
+  topicSpecSchema,
+  type TopicBody,
+} from '@weir/contract';
 
 /**
  * A broker topic as the API takes it (spec: Broker topic): its JSON Schema, checked by the topic
@@ -15,48 +22,6 @@ export interface TopicSpec {
   /** Broker topic settings, all as strings; the earlier form's `compact: true` becomes cleanup.policy=compact. */
   readonly options: Readonly<Record<string, string>>;
 }
-
-/** A topic body as the schema accepts it (options values of any scalar type, the earlier form's `compact`). */
-interface TopicBody {
-  readonly name: string;
-  readonly numberOfPartitions: number;
-  readonly replicationFactor: number;
-  readonly options?: Readonly<Record<string, string | number | boolean>> | null;
-  readonly compact?: boolean;
-}
-
-/** Most topics one bulk request may create. */
-export const maxTopicsPerRequest = 1000;
-
-/** Unknown fields are violations too, so that a typo (`partitions`) does not silently create a one-partition topic. */
-export const topicSpecSchema = {
-  type: 'object',
-  description: 'an object with name, numberOfPartitions, replicationFactor and options',
-  properties: {
-    name: topicNameSchema,
-    numberOfPartitions: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 },
-    replicationFactor: { type: 'integer', minimum: 1, maximum: 2 ** 15 - 1 },
-    options: {
-      type: ['object', 'null'],
-      description: 'an object of setting name to string value',
-      additionalProperties: { type: ['string', 'number', 'boolean'] },
-    },
-    compact: { type: 'boolean', description: 'earlier form of options["cleanup.policy"] = "compact"' },
-  },
-  required: ['name', 'numberOfPartitions', 'replicationFactor'],
-  additionalProperties: false,
-} as const;
-
-/** Bulk and the earlier array form: one invalid element fails the whole request. */
-export const topicListSchema = {
-  type: 'array',
-  description: 'an array of topics',
-  items: topicSpecSchema,
-  maxItems: maxTopicsPerRequest,
-} as const;
-
-/** POST /api/topics: one topic, or (earlier form) an array of them. */
-export const topicOrListSchema = { if: { type: 'array' }, then: topicListSchema, else: topicSpecSchema } as const;
 
 /** The spec's words for what the schema keywords cannot phrase: the topic name rules, the request limit. */
 export const topicPhrasing: ValuePhrasing = {

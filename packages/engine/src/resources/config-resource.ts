@@ -1,18 +1,11 @@
+import { integerIdKey, type ElementViolations } from '@weir/contract';
 import { isObject } from '@weir/pdl';
 import { apiError, withDetails } from '../errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import type { CheckContext, ConfigRecord, ResourceKind } from './resource-kind.ts';
 import { compileValidator, type Validator } from '../validation/json-schema.ts';
-import { integerIdKey } from './ids.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import { SerialisedListCache, type SerialisedList } from './serialised-list.ts';
-
-/** Why one element of a bulk request was refused. */
-export interface ElementViolations {
-  readonly index: number;
-  readonly id?: unknown;
-  readonly errors: readonly string[];
-}
 
 type Prepared =
   | { readonly record: ConfigRecord; readonly errors?: undefined }

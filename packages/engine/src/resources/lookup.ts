@@ -2,7 +2,7 @@ import { apiError, isApiError } from '../errors.ts';
 import { isRecordTooLarge } from '../kafka/broker-errors.ts';
 import { SerialQueue } from '../serial-queue.ts';
 import type { ConfigStore } from '../store/config-store.ts';
-import { isStringId, stringIdRule } from './ids.ts';
+import { isStringId, stringIdRule } from '@weir/contract';
 import { SerialisedListCache, type SerialisedList } from './serialised-list.ts';
 import { LookupFormatError, parseLookupFile, type LookupRow } from './lookup-table.ts';
 

@@ -1,51 +1,9 @@
 import { isObject } from '@weir/pdl';
-import { defaultSerde, serdeConfiguration } from '../kafka/serdes.ts';
-import { topicNameSchema } from '../kafka/topic-names.ts';
-import { integerId, integerIdRule } from './ids.ts';
-import { descriptionField, nameField, type ResourceKind, type SubmittedRecord } from './resource-kind.ts';
+import { configKinds, defaultSerde } from '@weir/contract';
+import type { ResourceKind, SubmittedRecord } from './resource-kind.ts';
 
-/** A topic with its serdes, as a topology names its input and outputs. */
-export interface TopicBinding {
-  readonly name: string;
-  readonly keySerde: string;
-  readonly valueSerde: string;
-}
-
-/** A topology as stored (spec: Topology), in its latest form. */
-export interface StoredTopology {
-  readonly id: number;
-  readonly name: string;
-  readonly description?: string;
-  readonly pipelines: readonly number[];
-  readonly enabled: boolean;
-  readonly group: string;
-  readonly input: TopicBinding;
-  readonly output: readonly TopicBinding[];
-}
-
-const serde = { type: 'string', enum: serdeConfiguration.serde } as const;
-const topicEndpoint = {
-  type: 'object',
-  properties: { name: topicNameSchema, keySerde: serde, valueSerde: serde },
-  required: ['name', 'keySerde', 'valueSerde'],
-  additionalProperties: false,
-} as const;
-
-export const topologySchema = {
-  type: 'object',
-  properties: {
-    id: integerId,
-    name: nameField,
-    description: descriptionField,
-    pipelines: { type: 'array', items: integerId, maxItems: 1000 },
-    enabled: { type: 'boolean' },
-    group: { type: 'string', minLength: 1, maxLength: 256 },
-    input: topicEndpoint,
-    output: { type: 'array', items: topicEndpoint, maxItems: 100 },
-  },
-  required: ['id', 'name', 'pipelines', 'enabled', 'group', 'input', 'output'],
-  additionalProperties: false,
-} as const;
+// The stored shape is the API's contract (@weir/contract: resources.ts).
+export type { StoredTopology, TopicBinding } from '@weir/contract';
 
 /**
  * The latest form (spec: Versioning): `input` as a topic name and `output` as topic names (earlier
@@ -69,11 +27,6 @@ export function latestTopology(record: SubmittedRecord): SubmittedRecord {
 }
 
 export const topologyKind: ResourceKind = {
-  path: 'topologies',
-  collection: 'topologies',
-  names: { one: 'topology', many: 'topologies' },
-  idType: 'integer',
-  idRule: integerIdRule,
-  schema: topologySchema,
+  ...configKinds.topologies,
   latest: latestTopology,
 };

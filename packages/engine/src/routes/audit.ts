@@ -2,25 +2,9 @@ import { access } from '../auth/roles.ts';
 import { apiError } from '../errors.ts';
 import type { AuditRecord } from '../store/config-store.ts';
 import type { RouteModule } from './route-module.ts';
-import { auditPage } from './response-schemas.ts';
+import { auditPage, auditQuery, type AuditQuery } from '@weir/contract';
 
-const auditQuery = {
-  type: 'object',
-  properties: {
-    user: { type: 'string', maxLength: 256 },
-    kind: { type: 'string', maxLength: 64 },
-    id: { type: 'string', maxLength: 1024 },
-    from: { type: 'string', maxLength: 64 },
-    to: { type: 'string', maxLength: 64 },
-    offset: { type: 'string', pattern: '^[0-9]{1,9}$' },
-    limit: { type: 'string', pattern: '^[0-9]{1,4}$' },
-  },
-  additionalProperties: false,
-} as const;
-
-type AuditParams = {
-  Querystring: Partial<Record<'user' | 'kind' | 'id' | 'from' | 'to' | 'offset' | 'limit', string>>;
-};
+type AuditParams = { Querystring: AuditQuery };
 
 const maxLimit = 1000;
 

@@ -2,8 +2,7 @@ import { access } from '../auth/roles.ts';
 import { bearer, tokenUser } from '../auth/token-user.ts';
 import type { RouteModule } from './route-module.ts';
 import { apiError } from '../errors.ts';
-import { loginBody } from './user-schemas.ts';
-import { noContent, refreshRefused, tokenPair } from './response-schemas.ts';
+import { loginBody, noContent, refreshRefused, tokenPair } from '@weir/contract';
 
 /**
  * Spec: Authentication. Login failures answer 401 with an empty body; refresh failures 401 + ERROR.

@@ -1,14 +1,13 @@
 import { access } from '../auth/roles.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
+import type { SettingKey } from '../config/settings.ts';
 import type { RouteModule } from './route-module.ts';
-import { noContent } from './response-schemas.ts';
+import { idParams, listOf, noContent, responseShape } from '@weir/contract';
 import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
-import { listOf, responseShape } from '../validation/response-shape.ts';
 
 type ById = { Params: { id: string } };
-const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
 
 /**
  * Spec: Tasks, pipelines, topologies, rules — the same six routes for each kind, from one
@@ -16,10 +15,9 @@ const idParams = { type: 'object', properties: { id: { type: 'string' } } } as c
  */
 export const configResourceRoutes: RouteModule = (app, ctx) => {
   for (const kind of resourceKinds) {
-    const limit =
-      kind.collection === 'rules'
-        ? { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' }
-        : undefined;
+    // The count limit the registry names for the kind (rules: weir.rules.max-count).
+    const setting = kind.countLimitSetting as SettingKey | undefined;
+    const limit = setting === undefined ? undefined : { max: Number(ctx.settings.get(setting)), setting };
     const resource = new ConfigResource(kind, ctx.store, limit);
     const collection = `/api/${kind.path}`;
     const read = { config: { access: access.member } };

@@ -1,3 +1,4 @@
+import { danglingReferences as referencesAnswer } from '@weir/contract';
 import { access } from '../auth/roles.ts';
 import { brokerReason } from '../kafka/broker-errors.ts';
 import type { Lookup } from '../resources/lookup.ts';
@@ -6,43 +7,7 @@ import { danglingReferences } from '../resources/references.ts';
 import type { StoredRule } from '../resources/rule.ts';
 import type { StoredTask } from '../resources/task.ts';
 import type { StoredTopology } from '../resources/topology.ts';
-import { responseShape } from '../validation/response-shape.ts';
 import type { RouteModule } from './route-module.ts';
-
-const idOf = { type: ['string', 'integer'] } as const;
-const string = { type: 'string' } as const;
-
-/** The answer of GET /api/diagnostics/references (declared here: only this route answers it). */
-const referencesAnswer = responseShape({
-  type: 'object',
-  properties: {
-    count: { type: 'integer' },
-    topicsChecked: { type: 'boolean', description: 'false when Kafka did not answer; then topicsError says why' },
-    topicsError: string,
-    references: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          from: {
-            type: 'object',
-            properties: {
-              kind: { type: 'string', enum: ['topology', 'pipeline', 'task', 'rule'] },
-              id: idOf,
-              name: string,
-            },
-          },
-          to: {
-            type: 'object',
-            properties: { kind: { type: 'string', enum: ['topic', 'pipeline', 'task', 'rule', 'lookup'] }, id: idOf },
-          },
-          field: string,
-          message: string,
-        },
-      },
-    },
-  },
-});
 
 /**
  * GET /api/diagnostics/references (docs/api.md, "Diagnostics"): every reference of the stored

@@ -1,6 +1,6 @@
 import { access } from '../auth/roles.ts';
 import type { RouteModule } from './route-module.ts';
-import { engineStates, engineWarnings } from './response-schemas.ts';
+import { engineStates, engineWarnings } from '@weir/contract';
 
 /** Spec: Engine. One state per stream thread; start is refused (400) unless the engine is stopped. */
 export const engineRoutes: RouteModule = (app, ctx) => {

@@ -1,8 +1,7 @@
 import { access } from '../auth/roles.ts';
 import type { UserInput } from '../auth/user-directory.ts';
 import type { RouteModule } from './route-module.ts';
-import { newUserBody } from './user-schemas.ts';
-import { initialized, user } from './response-schemas.ts';
+import { initialized, newUserBody, user } from '@weir/contract';
 
 /** Spec: Init (no credentials). The first user is always an admin. */
 export const initRoutes: RouteModule = (app, ctx) => {

@@ -7,24 +7,10 @@ import { defaultDeserializer, serdeConfiguration, serdeTypeOf, type SerdeType } 
 import { weirTopicNames } from '../kafka/weir-topics.ts';
 import { metricNames } from '../stream/metric-names.ts';
 import type { RouteModule } from './route-module.ts';
-import { startPosition, topicParams, type StartFields } from './topic-schemas.ts';
-import { eventStream, metricsSummary as metricsSummaryShape } from './response-schemas.ts';
+import { startPosition, type StartFields } from './topic-schemas.ts';
+import { eventStream, metricsSummary as metricsSummaryShape, tailQuery, topicParams } from '@weir/contract';
 
 type TailQuery = Record<string, string | undefined>;
-
-/** The tail's query parameters; their values are checked by tail() below, which says what each must be. */
-const tailQuery = {
-  type: 'object',
-  properties: {
-    offset: { type: 'string', description: 'earliest or latest (default latest)' },
-    startOffset: { type: 'string', description: 'an offset to start at (an integer >= 0)' },
-    startTimestamp: { type: 'string', description: 'a time to start at (epoch ms)' },
-    partition: { type: 'string', description: 'only this partition' },
-    maxSeconds: { type: 'string', description: 'close the stream after this many seconds' },
-    keyDeserializer: { type: 'string', description: 'a deserializer class (default string)' },
-    valueDeserializer: { type: 'string', description: 'a deserializer class (default string)' },
-  },
-} as const;
 
 /**
  * What the web UI needs live (docs/api.md → Live data): a JSON summary of this node's metrics, and

@@ -4,24 +4,14 @@ import { access } from '../auth/roles.ts';
 import { apiError, isApiError } from '../errors.ts';
 import { LookupResource, type LookupFile } from '../resources/lookup.ts';
 import type { RouteModule } from './route-module.ts';
-import { lookup, lookupId, noContent } from './response-schemas.ts';
+import { idParams, listOf, lookup, lookupId, lookupUpload, noContent } from '@weir/contract';
 import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
-import { listOf } from '../validation/response-shape.ts';
 
 type ById = { Params: { id: string } };
-const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
-/** The multipart parts, read and checked by readUpload (documented here). */
-const upload = (id: boolean) => ({
-  type: 'object',
-  properties: {
-    ...(id ? { id: { type: 'string', description: 'the lookup id (on create)' } } : {}),
-    file: { type: 'string', format: 'binary', description: 'CSV, or a JSON array of objects' },
-  },
-});
 const uploadRoute = (id: boolean, schema: object) => ({
   ...handlerCheckedBody,
-  schema: { consumes: ['multipart/form-data'], body: upload(id), ...schema },
+  schema: { consumes: ['multipart/form-data'], body: lookupUpload(id), ...schema },
 });
 
 interface Upload {

@@ -1,12 +1,10 @@
 import { access } from '../auth/roles.ts';
 import type { RouteModule } from './route-module.ts';
-import { node, noContent } from './response-schemas.ts';
-import { listOf } from '../validation/response-shape.ts';
+import { idParams, listOf, node, noContent } from '@weir/contract';
 
 const nodes = listOf(node);
 
 type ById = { Params: { id: string } };
-const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
 
 /** Spec: Nodes. Reading is open to `user`; deregistering is admin only. */
 export const nodeRoutes: RouteModule = (app, ctx) => {

@@ -7,7 +7,7 @@ import { apiError } from '../errors.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
-import { sigmaImport } from './response-schemas.ts';
+import { sigmaImport } from '@weir/contract';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 
 type Query = { Querystring: { mapping?: string; dryRun?: string; license?: string } };

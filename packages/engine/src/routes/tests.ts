@@ -17,7 +17,7 @@ import {
   type TaskRecord,
 } from '../tasks/index.ts';
 import type { RouteModule } from './route-module.ts';
-import { syntaxResult, taskTestResult, testResult } from './response-schemas.ts';
+import { syntaxResult, taskTestResult, testResult } from '@weir/contract';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 
 const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;

@@ -5,30 +5,28 @@ import { apiError, withDetails } from '../errors.ts';
 import { brokerErrorId, brokerReason, isUnreachable, unavailableOr } from '../kafka/broker-errors.ts';
 import { SerdeError, serialize } from '../kafka/serde-codecs.ts';
 import { defaultDeserializer, defaultSerializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
-import { topicListSchema, topicOf, topicOrListSchema, topicViolations, type TopicSpec } from '../kafka/topic-spec.ts';
+import { topicOf, topicViolations, type TopicSpec } from '../kafka/topic-spec.ts';
 import type { RecordToProduce } from '../kafka/topic-producer.ts';
 import { requiredTopics, weirTopicNames } from '../kafka/weir-topics.ts';
 import type { RouteModule } from './route-module.ts';
 import {
   consumed,
+  consumeDefaults,
+  consumeQuery,
   consumerCreated,
   initialized,
   noContent,
+  produceBody,
   produced,
   topic,
   topicCreated,
+  topicListSchema,
   topicNames,
-  topicResults,
-} from './response-schemas.ts';
-import {
-  consumeBody,
-  consumeDefaults,
-  consumeQuery,
-  produceBody,
-  startPosition,
+  topicOrListSchema,
   topicParams,
-  type StartFields,
-} from './topic-schemas.ts';
+  topicResults,
+} from '@weir/contract';
+import { consumeBody, startPosition, type StartFields } from './topic-schemas.ts';
 
 type ByName = { Params: { name: string } };
 interface ProduceBody {

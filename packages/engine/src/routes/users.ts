@@ -2,9 +2,7 @@ import { access } from '../auth/roles.ts';
 import type { UserInput } from '../auth/user-directory.ts';
 import { requireSelfOrAdmin } from '../http/access-control.ts';
 import type { RouteModule } from './route-module.ts';
-import { newUserBody, userUpdateBody, usernameParams } from './user-schemas.ts';
-import { noContent, user } from './response-schemas.ts';
-import { listOf } from '../validation/response-shape.ts';
+import { listOf, newUserBody, noContent, user, usernameParams, userUpdateBody } from '@weir/contract';
 
 const users = listOf(user);
 

@@ -3,8 +3,9 @@
  * rules, lookups and nodes. Reads are synchronous (the store is materialised in memory or on local
  * disk); writes resolve once the record is durable and visible to this node's reads.
  */
-export const collections = ['meta', 'users', 'tasks', 'pipelines', 'topologies', 'rules', 'lookups', 'nodes'] as const;
-export type Collection = (typeof collections)[number];
+import type { Collection } from '@weir/contract';
+
+export { collections, type Collection } from '@weir/contract';
 
 /**
  * One entry of the audit trail (docs/security.md, "Audit trail"): who (`user`, null when nobody is

@@ -1,8 +1,7 @@
-import { latestTask, taskFunctionNames, taskFunctions } from './task-definitions.ts';
-import type { TaskFunction } from './task-definitions.ts';
+import { taskDefaults, type TaskFunction, taskFunctionNames, taskFunctions } from '@weir/contract';
+import { latestTask } from './task-definitions.ts';
 import type { Validator } from '../validation/json-schema.ts';
 import { compileValidator } from '../validation/json-schema.ts';
-import { taskDefaults } from './definition-defaults.ts';
 import { isObject } from './event-values.ts';
 import { taskFactories } from './registry.ts';
 import { DefinitionViolation, TaskDefinitionError, isTaskDefinitionError } from './task-definition-error.ts';

@@ -1,6 +1,6 @@
 import { compileUserRegex } from '@weir/pdl';
 import type { UserRegex } from '@weir/pdl';
-import type { RawOptions } from './definition-defaults.ts';
+import type { RawOptions } from '@weir/contract';
 import { DefinitionViolation } from './task-definition-error.ts';
 import { fieldPath, fromText, setOwn } from './event-values.ts';
 import type { JsonObject, TaskFactory } from './task-function.ts';

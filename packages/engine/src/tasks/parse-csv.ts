@@ -1,4 +1,4 @@
-import type { RawOptions } from './definition-defaults.ts';
+import type { RawOptions } from '@weir/contract';
 import { DefinitionViolation } from './task-definition-error.ts';
 import { fromText, setOwn } from './event-values.ts';
 import { finishRaw, rawInput } from './raw-text.ts';

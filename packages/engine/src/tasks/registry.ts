@@ -1,4 +1,4 @@
-import type { TaskFunction } from './task-definitions.ts';
+import type { TaskFunction } from '@weir/contract';
 import { applyRules } from './apply-rules.ts';
 import { evalTask } from './eval.ts';
 import { extract } from './extract.ts';

@@ -1,12 +1,4 @@
 import { isObject } from '@weir/pdl';
-// The schemas live in a module without imports so that the UI (through @weir/client) builds its
-// task forms from these very objects.
-import { taskFunctions } from './task-schemas.ts';
-
-export { taskFunctions };
-
-export type TaskFunction = keyof typeof taskFunctions;
-export const taskFunctionNames = Object.keys(taskFunctions) as TaskFunction[];
 
 type Json = Record<string, unknown>;
 /** A non-negative integer rule id (the original's rule ids were numbers) as its decimal text; anything else as given. */

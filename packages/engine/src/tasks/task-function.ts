@@ -1,5 +1,5 @@
 import type { CompileOptions, CompiledPdl, CorrelationStateStore, LookupResolver } from '@weir/pdl';
-import type { TaskFunction } from './task-definitions.ts';
+import type { TaskFunction } from '@weir/contract';
 
 /**
  * The contract of a task function (../shared/spec/tasks.md): a task is compiled once from its

@@ -12,6 +12,10 @@
  * - the folders of `src`, the src root counting as one folder (issue 20: "counting each `src` root
  *   as a folder of its own"): a root file above a folder and another below it fail; the packages
  *   of `rootInCycle` are not held to it yet.
+ *
+ * Between the packages: nothing outside the engine imports packages/engine/src, the contract
+ * imports nothing (pure data and types), and every workspace package a package imports is declared
+ * in its package.json.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -144,7 +148,7 @@ function describeCycles(graph: Graph, skip: ReadonlySet<string>): string[] {
 }
 
 test('the packages checked: every package with a src folder but the listed ones', () => {
-  for (const pkg of ['engine', 'pdl', 'sigma', 'client']) assert.ok(checkedPackages.includes(pkg), pkg);
+  for (const pkg of ['engine', 'pdl', 'sigma', 'client', 'contract']) assert.ok(checkedPackages.includes(pkg), pkg);
   for (const pkg of [...Object.keys(notChecked), ...Object.keys(rootInCycle)])
     assert.ok(existsSync(path.join(packagesDir, pkg, 'src')), `packages/${pkg}/src is gone: remove it from the lists`);
 });
@@ -194,4 +198,75 @@ test('the check sees a cycle when there is one', () => {
   ]);
   assert.deepEqual(cycles(graph, new Set()), [['a', 'b']]);
   assert.deepEqual(cycles(graph, new Set(['b -> a'])), []);
+});
+
+const engineSrc = path.join(packagesDir, 'engine', 'src');
+const contractSrc = path.join(packagesDir, 'contract', 'src');
+
+/** Every TypeScript file of a package folder (sources, tests, servers), not its node_modules or build. */
+function packageFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (name === 'node_modules' || name === 'dist') return [];
+    return statSync(full).isDirectory() ? packageFiles(full) : /\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+/** Every import specifier of a file: relative, package and node: ones. */
+const anyImport =
+  /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(anyImport)].map((m) => m[1] ?? m[2] ?? m[3]!);
+}
+
+test('nothing outside the engine imports packages/engine/src', () => {
+  const outside = readdirSync(packagesDir)
+    .filter((p) => p !== 'engine' && statSync(path.join(packagesDir, p)).isDirectory())
+    .flatMap((p) => packageFiles(path.join(packagesDir, p)));
+  const found = outside.flatMap((file) =>
+    importsOf(file)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => path.resolve(path.dirname(file), spec))
+      .filter((target) => target.startsWith(engineSrc + path.sep))
+      .map((target) => `${path.relative(packagesDir, file)} → ${path.relative(packagesDir, target)}`),
+  );
+  assert.deepEqual(found, []);
+});
+
+test('the contract is pure: it imports nothing outside packages/contract/src (no Node, no engine)', () => {
+  const found = packageFiles(contractSrc).flatMap((file) =>
+    importsOf(file)
+      .filter((spec) => !spec.startsWith('./') || !path.resolve(path.dirname(file), spec).startsWith(contractSrc))
+      .map((spec) => `${path.relative(packagesDir, file)} → ${spec}`),
+  );
+  assert.deepEqual(found, []);
+});
+
+test("every workspace package a package's sources import is declared in its package.json", () => {
+  const undeclared: string[] = [];
+  for (const name of readdirSync(packagesDir)) {
+    const manifest = path.join(packagesDir, name, 'package.json');
+    if (!statSync(path.join(packagesDir, name)).isDirectory()) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      name: string;
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
+    // the CLI bundles its dependencies (scripts/cli-build.ts), so the client declares them as devDependencies
+    const declared = new Set([
+      pkg.name,
+      ...Object.keys(pkg.dependencies ?? {}),
+      ...Object.keys(pkg.devDependencies ?? {}),
+    ]);
+    for (const dir of ['src', 'server'].map((d) => path.join(packagesDir, name, d))) {
+      if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) continue;
+      for (const file of packageFiles(dir))
+        for (const spec of importsOf(file)) {
+          const workspace = /^(@weir\/[^/]+)/.exec(spec)?.[1];
+          if (workspace && !declared.has(workspace))
+            undeclared.push(`${path.relative(packagesDir, file)} → ${workspace}`);
+        }
+    }
+  }
+  assert.deepEqual(undeclared, []);
 });

@@ -76,7 +76,6 @@ const withoutTest = new Set([
   'packages/engine/src/resources/topology.ts',
   'packages/engine/src/routes/index.ts',
   'packages/engine/src/routes/list-reply.ts',
-  'packages/engine/src/routes/response-schemas.ts',
   'packages/engine/src/routes/route-module.ts',
   'packages/engine/src/routes/topic-schemas.ts',
   'packages/engine/src/routes/user-schemas.ts',

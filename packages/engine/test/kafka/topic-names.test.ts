@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { topicNameProblem, topicNameSchema } from '../../src/kafka/topic-names.ts';
+import { topicNameProblem, topicNameSchema } from '@weir/contract';
 import { compileValidator } from '../../src/validation/json-schema.ts';
 
 test('the JSON Schema of a topic name and topicNameProblem agree (Kafka: `.` and `..` are not topic names)', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { topicNameProblem } from '../../src/kafka/topic-names.ts';
+import { topicNameProblem } from '@weir/contract';
 import { validateTopic, validateTopics } from '../../src/kafka/topic-spec.ts';
 
 test('topic names follow Kafka rules', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { integerId, integerIdKey, isStringId, stringId } from '../../src/resources/ids.ts';
+import { integerId, integerIdKey, isStringId, stringId } from '@weir/contract';
 import { compileValidator } from '../../src/validation/json-schema.ts';
 
 test('integer ids: a path id and a body id follow the same rule', () => {

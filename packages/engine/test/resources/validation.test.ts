@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pipelineSchema } from '../../src/resources/pipeline.ts';
-import { latestRule, ruleSchema } from '../../src/resources/rule.ts';
-import { taskSchema } from '../../src/resources/task.ts';
-import { latestTopology, topologySchema } from '../../src/resources/topology.ts';
-import { latestTask, taskFunctionNames } from '../../src/tasks/task-definitions.ts';
+import { pipelineSchema, ruleSchema, taskFunctionNames, taskSchema, topologySchema } from '@weir/contract';
+import { latestRule } from '../../src/resources/rule.ts';
+import { latestTopology } from '../../src/resources/topology.ts';
+import { latestTask } from '../../src/tasks/task-definitions.ts';
 import { compileValidator, fieldPath } from '../../src/validation/json-schema.ts';
 
 const S = 'org.apache.kafka.common.serialization.Serdes$StringSerde';

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { taskFunctionNames } from '../../src/tasks/task-definitions.ts';
+import { taskDefaults, taskFunctionNames } from '@weir/contract';
 import { checkTask, compileTask } from '../../src/tasks/compile-task.ts';
-import { taskDefaults } from '../../src/tasks/definition-defaults.ts';
 import { taskFactories } from '../../src/tasks/registry.ts';
 import { TaskDefinitionError, isTaskDefinitionError } from '../../src/tasks/task-definition-error.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { taskSchema } from '../../src/resources/task.ts';
+import { taskSchema } from '@weir/contract';
 import { latestTask } from '../../src/tasks/task-definitions.ts';
 import { compileValidator } from '../../src/validation/json-schema.ts';
 import { checkTask, type TaskSpec } from '../../src/tasks/index.ts';

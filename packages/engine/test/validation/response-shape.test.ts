@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
-import { taskSchema } from '../../src/resources/task.ts';
-import { topologySchema } from '../../src/resources/topology.ts';
-import { listOf, responseShape } from '../../src/validation/response-shape.ts';
+import { listOf, responseShape, taskSchema, topologySchema } from '@weir/contract';
 
 test('a record schema as an answer: the same fields and types, nothing required, every object open', () => {
   const shape = responseShape(topologySchema) as {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pipelineSchema } from '../../src/resources/pipeline.ts';
+import { pipelineSchema } from '@weir/contract';
 import { ajv, compileValidator } from '../../src/validation/json-schema.ts';
 import {
   describeRequestViolations,

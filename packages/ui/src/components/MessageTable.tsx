@@ -1,5 +1,5 @@
 import { Box, Text } from '@mantine/core';
-import type { ConsumedMessage } from '@weir/client';
+import type { ConsumedMessage } from '@weir/contract';
 import { VirtualTable } from './VirtualTable.tsx';
 
 const rowHeight = 30;

@@ -1,5 +1,5 @@
 import { Alert, Code, Stack, Text } from '@mantine/core';
-import type { EngineWarning, Topology } from '@weir/client';
+import type { EngineWarning, Topology } from '@weir/contract';
 
 const titles: Record<EngineWarning['kind'], string> = {
   RECORDS_NEAR_RETENTION: 'input records near their retention',

@@ -1,6 +1,6 @@
 import '@xyflow/react/dist/style.css';
 import { useComputedColorScheme } from '@mantine/core';
-import type { Pipeline, Task, Topology } from '@weir/client';
+import type { Pipeline, Task, Topology } from '@weir/contract';
 import {
   Background,
   Controls,

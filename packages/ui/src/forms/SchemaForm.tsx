@@ -1,6 +1,6 @@
 import { Button, Fieldset, Group, Select, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
 
-/** The part of JSON Schema the engine's task schemas use (packages/engine/src/tasks/task-schemas.ts). */
+/** The part of JSON Schema the engine's task schemas use (@weir/contract: task-schemas.ts). */
 export interface JsonSchema {
   readonly type?: string;
   readonly enum?: readonly string[];

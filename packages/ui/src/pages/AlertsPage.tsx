@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Drawer, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import type { ConsumedMessage } from '@weir/client';
+import type { ConsumedMessage } from '@weir/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api.ts';
 import { techniqueName } from '../attack.ts';

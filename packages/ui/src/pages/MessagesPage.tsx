@@ -16,7 +16,8 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { ConsumedMessage, ConsumeRequest, Lookup, TailQuery } from '@weir/client';
+import type { TailQuery } from '@weir/client';
+import type { ConsumedMessage, ConsumeRequest, Lookup } from '@weir/contract';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';

@@ -15,9 +15,9 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { Rule } from '@weir/client';
+import type { Rule } from '@weir/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { parse } from '../../../pdl/src/parser.ts';
+import { parse } from '@weir/pdl';
 import { api } from '../api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText } from '../errors.ts';

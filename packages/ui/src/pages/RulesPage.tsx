@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { Rule } from '@weir/client';
+import type { Rule } from '@weir/contract';
 import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { api } from '../api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';

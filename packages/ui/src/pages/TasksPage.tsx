@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
-import { taskDefaults, taskSchemas, type Task, type TaskFunctionName } from '@weir/client';
+import { taskDefaults, taskFunctions as taskSchemas, type Task, type TaskFunction } from '@weir/contract';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
@@ -16,7 +16,7 @@ import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
 
-const functions = Object.keys(taskSchemas) as TaskFunctionName[];
+const functions = Object.keys(taskSchemas) as TaskFunction[];
 
 /** Tasks: list; a form per task function generated from the schema the API validates with; test on an event. */
 export default function TasksPage() {
@@ -120,7 +120,7 @@ function TaskEditor({
   const [event, setEvent] = useState('');
   const [result, setResult] = useState<{ ok: boolean; text: string }>();
   const rules = usePoll(() => api.rules.list().then((r) => r.map((x) => x.id)), 0);
-  const fn = task.function as TaskFunctionName;
+  const fn = task.function as TaskFunction;
   const test = async () => {
     try {
       setResult({ ok: true, text: JSON.stringify(await api.testTask(task.id, event), null, 2) });
@@ -139,7 +139,7 @@ function TaskEditor({
         value={task.function}
         allowDeselect={false}
         error={errors.function}
-        onChange={(v) => v && setTask({ ...task, function: v as TaskFunctionName, definition: {} })}
+        onChange={(v) => v && setTask({ ...task, function: v as TaskFunction, definition: {} })}
       />
       <SchemaForm
         schema={taskSchemas[fn] as JsonSchema}

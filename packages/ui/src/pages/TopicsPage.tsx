@@ -1,6 +1,6 @@
 import { Button, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { BrokerTopic } from '@weir/client';
+import type { BrokerTopic } from '@weir/contract';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { DeleteButton } from '../components/DeleteButton.tsx';

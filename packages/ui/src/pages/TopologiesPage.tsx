@@ -14,7 +14,7 @@ import {
   Title,
   Autocomplete,
 } from '@mantine/core';
-import type { EngineWarning, TopicEndpoint, Topology } from '@weir/client';
+import type { EngineWarning, TopicEndpoint, Topology } from '@weir/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';

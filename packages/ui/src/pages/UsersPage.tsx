@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { User } from '@weir/client';
+import { roleNames, type RoleName, type User } from '@weir/contract';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
@@ -25,8 +25,6 @@ import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
-
-const roleNames = ['admin', 'user'] as const;
 
 /** `/users` (admin): list, create, edit name/e-mail/roles, reset a password, delete; `/users/{username}` opens that user. */
 export default function UsersPage() {
@@ -194,9 +192,9 @@ function UsersTable({
   );
 }
 
-function RolePicker({ value, onChange }: { value: string[]; onChange: (v: string[]) => void }) {
+function RolePicker({ value, onChange }: { value: RoleName[]; onChange: (v: RoleName[]) => void }) {
   return (
-    <Checkbox.Group label="Roles" value={value} onChange={onChange}>
+    <Checkbox.Group label="Roles" value={value} onChange={(v) => onChange(v as RoleName[])}>
       <Text size="sm">admin: every write and user management; user: read-only, and their own profile.</Text>
       <Group mt="xs">
         {roleNames.map((r) => (
@@ -208,7 +206,7 @@ function RolePicker({ value, onChange }: { value: string[]; onChange: (v: string
 }
 
 function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
-  const [form, setForm] = useState({ name: '', username: '', email: '', password: '', roles: ['user'] });
+  const [form, setForm] = useState({ name: '', username: '', email: '', password: '', roles: ['user'] as RoleName[] });
   const [error, setError] = useState<string>();
   const submit = async () => {
     if (!form.username.trim()) return setError('The username is required.');
@@ -221,7 +219,7 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
         roles: form.roles.map((name) => ({ name })),
       });
       notifications.show({ color: 'green', message: `User ${created.username} created` });
-      setForm({ name: '', username: '', email: '', password: '', roles: ['user'] });
+      setForm({ name: '', username: '', email: '', password: '', roles: ['user'] as RoleName[] });
       setError(undefined);
       onCreated();
     } catch (err) {

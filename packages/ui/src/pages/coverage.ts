@@ -1,4 +1,4 @@
-import type { Rule } from '@weir/client';
+import type { Rule } from '@weir/contract';
 import { techniqueId, techniques, tactics, type Tactic, type Technique } from '../attack.ts';
 
 /** One technique of a tactic's column, with the enabled rules that cover it or its sub-techniques. */

@@ -1,7 +1,5 @@
-import type { ConsumedMessage, Lookup } from '@weir/client';
-import { compile } from '../../../pdl/src/compiler.ts';
-import { isPdlSyntaxError } from '../../../pdl/src/errors.ts';
-import type { LookupResolver } from '../../../pdl/src/lookup.ts';
+import type { ConsumedMessage, Lookup } from '@weir/contract';
+import { compile, isPdlSyntaxError, type LookupResolver } from '@weir/pdl';
 
 /**
  * The message browser's filters. Both keep per-message work in WeakMaps (the lower-case text, the

@@ -1,4 +1,4 @@
-import type { Rule } from '@weir/client';
+import type { Rule } from '@weir/contract';
 
 /**
  * The lower-case search text of every rule (id, name, PDL, annotations), built once per list of

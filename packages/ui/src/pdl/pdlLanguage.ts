@@ -3,11 +3,8 @@ import { linter, type Diagnostic } from '@codemirror/lint';
 import type { Extension, Text } from '@codemirror/state';
 import { Decoration, EditorView, ViewPlugin, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 import { RangeSetBuilder } from '@codemirror/state';
-// The PDL package's own lexer and word lists: the editor colours exactly what the parser reads.
-import { lex } from '../../../pdl/src/lexer.ts';
-import { COMMANDS, KEYWORDS } from '../../../pdl/src/parser.ts';
-import { functions } from '../../../pdl/src/functions.ts';
-import { TokenKind } from '../../../pdl/src/tokenKind.ts';
+// The PDL package's own lexer and vocabulary: the editor colours exactly what the parser reads.
+import { commands, functionNames, keywords, lex, TokenKind } from '@weir/pdl';
 
 const marks = {
   keyword: Decoration.mark({ class: 'pdl-keyword' }),
@@ -34,9 +31,9 @@ function decorate(doc: Text): DecorationSet {
     else if (t.kind === TokenKind.Number || t.kind === TokenKind.Duration) mark = marks.number;
     else if (t.kind === TokenKind.Name) {
       const word = t.bare ? t.text : '';
-      if (KEYWORDS.has(word) || KEYWORDS.has(word.toUpperCase())) mark = marks.keyword;
-      else if (COMMANDS.has(word) && (i === 0 || tokens[i - 1]!.kind === TokenKind.Pipe)) mark = marks.command;
-      else if (word in functions && tokens[i + 1]?.kind === TokenKind.LParen) mark = marks.function;
+      if (keywords.has(word) || keywords.has(word.toUpperCase())) mark = marks.keyword;
+      else if (commands.has(word) && (i === 0 || tokens[i - 1]!.kind === TokenKind.Pipe)) mark = marks.command;
+      else if (functionNames.has(word) && tokens[i + 1]?.kind === TokenKind.LParen) mark = marks.function;
       else mark = marks.field;
     } else mark = marks.operator;
     builder.add(t.start, t.end, mark);
@@ -101,9 +98,9 @@ function complete(helpers: PdlHelpers) {
     const before = context.state.doc.sliceString(0, word.from).trimEnd();
     const afterPipe = before === '' || before.endsWith('|');
     const options: Completion[] = [
-      ...[...COMMANDS].map((c) => ({ label: c, type: 'keyword', detail: 'command', boost: afterPipe ? 10 : -10 })),
-      ...[...KEYWORDS].map((k) => ({ label: k, type: 'keyword' })),
-      ...Object.keys(functions).map((f) => ({ label: f, type: 'function', apply: `${f}(`, detail: 'function' })),
+      ...[...commands].map((c) => ({ label: c, type: 'keyword', detail: 'command', boost: afterPipe ? 10 : -10 })),
+      ...[...keywords].map((k) => ({ label: k, type: 'keyword' })),
+      ...[...functionNames].map((f) => ({ label: f, type: 'function', apply: `${f}(`, detail: 'function' })),
       ...helpers.fields().map((f) => ({ label: f, type: 'variable', detail: 'field' })),
       ...helpers.lookups().map((l) => ({ label: l, type: 'constant', detail: 'lookup' })),
     ];

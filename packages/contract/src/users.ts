@@ -1,5 +1,7 @@
-import { roleNames } from '../auth/roles.ts';
+import type { FromSchema } from './from-schema.ts';
+import { roleNames } from './roles.ts';
 
+// The request bodies of the user endpoints (spec: Users, Authentication).
 const role = {
   type: 'object',
   required: ['name'],
@@ -40,3 +42,9 @@ export const usernameParams = {
   type: 'object',
   properties: { username: { type: 'string' } },
 } as const;
+
+/** A new user (POST /api/init, POST /api/users). */
+export type UserInput = FromSchema<typeof newUserBody>;
+/** A user's changes (PUT /api/users/{username}): what is left out stays as it is. */
+export type UserUpdate = FromSchema<typeof userUpdateBody>;
+export type LoginRequest = FromSchema<typeof loginBody>;

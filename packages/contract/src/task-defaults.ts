@@ -1,8 +1,9 @@
-import type { TaskFunction } from './task-definitions.ts';
+import type { TaskFunction } from './task-schemas.ts';
 
 /**
  * The documented defaults of every definition key (tasks.md). The stored task keeps what was
- * submitted (./task-definitions.ts); compileTask applies these before the factory runs.
+ * submitted; the engine's compileTask applies these before the factory runs, and the UI's task
+ * forms show them.
  */
 export const taskDefaults = {
   TIMESTAMP: { format: "yyyy-MM-dd'T'HH:mm:ss.SSSZ", addNewField: true, timeFieldName: '_time' },

@@ -1,7 +1,9 @@
+import type { FromSchema } from './from-schema.ts';
+
 /**
  * The definition schema of every task function (../shared/spec/tasks.md). Unknown keys are
  * rejected; `delimeter`, a misspelling the original's own examples use, is accepted for
- * `delimiter` (latestTask renames it before validation). Defaults are applied by the runtime,
+ * `delimiter` (the engine's latestTask renames it before validation). Defaults are applied by the runtime,
  * not stored, so a stored task is what was submitted.
  */
 const str = { type: 'string' } as const;
@@ -53,3 +55,8 @@ export const taskFunctions = {
   APPLY_RULES: definition({ rules: { type: 'array', items: nonEmpty }, matchAll: bool }, ['rules']),
   OUTPUT_FIELD: definition({ field: nonEmpty }, ['field']),
 } as const;
+
+export type TaskFunction = keyof typeof taskFunctions;
+export const taskFunctionNames = Object.keys(taskFunctions) as TaskFunction[];
+/** The definition of each task function, from the schema the API validates it with. */
+export type TaskDefinitions = { [F in TaskFunction]: FromSchema<(typeof taskFunctions)[F]> };

@@ -1,0 +1,29 @@
+export type { FromSchema } from './from-schema.ts';
+export { anyJson, listOf, responseShape } from './response-shape.ts';
+export * from './errors.ts';
+export * from './ids.ts';
+export * from './requests.ts';
+export * from './resources.ts';
+export * from './responses.ts';
+export * from './roles.ts';
+export * from './serdes.ts';
+export { taskDefaults, type RawOptions } from './task-defaults.ts';
+export { taskFunctionNames, taskFunctions, type TaskDefinitions, type TaskFunction } from './task-schemas.ts';
+export { maxTopicNameLength, topicNameProblem, topicNameSchema } from './topic-names.ts';
+export {
+  consumeBody,
+  consumeDefaults,
+  consumeQuery,
+  maxTopicsPerRequest,
+  produceBody,
+  startFields,
+  topicListSchema,
+  topicOrListSchema,
+  topicParams,
+  topicSpecSchema,
+  type ConsumeRequest,
+  type ProduceRequest,
+  type StartPositionFields,
+  type TopicBody,
+} from './topics.ts';
+export * from './users.ts';
