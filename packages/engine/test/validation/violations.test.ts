@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pipelineSchema } from '@weir/contract';
+import { pipelineSchema, stringId, topicNameSchema } from '@weir/contract';
 import { ajv, compileValidator } from '../../src/validation/json-schema.ts';
 import {
   describeRequestViolations,
@@ -70,4 +70,14 @@ test('values are worded with what was found, one violation per field, unknown fi
     explain: (e) => (e.keyword === 'minLength' ? 'is too short' : undefined),
   });
   assert.equal(explained[5], '$[2].name: is too short');
+});
+
+test('a record violation names the field, or (record) for a value that is the whole record', () => {
+  assert.deepEqual(compileValidator(topicNameSchema)('..'), ['(record): must not be "." or ".."']);
+  assert.deepEqual(compileValidator(topicNameSchema)('a b'), [
+    '(record): "a b" does not match ^[A-Za-z0-9._-]{1,249}$',
+  ]);
+  assert.deepEqual(compileValidator({ type: 'object', properties: { id: stringId } })({ id: 'a/b' }), [
+    'id: "a/b" does not match ^[^\\s/?#%\\\\]+$',
+  ]);
 });

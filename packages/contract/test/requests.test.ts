@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { auditQuery, idParams, lookupUpload, tailQuery } from '../src/requests.ts';
+import { violationsOf } from './helpers/ajv.ts';
+
+test('path parameters and tail queries arrive as text: the schema accepts any text, the route checks it', () => {
+  assert.deepEqual(violationsOf(idParams)({ id: '007' }), []);
+  assert.deepEqual(violationsOf(idParams)({ id: 7 }), ['/id type']);
+  const tail = violationsOf(tailQuery);
+  assert.deepEqual(tail({ offset: 'earliest', startOffset: '12', partition: '0', maxSeconds: '30' }), []);
+  assert.deepEqual(tail({ startTimestamp: 1700000000000 }), ['/startTimestamp type']);
+  assert.deepEqual(Object.keys(tailQuery.properties), [
+    'offset',
+    'startOffset',
+    'startTimestamp',
+    'partition',
+    'maxSeconds',
+    'keyDeserializer',
+    'valueDeserializer',
+  ]);
+});
+
+test('the audit query: bounded texts, decimal offset and limit, no unknown parameter', () => {
+  const validate = violationsOf(auditQuery);
+  assert.deepEqual(validate({}), []);
+  assert.deepEqual(
+    validate({ user: 'admin', kind: 'rules', id: 'r-1', from: '2026-01-01', offset: '0', limit: '50' }),
+    [],
+  );
+  assert.deepEqual(validate({ offset: '-1', limit: '10000' }), ['/offset pattern', '/limit pattern']);
+  assert.deepEqual(validate({ user: 'x'.repeat(257) }), ['/user maxLength']);
+  assert.deepEqual(validate({ page: '2' }), ['/ additionalProperties']);
+});
+
+test('a lookup upload names the id part on create only, and the file part always', () => {
+  assert.deepEqual(Object.keys(lookupUpload(true).properties), ['id', 'file']);
+  assert.deepEqual(Object.keys(lookupUpload(false).properties), ['file']);
+  assert.equal(lookupUpload(false).properties.file.format, 'binary');
+});
