@@ -15,9 +15,8 @@ const sources = [
   'packages/ui/public',
   'packages/client/src',
   'packages/pdl/src',
-  // the task schemas and defaults the task forms are built from (through @weir/client)
-  'packages/engine/src/tasks/task-schemas.ts',
-  'packages/engine/src/tasks/definition-defaults.ts',
+  // the resource kinds, task schemas and defaults the pages and forms are built from
+  'packages/contract/src',
 ];
 
 function newest(p: string): number {

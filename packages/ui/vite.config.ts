@@ -11,5 +11,13 @@ export default defineConfig({
     assetsInlineLimit: 0,
     chunkSizeWarningLimit: 1500,
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      // An import the build cannot resolve would be left as a bare specifier that the browser
+      // cannot load (the console then shows nothing): fail the build instead.
+      onwarn(warning, warn) {
+        if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(warning.message);
+        warn(warning);
+      },
+    },
   },
 });
