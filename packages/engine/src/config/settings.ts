@@ -185,7 +185,7 @@ export const settingDefinitions = {
     30,
     0,
     3600,
-    'Seconds between two samples of every consumer group\'s lag, kept for the lag history (GET /api/consumer-groups/{id}/lag-history); 0 samples never.',
+    "Seconds between two samples of every consumer group's lag, kept for the lag history (GET /api/consumer-groups/{id}/lag-history); 0 samples never.",
   ),
   'weir.groups.lag.keep-minutes': integer(
     60,

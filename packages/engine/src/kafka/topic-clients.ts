@@ -62,6 +62,10 @@ export class TopicClients implements TopicPorts {
     await Promise.allSettled([
       this.details.close(),
       this.groups.close(),
-      this.tails.close(), this.consumers.close(), this.producer.close(), this.admin.close()]);
+      this.tails.close(),
+      this.consumers.close(),
+      this.producer.close(),
+      this.admin.close(),
+    ]);
   }
 }
