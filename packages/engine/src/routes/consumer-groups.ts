@@ -7,6 +7,7 @@ import { consumerGroupId } from '../stream/stream-engine.ts';
 import { listOf, responseShape } from '../validation/response-shape.ts';
 import type { NodeContext } from '../node-context.ts';
 import type { RouteModule } from './route-module.ts';
+import { noContent } from './response-schemas.ts';
 import { auditedChange } from './topics.ts';
 
 type ById = { Params: { id: string } };
@@ -181,7 +182,7 @@ export const consumerGroupRoutes: RouteModule = (app, ctx) => {
 
   app.delete<ById>(
     '/api/consumer-groups/:id',
-    { config: { access: access.admin }, schema: { params: groupParams, response: { 204: { type: 'null' } } } },
+    { config: { access: access.admin }, schema: { params: groupParams, response: { 204: noContent } } },
     async (request, reply) => {
       const { id } = request.params;
       if (!(await withKafka(() => kafka.groups.describe(id)))) throw apiError('GROUP_MISSING');
