@@ -283,7 +283,7 @@ function LagChart({ history }: { history: LagHistory }) {
           </Group>
         ))}
       </Group>
-      <Text size="xs" c="dimmed">
+      <Text size="xs">
         Sampled by this node every {history.sampleSeconds} s, kept {history.keepMinutes} minutes.
       </Text>
     </Stack>

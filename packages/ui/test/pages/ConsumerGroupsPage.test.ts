@@ -170,6 +170,32 @@ test('a group: its partitions as kafka-consumer-groups shows them; the lag chart
   assert.deepEqual(await seriousViolations(page), []);
 });
 
+test('a user sees the group, its partitions and chart, in light and dark, without reset or delete', async () => {
+  const created = await call('POST', '/api/users', {
+    name: 'Uma User',
+    username: 'uma',
+    email: 'uma@example.com',
+    password: 'uma-password-1',
+    roles: [{ name: 'user' }],
+  });
+  assert.equal(created.status, 201, created.text);
+  for (const scheme of ['light', 'dark'] as const) {
+    const userCtx = await c.context(scheme);
+    const p = await userCtx.newPage();
+    await signIn(p, 'uma', 'uma-password-1');
+    await p.goto(`/groups/${readers}`);
+    await p.getByRole('table', { name: 'Partitions of the group' }).locator('tbody tr').first().waitFor();
+    await p.getByRole('img', { name: new RegExp(`^Lag of ${readers}`) }).waitFor({ timeout: 30_000 });
+    const buttons = (await p.getByRole('button').allTextContents()).map((b) => b.trim());
+    assert.deepEqual(
+      buttons.filter((b) => /^(Reset offsets|Delete group)$/.test(b)),
+      [],
+    );
+    assert.deepEqual(await seriousViolations(p), [], scheme);
+    await userCtx.close();
+  }
+});
+
 test('reset offsets: refused while the group has a member, then to earliest as kafka-consumer-groups sees it; delete', async () => {
   await page.goto(`/groups/${readers}`);
   const consumer = new Consumer({ ...kafka, groupId: readers, maxWaitTime: 200 });

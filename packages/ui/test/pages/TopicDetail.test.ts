@@ -157,3 +157,42 @@ test('add partitions and purge with the name typed: kcat sees three partitions a
     .waitFor();
   assert.deepEqual((await rows('Partitions'))[0]!.slice(4, 7), [String(ends[0]! - 1), String(ends[0]), '1']);
 });
+
+test('a user sees the partitions and settings, in light and dark, without any change control', async () => {
+  const created = await page.evaluate(async (password) => {
+    const login = await fetch('/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'grace', password }),
+    });
+    const { access_token } = (await login.json()) as { access_token: string };
+    const res = await fetch('/api/users', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Uma User',
+        username: 'uma',
+        email: 'uma@example.com',
+        password: 'uma-password-1',
+        roles: [{ name: 'user' }],
+      }),
+    });
+    return res.status;
+  }, password);
+  assert.equal(created, 201);
+  for (const scheme of ['light', 'dark'] as const) {
+    const userCtx = await c.context(scheme);
+    const p = await userCtx.newPage();
+    await signIn(p, 'uma', 'uma-password-1');
+    await p.goto(`/topics/${topic}`);
+    await p.getByRole('table', { name: 'Settings' }).locator('tbody tr').first().waitFor();
+    await p.getByRole('table', { name: 'Partitions' }).locator('tbody tr').first().waitFor();
+    const buttons = (await p.getByRole('button').allTextContents()).map((b) => b.trim());
+    assert.deepEqual(
+      buttons.filter((b) => /^(Add partitions|Purge records|Edit)$/.test(b)),
+      [],
+    );
+    assert.deepEqual(await seriousViolations(p), [], scheme);
+    await userCtx.close();
+  }
+});
