@@ -5,20 +5,29 @@ import type {
   ConsumedMessage,
   ConsumeRead,
   ConsumeRequest,
+  ConsumerGroupDetail,
+  ConsumerGroupSummary,
   DanglingReferences,
   EngineState,
   EngineWarning,
+  LagHistory,
   Lookup,
   MetricsSummary,
   Node,
   Pipeline,
   ProduceRequest,
+  PurgeRequest,
+  PurgeResult,
+  ResetOffsetsRequest,
+  ResetOffsetsResult,
   Rule,
   SerdeConfiguration,
   Task,
   TaskTestOutcome,
   Tokens,
+  TopicPartitions,
   TopicResult,
+  TopicSettings,
   Topology,
   User,
   UserInput,
@@ -238,6 +247,41 @@ export class WeirClient {
   }
   consumeRead(name: string, index = 0): Promise<ConsumeRead> {
     return this.#json('GET', `/api/topics/${enc(name)}/consume?index=${index}`);
+  }
+
+  // Topics in depth and consumer groups (docs/api.md)
+  topicPartitions(name: string): Promise<TopicPartitions> {
+    return this.#json('GET', `/api/topics/${enc(name)}/partitions`);
+  }
+  topicSettings(name: string): Promise<TopicSettings> {
+    return this.#json('GET', `/api/topics/${enc(name)}/configs`);
+  }
+  changeTopicSettings(
+    name: string,
+    change: { set?: Record<string, string>; reset?: string[] },
+  ): Promise<TopicSettings> {
+    return this.#json('PATCH', `/api/topics/${enc(name)}/configs`, { json: change });
+  }
+  addPartitions(name: string, count: number): Promise<TopicPartitions> {
+    return this.#json('POST', `/api/topics/${enc(name)}/partitions`, { json: { count } });
+  }
+  purgeTopic(name: string, request: PurgeRequest): Promise<PurgeResult> {
+    return this.#json('POST', `/api/topics/${enc(name)}/purge`, { json: request });
+  }
+  consumerGroups(): Promise<ConsumerGroupSummary[]> {
+    return this.#json('GET', '/api/consumer-groups');
+  }
+  consumerGroup(id: string): Promise<ConsumerGroupDetail> {
+    return this.#json('GET', `/api/consumer-groups/${enc(id)}`);
+  }
+  lagHistory(id: string): Promise<LagHistory> {
+    return this.#json('GET', `/api/consumer-groups/${enc(id)}/lag-history`);
+  }
+  resetOffsets(id: string, request: ResetOffsetsRequest): Promise<ResetOffsetsResult> {
+    return this.#json('POST', `/api/consumer-groups/${enc(id)}/reset-offsets`, { json: request });
+  }
+  async deleteConsumerGroup(id: string): Promise<void> {
+    await this.#call('DELETE', `/api/consumer-groups/${enc(id)}`);
   }
 
   /**

@@ -64,6 +64,14 @@ export const errorCatalog = {
   ],
   TOPIC_WRITE_MISSING: [404, () => 'Kafka topic does not exist, can not write a message.'],
   TOPIC_REFUSED: [400, (name: string, reason: string) => `Unable to create Kafka topic ${name}: ${reason}`],
+  TOPIC_CHANGE_REFUSED: [400, (name: string, reason: string) => `Unable to change Kafka topic ${name}: ${reason}`],
+  PURGE_CONFIRM: [
+    400,
+    (name: string) =>
+      `body.confirm must be the topic's name (${name}) to delete its records; records deleted cannot be restored.`,
+  ],
+  GROUP_MISSING: [404, () => 'Requested consumer group does not exist'],
+  GROUP_REFUSED: [400, (reason: string) => reason],
   MESSAGE_INVALID: [
     400,
     (details: string) => `Unable to produce the messages, error(s) in serializing -- [${details}]`,

@@ -22,8 +22,18 @@ export {
   topicParams,
   topicSpecSchema,
   type ConsumeRequest,
+  type ConsumerGroupDetail,
+  type ConsumerGroupSummary,
+  type LagHistory,
   type ProduceRequest,
+  type PurgeRequest,
+  type PurgeResult,
+  type ResetOffsetsRequest,
+  type ResetOffsetsResult,
   type StartPositionFields,
   type TopicBody,
+  type TopicPartitions,
+  type TopicSetting,
+  type TopicSettings,
 } from './topics.ts';
 export * from './users.ts';

@@ -112,3 +112,84 @@ export function consumeBody(maxima: { readonly maxEvents: number; readonly maxTi
 /** POST /api/topics/{name}/consume. */
 export type ConsumeRequest = FromSchema<ReturnType<typeof consumeBody>>;
 export type StartPositionFields = Pick<ConsumeRequest, 'offset' | 'startOffset' | 'startTimestamp' | 'partition'>;
+
+// Topics in depth and consumer groups (docs/api.md): the answers and bodies as the SDK and the console
+// read them; their route schemas are the engine's (routes/topic-details.ts, routes/consumer-groups.ts).
+/** `GET /api/topics/{name}/partitions` (docs/api.md → Topics in depth). */
+export interface TopicPartitions {
+  name: string;
+  messages: number;
+  sizeBytes: number;
+  partitions: {
+    partition: number;
+    leader: number;
+    replicas: number[];
+    inSyncReplicas: number[];
+    lowOffset: number;
+    highOffset: number;
+    messages: number;
+    sizeBytes: number;
+  }[];
+}
+export interface TopicSetting {
+  name: string;
+  value: string | null;
+  source: string;
+  /** Set on the topic itself (changed from the broker's default). */
+  changed: boolean;
+  readOnly: boolean;
+  sensitive: boolean;
+}
+export interface TopicSettings {
+  name: string;
+  settings: TopicSetting[];
+}
+export type PurgeRequest =
+  { confirm: string; offsets: Record<string, number> } | { confirm: string; beforeTimestamp: number };
+export interface PurgeResult {
+  name: string;
+  partitions: { partition: number; lowOffset: number }[];
+}
+/** `GET /api/consumer-groups` (docs/api.md → Consumer groups). */
+export interface ConsumerGroupSummary {
+  id: string;
+  state: string;
+  members: number;
+  lag: number;
+  /** Weir's topologies consuming as this group. */
+  topologies: { id: number; name: string }[];
+}
+export interface ConsumerGroupDetail extends ConsumerGroupSummary {
+  protocolType: string;
+  protocol: string;
+  memberDetails: {
+    id: string;
+    clientId: string;
+    host: string;
+    assignments: { topic: string; partitions: number[] }[];
+  }[];
+  partitions: {
+    topic: string;
+    partition: number;
+    committedOffset: number | null;
+    endOffset: number;
+    lag: number;
+    member: string | null;
+  }[];
+}
+export interface LagHistory {
+  id: string;
+  sampleSeconds: number;
+  keepMinutes: number;
+  samples: { time: string; lag: number; partitions: { topic: string; partition: number; lag: number }[] }[];
+}
+export interface ResetOffsetsRequest {
+  to: 'earliest' | 'latest' | 'timestamp' | 'offset';
+  timestamp?: number;
+  offset?: number;
+  topics?: string[];
+}
+export interface ResetOffsetsResult {
+  id: string;
+  offsets: { topic: string; partition: number; offset: number }[];
+}

@@ -6,6 +6,7 @@ import type { RouteAccess } from './auth/roles.ts';
 import type { AuditingStore } from './audit/auditing-store.ts';
 import type { NodeRegistry } from './nodes/node-registry.ts';
 import type { TopicPorts } from './kafka/topic-clients.ts';
+import type { LagSampler } from './kafka/lag-sampler.ts';
 import type { StreamEngine } from './stream/stream-engine.ts';
 import type { EngineMetrics } from './stream/engine-metrics.ts';
 import type { ApiError } from './errors.ts';
@@ -30,6 +31,8 @@ export interface NodeContext {
   readonly nodes: NodeRegistry;
   /** Kafka admin, producer and consumer sessions of the topic endpoints (kafka/topic-clients.ts). */
   readonly topics: TopicPorts;
+  /** The lag of every consumer group over time, sampled by this node (kafka/lag-sampler.ts). */
+  readonly lagHistory: LagSampler;
   /** The stream engine of this node (spec: Engine). */
   readonly engine: StreamEngine;
   /** This node's metrics (`/metrics`, and its JSON summary on the API). */

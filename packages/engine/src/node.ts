@@ -8,6 +8,7 @@ import { nodeUuid, type Settings } from './config/settings.ts';
 import { createApi } from './api.ts';
 import type { NodeContext } from './node-context.ts';
 import { TopicClients, type TopicPorts } from './kafka/topic-clients.ts';
+import { LagSampler } from './kafka/lag-sampler.ts';
 import { loadKeyStore } from './http/tls.ts';
 import { ensureWeirTopics } from './kafka/weir-topic-setup.ts';
 import { NodeRegistry } from './nodes/node-registry.ts';
@@ -49,6 +50,15 @@ export async function createNodeContext(
       settings.get('weir.auth.login-window-seconds'),
     ),
     topics,
+    lagHistory: new LagSampler(
+      () => topics.groups.lags(),
+      {
+        intervalMs: settings.get('weir.groups.lag.sample-seconds') * 1000,
+        keepMs: settings.get('weir.groups.lag.keep-minutes') * 60_000,
+        maxGroups: settings.get('weir.groups.lag.max-groups'),
+      },
+      (err) => log.warn(`consumer group lag sample failed: ${err.message}`),
+    ),
     nodes: new NodeRegistry(
       store,
       uuid,
@@ -114,9 +124,11 @@ export class WeirNode {
           );
         }
         await context.nodes.register({ host: os.hostname(), rest: node.restUrl, group: settings.get('weir.group') });
+        context.lagHistory.start();
         if (settings.get('weir.metrics.enabled')) node.metrics = await startMetricsServer(settings, context.metrics);
         if (settings.get('weir.engine.autostart')) await context.engine.start();
       } catch (err) {
+        await context.lagHistory.stop();
         await context.engine.stop();
         await node.metrics?.close();
         await api.close();
@@ -155,6 +167,7 @@ export class WeirNode {
     await this.metrics?.close();
     this.context.nodes.stopHeartbeat();
     await this.api.close();
+    await this.context.lagHistory.stop();
     await this.context.topics.close();
     await this.#store.close();
   }

@@ -115,6 +115,15 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
   ],
   TOPIC_WRITE_MISSING: [[], 404, 'NOT_FOUND', 'Kafka topic does not exist, can not write a message.'],
   TOPIC_REFUSED: [['<name>', '<reason>'], 400, 'BAD_REQUEST', 'Unable to create Kafka topic <name>: <reason>'],
+  TOPIC_CHANGE_REFUSED: [['<name>', '<reason>'], 400, 'BAD_REQUEST', 'Unable to change Kafka topic <name>: <reason>'],
+  PURGE_CONFIRM: [
+    ['t1'],
+    400,
+    'BAD_REQUEST',
+    "body.confirm must be the topic's name (t1) to delete its records; records deleted cannot be restored.",
+  ],
+  GROUP_MISSING: [[], 404, 'NOT_FOUND', 'Requested consumer group does not exist'],
+  GROUP_REFUSED: [['<reason>'], 400, 'BAD_REQUEST', '<reason>'],
   MESSAGE_INVALID: [
     ['<details>'],
     400,
@@ -266,7 +275,7 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
 };
 
 test("the API error catalog: count, and every code's status and text", () => {
-  assert.equal(Object.keys(errorCatalog).length, 54);
+  assert.equal(Object.keys(errorCatalog).length, 58);
   assert.deepEqual(Object.keys(errorCatalog).sort(), Object.keys(pinned).sort());
   for (const [code, [args, httpStatus, status, debugMessage]] of Object.entries(pinned)) {
     const error = (apiError as (c: string, ...a: unknown[]) => ApiError)(code, ...args);

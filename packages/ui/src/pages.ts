@@ -12,6 +12,7 @@ export interface PageDef {
 export const pages: readonly PageDef[] = [
   { path: '/', label: 'Overview', component: lazy(() => import('./pages/OverviewPage.tsx')) },
   { path: '/topics', label: 'Topics', component: lazy(() => import('./pages/TopicsPage.tsx')) },
+  { path: '/groups', label: 'Consumer groups', component: lazy(() => import('./pages/ConsumerGroupsPage.tsx')) },
   { path: '/messages', label: 'Messages', component: lazy(() => import('./pages/MessagesPage.tsx')) },
   { path: '/rules', label: 'Rules', component: lazy(() => import('./pages/RulesPage.tsx')) },
   { path: '/alerts', label: 'Alerts', component: lazy(() => import('./pages/AlertsPage.tsx')) },

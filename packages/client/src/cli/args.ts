@@ -87,6 +87,18 @@ export const commands: Record<string, CommandSpec> = {
     min: 1,
     max: 1,
   },
+  'reset-offsets': {
+    usage: 'reset-offsets <group> --to earliest|latest|timestamp|offset [--timestamp T] [--offset N] [--topic T]...',
+    summary: "move a consumer group's committed offsets (refused while it has members)",
+    options: {
+      to: { type: 'string' },
+      timestamp: { type: 'string' },
+      offset: { type: 'string' },
+      topic: { type: 'string', multiple: true },
+    },
+    min: 1,
+    max: 1,
+  },
   consume: {
     usage:
       'consume <topic>|alerts [-f] [--from earliest|latest] [--offset N] [--partition P] [--max N] [--timeout S] [--values]',

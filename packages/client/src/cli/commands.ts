@@ -411,6 +411,40 @@ function sigmaConvert(cmd: ParsedCommand, io: Io, files: string[]): void {
   }
 }
 
+const resetTargets = ['earliest', 'latest', 'timestamp', 'offset'] as const;
+
+/** `reset-offsets <group> --to …`: the API answers the new offsets; a group with members is refused (400). */
+const resetOffsets: Handler = async (cmd, io) => {
+  const { weir } = openSession(cmd, io.env);
+  const to = cmd.values.to as string | undefined;
+  if (!to || !(resetTargets as readonly string[]).includes(to))
+    throw new UsageError(`reset-offsets: --to must be one of ${resetTargets.join(', ')}, found '${to ?? ''}'`);
+  const rawTime = cmd.values.timestamp as string | undefined;
+  let timestamp: number | undefined;
+  if (rawTime !== undefined) {
+    timestamp = /^\d+$/.test(rawTime) ? Number(rawTime) : Date.parse(rawTime);
+    if (Number.isNaN(timestamp))
+      throw new UsageError(`--timestamp must be milliseconds since the epoch or an ISO 8601 time, found '${rawTime}'`);
+  }
+  const offset = intFlag(cmd.values, 'offset');
+  const topics = cmd.values.topic as string[] | undefined;
+  const result = await weir.resetOffsets(cmd.positionals[0]!, {
+    to: to as (typeof resetTargets)[number],
+    ...(timestamp === undefined ? {} : { timestamp }),
+    ...(offset === undefined ? {} : { offset }),
+    ...(topics ? { topics } : {}),
+  });
+  const format = cmd.output ?? 'table';
+  if (format === 'table')
+    io.out(
+      table(
+        ['TOPIC', 'PARTITION', 'OFFSET'],
+        result.offsets.map((o) => [o.topic, String(o.partition), String(o.offset)]),
+      ),
+    );
+  else io.out(format === 'json' ? `${JSON.stringify(result, null, 2)}\n` : stringify(result));
+};
+
 const completion: Handler = async (cmd, io) => {
   const shell = cmd.positionals[0];
   if (shell === 'bash') io.out(bashCompletion());
@@ -432,6 +466,7 @@ export const handlers: Record<string, Handler> = {
   test,
   produce,
   consume,
+  'reset-offsets': resetOffsets,
   engine,
   nodes,
   diagnose,

@@ -3,7 +3,7 @@ import { configKinds, lookupKind, type KindInfo as ResourceKindInfo } from '@wei
 /** The kinds weirctl knows: what `get`, `describe`, `delete` and manifests (`kind:`) name. */
 export interface KindInfo {
   /** As written in a manifest's `kind`. */
-  readonly kind: 'Topic' | 'Lookup' | 'Rule' | 'Task' | 'Pipeline' | 'Topology' | 'User' | 'Node';
+  readonly kind: 'Topic' | 'Lookup' | 'Rule' | 'Task' | 'Pipeline' | 'Topology' | 'User' | 'Node' | 'Group';
   /** As written on the command line (`weirctl get rules`). */
   readonly plural: string;
   readonly names: readonly string[];
@@ -36,6 +36,14 @@ export const kinds: readonly KindInfo[] = [
   resource('Topology', configKinds.topologies),
   { kind: 'User', plural: 'users', names: ['user', 'users'], idField: 'username', numericId: false, manifest: false },
   { kind: 'Node', plural: 'nodes', names: ['node', 'nodes'], idField: 'uuid', numericId: false, manifest: false },
+  {
+    kind: 'Group',
+    plural: 'groups',
+    names: ['group', 'groups', 'consumer-group', 'consumer-groups', 'cg'],
+    idField: 'id',
+    numericId: false,
+    manifest: false,
+  },
 ];
 
 export function kindByName(name: string): KindInfo | undefined {

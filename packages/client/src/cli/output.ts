@@ -62,6 +62,13 @@ const columns: Record<string, readonly Column[]> = {
     ['REST', (r) => r.rest],
     ['GROUP', (r) => r.group],
   ],
+  groups: [
+    ['ID', (r) => r.id],
+    ['STATE', (r) => r.state],
+    ['MEMBERS', (r) => r.members],
+    ['LAG', (r) => r.lag],
+    ['TOPOLOGIES', (r) => (Array.isArray(r.topologies) ? r.topologies.map((t: { id: number }) => t.id).join(',') : '')],
+  ],
 };
 
 const maxCell = 60;

@@ -23,6 +23,8 @@ export async function listRecords(weir: WeirClient, kind: KindInfo): Promise<Row
       return (await weir.users()) as unknown as Row[];
     case 'Node':
       return (await weir.nodes()) as unknown as Row[];
+    case 'Group':
+      return (await weir.consumerGroups()) as unknown as Row[];
   }
 }
 
@@ -47,6 +49,8 @@ export async function getRecord(weir: WeirClient, kind: KindInfo, id: string | n
       return (await weir.user(s)) as unknown as Row;
     case 'Node':
       return (await weir.node(s)) as unknown as Row;
+    case 'Group':
+      return (await weir.consumerGroup(s)) as unknown as Row;
   }
 }
 
@@ -79,6 +83,8 @@ export async function deleteRecord(weir: WeirClient, kind: KindInfo, id: string 
       return weir.deleteUser(s);
     case 'Node':
       return weir.deleteNode(s);
+    case 'Group':
+      return weir.deleteConsumerGroup(s);
   }
 }
 

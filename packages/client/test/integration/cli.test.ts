@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, test } from 'node:test';
+import { Admin } from '@platformatic/kafka';
+import { kafkaConsumerGroupsDescribe } from '../../../engine/test/helpers/kafka-tools.ts';
 import { startTestNode, testBootstrap, type TestNode } from '../../../engine/test/helpers/test-node.ts';
 
 /**
@@ -476,6 +478,63 @@ describe('weirctl against a real node', () => {
       lines(out).map((m) => JSON.parse(m.value as string).n),
       [1, 2, 3, 4, 5],
     );
+  });
+
+  test('consumer groups: get, describe, reset-offsets (kafka-consumer-groups sees the reset), delete', async () => {
+    const groupTopic = `cli-group-${suffix}`;
+    const group = `cli-readers-${suffix}`;
+    const kafka = new Admin({ clientId: 'weirctl-test', bootstrapBrokers: [testBootstrap()] });
+    try {
+      await kafka.createTopics({ topics: [groupTopic], partitions: 1, replicas: 1 });
+      const produced = await cli(['produce', groupTopic], '{"n":1}\n{"n":2}\n{"n":3}\n');
+      assert.equal(produced.code, 0, produced.stderr);
+      await kafka.alterConsumerGroupOffsets({
+        groupId: group,
+        topics: [{ name: groupTopic, partitionOffsets: [{ partition: 0, offset: 1n }] }],
+      });
+    } finally {
+      await kafka.close();
+    }
+    const list = await cli(['get', 'groups', '-o', 'json']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.deepEqual(
+      (JSON.parse(list.stdout) as { id: string }[]).find((g) => g.id === group),
+      { id: group, state: 'Empty', members: 0, lag: 2, topologies: [] },
+    );
+    const described = await cli(['describe', 'group', group, '-o', 'json']);
+    assert.equal(described.code, 0, described.stderr);
+    assert.deepEqual((JSON.parse(described.stdout) as { partitions: unknown[] }).partitions, [
+      { topic: groupTopic, partition: 0, committedOffset: 1, endOffset: 3, lag: 2, member: null },
+    ]);
+    const reset = await cli(['reset-offsets', group, '--to', 'latest']);
+    assert.equal(reset.code, 0, reset.stderr);
+    assert.deepEqual(
+      reset.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/)),
+      [
+        ['TOPIC', 'PARTITION', 'OFFSET'],
+        [groupTopic, '0', '3'],
+      ],
+    );
+    assert.deepEqual(
+      (await kafkaConsumerGroupsDescribe(group)).map((r) => [r.currentOffset, r.lag]),
+      [[3, 0]],
+    );
+    const bad = await cli(['reset-offsets', group, '--to', 'yesterday']);
+    assert.deepEqual(
+      [bad.code, bad.stderr],
+      [
+        2,
+        "error: reset-offsets: --to must be one of earliest, latest, timestamp, offset, found 'yesterday'\nRun weirctl help for usage.\n",
+      ],
+    );
+    const deleted = await cli(['delete', 'group', group]);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    const gone = await cli(['describe', 'group', group]);
+    assert.equal(gone.code, 1);
+    assert.match(gone.stderr, /Requested consumer group does not exist/);
   });
 
   test('export, then import into a fresh node gives the same configuration; delete', async () => {

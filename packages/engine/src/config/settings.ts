@@ -181,6 +181,24 @@ export const settingDefinitions = {
     86400,
     'A consumer session not read for this long is closed and forgotten.',
   ),
+  'weir.groups.lag.sample-seconds': integer(
+    30,
+    0,
+    3600,
+    "Seconds between two samples of every consumer group's lag, kept for the lag history (GET /api/consumer-groups/{id}/lag-history); 0 samples never.",
+  ),
+  'weir.groups.lag.keep-minutes': integer(
+    60,
+    1,
+    7 * 24 * 60,
+    'Minutes a lag sample is kept in memory; a group keeps at most keep-minutes × 60 / sample-seconds samples.',
+  ),
+  'weir.groups.lag.max-groups': integer(
+    1000,
+    1,
+    100_000,
+    'Most consumer groups with a lag history on a node; groups beyond it are listed but not sampled.',
+  ),
   'weir.auth.access-token-seconds': integer(900, 10, 31 * 24 * 3600, 'Lifetime of access tokens.'),
   'weir.auth.refresh-token-seconds': integer(86400, 60, 365 * 24 * 3600, 'Lifetime of refresh tokens.'),
   'weir.auth.password-min-length': integer(

@@ -1,7 +1,9 @@
 import type { Settings } from '../config/settings.ts';
 import { kafkaConnection } from './client-options.ts';
 import { ConsumeSessions } from './consume-sessions.ts';
+import { ConsumerGroups } from './consumer-groups.ts';
 import { TopicAdmin } from './topic-admin.ts';
+import { TopicDetails } from './topic-details.ts';
 import { TopicProducer } from './topic-producer.ts';
 import { TopicTails, type TailRequest, type TailSink } from './topic-tails.ts';
 
@@ -21,6 +23,9 @@ export interface TopicPorts {
   readonly producer: Pick<TopicProducer, 'send'>;
   readonly consumers: Pick<ConsumeSessions, 'open' | 'read' | 'size'>;
   readonly tails: { open(username: string, topic: string, request: TailRequest, sink: TailSink): Promise<OpenTail> };
+  /** A topic in depth: partitions, offsets, sizes, settings; and changing them. */
+  readonly details: Pick<TopicDetails, 'partitions' | 'settings' | 'changeSettings' | 'addPartitions' | 'purge'>;
+  readonly groups: Pick<ConsumerGroups, 'list' | 'describe' | 'lags' | 'resetOffsets' | 'delete'>;
   close(): Promise<void>;
 }
 
@@ -30,6 +35,8 @@ export class TopicClients implements TopicPorts {
   readonly producer: TopicProducer;
   readonly consumers: ConsumeSessions;
   readonly tails: TopicTails;
+  readonly details: TopicDetails;
+  readonly groups: ConsumerGroups;
   readonly bootstrap: string;
 
   constructor(settings: Settings) {
@@ -42,6 +49,8 @@ export class TopicClients implements TopicPorts {
       idleSeconds: settings.get('weir.topics.consume.idle-seconds'),
       maxBytes: settings.get('weir.topics.consume.max-bytes'),
     });
+    this.details = new TopicDetails(kafkaConnection(settings, `${appId}-topics-details`));
+    this.groups = new ConsumerGroups(kafkaConnection(settings, `${appId}-groups-admin`));
     this.tails = new TopicTails(
       kafkaConnection(settings, `${appId}-topics-tail`),
       appId,
@@ -50,6 +59,13 @@ export class TopicClients implements TopicPorts {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.tails.close(), this.consumers.close(), this.producer.close(), this.admin.close()]);
+    await Promise.allSettled([
+      this.details.close(),
+      this.groups.close(),
+      this.tails.close(),
+      this.consumers.close(),
+      this.producer.close(),
+      this.admin.close(),
+    ]);
   }
 }

@@ -6,6 +6,8 @@ import { nodeRoutes } from './nodes.ts';
 import type { RouteModule } from './route-module.ts';
 import { serdeRoutes } from './serde.ts';
 import { topicRoutes } from './topics.ts';
+import { topicDetailRoutes } from './topic-details.ts';
+import { consumerGroupRoutes } from './consumer-groups.ts';
 import { userRoutes } from './users.ts';
 import { engineRoutes } from './engine.ts';
 import { testRoutes } from './tests.ts';
@@ -21,6 +23,8 @@ export const routeModules: readonly RouteModule[] = [
   userRoutes,
   serdeRoutes,
   topicRoutes,
+  topicDetailRoutes,
+  consumerGroupRoutes,
   nodeRoutes,
   configResourceRoutes,
   lookupRoutes,

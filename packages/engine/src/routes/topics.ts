@@ -242,14 +242,26 @@ async function auditedTopicChange<T>(
   spec: TopicSpec | undefined,
   change: () => Promise<T>,
 ): Promise<T> {
-  await ctx.store.record('topic', action, name, spec ? { after: spec } : {});
+  return auditedChange(ctx, 'topic', action, name, spec, change);
+}
+
+/** A change of the cluster (topic, consumer group) with its audit entries, as auditedTopicChange. */
+export async function auditedChange<T>(
+  ctx: NodeContext,
+  kind: string,
+  action: string,
+  id: string,
+  after: unknown,
+  change: () => Promise<T>,
+): Promise<T> {
+  await ctx.store.record(kind, action, id, after === undefined ? {} : { after });
   try {
     const result = await change();
     if (result === false)
-      await ctx.store.record('topic', `${action}-failed`, name, { detail: 'the topic does not exist' });
+      await ctx.store.record(kind, `${action}-failed`, id, { detail: `the ${kind} does not exist` });
     return result;
   } catch (err) {
-    await ctx.store.record('topic', `${action}-failed`, name, { detail: (err as Error).message }).catch(() => {});
+    await ctx.store.record(kind, `${action}-failed`, id, { detail: (err as Error).message }).catch(() => {});
     throw err;
   }
 }

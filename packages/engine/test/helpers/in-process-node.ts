@@ -137,6 +137,7 @@ export async function startInProcessNode(overrides: Partial<Record<SettingKey, s
       context.lifecycle.stopping = true;
       await context.engine.stop();
       context.nodes.stopHeartbeat();
+      await context.lagHistory.stop();
       await app.close();
       await topics.close();
       await store.close();

@@ -68,3 +68,22 @@ export async function kcatEndOffsets(
   for (const match of stdout.matchAll(/\[(\d+)\]\s+offset\s+(-?\d+)/g)) offsets[Number(match[1])] = Number(match[2]);
   return offsets;
 }
+
+/**
+ * Each partition's offset at a time, from kcat -Q: `-2` the earliest offset still stored (the log
+ * start), `-1` the end, else the first offset whose timestamp is at or after that many milliseconds
+ * since the epoch.
+ */
+export async function kcatOffsetsAt(
+  topic: string,
+  partitions: number,
+  at: number,
+  bootstrap = testBootstrap(),
+): Promise<number[]> {
+  const args = ['-Q', '-b', bootstrap];
+  for (let p = 0; p < partitions; p++) args.push('-t', `${topic}:${p}:${at}`);
+  const { stdout } = await run('kcat', args, { timeout: 30_000 });
+  const offsets: number[] = new Array<number>(partitions).fill(Number.NaN);
+  for (const match of stdout.matchAll(/\[(\d+)\]\s+offset\s+(-?\d+)/g)) offsets[Number(match[1])] = Number(match[2]);
+  return offsets;
+}

@@ -1,4 +1,16 @@
-import { Button, Group, Modal, NumberInput, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BrokerTopic } from '@weir/contract';
 import { useMemo, useState } from 'react';
@@ -10,9 +22,19 @@ import { errorText } from '../errors.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
+import { usePathId } from '../path-id.ts';
+import { TopicDetail } from './TopicDetail.tsx';
 
-/** Topics: search, describe (every effective config), create, delete with typed confirmation. */
+/**
+ * Topics: search, describe (every effective config), create, delete with typed confirmation; a
+ * topic's own page (`/topics/<name>`) shows it in depth (TopicDetail.tsx).
+ */
 export default function TopicsPage() {
+  const { id, close } = usePathId('/topics');
+  return id === undefined ? <TopicList /> : <TopicDetail name={id} onBack={close} />;
+}
+
+function TopicList() {
   const { isAdmin } = useSession();
   const { navigate } = useRouter();
   const topics = usePoll(() => api.topics(), 0);
@@ -54,7 +76,17 @@ export default function TopicsPage() {
         <Table.Tbody>
           {shown.map((name) => (
             <Table.Tr key={name}>
-              <Table.Td>{name}</Table.Td>
+              <Table.Td>
+                <Anchor
+                  href={`/topics/${encodeURIComponent(name)}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    navigate(`/topics/${encodeURIComponent(name)}`);
+                  }}
+                >
+                  {name}
+                </Anchor>
+              </Table.Td>
               <Table.Td>
                 <Group gap="xs">
                   <Button

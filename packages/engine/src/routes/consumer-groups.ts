@@ -1,0 +1,208 @@
+import { listOf, noContent, responseShape } from '@weir/contract';
+import { access } from '../auth/roles.ts';
+import { apiError } from '../errors.ts';
+import { brokerErrorId, brokerReason, unavailableOr } from '../kafka/broker-errors.ts';
+import { GroupRefusal, type ResetTarget } from '../kafka/consumer-groups.ts';
+import type { StoredTopology } from '../resources/topology.ts';
+import { consumerGroupId } from '../stream/stream-engine.ts';
+import type { NodeContext } from '../node-context.ts';
+import type { RouteModule } from './route-module.ts';
+import { auditedChange } from './topics.ts';
+
+type ById = { Params: { id: string } };
+interface ResetBody {
+  readonly to: ResetTarget['to'];
+  readonly timestamp?: number;
+  readonly offset?: number;
+  readonly topics?: readonly string[];
+}
+
+const integer = { type: 'integer' } as const;
+const string = { type: 'string' } as const;
+const topologyLinks = listOf(
+  { type: 'object', properties: { id: integer, name: string } },
+  "Weir's topologies whose stream workers consume as this group",
+);
+const summaryFields = { id: string, state: string, members: integer, lag: integer, topologies: topologyLinks };
+const groupList = listOf({ type: 'object', properties: summaryFields });
+const groupDetail = responseShape({
+  type: 'object',
+  properties: {
+    ...summaryFields,
+    protocolType: string,
+    protocol: string,
+    memberDetails: listOf({
+      type: 'object',
+      properties: {
+        id: string,
+        clientId: string,
+        host: string,
+        assignments: listOf({
+          type: 'object',
+          properties: { topic: string, partitions: { type: 'array', items: integer } },
+        }),
+      },
+    }),
+    partitions: listOf({
+      type: 'object',
+      properties: {
+        topic: string,
+        partition: integer,
+        committedOffset: { type: ['integer', 'null'] },
+        endOffset: integer,
+        lag: integer,
+        member: { type: ['string', 'null'] },
+      },
+    }),
+  },
+});
+const partitionLags = listOf({ type: 'object', properties: { topic: string, partition: integer, lag: integer } });
+const lagHistory = responseShape({
+  type: 'object',
+  properties: {
+    id: string,
+    sampleSeconds: integer,
+    keepMinutes: integer,
+    samples: listOf({
+      type: 'object',
+      properties: { time: { type: 'string', format: 'date-time' }, lag: integer, partitions: partitionLags },
+    }),
+  },
+});
+const resetAnswer = responseShape({
+  type: 'object',
+  properties: {
+    id: string,
+    offsets: listOf({ type: 'object', properties: { topic: string, partition: integer, offset: integer } }),
+  },
+});
+const groupParams = { type: 'object', properties: { id: string } } as const;
+const resetBody = {
+  type: 'object',
+  required: ['to'],
+  properties: {
+    to: { type: 'string', enum: ['earliest', 'latest', 'timestamp', 'offset'] },
+    timestamp: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description:
+        'with to=timestamp: milliseconds since the epoch; each partition moves to its first record at or after it',
+    },
+    offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'with to=offset' },
+    topics: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      minItems: 1,
+      description: 'the topics to reset (default: every topic the group has committed offsets for)',
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** Weir's topologies consuming as `groupId` (stream-engine.ts: one consumer group per node group). */
+function topologiesOf(ctx: NodeContext, groupId: string): { id: number; name: string }[] {
+  const applicationId = ctx.settings.get('weir.application.id');
+  return ctx.store
+    .list<StoredTopology>('topologies')
+    .filter((t) => consumerGroupId(applicationId, t.group) === groupId)
+    .map((t) => ({ id: t.id, name: t.name }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Consumer groups (issue 23; docs/api.md → Consumer groups): list, detail, lag history, offset
+ * reset and deletion. Reading is open to every user; reset and delete are admin only, audited
+ * (kind `consumer-group`) and refused while the group has members.
+ */
+export const consumerGroupRoutes: RouteModule = (app, ctx) => {
+  const kafka = ctx.topics;
+  const withKafka = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof GroupRefusal) throw apiError('GROUP_REFUSED', err.message);
+      if (brokerErrorId(err) !== undefined) throw apiError('GROUP_REFUSED', brokerReason(err));
+      throw unavailableOr(err, kafka.bootstrap);
+    }
+  };
+
+  app.get(
+    '/api/consumer-groups',
+    { config: { access: access.member }, schema: { response: { 200: groupList } } },
+    async () =>
+      (await withKafka(() => kafka.groups.list())).map((g) => ({ ...g, topologies: topologiesOf(ctx, g.id) })),
+  );
+
+  app.get<ById>(
+    '/api/consumer-groups/:id',
+    { config: { access: access.member }, schema: { params: groupParams, response: { 200: groupDetail } } },
+    async (request) => {
+      const group = await withKafka(() => kafka.groups.describe(request.params.id));
+      if (!group) throw apiError('GROUP_MISSING');
+      return { ...group, topologies: topologiesOf(ctx, group.id) };
+    },
+  );
+
+  app.get<ById>(
+    '/api/consumer-groups/:id/lag-history',
+    { config: { access: access.member }, schema: { params: groupParams, response: { 200: lagHistory } } },
+    async (request) => {
+      const { id } = request.params;
+      const samples = ctx.lagHistory.history(id);
+      if (samples.length === 0 && !(await withKafka(() => kafka.groups.describe(id)))) throw apiError('GROUP_MISSING');
+      const { intervalMs, keepMs } = ctx.lagHistory.options;
+      return {
+        id,
+        sampleSeconds: intervalMs / 1000,
+        keepMinutes: keepMs / 60_000,
+        samples: samples.map((s) => ({ time: new Date(s.time).toISOString(), lag: s.lag, partitions: s.partitions })),
+      };
+    },
+  );
+
+  app.post<ById>(
+    '/api/consumer-groups/:id/reset-offsets',
+    {
+      config: { access: access.admin },
+      schema: { params: groupParams, body: resetBody, response: { 200: resetAnswer } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const body = request.body as ResetBody;
+      const target = resetTarget(body);
+      if (!(await withKafka(() => kafka.groups.describe(id)))) throw apiError('GROUP_MISSING');
+      const offsets = await auditedChange(ctx, 'consumer-group', 'reset-offsets', id, body, () =>
+        withKafka(() => kafka.groups.resetOffsets(id, target, body.topics)),
+      );
+      return { id, offsets };
+    },
+  );
+
+  app.delete<ById>(
+    '/api/consumer-groups/:id',
+    { config: { access: access.admin }, schema: { params: groupParams, response: { 204: noContent } } },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!(await withKafka(() => kafka.groups.describe(id)))) throw apiError('GROUP_MISSING');
+      const deleted = await auditedChange(ctx, 'consumer-group', 'delete', id, undefined, () =>
+        withKafka(() => kafka.groups.delete(id)),
+      );
+      if (!deleted) throw apiError('GROUP_MISSING');
+      return reply.code(204).send();
+    },
+  );
+};
+
+/** The reset's target; a `timestamp` or `offset` that does not go with `to` → 400 naming it. */
+function resetTarget(body: ResetBody): ResetTarget {
+  const needs = body.to === 'timestamp' ? 'timestamp' : body.to === 'offset' ? 'offset' : undefined;
+  for (const field of ['timestamp', 'offset'] as const)
+    if (field !== needs && body[field] !== undefined)
+      throw apiError('VALIDATION', `body.${field}: only with to=${field} (to is ${body.to})`);
+  if (needs !== undefined && body[needs] === undefined)
+    throw apiError('VALIDATION', `body.${needs}: required with to=${needs}`);
+  if (body.to === 'timestamp') return { to: 'timestamp', timestamp: body.timestamp! };
+  if (body.to === 'offset') return { to: 'offset', offset: body.offset! };
+  return { to: body.to };
+}

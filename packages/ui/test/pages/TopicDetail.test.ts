@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { isolatedEngine } from '../../../engine/test/helpers/engine.ts';
+import { kafkaConfigsDescribe } from '../../../engine/test/helpers/kafka-tools.ts';
+import { kcatEndOffsets, kcatOffsetsAt, kcatPartitions } from '../../../engine/test/helpers/kcat.ts';
+import {
+  publishDocScreenshots,
+  seriousViolations,
+  shoot,
+  signIn,
+  startConsole,
+  type Console,
+} from '../helpers/console.ts';
+
+/**
+ * A topic's own page in Debian's chromium against the real UI server, engine and broker: partitions
+ * and offsets as kcat sees them, a setting edited and reset (kafka-configs), partitions added and
+ * records purged (kcat).
+ */
+let c: Console;
+let ctx: BrowserContext;
+let page: Page;
+const engine = isolatedEngine('ui-topic');
+const topic = `${engine['weir.topic.prefix']}_events`;
+const password = 'grace-password-1';
+
+/** The cells of a table's body rows, as text. */
+async function rows(name: string): Promise<string[][]> {
+  return page
+    .getByRole('table', { name })
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+}
+
+before(async () => {
+  c = await startConsole({ ...engine, 'weir.engine.autostart': 'false' });
+  ctx = await c.context('light');
+  page = await ctx.newPage();
+  await page.goto('/');
+  const status = await page.evaluate(
+    async ({ password, topic }) => {
+      const call = async (url: string, body: unknown, token?: string) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        });
+      const init = await call('/api/init', {
+        name: 'Grace Admin',
+        username: 'grace',
+        email: 'grace@example.com',
+        password,
+        roles: [{ name: 'admin' }],
+      });
+      const { access_token } = (await (await call('/api/login', { username: 'grace', password })).json()) as {
+        access_token: string;
+      };
+      const created = await call(
+        '/api/topics',
+        { name: topic, numberOfPartitions: 2, replicationFactor: 1 },
+        access_token,
+      );
+      const messages = Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, value: { n: i } }));
+      const produced = await call(`/api/topics/${topic}/produce`, { messages }, access_token);
+      return [init.status, created.status, produced.status];
+    },
+    { password, topic },
+  );
+  assert.deepEqual(status, [201, 201, 201]);
+  await ctx.clearCookies();
+  await signIn(page, 'grace', password);
+});
+
+after(async () => {
+  await c?.stop();
+  publishDocScreenshots(['topic-detail-light']);
+});
+
+test('partitions: leader, replicas, in-sync replicas, offsets and counts as kcat sees them', async () => {
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Topics', exact: true }).click();
+  await page.getByLabel('Search topics').fill(topic);
+  await page.getByRole('link', { name: topic }).click();
+  await page.getByRole('heading', { name: `Topic ${topic}` }).waitFor();
+  await page.getByRole('table', { name: 'Partitions' }).locator('tbody tr').first().waitFor();
+  const [meta, ends] = await Promise.all([kcatPartitions(topic), kcatEndOffsets(topic, 2)]);
+  const shown = await rows('Partitions');
+  assert.deepEqual(
+    shown.map((r) => r.slice(0, 7)),
+    meta.map((m) => [
+      String(m.partition),
+      String(m.leader),
+      m.replicas.join(', '),
+      m.isrs.join(', '),
+      '0',
+      String(ends[m.partition]),
+      String(ends[m.partition]),
+    ]),
+  );
+  assert.match((await page.getByTestId('topic-totals').textContent()) ?? '', /^2 partitions · 30 messages · \d/);
+  await page.mouse.move(900, 880);
+  await shoot(page, 'topic-detail-light');
+  assert.deepEqual(await seriousViolations(page), []);
+});
+
+test('a setting edited shows as changed and is what kafka-configs shows; reset to default', async () => {
+  await page.getByRole('button', { name: 'Edit retention.ms' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit retention.ms' });
+  await dialog.getByLabel('Value').fill('3600000');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await page.getByLabel('Only settings changed on this topic').check();
+  await page.getByRole('table', { name: 'Settings' }).getByText('changed').waitFor();
+  assert.deepEqual(await rows('Settings'), [['retention.mschanged', '3600000', 'DYNAMIC_TOPIC_CONFIG', 'Edit']]);
+  assert.deepEqual(await kafkaConfigsDescribe(topic), { 'retention.ms': '3600000' });
+
+  await page.getByRole('button', { name: 'Edit retention.ms' }).click();
+  await dialog.getByRole('button', { name: 'Reset to default' }).click();
+  await page.getByRole('table', { name: 'Settings' }).getByText('changed').waitFor({ state: 'detached' });
+  assert.deepEqual(await rows('Settings'), []);
+  assert.deepEqual(await kafkaConfigsDescribe(topic), {});
+
+  await page.getByLabel('Only settings changed on this topic').uncheck();
+  await page.getByRole('button', { name: 'Edit cleanup.policy' }).click();
+  const policy = page.getByRole('dialog', { name: 'Edit cleanup.policy' });
+  await policy.getByLabel('Value').fill('sideways');
+  await policy.getByRole('button', { name: 'Save' }).click();
+  await policy.getByText(/Unable to change Kafka topic .*: .*sideways/).waitFor();
+  await page.keyboard.press('Escape');
+});
+
+test('add partitions and purge with the name typed: kcat sees three partitions and the new log start', async () => {
+  await page.getByRole('button', { name: 'Add partitions' }).click();
+  const grow = page.getByRole('dialog', { name: `Add partitions to ${topic}` });
+  await grow.getByLabel('New number of partitions').fill('3');
+  await grow.getByRole('button', { name: 'Add partitions' }).click();
+  await page
+    .getByTestId('topic-totals')
+    .getByText(/^3 partitions/)
+    .waitFor();
+  assert.equal((await kcatPartitions(topic)).length, 3);
+
+  const ends = await kcatEndOffsets(topic, 3);
+  await page.getByRole('button', { name: 'Purge records' }).click();
+  const purge = page.getByRole('dialog', { name: `Purge records of ${topic}` });
+  await purge.getByRole('textbox', { name: 'Partition', exact: true }).fill('0');
+  await purge.getByLabel('Delete records before offset').fill(String(ends[0]! - 1));
+  const confirm = purge.getByRole('button', { name: 'Purge' });
+  assert.equal(await confirm.isDisabled(), true);
+  await purge.getByLabel('Topic name').fill(topic);
+  await confirm.click();
+  await page.getByText(`Purged ${topic}: partition 0 now starts at ${ends[0]! - 1}`).waitFor();
+  assert.deepEqual(await kcatOffsetsAt(topic, 3, -2), [ends[0]! - 1, 0, 0]);
+  await page
+    .getByRole('table', { name: 'Partitions' })
+    .getByRole('cell', { name: String(ends[0]! - 1) })
+    .first()
+    .waitFor();
+  assert.deepEqual((await rows('Partitions'))[0]!.slice(4, 7), [String(ends[0]! - 1), String(ends[0]), '1']);
+});
+
+test('a user sees the partitions and settings, in light and dark, without any change control', async () => {
+  const created = await page.evaluate(async (password) => {
+    const login = await fetch('/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'grace', password }),
+    });
+    const { access_token } = (await login.json()) as { access_token: string };
+    const res = await fetch('/api/users', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Uma User',
+        username: 'uma',
+        email: 'uma@example.com',
+        password: 'uma-password-1',
+        roles: [{ name: 'user' }],
+      }),
+    });
+    return res.status;
+  }, password);
+  assert.equal(created, 201);
+  for (const scheme of ['light', 'dark'] as const) {
+    const userCtx = await c.context(scheme);
+    const p = await userCtx.newPage();
+    await signIn(p, 'uma', 'uma-password-1');
+    await p.goto(`/topics/${topic}`);
+    await p.getByRole('table', { name: 'Settings' }).locator('tbody tr').first().waitFor();
+    await p.getByRole('table', { name: 'Partitions' }).locator('tbody tr').first().waitFor();
+    const buttons = (await p.getByRole('button').allTextContents()).map((b) => b.trim());
+    assert.deepEqual(
+      buttons.filter((b) => /^(Add partitions|Purge records|Edit)$/.test(b)),
+      [],
+    );
+    assert.deepEqual(await seriousViolations(p), [], scheme);
+    await userCtx.close();
+  }
+});
