@@ -81,7 +81,10 @@ export type EngineState = FromSchema<typeof engineStatesShape>;
 const engineWarningShape = {
   type: 'object',
   properties: {
-    kind: { type: 'string', enum: ['RECORDS_NEAR_RETENTION', 'RECORDS_DELETED_UNREAD'] },
+    kind: {
+      type: 'string',
+      enum: ['RECORDS_NEAR_RETENTION', 'RECORDS_NEAR_RETENTION_BYTES', 'RECORDS_DELETED_UNREAD'],
+    },
     topic: string,
     topologies: { type: 'array', items: integer, description: 'ids of the topologies reading the topic' },
     message: string,

@@ -23,13 +23,21 @@ interface Gap {
   readonly offset: bigint;
 }
 
+/** A partition a worker reads, and the next offset it is to read there. */
+export interface Reading {
+  readonly topic: string;
+  readonly partition: number;
+  readonly next: bigint;
+}
+
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 /**
  * The look-ups behind a RetentionWatch (docs/engine.md → Retention of input topics): the input
  * topics' `retention.ms`, `retention.bytes` and `cleanup.policy` (at each plan, then every 10 s),
  * the log start offset of a partition whose records skipped offsets, and every 5 s the log start
- * offsets of the assigned input partitions against the committed offsets and the worker's positions.
+ * offsets of the assigned input partitions against the committed offsets and the worker's positions,
+ * and the unread backlog of those of topics with a retention.bytes against it.
  * Every look-up is best effort: a failure waits for the next one.
  */
 export class RetentionCheck {
@@ -119,7 +127,8 @@ export class RetentionCheck {
   /**
    * Every 5 s: the settings when due, and each assigned input partition whose log start offset is
    * past both its committed offset and the worker's position at two looks in a row (the records were
-   * deleted and no fetched record is on its way: the tail of a partition deleted, nothing after it).
+   * deleted and no fetched record is on its way: the tail of a partition deleted, nothing after it),
+   * then the backlog of those partitions against their topic's retention.bytes.
    */
   async tick(): Promise<void> {
     await this.readSettings();
@@ -128,6 +137,7 @@ export class RetentionCheck {
     const inputs = new Set(this.#sources.inputs());
     const assigned = (consumer?.assignments ?? []).filter((a) => inputs.has(a.topic) && a.partitions.length > 0);
     if (!consumer || assigned.length === 0) return;
+    const reading: Reading[] = [];
     try {
       const [starts, committed] = await Promise.all([
         consumer.listOffsets({
@@ -144,6 +154,7 @@ export class RetentionCheck {
           const c = committed.get(topic)?.[partition] ?? -1n;
           const p = this.#sources.position(topic, partition) ?? -1n;
           const next = c > p ? c : p;
+          if (next >= 0n) reading.push({ topic, partition, next });
           if (logStart === undefined || next < 0n || logStart <= next) continue;
           const k = key(topic, partition);
           seen.add(k);
@@ -155,6 +166,67 @@ export class RetentionCheck {
     } catch {
       // the next tick tries again
     }
+    await this.backlog(reading);
+  }
+
+  /**
+   * The unread backlog of partitions of topics with a size limit (retention.bytes ≥ 0, cleanup
+   * deletes) against that limit: about the partition's size on disk × (log end − next) / (log end −
+   * log start). Looks nothing up when no topic has one (or each such topic is warned about already).
+   */
+  async backlog(partitions: readonly Reading[]): Promise<void> {
+    const limited = partitions.filter(
+      (p) =>
+        this.#watch.bytesLimit(p.topic) !== undefined && !this.#watch.warned('RECORDS_NEAR_RETENTION_BYTES', p.topic),
+    );
+    const admin = this.#sources.admin();
+    const consumer = this.#sources.consumer();
+    if (!admin || !consumer || limited.length === 0) return;
+    const byTopic = new Map<string, number[]>();
+    for (const p of limited) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
+    const request = {
+      topics: [...byTopic.keys()],
+      partitions: Object.fromEntries(byTopic),
+    };
+    try {
+      const [starts, ends, sizes] = await Promise.all([
+        consumer.listOffsets({ ...request, timestamp: ListOffsetTimestamps.EARLIEST }),
+        consumer.listOffsets({ ...request, timestamp: ListOffsetTimestamps.LATEST }),
+        this.#sizes(admin, byTopic),
+      ]);
+      const now = Date.now();
+      for (const { topic, partition, next } of limited) {
+        const logStart = starts.get(topic)?.[partition];
+        const logEnd = ends.get(topic)?.[partition];
+        const bytes = sizes.get(key(topic, partition));
+        if (logStart === undefined || logEnd === undefined || bytes === undefined || logEnd <= logStart) continue;
+        const from = next < logStart ? logStart : next;
+        if (from >= logEnd) continue;
+        const unread = (bytes * Number(logEnd - from)) / Number(logEnd - logStart);
+        this.#watch.backlog(topic, partition, unread, from, logEnd, now);
+      }
+    } catch {
+      // the next tick tries again
+    }
+  }
+
+  /** Per partition: its size on disk, the largest of its replicas (a replica's log directories summed). */
+  async #sizes(admin: Admin, byTopic: Map<string, number[]>): Promise<Map<string, number>> {
+    const brokers = await admin.describeLogDirs({
+      topics: [...byTopic].map(([name, partitions]) => ({ name, partitions })),
+    });
+    const sizes = new Map<string, number>();
+    for (const broker of brokers) {
+      const replicas = new Map<string, number>();
+      for (const dir of broker.results)
+        for (const topic of dir.topics)
+          for (const p of topic.partitions) {
+            const k = key(topic.name, p.partitionIndex);
+            replicas.set(k, (replicas.get(k) ?? 0) + Number(p.partitionSize));
+          }
+      for (const [k, bytes] of replicas) sizes.set(k, Math.max(sizes.get(k) ?? 0, bytes));
+    }
+    return sizes;
   }
 
   /** Forgets the partitions' suspicions (the consumer was closed: positions start over from the committed offsets). */

@@ -6,8 +6,12 @@
  * Retention of input topics). Pure: no clients, no clock of its own.
  */
 
-/** `RECORDS_NEAR_RETENTION`: a record read was older than half its topic's retention.ms. `RECORDS_DELETED_UNREAD`: the log start offset passed the next offset to read. */
-export type RetentionWarningKind = 'RECORDS_NEAR_RETENTION' | 'RECORDS_DELETED_UNREAD';
+/**
+ * `RECORDS_NEAR_RETENTION`: a record read was older than half its topic's retention.ms.
+ * `RECORDS_NEAR_RETENTION_BYTES`: a partition's unread backlog is more than half its topic's retention.bytes.
+ * `RECORDS_DELETED_UNREAD`: the log start offset passed the next offset to read.
+ */
+export type RetentionWarningKind = 'RECORDS_NEAR_RETENTION' | 'RECORDS_NEAR_RETENTION_BYTES' | 'RECORDS_DELETED_UNREAD';
 
 /** One warning, as `GET /api/engine/warnings` shows it. */
 export interface RetentionWarning {
@@ -54,18 +58,37 @@ export function duration(ms: number): string {
   return `${Math.round(s / 86_400)} days`;
 }
 
+/** A size for people: `512 B`, `20.0 KiB`, `1.5 GiB`. */
+export function size(bytes: number): string {
+  if (bytes < 1024) return `${Math.round(bytes)} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let n = bytes / 1024;
+  let unit = 0;
+  while (n >= 1024 && unit < units.length - 1) {
+    n /= 1024;
+    unit++;
+  }
+  return `${n.toFixed(1)} ${units[unit]}`;
+}
+
+const kafkaConfigs = (topic: string, change: string) =>
+  `kafka-configs.sh --bootstrap-server <broker> --alter --entity-type topics --entity-name ${topic} --add-config ${change}`;
+const replayHint =
+  'New topics for replays: create them with retention.ms=-1 (POST /api/topics with "options": {"retention.ms": "-1"}).';
+
 /** The fix: which setting to change on `topic`, and the Kafka command that changes it. */
 export function retentionFix(topic: string, retention: TopicRetention, kind: RetentionWarningKind): string {
+  if (kind === 'RECORDS_NEAR_RETENTION_BYTES')
+    return `Set retention.bytes=-1 on topic ${topic} (or a size limit well above what Weir has left to read): ${kafkaConfigs(topic, 'retention.bytes=-1')}. ${replayHint}`;
   const settings = ['retention.ms=-1'];
   if (retention.deletes && retention.retentionBytes >= 0) settings.push('retention.bytes=-1');
-  const change = settings.join(',');
-  const command = `kafka-configs.sh --bootstrap-server <broker> --alter --entity-type topics --entity-name ${topic} --add-config ${change}`;
+  const command = kafkaConfigs(topic, settings.join(','));
   const what =
     settings.length > 1
       ? `set ${settings.join(' and ')} on topic ${topic} (or limits that keep records until Weir has read them)`
       : `set retention.ms=-1 on topic ${topic} (or a retention longer than the age of the data)`;
   const then = kind === 'RECORDS_DELETED_UNREAD' ? ', then produce the deleted records again' : '';
-  return `${what[0]!.toUpperCase()}${what.slice(1)}: ${command}${then}. New topics for replays: create them with retention.ms=-1 (POST /api/topics with "options": {"retention.ms": "-1"}).`;
+  return `${what[0]!.toUpperCase()}${what.slice(1)}: ${command}${then}. ${replayHint}`;
 }
 
 const warningKey = (kind: RetentionWarningKind, topic: string) => `${kind}\u0000${topic}`;
@@ -84,14 +107,54 @@ export class RetentionWatch {
     this.#onChange = onChange;
   }
 
-  /** An input topic's settings as just read. A topic that no longer deletes by time loses its RECORDS_NEAR_RETENTION warning. */
+  /**
+   * An input topic's settings as just read. A topic that no longer deletes by time loses its
+   * RECORDS_NEAR_RETENTION warning; one that no longer deletes by size, its RECORDS_NEAR_RETENTION_BYTES.
+   */
   settings(topic: string, retention: TopicRetention): void {
     this.#settings.set(topic, retention);
+    let removed = false;
     if (retention.deletes && retention.retentionMs >= 0) this.#thresholds.set(topic, retention.retentionMs / 2);
     else {
       this.#thresholds.delete(topic);
-      if (this.#warnings.delete(warningKey('RECORDS_NEAR_RETENTION', topic))) this.#onChange(this.warnings());
+      removed = this.#warnings.delete(warningKey('RECORDS_NEAR_RETENTION', topic));
     }
+    if (this.bytesLimit(topic) === undefined)
+      removed = this.#warnings.delete(warningKey('RECORDS_NEAR_RETENTION_BYTES', topic)) || removed;
+    if (removed) this.#onChange(this.warnings());
+  }
+
+  /** The topic's retention.bytes (a limit per partition), when its settings are known and it deletes by size. */
+  bytesLimit(topic: string): number | undefined {
+    const retention = this.#settings.get(topic);
+    return retention?.deletes && retention.retentionBytes >= 0 ? retention.retentionBytes : undefined;
+  }
+
+  /** Whether the warning of this kind on `topic` is up. */
+  warned(kind: RetentionWarningKind, topic: string): boolean {
+    return this.#warnings.has(warningKey(kind, topic));
+  }
+
+  /**
+   * `topic`/`partition` holds about `unread` bytes not read yet (offsets `next` … `logEnd − 1`): true
+   * when that is more than half its topic's retention.bytes (the first time per topic raises
+   * RECORDS_NEAR_RETENTION_BYTES). The broker deletes a partition's oldest segments, read or not,
+   * once the partition is past the limit.
+   */
+  backlog(topic: string, partition: number, unread: number, next: bigint, logEnd: bigint, now: number): boolean {
+    const limit = this.bytesLimit(topic);
+    if (limit === undefined || unread <= limit / 2) return false;
+    if (this.warned('RECORDS_NEAR_RETENTION_BYTES', topic)) return true;
+    this.#add(
+      'RECORDS_NEAR_RETENTION_BYTES',
+      topic,
+      `Topic ${topic} keeps at most ${size(limit)} per partition (retention.bytes=${limit}), and ${topic}/${partition} ` +
+        `holds about ${size(unread)} (${Math.round(unread)} bytes, offsets ${next} to ${logEnd - 1n}) that Weir has not read yet, ` +
+        `more than half of it: once the partition is past the limit the broker deletes its oldest segments, read or not, ` +
+        `so records not read yet can vanish without being processed.`,
+      now,
+    );
+    return true;
   }
 
   /**

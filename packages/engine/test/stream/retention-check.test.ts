@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { Admin, Consumer } from '@platformatic/kafka';
+import { Admin, ConfigResourceTypes, Consumer, IncrementalAlterConfigOperationTypes } from '@platformatic/kafka';
 import { RetentionCheck } from '../../src/stream/retention-check.ts';
 import { RetentionWatch, type RetentionWarning } from '../../src/stream/retention-watch.ts';
 import { produce } from '../helpers/kafka.ts';
@@ -11,10 +11,13 @@ import { uniqueTopic } from '../helpers/topics.ts';
 /**
  * RetentionCheck's look-ups against the real broker: the topic's retention settings as the broker
  * reports them, and a skip of offsets confirmed as a loss by the partition's log start offset (moved
- * with DeleteRecords, as the broker's retention moves it). The periodic look at assigned partitions
- * needs a group member and is covered by test/integration/input-retention.test.ts.
+ * with DeleteRecords, as the broker's retention moves it), and an unread backlog estimated from the
+ * partition's size on disk against the topic's retention.bytes. The periodic look at assigned
+ * partitions needs a group member and is covered by test/integration/input-retention.test.ts.
  */
 const topic = uniqueTopic('retention-check');
+/** 4 KiB per partition, in segments of 1 MiB: ~20 KB produced stay (the active segment is never deleted). */
+const sized = uniqueTopic('retention-check-bytes');
 const day = 86_400_000;
 let admin: Admin;
 let consumer: Consumer<Buffer, Buffer, Buffer, Buffer>;
@@ -37,15 +40,28 @@ before(async () => {
     Array.from({ length: 10 }, (_, i) => `event ${i}`),
   );
   await admin.deleteRecords({ topics: [{ name: topic, partitions: [{ partition: 0, offset: 6n }] }] });
+  await admin.createTopics({
+    topics: [sized],
+    partitions: 1,
+    replicas: 1,
+    configs: [
+      { name: 'retention.bytes', value: '4096' },
+      { name: 'segment.bytes', value: String(1024 * 1024) },
+    ],
+  });
+  await produce(
+    sized,
+    Array.from({ length: 20 }, (_, i) => `${i} `.padEnd(1000, 'x')),
+  );
 });
 
 after(async () => {
   await consumer.close();
-  await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+  await admin.deleteTopics({ topics: [topic, sized] }).catch(() => undefined);
   await admin.close();
 });
 
-function checkOf(lost: [string, number][], changes: RetentionWarning[][]) {
+function checkOf(lost: [string, number][], changes: RetentionWarning[][], inputs = [topic]) {
   const watch = new RetentionWatch(
     () => [7],
     (w) => changes.push(w),
@@ -53,7 +69,7 @@ function checkOf(lost: [string, number][], changes: RetentionWarning[][]) {
   const check = new RetentionCheck(watch, {
     admin: () => admin,
     consumer: () => consumer,
-    inputs: () => [topic],
+    inputs: () => inputs,
     position: () => undefined,
     lost: (t, n) => lost.push([t, n]),
   });
@@ -104,4 +120,51 @@ test('a skip of offsets above the log start offset (transaction markers, compact
   await check.tick();
   assert.deepEqual(lost, []);
   assert.deepEqual(watch.warnings(), []);
+});
+
+test("an unread backlog past half the topic's retention.bytes is warned about once, with the partition and the fix", async () => {
+  const changes: RetentionWarning[][] = [];
+  const { watch, check } = checkOf([], changes, [topic, sized]);
+  // before the settings are known, nothing is looked up or warned about
+  await check.backlog([{ topic: sized, partition: 0, next: 0n }]);
+  assert.deepEqual(watch.warnings(), []);
+  await check.readSettings(true);
+  // read up to offset 19 of 20: about 1 KB unread, under half of 4 KiB
+  await check.backlog([{ topic: sized, partition: 0, next: 19n }]);
+  assert.deepEqual(watch.warnings(), []);
+  // nothing read: all ~20 KB unread; the topic without a size limit is not looked at
+  await check.backlog([
+    { topic: sized, partition: 0, next: 0n },
+    { topic, partition: 0, next: 0n },
+  ]);
+  const [warning, ...others] = watch.warnings();
+  assert.deepEqual(others, []);
+  assert.equal(warning?.kind, 'RECORDS_NEAR_RETENTION_BYTES');
+  assert.equal(warning.topic, sized);
+  assert.deepEqual(warning.topologies, [7]);
+  const match = new RegExp(
+    `^Topic ${sized} keeps at most 4\\.0 KiB per partition \\(retention\\.bytes=4096\\), and ${sized}/0 holds about ` +
+      `(\\d+\\.\\d) KiB \\((\\d+) bytes, offsets 0 to 19\\) that Weir has not read yet`,
+  ).exec(warning.message);
+  assert.ok(match, warning.message);
+  // 20 records of 1000 bytes, plus the batch and record headers
+  assert.ok(Number(match[2]) >= 20_000 && Number(match[2]) < 24_000, match[2]);
+  assert.match(warning.fix, new RegExp(`^Set retention\\.bytes=-1 on topic ${sized} `));
+  assert.equal(changes.length, 1);
+  await check.backlog([{ topic: sized, partition: 0, next: 0n }]);
+  assert.equal(changes.length, 1, 'once');
+
+  // the limit removed on the broker: the warning goes at the next read of the settings
+  await admin.incrementalAlterConfigs({
+    resources: [
+      {
+        resourceType: ConfigResourceTypes.TOPIC,
+        resourceName: sized,
+        configs: [{ name: 'retention.bytes', configOperation: IncrementalAlterConfigOperationTypes.SET, value: '-1' }],
+      },
+    ],
+  });
+  await check.readSettings(true);
+  assert.deepEqual(watch.warnings(), []);
+  assert.deepEqual(changes.at(-1), []);
 });

@@ -87,4 +87,40 @@ describe('RetentionWatch: input topics whose retention deletes records before th
     w.clear();
     assert.deepEqual(w.warnings(), []);
   });
+
+  test('an unread backlog past half the retention.bytes: one warning per topic, gone when the size limit is', () => {
+    const { watch: w, changes } = watch();
+    // before the settings are known, no size counts
+    assert.equal(w.backlog('in', 0, 1e9, 0n, 100n, now), false);
+    w.settings('in', retentionOf({ 'retention.ms': '-1', 'retention.bytes': '4096' }));
+    assert.equal(w.backlog('in', 0, 2048, 0n, 100n, now), false, 'half is not more than half');
+    assert.equal(w.backlog('in', 1, 20_480, 5n, 105n, now), true);
+    assert.equal(w.backlog('in', 0, 3000, 0n, 100n, now), true);
+    assert.equal(changes.length, 1);
+    assert.deepEqual(w.warnings(), [
+      {
+        kind: 'RECORDS_NEAR_RETENTION_BYTES',
+        topic: 'in',
+        topologies: [3],
+        message:
+          'Topic in keeps at most 4.0 KiB per partition (retention.bytes=4096), and in/1 holds about 20.0 KiB ' +
+          '(20480 bytes, offsets 5 to 104) that Weir has not read yet, more than half of it: once the partition is past ' +
+          'the limit the broker deletes its oldest segments, read or not, so records not read yet can vanish without being processed.',
+        fix:
+          'Set retention.bytes=-1 on topic in (or a size limit well above what Weir has left to read): ' +
+          'kafka-configs.sh --bootstrap-server <broker> --alter --entity-type topics --entity-name in --add-config retention.bytes=-1. ' +
+          'New topics for replays: create them with retention.ms=-1 (POST /api/topics with "options": {"retention.ms": "-1"}).',
+        since: '2026-11-26T12:00:00.000Z',
+      },
+    ]);
+    // a change of retention.ms alone keeps it; retention.bytes=-1 (or no delete policy) removes it
+    w.settings('in', retentionOf({ 'retention.ms': String(hour), 'retention.bytes': '4096' }));
+    assert.equal(w.warnings().length, 1);
+    w.settings('in', retentionOf({ 'retention.ms': String(hour), 'retention.bytes': '-1' }));
+    assert.deepEqual(w.warnings(), []);
+    assert.deepEqual(changes.at(-1), []);
+    assert.equal(w.backlog('in', 0, 1e9, 0n, 100n, now), false);
+    w.settings('c', retentionOf({ 'retention.bytes': '10', 'cleanup.policy': 'compact' }));
+    assert.equal(w.backlog('c', 0, 1e9, 0n, 100n, now), false);
+  });
 });

@@ -3,6 +3,7 @@ import type { EngineWarning, Topology } from '@weir/contract';
 
 const titles: Record<EngineWarning['kind'], string> = {
   RECORDS_NEAR_RETENTION: 'input records near their retention',
+  RECORDS_NEAR_RETENTION_BYTES: 'unread input near the topic size limit',
   RECORDS_DELETED_UNREAD: 'input records deleted before Weir read them',
 };
 
