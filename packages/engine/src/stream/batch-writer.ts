@@ -1,7 +1,8 @@
 import { ProduceAcks, Producer, type Admin, type BaseOptions, type Consumer, type Message } from '@platformatic/kafka';
 import { brokerErrorId, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
 import { clientDefaultPartitioner } from '../kafka/murmur2.ts';
-import { sizeBoundedRuns, timestampSafeRuns, type OutgoingRecord } from './record-processor.ts';
+import type { OutgoingRecord } from './records.ts';
+import { sizeBoundedRuns, timestampSafeRuns } from './sink/output-runs.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
 export type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;

@@ -2,24 +2,23 @@ import { Admin, Consumer, FetchIsolationLevels, type BaseOptions, type MessagesS
 import { dropAbortedOnFetch } from '../kafka/aborted-transactions.ts';
 import { brokerErrorId, brokerReason } from '../kafka/broker-errors.ts';
 import { BatchWriter, rebalanceErrors, type BufferMessage, type GroupMetadata } from './batch-writer.ts';
-import type { RoutedRecord } from '../tasks/index.ts';
 import { readChangelog } from './changelog-restore.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
-import { deadLetterTopic, type SourceRecord } from './dead-letter.ts';
-import { ConsumerHealth } from './consumer-health.ts';
+import { deadLetterTopic } from './process/dead-letter.ts';
+import { ConsumerHealth } from './source/consumer-health.ts';
 import { closeDeadlineMs, DeadlineExceeded, withDeadline } from './deadline.ts';
-import { PartitionedStateStore } from './partitioned-state.ts';
-import { PartitionQueues } from './partition-queues.ts';
-import { IdleClock } from './idle-clock.ts';
+import { PartitionedStateStore } from './state/partitioned-state.ts';
+import { PartitionQueues } from './source/partition-queues.ts';
+import { IdleClock } from './state/idle-clock.ts';
 import { metricNames } from './metric-names.ts';
-import { continueRouted, processRecord, type OutgoingRecord, type Router } from './record-processor.ts';
-import { decodeRouted, encodeRouted, partitionOf } from './repartition.ts';
+import { processBatch, processTicks, type ProcessEnv } from './process/record-processor.ts';
+import type { OutgoingRecord } from './records.ts';
 import { stableOffsets } from './stable-offsets.ts';
 import { RetentionCheck } from './retention-check.ts';
 import { RetentionWatch, type RetentionWarning } from './retention-watch.ts';
 import { ensureStageTopics } from './stage-topics.ts';
 import { LookupBook, RuleBook } from './rule-book.ts';
-import { buildPlan, TaskCache, type StageBinding, type StreamPlan, type TopologyPlan } from './topology-plan.ts';
+import { buildPlan, TaskCache, type StreamPlan } from './topology-plan.ts';
 import { WorkerStats } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
 import { WritePipeline } from './write-pipeline.ts';
@@ -127,8 +126,6 @@ export class StreamWorker {
   #knownTopics = new Set<string>();
   #planDirty = false;
   #clockTimer: NodeJS.Timeout | undefined;
-  readonly #router: Router = (topology, taskIndex, routed, sourceKey, source, out) =>
-    this.#route(topology, taskIndex, routed, sourceKey, source, out);
   /** The input topics last found missing, comma-separated. */
   #missingInputs = '';
   /** Records emitted by the clock, written with the next batch. */
@@ -363,28 +360,6 @@ export class StreamWorker {
     for (const [topic, count] of topics.partitions) this.#stagePartitions.set(topic, count);
     for (const t of topics.known) this.#knownTopics.add(t);
     return topics.repartition;
-  }
-
-  /** Sends a routed record to its stage's repartition topic, to the partition of its group. */
-  #route(
-    topology: TopologyPlan,
-    taskIndex: number,
-    routed: RoutedRecord,
-    sourceKey: Buffer | undefined,
-    source: SourceRecord | undefined,
-    out: OutgoingRecord[],
-  ): boolean {
-    const topics = topology.stages?.get(taskIndex);
-    const partitions = topics && this.#stagePartitions.get(topics.repartition);
-    if (!topics || !partitions) return false;
-    out.push({
-      topic: topics.repartition,
-      partition: partitionOf(routed.key, partitions),
-      key: Buffer.from(routed.key),
-      value: encodeRouted(routed, sourceKey, source),
-      timestamp: BigInt(routed.timestamp),
-    });
-    return true;
   }
 
   /**
@@ -626,12 +601,12 @@ export class StreamWorker {
     this.#pendingClockOutput = [];
     const out: OutgoingRecord[] = [...pending];
     const plan = this.#plan;
-    const alertsTopic = this.#options.alertsTopic;
     const assigned = this.#assigned;
     const last = new Map<string, BufferMessage>();
     const now = Date.now();
     /** Each partition's position before this batch, to go back to when its transaction is aborted. */
     const before = new Map<string, bigint | undefined>();
+    const admitted: BufferMessage[] = [];
     for (const message of batch) {
       const key = tpKey(message.topic, message.partition);
       // a partition that moved to another worker: its next owner reads it from the committed offset
@@ -642,22 +617,21 @@ export class StreamWorker {
       if (!before.has(key)) before.set(key, position);
       this.#positions.set(key, message.offset + 1n);
       last.set(key, message);
-      const stage = plan.stages.get(message.topic);
-      if (stage) {
-        this.#processRouted(message, stage, out);
+      admitted.push(message);
+      if (plan.stages.has(message.topic)) {
         this.#idle.active(key, now);
         continue;
       }
-      const topologies = plan.byInput.get(message.topic);
-      if (!topologies) continue;
+      if (!plan.byInput.has(message.topic)) continue;
       // offsets skipped: deleted by retention before they were read? (or control records, compaction)
       if (position !== undefined && message.offset > position)
         this.#retentionCheck.gap(message.topic, message.partition, position, message.offset);
       if (this.#retention.record(message.topic, message.partition, message.offset, message.timestamp, now))
         this.stats.add(metricNames.nearRetention, [message.topic]);
-      processRecord(message, topologies, alertsTopic, this.stats, out, this.#router);
     }
-    this.#stateStore.deselect();
+    const processed = processBatch(admitted, plan, this.#stateStore, this.#processEnv());
+    for (const warning of processed.warnings) this.#options.onLog('warn', warning);
+    out.push(...processed.out);
     this.#stateStore.drain(out);
     if (this.#options.guarantee === 'at_least_once') {
       // written after the batches before it, while the loop goes on with the next; a failure is
@@ -722,55 +696,6 @@ export class StreamWorker {
       : undefined;
   }
 
-  /** A record of a stage's repartition topic: continued at its task with the state of its partition. */
-  #processRouted(message: BufferMessage, stage: StageBinding, out: OutgoingRecord[]): void {
-    const topology = stage.topology;
-    const task = topology.tasks[stage.taskIndex];
-    if (!message.value || !task?.resume) return;
-    let decoded: ReturnType<typeof decodeRouted>;
-    try {
-      decoded = decodeRouted(message.value, message.key, Number(message.timestamp));
-    } catch (err) {
-      this.stats.add(metricNames.skipped, [message.topic, 'decode']);
-      this.#options.onLog('warn', `${message.topic}/${message.partition}/${message.offset}: ${(err as Error).message}`);
-      return;
-    }
-    this.#stateStore.select(message.topic, message.partition);
-    // a dead letter of a task after the stage is the input record the event came from, on the input's DLQ;
-    // an event emitted by the idle close has none: then it is the repartition record (the event inside)
-    const origin = decoded.origin;
-    const source: SourceRecord = origin
-      ? {
-          topic: origin.topic,
-          partition: origin.partition,
-          offset: origin.offset,
-          key: decoded.sourceKey,
-          value: origin.value,
-          timestamp: origin.timestamp,
-          deadLetterTo: deadLetterTopic(topology.input),
-        }
-      : {
-          topic: message.topic,
-          partition: message.partition,
-          offset: message.offset,
-          key: decoded.sourceKey,
-          value: message.value,
-          timestamp: message.timestamp,
-          deadLetterTo: deadLetterTopic(topology.input),
-        };
-    continueRouted(
-      source,
-      decoded.sourceKey,
-      topology,
-      stage.taskIndex,
-      task.resume(decoded.routed),
-      this.#options.alertsTopic,
-      this.stats,
-      out,
-      this.#router,
-    );
-  }
-
   /**
    * The idle close (weir.stream.idle-close-seconds, off by default): a stage partition that got no
    * record for that long has its stream time moved on by the wall-clock time that passed, so its
@@ -781,29 +706,20 @@ export class StreamWorker {
     const idleMs = this.#options.idleCloseMs ?? 0;
     if (idleMs <= 0 || this.#state !== 'RUNNING' || this.#rebalancing) return;
     const now = Date.now();
-    const out = this.#pendingClockOutput;
-    const before = out.length;
+    const ticks: { topic: string; partition: number; idleFor: number }[] = [];
     for (const [topic, partition] of [...this.#stateStore.partitions()]) {
       const stage = this.#plan.stages.get(topic);
-      const task = stage?.topology.tasks[stage.taskIndex];
-      if (!stage || !task?.advanceBy) continue;
+      if (!stage?.topology.tasks[stage.taskIndex]?.advanceBy) continue;
       const idleFor = this.#idle.step(tpKey(topic, partition), now, idleMs);
-      if (idleFor === undefined) continue;
-      this.#stateStore.select(topic, partition);
-      continueRouted(
-        undefined,
-        undefined,
-        stage.topology,
-        stage.taskIndex,
-        task.advanceBy(idleFor),
-        this.#options.alertsTopic,
-        this.stats,
-        out,
-        this.#router,
-      );
+      if (idleFor !== undefined) ticks.push({ topic, partition, idleFor });
     }
-    this.#stateStore.deselect();
-    if (out.length > before) this.#wake?.();
+    const out = processTicks(ticks, this.#plan, this.#stateStore, this.#processEnv());
+    this.#pendingClockOutput.push(...out);
+    if (out.length > 0) this.#wake?.();
+  }
+
+  #processEnv(): ProcessEnv {
+    return { alertsTopic: this.#options.alertsTopic, stats: this.stats, stagePartitions: this.#stagePartitions };
   }
 
   async #ensureClients(): Promise<void> {

@@ -1,6 +1,6 @@
 import type { BufferMessage } from './batch-writer.ts';
 import { withDeadline } from './deadline.ts';
-import type { OutgoingRecord } from './record-processor.ts';
+import type { OutgoingRecord } from './records.ts';
 
 /** A processed batch waiting for its write: its output and the last processed message per partition. */
 export interface PipelinedBatch {

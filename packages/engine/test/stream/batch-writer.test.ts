@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { Admin } from '@platformatic/kafka';
 import { TopicAdmin } from '../../src/kafka/topic-admin.ts';
 import { BatchWriter } from '../../src/stream/batch-writer.ts';
-import type { OutgoingRecord } from '../../src/stream/record-processor.ts';
+import type { OutgoingRecord } from '../../src/stream/records.ts';
 import { repartitionRetentionMs, stageTopics } from '../../src/stream/repartition.ts';
 import { ensureStageTopics } from '../../src/stream/stage-topics.ts';
 import type { StageBinding, TopologyPlan } from '../../src/stream/topology-plan.ts';

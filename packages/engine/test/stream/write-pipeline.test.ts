@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BufferMessage } from '../../src/stream/batch-writer.ts';
-import type { OutgoingRecord } from '../../src/stream/record-processor.ts';
+import type { OutgoingRecord } from '../../src/stream/records.ts';
 import { type PipelinedBatch, type PipelineIo, WritePipeline } from '../../src/stream/write-pipeline.ts';
 
 /**
