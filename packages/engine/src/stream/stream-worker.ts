@@ -1,7 +1,6 @@
 import { Admin, Consumer, FetchIsolationLevels, type BaseOptions, type MessagesStream } from '@platformatic/kafka';
 import { dropAbortedOnFetch } from '../kafka/aborted-transactions.ts';
-import { brokerErrorId, brokerReason } from '../kafka/broker-errors.ts';
-import { BatchWriter, rebalanceErrors, type BufferMessage, type GroupMetadata } from './batch-writer.ts';
+import { brokerReason } from '../kafka/broker-errors.ts';
 import { readChangelog } from './changelog-restore.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic } from './process/dead-letter.ts';
@@ -12,16 +11,15 @@ import { PartitionQueues } from './source/partition-queues.ts';
 import { IdleClock } from './state/idle-clock.ts';
 import { metricNames } from './metric-names.ts';
 import { processBatch, processTicks, type ProcessEnv } from './process/record-processor.ts';
-import type { OutgoingRecord } from './records.ts';
+import type { FetchedRecord as BufferMessage, GroupMetadata, OutgoingRecord } from './records.ts';
+import { Sink } from './sink/sink.ts';
 import { stableOffsets } from './stable-offsets.ts';
 import { RetentionCheck } from './retention-check.ts';
 import { RetentionWatch, type RetentionWarning } from './retention-watch.ts';
-import { ensureStageTopics } from './stage-topics.ts';
 import { LookupBook, RuleBook } from './rule-book.ts';
 import { buildPlan, TaskCache, type StreamPlan } from './topology-plan.ts';
 import { WorkerStats } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
-import { WritePipeline } from './write-pipeline.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
 
@@ -71,11 +69,6 @@ const setUpDeadlineMs = 90_000;
 const offsetsDeadlineMs = 60_000;
 /** Restoring one changelog partition (changelog-restore.ts also fails after 30 s without progress). */
 const restoreDeadlineMs = 300_000;
-/**
- * One exactly_once_v2 batch transaction. Measured: with the group's coordinator killed, a
- * transaction's call into the client never returned (broker-loss fault test); this deadline ended it.
- */
-const transactionDeadlineMs = 30_000;
 
 const keepFetching = (): void => {};
 
@@ -102,10 +95,8 @@ export class StreamWorker {
   #wake: (() => void) | undefined;
   #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
-  /** Produces a batch's output and commits its offsets (or does both in a transaction). */
-  readonly #writer: BatchWriter;
-  /** at_least_once: batches written in order while the next is processed; offsets committed once acknowledged. */
-  readonly #pipeline: WritePipeline;
+  /** Writes a batch's output and commits its offsets (pipelined, or in a transaction). */
+  readonly #sink: Sink;
   /** Reads changelog partitions (plain fetches, never joins a group). */
   #restorer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
   #admin: Admin | undefined;
@@ -152,14 +143,11 @@ export class StreamWorker {
   constructor(options: StreamWorkerOptions) {
     // Short timeouts: a request lost to a restarting broker must fail fast so the worker can rebuild.
     this.#options = { ...options, connection: { ...options.connection, connectTimeout: 5000, requestTimeout: 10_000 } };
-    this.#writer = new BatchWriter(this.#options, { admin: () => this.#admin!, knownTopics: () => this.#knownTopics });
-    this.#pipeline = new WritePipeline(this.#writer, {
+    this.#sink = new Sink({
+      ...this.#options,
       commitIntervalMs: options.commitIntervalMs ?? 0,
-      onAcknowledged: (batch) => this.stats.latency((performance.now() - batch.started) / 1000),
-      // The output is written; the offsets are committed with the next commit (at the join at the
-      // latest), else the partition's next owner repeats what they cover.
-      onCommitRefused: (reason) =>
-        this.#options.onLog('info', `stream worker ${this.#options.index}: commit deferred by a rebalance (${reason})`),
+      stats: this.stats,
+      worker: `stream worker ${options.index}`,
     });
   }
 
@@ -239,7 +227,7 @@ export class StreamWorker {
       } catch (err) {
         // nothing more is written or committed; what was not acknowledged is read again from the
         // committed offsets, the idle clock's output of those batches is kept for the next try
-        this.#pendingClockOutput = (await this.#pipeline.reset()).concat(this.#pendingClockOutput);
+        this.#pendingClockOutput = (await this.#sink.reset()).concat(this.#pendingClockOutput);
         if (!this.#running) break;
         this.#options.onLog(
           'warn',
@@ -326,7 +314,7 @@ export class StreamWorker {
     this.#consumer.on('consumer:group:join', () => {
       this.#rebalancing = false;
       // offsets a rebalance refused (also of partitions that moved: their records are processed)
-      this.#pipeline.commitSoon();
+      this.#sink.commitSoon();
       this.#wake?.();
     });
     const stream = await this.#consumer.consume({
@@ -356,9 +344,8 @@ export class StreamWorker {
   async #ensureStageTopics(inputs: ReadonlySet<string>): Promise<string[]> {
     const stages = [...this.#plan.stages.values()].filter((s) => inputs.has(s.topology.input));
     if (stages.length === 0) return [];
-    const topics = await ensureStageTopics(this.#admin!, stages, (message) => this.#options.onLog('info', message));
+    const topics = await this.#sink.ensureStageTopics(stages);
     for (const [topic, count] of topics.partitions) this.#stagePartitions.set(topic, count);
-    for (const t of topics.known) this.#knownTopics.add(t);
     return topics.repartition;
   }
 
@@ -376,8 +363,8 @@ export class StreamWorker {
     if (previous && previous.size === assigned.size && [...assigned].every((k) => previous.has(k))) return;
     const gained = [...assigned].filter((k) => !previous?.has(k));
     // what was processed under the previous assignment is written and committed first (commit on revoke)
-    await this.#pipeline.flush();
-    this.#pipeline.retainOnly(assigned);
+    await this.#sink.flush();
+    this.#sink.retainOnly(assigned);
     this.#assigned = assigned;
     this.#options.onLog(
       'info',
@@ -493,7 +480,7 @@ export class StreamWorker {
    */
   async #consumeUntilReplan(): Promise<void> {
     await this.#consumeBatches();
-    await this.#pipeline.flush();
+    await this.#sink.flush();
   }
 
   async #consumeBatches(): Promise<void> {
@@ -512,7 +499,7 @@ export class StreamWorker {
       if (this.#rebalancing) {
         // commit on revoke: what is processed is written and its offsets committed (a commit the
         // rebalance refuses is made again at the join)
-        if (!revoked) await this.#pipeline.flush();
+        if (!revoked) await this.#sink.flush();
         revoked = true;
         if (this.#health.connectionLost !== undefined) throw new Error(this.#health.connectionLost);
         if (Date.now() - this.#rebalancingSince > 60_000)
@@ -522,7 +509,7 @@ export class StreamWorker {
       }
       revoked = false;
       // one batch being written and one waiting for it at most: the next is processed meanwhile
-      if (pipelined) await this.#pipeline.room(1);
+      if (pipelined) await this.#sink.room(1);
       const batch = await this.#nextBatch(stream);
       if (this.#rebalancing) {
         // the assignment may change under this batch: put it back, processed after the new assignment
@@ -633,28 +620,11 @@ export class StreamWorker {
     for (const warning of processed.warnings) this.#options.onLog('warn', warning);
     out.push(...processed.out);
     this.#stateStore.drain(out);
-    if (this.#options.guarantee === 'at_least_once') {
-      // written after the batches before it, while the loop goes on with the next; a failure is
-      // thrown by the loop's next look at the pipeline (then everything restarts from the committed offsets)
-      this.#pipeline.write({ out, last, started, clockOutput: pending });
-      return;
-    }
-    try {
-      await withDeadline(
-        this.#writer.write(out, last, group, this.#consumer),
-        transactionDeadlineMs,
-        'writing a batch in its transaction',
-      );
-    } catch (err) {
-      if (rebalanceErrors.has(brokerErrorId(err) ?? '')) {
-        this.#rollBack(batch, before, brokerErrorId(err)!);
-        return;
-      }
-      // Unwritten clock output is kept for the next try; consumed records are read again from the committed offsets.
-      this.#pendingClockOutput = pending.concat(this.#pendingClockOutput);
-      throw err;
-    }
-    this.stats.latency((performance.now() - started) / 1000);
+    // at_least_once: written after the batches before it, while the loop goes on with the next; a
+    // failure is thrown by the loop's next look at the sink (then everything restarts from the
+    // committed offsets). exactly_once_v2: written in its transaction before the next batch.
+    const refused = await this.#sink.write({ out, last, started, clockOutput: pending }, group, this.#consumer);
+    if (refused !== undefined) this.#rollBack(batch, before, refused);
   }
 
   /**
@@ -725,7 +695,7 @@ export class StreamWorker {
   async #ensureClients(): Promise<void> {
     const o = this.#options;
     this.#admin ??= new Admin({ ...o.connection, clientId: `${o.clientId}-admin` });
-    await this.#writer.open();
+    await this.#sink.open();
   }
 
   async #closeConsumer(): Promise<void> {
@@ -754,7 +724,7 @@ export class StreamWorker {
     this.#restorer = undefined;
     if (restorer) await this.#closing(restorer.close(true), 'the restore consumer');
     this.#knownTopics.clear();
-    await this.#closing(this.#writer.close(), 'the producer');
+    await this.#sink.close();
     if (admin) await this.#closing(admin.close(), 'the admin client');
   }
 
