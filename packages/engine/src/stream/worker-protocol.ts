@@ -1,8 +1,30 @@
 import type { ConfigSnapshot } from './config-snapshot.ts';
-import type { RetentionWarning } from './retention-watch.ts';
-import type { StreamWorkerOptions } from './stream-worker.ts';
+import type { RetentionWarning } from './source/retention-watch.ts';
+import type { BaseOptions } from '@platformatic/kafka';
 import type { StatsReport } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
+
+/** A stream worker's settings and where it reports (stream-worker.ts). */
+export interface StreamWorkerOptions {
+  readonly index: number;
+  readonly connection: Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
+  readonly clientId: string;
+  readonly groupId: string;
+  readonly group: string;
+  readonly guarantee: 'at_least_once' | 'exactly_once_v2';
+  /** Unique per worker and stable across restarts of the node (fences zombie transactions). */
+  readonly transactionalId: string;
+  readonly alertsTopic: string;
+  readonly maxBatch?: number;
+  /** commit.interval.ms (at_least_once): 0 commits each batch once acknowledged, N at most every N ms. */
+  readonly commitIntervalMs?: number;
+  /** weir.stream.idle-close-seconds in ms (0: windows move only with the events' own times), see StageState. */
+  readonly idleCloseMs?: number;
+  readonly onState: (state: WorkerState) => void;
+  readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** The worker's retention warnings, whenever one is added or removed (retention-watch.ts). */
+  readonly onWarnings?: (warnings: RetentionWarning[]) => void;
+}
 
 /** What the engine sends a worker thread at start (structured-clone safe: no functions). */
 export type WorkerInit = Omit<StreamWorkerOptions, 'onState' | 'onLog' | 'onWarnings' | 'connection'> & {

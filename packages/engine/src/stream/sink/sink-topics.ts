@@ -18,6 +18,8 @@ export class SinkTopics implements OutputTopics {
   readonly #onLog: (message: string) => void;
   #admin: SinkAdmin | undefined;
   readonly #known = new Set<string>();
+  /** Partition count of each stage's repartition topic ensured so far (where the process stage routes records). */
+  readonly partitions = new Map<string, number>();
 
   constructor(openAdmin: () => SinkAdmin, onLog: (message: string) => void) {
     this.#openAdmin = openAdmin;
@@ -38,6 +40,7 @@ export class SinkTopics implements OutputTopics {
     if (stages.length === 0) return { repartition: [], partitions: new Map() };
     const topics = await ensureStageTopics(this.#client() as Admin, stages, this.#onLog);
     for (const t of topics.known) this.#known.add(t);
+    for (const [topic, count] of topics.partitions) this.partitions.set(topic, count);
     return { repartition: topics.repartition, partitions: topics.partitions };
   }
 

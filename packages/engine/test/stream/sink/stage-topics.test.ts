@@ -5,6 +5,7 @@ import { TopicAdmin } from '../../../src/kafka/topic-admin.ts';
 import { repartitionRetentionMs, stageTopics } from '../../../src/stream/repartition.ts';
 import { ensureStageTopics } from '../../../src/stream/sink/stage-topics.ts';
 import type { StageBinding, TopologyPlan } from '../../../src/stream/topology-plan.ts';
+import { waitFor } from '../../helpers/engine.ts';
 import { createTopics } from '../../helpers/kafka.ts';
 import { kcatPartitions } from '../../helpers/kcat.ts';
 import { testBootstrap } from '../../helpers/test-node.ts';
@@ -29,8 +30,11 @@ describe('stage topics against the test broker', () => {
     assert.deepEqual(first.repartition, [topics.repartition]);
     assert.deepEqual(again.partitions, new Map([[topics.repartition, 3]]));
     assert.deepEqual([...first.known].sort(), [input, topics.repartition, topics.changelog].sort());
-    assert.equal((await kcatPartitions(topics.repartition)).length, 3);
-    assert.equal((await kcatPartitions(topics.changelog)).length, 3);
+    // the broker's metadata may lag the creation by a moment
+    const partitionsOf = (topic: string) =>
+      waitFor(`${topic}'s partitions`, async () => (await kcatPartitions(topic)).length || undefined);
+    assert.equal(await partitionsOf(topics.repartition), 3);
+    assert.equal(await partitionsOf(topics.changelog), 3);
     const described = new TopicAdmin({ clientId: 'weir-test-describe', bootstrapBrokers: testBootstrap().split(',') });
     try {
       const repartition = await described.describe(topics.repartition);
