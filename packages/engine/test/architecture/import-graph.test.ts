@@ -24,26 +24,26 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `auth/tokens.ts` → `auth`; `errors.ts` → `errors.ts`. */
-function nodeOf(file: string): string {
-  const rel = path.relative(src, file).split(path.sep);
+/** `auth/tokens.ts` → `auth`; `errors.ts` → `errors.ts` (relative to `root`, src by default). */
+function nodeOf(file: string, root = src): string {
+  const rel = path.relative(root, file).split(path.sep);
   return rel[0]!;
 }
 
 const importPattern =
   /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
-/** folder → folder → one example import (`from → to`), for the message. */
-function folderGraph(): Map<string, Map<string, string>> {
+/** folder → folder → one example import (`from → to`), for the message; the folders of `root` (src by default). */
+function folderGraph(root = src): Map<string, Map<string, string>> {
   const graph = new Map<string, Map<string, string>>();
-  for (const file of sourceFiles(src)) {
-    const from = nodeOf(file);
+  for (const file of sourceFiles(root)) {
+    const from = nodeOf(file, root);
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(importPattern)) {
       const spec = m[1] ?? m[2] ?? m[3]!;
       const target = path.resolve(path.dirname(file), spec);
-      if (!target.startsWith(src + path.sep)) continue;
-      const to = nodeOf(target);
+      if (!target.startsWith(root + path.sep)) continue;
+      const to = nodeOf(target, root);
       if (to === from) continue;
       const edges = graph.get(from) ?? new Map<string, string>();
       if (!edges.has(to)) edges.set(to, `${path.relative(src, file)} → ${path.relative(src, target)}`);
@@ -103,6 +103,17 @@ test('no import cycle between the folders of packages/engine/src', () => {
       )
       .join('\n  ');
   assert.deepEqual(found.map(describe), [], 'folders that import each other in a cycle');
+});
+
+test('the stream runtime is stages: no stage folder imports another, and no cycle among stream/ (docs/architecture.md)', () => {
+  const stream = path.join(src, 'stream');
+  const graph = folderGraph(stream);
+  const stages = ['process', 'sink', 'source', 'state'];
+  const between = stages.flatMap((from) =>
+    [...(graph.get(from) ?? [])].filter(([to]) => stages.includes(to)).map(([, example]) => example),
+  );
+  assert.deepEqual(between, [], 'a stage imports another stage (the worker loop passes data between them)');
+  assert.deepEqual(cycles(graph, new Set()), [], 'files and folders of stream/ that import each other in a cycle');
 });
 
 test('every allowed cycle edge still exists and is still needed (the list only shrinks)', () => {

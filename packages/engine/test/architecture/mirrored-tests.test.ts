@@ -89,7 +89,6 @@ const withoutTest = new Set([
   'packages/engine/src/stream/metric-names.ts',
   'packages/engine/src/stream/rule-matches.ts',
   'packages/engine/src/stream/stream-engine.ts',
-  'packages/engine/src/stream/stream-worker.ts',
   'packages/engine/src/stream/worker-protocol.ts',
   'packages/engine/src/stream/worker-states.ts',
   'packages/engine/src/stream/worker-stats.ts',
