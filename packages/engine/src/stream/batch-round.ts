@@ -35,14 +35,14 @@ export class BatchRound {
     return this.#clockOutput.length > 0;
   }
 
-  /** Runs a fetched batch through the stages under `plan`; resolves once the sink took it (or wrote it, exactly_once_v2). */
-  async run(batch: FetchedRecord[], plan: StreamPlan, running: () => boolean): Promise<void> {
+  /** Runs a fetched batch through the stages under `plan` (`stopped`: the worker stops); resolves once the sink took it (or wrote it, exactly_once_v2). */
+  async run(batch: FetchedRecord[], plan: StreamPlan, stopped: AbortSignal): Promise<void> {
     const { source, state, sink, env } = this.#stages;
     const started = performance.now();
     // the generation whose assignment this batch is checked against (read before the sync, which
     // awaits): its offsets are committed under it, so a rebalance completed meanwhile aborts them
     const group = source.groupMetadata();
-    await this.#syncAssignment(plan, running);
+    await this.#syncAssignment(plan, stopped);
     const pending = this.#clockOutput;
     this.#clockOutput = [];
     const admitted = source.admit(batch);
@@ -63,7 +63,7 @@ export class BatchRound {
   }
 
   /** Brings the state and the sink in line with the consumer's assignment (source/positions.ts). */
-  async #syncAssignment(plan: StreamPlan, running: () => boolean): Promise<void> {
+  async #syncAssignment(plan: StreamPlan, stopped: AbortSignal): Promise<void> {
     const { source, state, sink } = this.#stages;
     const change = source.assignmentChange();
     if (!change) return;
@@ -71,7 +71,7 @@ export class BatchRound {
     sink.retainOnly(change.assigned);
     source.adopt(change);
     state.retainOnly(change.assigned);
-    if (change.gained.length > 0) await source.settle(change.gained, running);
+    if (change.gained.length > 0) await source.settle(change.gained, stopped);
     try {
       await state.restore(change.assignments, plan);
     } catch (err) {

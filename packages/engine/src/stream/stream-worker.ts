@@ -36,7 +36,7 @@ export class StreamWorker {
   #loop: Promise<void> | undefined;
   #clockTimer: NodeJS.Timeout | undefined;
   readonly #round: BatchRound;
-  readonly #isRunning = () => this.#running;
+  #stopped = new AbortController(); // aborted at a stop (a wait for stable offsets ends)
   /** Counts teardowns after a failure: a set-up step abandoned at its deadline that ends after one changes nothing. */
   #epoch = 0;
   /** The part of the set-up under way, named when it misses its deadline. */
@@ -72,6 +72,7 @@ export class StreamWorker {
   start(): void {
     if (this.#running) return;
     this.#running = true;
+    this.#stopped = new AbortController();
     this.#setState('REBALANCING');
     this.#clockTimer = setInterval(() => this.#advanceClock(), 1000);
     this.#loop = this.#run();
@@ -80,6 +81,7 @@ export class StreamWorker {
   async stop(): Promise<void> {
     if (!this.#running) return this.#setState('NOT_RUNNING');
     this.#running = false;
+    this.#stopped.abort();
     this.#setState('PENDING_SHUTDOWN');
     clearInterval(this.#clockTimer);
     this.#wakeup.wake();
@@ -163,7 +165,8 @@ export class StreamWorker {
       const batch = await this.#source.nextBatch();
       // the assignment may change under this batch: put it back, processed after the new assignment
       if (this.#source.rebalancing) this.#source.putBack(batch);
-      else if (batch.length > 0 || this.#round.clockPending) await this.#round.run(batch, this.#plan, this.#isRunning);
+      else if (batch.length > 0 || this.#round.clockPending)
+        await this.#round.run(batch, this.#plan, this.#stopped.signal);
       if (Date.now() - lastTopicCheck < 5000) continue;
       lastTopicCheck = Date.now();
       if (this.#source.inputsMissing()) return;
@@ -192,7 +195,5 @@ export class StreamWorker {
   }
 
   /** Consumer lag per partition (high watermark − committed position), for the metrics. */
-  measureLag(): Promise<void> {
-    return this.#source.measureLag();
-  }
+  measureLag = (): Promise<void> => this.#source.measureLag();
 }

@@ -130,7 +130,7 @@ test('at_least_once: a fetched batch goes one way to the sink: outputs and dead 
   s.consumer.stream.push(record(0, '{"user":"a"}'));
   s.consumer.stream.push(record(1, '{"user":"b"}'));
   s.consumer.stream.push(record(2, 'not json'));
-  await s.round.run(await s.source.nextBatch(), s.plan, () => true);
+  await s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal);
   await s.sink.flush();
   assert.deepEqual(s.written, ['out:{"user":"a"}', 'in-dlq:not json', 'commit 3']);
   assert.deepEqual(s.logs, ['info stream worker 0: assigned in/0']);
@@ -141,10 +141,10 @@ test('exactly_once_v2: a transaction aborted by a rebalance puts the batch back;
   await s.source.subscribe(['in'], () => {});
   s.consumer.stream.push(record(0, '{"user":"a"}'));
   s.refuse('ILLEGAL_GENERATION');
-  await s.round.run(await s.source.nextBatch(), s.plan, () => true);
+  await s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal);
   assert.deepEqual(s.written, []);
   s.refuse(undefined);
-  await s.round.run(await s.source.nextBatch(), s.plan, () => true);
+  await s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal);
   assert.deepEqual(s.written, ['out:{"user":"a"}', 'commit 1']);
   assert.ok(
     s.logs.includes(
@@ -158,10 +158,7 @@ test('a failed transaction throws; the round keeps nothing of it but the clock o
   await s.source.subscribe(['in'], () => {});
   s.consumer.stream.push(record(0, '{"user":"a"}'));
   s.refuse('NOT_COORDINATOR');
-  await assert.rejects(
-    s.round.run(await s.source.nextBatch(), s.plan, () => true),
-    /refused/,
-  );
+  await assert.rejects(s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal), /refused/);
   await s.round.reset();
   assert.equal(s.round.clockPending, false);
   assert.equal(s.round.tick(s.plan, 1000), false, 'no stage partition to move');

@@ -328,7 +328,7 @@ export class Source {
    * lets that batch land; under at_least_once, records below the offsets committed by then are
    * skipped, so the batch is neither repeated nor counted twice in the state.
    */
-  async settle(gained: readonly string[], running: () => boolean): Promise<void> {
+  async settle(gained: readonly string[], stopped: AbortSignal): Promise<void> {
     await sleep(gainedSettleMs);
     const consumer = this.#consumer;
     if (!consumer) return;
@@ -342,7 +342,7 @@ export class Source {
     try {
       const committed = await withDeadline(
         this.#options.guarantee === 'exactly_once_v2'
-          ? stableOffsets(this.#admin!, this.#options.groupId, byTopic, running)
+          ? stableOffsets(this.#admin!, this.#options.groupId, byTopic, () => !stopped.aborted)
           : consumer.listCommittedOffsets({
               topics: [...byTopic].map(([topic, partitions]) => ({ topic, partitions })),
             }),

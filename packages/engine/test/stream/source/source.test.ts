@@ -185,7 +185,7 @@ test('records of gained partitions below the offsets committed by their previous
   await s.subscribe(['in'], () => {});
   const c = consumers[0]!;
   c.committed = new Map([['in', [5n]]]);
-  await s.settle(['in\u00000'], () => true);
+  await s.settle(['in\u00000'], new AbortController().signal);
   assert.deepEqual(
     s.admit([record(0, 4), record(0, 5)]).records.map((r) => r.offset),
     [5n],
