@@ -1,6 +1,6 @@
+import { BatchRound } from './batch-round.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { withDeadline } from './deadline.ts';
-import { BatchRound } from './batch-round.ts';
 import { Sink } from './sink/sink.ts';
 import { describeFailure, Source } from './source/source.ts';
 import { StageState } from './state/stage-state.ts';
@@ -35,6 +35,7 @@ export class StreamWorker {
   #planDirty = false;
   #loop: Promise<void> | undefined;
   #clockTimer: NodeJS.Timeout | undefined;
+  /** One batch through the stages (and the idle clock's output waiting for the next). */
   readonly #round: BatchRound;
   #stopped = new AbortController(); // aborted at a stop (a wait for stable offsets ends)
   /** Counts teardowns after a failure: a set-up step abandoned at its deadline that ends after one changes nothing. */
