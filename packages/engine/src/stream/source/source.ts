@@ -14,6 +14,7 @@ import type { FetchedRecord, GroupMetadata } from '../records.ts';
 import type { StreamPlan } from '../topology-plan.ts';
 import type { Wakeup } from '../wakeup.ts';
 import type { WorkerStats } from '../worker-stats.ts';
+import { readBatch } from './batch-read.ts';
 import { ConsumerHealth } from './consumer-health.ts';
 import { PartitionQueues } from './partition-queues.ts';
 import { Positions, type Admitted, type AssignmentChange } from './positions.ts';
@@ -240,59 +241,12 @@ export class Source {
    */
   async nextBatch(): Promise<FetchedRecord[]> {
     const stream = this.#stream!;
-    const batch = await this.#read(stream);
+    const batch = await readBatch(stream, this.#queues, this.#options.maxBatch ?? 2000, this.#wakeup);
     const stalled = batch.length === 0 && !this.#rebalancing ? this.#health.failure(this.#consumer) : undefined;
     if (stalled !== undefined) throw new Error(stalled);
     if (!this.#rebalancing && (stream.destroyed || (stream.readableEnded && batch.length === 0)))
       throw new Error('the consumer stream closed');
     return batch;
-  }
-
-  #read(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>): Promise<FetchedRecord[]> {
-    const max = this.#options.maxBatch ?? 2000;
-    const queues = this.#queues;
-    const fill = () => {
-      let m: FetchedRecord | null;
-      while (queues.size < 2 * max && (m = stream.read() as FetchedRecord | null) !== null) queues.push(m);
-    };
-    fill();
-    if (queues.size > 0) return Promise.resolve(queues.take(max));
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        stream.off('readable', onReadable);
-        stream.off('error', onError);
-        stream.off('close', onClose);
-        this.#wakeup.set(undefined);
-        clearTimeout(timer);
-      };
-      const onReadable = () => {
-        fill();
-        if (queues.size > 0) {
-          done();
-          resolve(queues.take(max));
-        }
-      };
-      const onError = (err: Error) => {
-        done();
-        reject(err);
-      };
-      const onClose = () => {
-        done();
-        resolve([]);
-      };
-      // Wake up for a new plan or a stop even when no record arrives.
-      this.#wakeup.set(() => {
-        done();
-        resolve([]);
-      });
-      const timer = setTimeout(() => {
-        done();
-        resolve([]);
-      }, 1000);
-      stream.on('readable', onReadable);
-      stream.once('error', onError);
-      stream.once('close', onClose);
-    });
   }
 
   /** Records to process again first (the assignment may have changed under them, or their transaction was aborted). */
