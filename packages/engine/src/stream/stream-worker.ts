@@ -48,9 +48,10 @@ export class StreamWorker {
     const o = { ...options, connection: { ...options.connection, connectTimeout: 5000, requestTimeout: 10_000 } };
     const stage = { ...o, stats: this.stats, worker: `stream worker ${o.index}` };
     this.#o = o;
-    this.#source = new Source(stage, this.#wakeup);
-    this.#state = new StageState(stage);
     this.#sink = new Sink({ ...stage, commitIntervalMs: o.commitIntervalMs ?? 0 });
+    // at a join the sink commits the offsets a rebalance refused, at once (a notice from source to sink)
+    this.#source = new Source({ ...stage, onJoin: () => this.#sink.commitSoon() }, this.#wakeup);
+    this.#state = new StageState(stage);
     this.#compiler = new WorkerPlan({ group: o.group, groupId: o.groupId, stats: this.stats }, this.#state.store);
     const env = { alertsTopic: o.alertsTopic, stats: this.stats, stagePartitions: this.#sink.topics.partitions };
     const onWarning = (message: string) => o.onLog('warn', message);
@@ -148,8 +149,6 @@ export class StreamWorker {
     /** Set once the batches processed before a rebalance notice are written and committed. */
     let revoked = false;
     while (this.#running && !this.#planDirty) {
-      // offsets a rebalance refused (also of partitions that moved: their records are processed)
-      if (this.#source.takeJoined()) this.#sink.commitSoon();
       // nothing to read (no topology for this group, or inputs missing): idle, re-checking topics
       if (!this.#source.subscribed) return this.#wakeup.sleep(5000).then(() => void this.#source.inputsMissing());
       if (this.#source.rebalancing) {

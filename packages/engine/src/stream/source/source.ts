@@ -37,6 +37,12 @@ export interface SourceOptions {
   readonly onLog: (level: 'info' | 'warn', message: string) => void;
   /** The worker's retention warnings, whenever one is added or removed (retention-watch.ts). */
   readonly onWarnings?: (warnings: RetentionWarning[]) => void;
+  /**
+   * The consumer joined its group (a new generation): wired to the sink, which commits at once the
+   * offsets a rebalance refused (also of partitions that moved: their records are processed), before
+   * the partitions' new owners read the committed offsets (see settle).
+   */
+  readonly onJoin?: () => void;
   /** The source's clients (fakes in unit tests). */
   readonly openAdmin?: () => Admin;
   readonly openConsumer?: (options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>) => BufferConsumer;
@@ -193,7 +199,7 @@ export class Source {
     });
     consumer.on('consumer:group:join', () => {
       this.#rebalancing = false;
-      this.#joined = true;
+      this.#options.onJoin?.();
       this.#wakeup.wake();
     });
     const stream = await consumer.consume({
@@ -217,15 +223,6 @@ export class Source {
     // batch is processed; with none left, Node sets readableFlowing to null, and the client's fetch
     // loop (which fetches only while someone listens) stops for good: the stream stalls silently.
     stream.on('readable', keepFetching);
-  }
-
-  #joined = false;
-
-  /** True once after each join of the group (offsets a rebalance refused are then committed). */
-  takeJoined(): boolean {
-    const joined = this.#joined;
-    this.#joined = false;
-    return joined;
   }
 
   /** Throws when a rebalance cannot complete: the connection is lost, or 60 s passed. */

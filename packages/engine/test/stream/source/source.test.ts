@@ -62,6 +62,7 @@ function source(topics: string[]) {
   const stats = new WorkerStats();
   const listed: number[] = [];
   const wakeup = new Wakeup();
+  const joined: (() => void)[] = [];
   const admin = {
     listTopics: () => (listed.push(1), Promise.resolve(topics)),
     close: () => Promise.resolve(),
@@ -76,6 +77,7 @@ function source(topics: string[]) {
       stats,
       worker: 'stream worker 1',
       onLog: (level, m) => logs.push(`${level} ${m}`),
+      onJoin: () => joined.forEach((f) => f()),
       openAdmin: () => admin,
       openConsumer: () => {
         const c = new FakeConsumer();
@@ -85,7 +87,7 @@ function source(topics: string[]) {
     },
     wakeup,
   );
-  return { source: s, logs, consumers, stats, listed, wakeup };
+  return { source: s, logs, consumers, stats, listed, wakeup, joined };
 }
 
 test('missing input topics are said once per change and looked for again; existing ones are read', async () => {
@@ -143,8 +145,10 @@ test('a closed stream fails the next batch (the worker restarts from the committ
   await assert.rejects(s.nextBatch(), /the consumer stream closed/);
 });
 
-test('a rebalance notice holds batches until the join; the join is told once', async () => {
-  const { source: s, consumers } = source(['in']);
+test('a rebalance notice holds batches until the join; the join is told', async () => {
+  const { source: s, consumers, joined } = source(['in']);
+  let joins = 0;
+  joined.push(() => joins++);
   await s.subscribe(['in'], () => {});
   const c = consumers[0]!;
   c.emit('consumer:group:rebalance');
@@ -152,7 +156,7 @@ test('a rebalance notice holds batches until the join; the join is told once', a
   s.checkRebalance();
   c.emit('consumer:group:join');
   assert.equal(s.rebalancing, false);
-  assert.deepEqual([s.takeJoined(), s.takeJoined()], [true, false]);
+  assert.equal(joins, 1);
 });
 
 test('an assignment change is taken in: said, and fetched records of partitions moved away are left', async () => {
