@@ -16,9 +16,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { Admin, Consumer, ProduceAcks, Producer } from '@platformatic/kafka';
 import { compile, InMemoryCorrelationStateStore } from '../packages/pdl/src/index.ts';
 import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
-import { readChangelog } from '../packages/engine/src/stream/changelog-restore.ts';
-import { PartitionedStateStore } from '../packages/engine/src/stream/partitioned-state.ts';
-import type { OutgoingRecord } from '../packages/engine/src/stream/record-processor.ts';
+import { readChangelog } from '../packages/engine/src/stream/state/changelog-restore.ts';
+import { PartitionedStateStore } from '../packages/engine/src/stream/state/partitioned-state.ts';
+import type { OutgoingRecord } from '../packages/engine/src/stream/records.ts';
 
 const groups = Number(process.argv[2] ?? 1_000_000);
 const gc = (globalThis as { gc?: () => void }).gc;

@@ -34,3 +34,18 @@ export async function withDeadline<T>(work: Promise<T>, ms: number, what: string
 
 /** Closing a client: past this, it is left behind (its sockets end with it) and the worker goes on. */
 export const closeDeadlineMs = 10_000;
+
+/**
+ * Waits for a client to close, at most closeDeadlineMs (or `ms`): a close that hangs is left
+ * behind and `onLeftBehind` says so; a failed close is no news.
+ */
+export async function closeWithin(
+  close: Promise<unknown>,
+  what: string,
+  onLeftBehind: (message: string) => void,
+  ms = closeDeadlineMs,
+): Promise<void> {
+  await withDeadline(close, ms, `closing ${what}`).catch((err: unknown) => {
+    if (err instanceof DeadlineExceeded) onLeftBehind(err.message);
+  });
+}

@@ -1,11 +1,44 @@
+import type { BaseOptions } from '@platformatic/kafka';
 import type { ConfigSnapshot } from './config-snapshot.ts';
-import type { RetentionWarning } from './retention-watch.ts';
-import type { StreamWorkerOptions } from './stream-worker.ts';
+import type { SinkOptions } from './sink/sink.ts';
+import type { RetentionWarning } from './source/retention-watch.ts';
+import type { SourceOptions } from './source/source.ts';
+import type { StageStateOptions } from './state/stage-state.ts';
 import type { StatsReport } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
 
+/** A stream worker's settings and where it reports (stream-worker.ts). */
+export interface StreamWorkerOptions {
+  readonly index: number;
+  readonly connection: Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
+  readonly clientId: string;
+  readonly groupId: string;
+  readonly group: string;
+  readonly guarantee: 'at_least_once' | 'exactly_once_v2';
+  /** Unique per worker and stable across restarts of the node (fences zombie transactions). */
+  readonly transactionalId: string;
+  readonly alertsTopic: string;
+  readonly maxBatch?: number;
+  /** commit.interval.ms (at_least_once): 0 commits each batch once acknowledged, N at most every N ms. */
+  readonly commitIntervalMs?: number;
+  /** weir.stream.idle-close-seconds in ms (0: windows move only with the events' own times), see StageState. */
+  readonly idleCloseMs?: number;
+  readonly onState: (state: WorkerState) => void;
+  readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** The worker's retention warnings, whenever one is added or removed (retention-watch.ts). */
+  readonly onWarnings?: (warnings: RetentionWarning[]) => void;
+  /** The stages' Kafka clients, replaced by fakes in unit tests (never set by the engine). */
+  readonly openAdmin?: SourceOptions['openAdmin'];
+  readonly openConsumer?: SourceOptions['openConsumer'];
+  readonly writer?: SinkOptions['writer'];
+  readonly readChangelog?: StageStateOptions['readChangelog'];
+}
+
+/** The options only a unit test sets (functions: they do not cross to a worker thread). */
+type TestClients = 'openAdmin' | 'openConsumer' | 'writer' | 'readChangelog';
+
 /** What the engine sends a worker thread at start (structured-clone safe: no functions). */
-export type WorkerInit = Omit<StreamWorkerOptions, 'onState' | 'onLog' | 'onWarnings' | 'connection'> & {
+export type WorkerInit = Omit<StreamWorkerOptions, 'onState' | 'onLog' | 'onWarnings' | 'connection' | TestClients> & {
   readonly bootstrapServers: string;
   readonly kafkaClient: Readonly<Record<string, string>>;
   /** `weir.output.names`: the names of the fields the engine adds (set for the worker's thread). */

@@ -73,7 +73,11 @@ const importPattern =
 
 /** folder → folder → one example import (`from → to`), for the message. */
 function folderGraph(pkg: string, rule: RootRule): Graph {
-  const src = path.join(packagesDir, pkg, 'src');
+  return folderGraphAt(path.join(packagesDir, pkg, 'src'), rule);
+}
+
+/** The same graph for any folder of sources (`src` or one of its folders). */
+function folderGraphAt(src: string, rule: RootRule): Graph {
   const graph: Graph = new Map();
   for (const file of sourceFiles(src)) {
     const from = nodeOf(src, file, rule);
@@ -174,6 +178,16 @@ test('every listed package still has its cycle (notChecked and rootInCycle only 
       `packages/${pkg}/src has no cycle left with its root counted as one folder: remove it from the list`,
     );
   }
+});
+
+test('the stream runtime is stages: no stage folder imports another, and no cycle among stream/ (docs/architecture.md)', () => {
+  const graph = folderGraphAt(path.join(packagesDir, 'engine', 'src', 'stream'), 'root files');
+  const stages = ['process', 'sink', 'source', 'state'];
+  const between = stages.flatMap((from) =>
+    [...(graph.get(from) ?? [])].filter(([to]) => stages.includes(to)).map(([, example]) => example),
+  );
+  assert.deepEqual(between, [], 'a stage imports another stage (the worker loop passes data between them)');
+  assert.deepEqual(cycles(graph, new Set()), [], 'files and folders of stream/ that import each other in a cycle');
 });
 
 test('every allowed cycle edge still exists and is still needed (the list only shrinks)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Consumer, Producer } from '@platformatic/kafka';
-import { readChangelog } from '../../src/stream/changelog-restore.ts';
+import { readChangelog } from '../../src/stream/state/changelog-restore.ts';
 import { consumeUntil, createTopics } from '../helpers/kafka.ts';
 import { kcatValues } from '../helpers/kcat.ts';
 import { testBootstrap } from '../helpers/test-node.ts';

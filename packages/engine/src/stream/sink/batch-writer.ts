@@ -1,16 +1,10 @@
-import { ProduceAcks, Producer, type Admin, type BaseOptions, type Consumer, type Message } from '@platformatic/kafka';
-import { brokerErrorId, isTopicAlreadyExists } from '../kafka/broker-errors.ts';
-import { clientDefaultPartitioner } from '../kafka/murmur2.ts';
-import { sizeBoundedRuns, timestampSafeRuns, type OutgoingRecord } from './record-processor.ts';
+import { ProduceAcks, Producer, type BaseOptions, type Consumer } from '@platformatic/kafka';
+import { brokerErrorId } from '../../kafka/broker-errors.ts';
+import { clientDefaultPartitioner } from '../../kafka/murmur2.ts';
+import type { FetchedRecord, GroupMetadata, OutgoingRecord } from '../records.ts';
+import { sizeBoundedRuns, timestampSafeRuns } from './output-runs.ts';
 
 type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
-export type BufferMessage = Message<Buffer, Buffer, Buffer, Buffer>;
-export interface GroupMetadata {
-  readonly groupId: string;
-  readonly memberId: string;
-  readonly generationId: number;
-  readonly coordinatorId: number;
-}
 
 /** Errors by which the group coordinator says the group rebalanced (or moved on) under a commit. */
 export const rebalanceErrors = new Set([
@@ -26,28 +20,26 @@ export interface BatchWriterOptions {
   readonly guarantee: 'at_least_once' | 'exactly_once_v2';
   /** Unique per worker and stable across restarts of the node (fences zombie transactions). */
   readonly transactionalId: string;
-  readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
-/** What the writer needs of its worker: the admin client and the set of topics known to exist. */
-export interface WriterContext {
-  admin(): Admin;
-  knownTopics(): Set<string>;
+/** Where the output and dead-letter topics a batch writes to are made to exist (sink-topics.ts). */
+export interface OutputTopics {
+  ensure(out: readonly OutgoingRecord[]): Promise<void>;
 }
 
 /**
  * Writes a batch's output and commits its offsets: under at_least_once, the produce acknowledged
  * (acks=all, in size- and timestamp-safe runs) and then the offsets committed; under
- * exactly_once_v2, both in one Kafka transaction. Creates output and dead-letter topics when missing.
+ * exactly_once_v2, both in one Kafka transaction. Output and dead-letter topics are created when missing.
  */
 export class BatchWriter {
   readonly #options: BatchWriterOptions;
-  readonly #context: WriterContext;
+  readonly #topics: OutputTopics;
   #producer: Producer<Buffer, Buffer, Buffer, Buffer> | undefined;
 
-  constructor(options: BatchWriterOptions, context: WriterContext) {
+  constructor(options: BatchWriterOptions, topics: OutputTopics) {
     this.#options = options;
-    this.#context = context;
+    this.#topics = topics;
   }
 
   /** Creates the producer; under exactly_once_v2 it also fences this transactional id's previous incarnation. */
@@ -92,12 +84,12 @@ export class BatchWriter {
    */
   async write(
     out: OutgoingRecord[],
-    last: ReadonlyMap<string, BufferMessage>,
+    last: ReadonlyMap<string, FetchedRecord>,
     group: GroupMetadata | undefined,
     consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined,
   ): Promise<string | undefined> {
     if (this.#options.guarantee === 'exactly_once_v2') {
-      await this.#ensureTopics(out);
+      await this.#topics.ensure(out);
       const producer = this.#producer!;
       const tx = await producer.beginTransaction();
       try {
@@ -127,7 +119,7 @@ export class BatchWriter {
    * acknowledged by all in-sync replicas (acks=all, in size- and timestamp-safe runs, in order).
    */
   async produce(out: OutgoingRecord[]): Promise<void> {
-    await this.#ensureTopics(out);
+    await this.#topics.ensure(out);
     const producer = this.#producer!;
     for (const run of sizeBoundedRuns(timestampSafeRuns(out)))
       if (run.length) await producer.send({ messages: run, acks: ProduceAcks.ALL });
@@ -138,7 +130,7 @@ export class BatchWriter {
    * OffsetCommit for all). Returns undefined once committed, or the error by which a rebalance
    * refused the commit (the offsets are for the caller to commit later); throws on any other failure.
    */
-  async commit(last: ReadonlyMap<string, BufferMessage>): Promise<string | undefined> {
+  async commit(last: ReadonlyMap<string, FetchedRecord>): Promise<string | undefined> {
     try {
       await Promise.all([...last.values()].map((m) => m.commit()));
       return undefined;
@@ -147,28 +139,5 @@ export class BatchWriter {
       if (!refusal || !rebalanceErrors.has(refusal)) throw err;
       return refusal;
     }
-  }
-
-  /** Output and dead-letter topics are created when missing (auto-creation is off on Weir's broker). */
-  async #ensureTopics(out: OutgoingRecord[]): Promise<void> {
-    const known = this.#context.knownTopics();
-    let missing: Set<string> | undefined;
-    for (const record of out) {
-      if (!known.has(record.topic)) (missing ??= new Set()).add(record.topic);
-    }
-    if (!missing) return;
-    const admin = this.#context.admin();
-    const existing = new Set(await admin.listTopics({ includeInternals: false }));
-    const create = [...missing].filter((t) => !existing.has(t));
-    if (create.length) {
-      try {
-        await admin.createTopics({ topics: create, partitions: 1, replicas: -1 });
-        this.#options.onLog('info', `created topic(s) ${create.join(', ')}`);
-      } catch (err) {
-        if (!isTopicAlreadyExists(err)) throw err;
-      }
-    }
-    for (const t of missing) known.add(t);
-    for (const t of existing) known.add(t);
   }
 }

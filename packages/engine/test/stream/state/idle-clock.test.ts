@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { IdleClock } from '../../src/stream/idle-clock.ts';
+import { IdleClock } from '../../../src/stream/state/idle-clock.ts';
 
 describe('IdleClock: how far an idle state partition moves its stream time (weir.stream.idle-close-seconds)', () => {
   test('no step before the partition has been idle for the setting; the first step covers the whole idle time', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, test } from 'node:test';
 import type { Consumer, MessagesStream } from '@platformatic/kafka';
-import { ConsumerHealth, fetchSilenceMs } from '../../src/stream/consumer-health.ts';
+import { ConsumerHealth, fetchSilenceMs } from '../../../src/stream/source/consumer-health.ts';
 
 type BufferConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
 

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compile, type JsonObject } from '@weir/pdl';
-import { PartitionedStateStore } from '../../src/stream/partitioned-state.ts';
-import { PartitionQueues } from '../../src/stream/partition-queues.ts';
-import type { OutgoingRecord } from '../../src/stream/record-processor.ts';
-import { decodeRouted, encodeRouted, partitionOf, stageTopics } from '../../src/stream/repartition.ts';
+import type { OutgoingRecord } from '../../../src/stream/records.ts';
+import { PartitionedStateStore } from '../../../src/stream/state/partitioned-state.ts';
 
 const T0 = Date.UTC(2023, 4, 1);
 const RULE = 'event_count timespan=10m group_by user reset=false where _aggregation.value >= 3';
@@ -129,85 +127,5 @@ describe('PartitionedStateStore: state per partition, backed by a changelog', ()
     assert.equal(store.has('rep', 0), false);
     assert.equal(store.select('rep', 0), false);
     assert.equal(store.groups(), 0);
-  });
-});
-
-describe('repartition records', () => {
-  test('a group always maps to the same partition, and the envelope round-trips', () => {
-    assert.equal(partitionOf('["alice"]', 4), partitionOf('["alice"]', 4));
-    const spread = new Set(Array.from({ length: 200 }, (_, i) => partitionOf(JSON.stringify([`u${i}`]), 4)));
-    assert.deepEqual([...spread].sort(), [0, 1, 2, 3]);
-    const routed = {
-      stage: 'rule:r',
-      pdlStage: 1,
-      key: '["alice"]',
-      event: { user: 'alice', n: 1 },
-      time: T0,
-      timestamp: T0 + 5,
-    };
-    const back = decodeRouted(encodeRouted(routed, Buffer.from('k1')), Buffer.from(routed.key), T0 + 5);
-    assert.deepEqual(back.routed, routed);
-    assert.equal(back.sourceKey?.toString(), 'k1');
-    assert.equal(back.origin, undefined); // an event the idle close emitted has no input record
-    const origin = {
-      topic: 'in',
-      partition: 3,
-      offset: 2n ** 40n,
-      value: Buffer.from([0xff, 0x00, 0x7b]),
-      timestamp: BigInt(T0 + 1),
-    };
-    assert.deepEqual(
-      decodeRouted(encodeRouted(routed, Buffer.from('k1'), origin), Buffer.from(routed.key), T0 + 5).origin,
-      origin,
-    );
-    assert.throws(() => decodeRouted(Buffer.from('{"x":1}'), null, 0), /not a Weir repartition record/);
-  });
-
-  test('topic names: application id, topology and task; unsafe characters replaced', () => {
-    assert.deepEqual(stageTopics('weir-engine', { id: 3, name: 'auth logs/EU' }, 7), {
-      repartition: 'weir-engine-auth_logs_EU-3-task7-repartition',
-      changelog: 'weir-engine-auth_logs_EU-3-task7-changelog',
-    });
-  });
-});
-
-describe('PartitionQueues: fair batches', () => {
-  const m = (partition: number, offset: number) => ({ topic: 't', partition, offset });
-
-  test('every partition with records gets an equal share of a batch, in its own order', () => {
-    const q = new PartitionQueues<ReturnType<typeof m>>();
-    for (let i = 0; i < 1000; i++) q.push(m(0, i));
-    for (let i = 0; i < 10; i++) q.push(m(1, i));
-    for (let i = 0; i < 300; i++) q.push(m(2, i));
-    const batch = q.take(90);
-    const count = (p: number) => batch.filter((x) => x.partition === p).length;
-    assert.equal(batch.length, 90);
-    assert.equal(count(1), 10);
-    assert.ok(count(0) >= 30 && count(2) >= 30, `shares ${count(0)}/${count(1)}/${count(2)}`);
-    for (const p of [0, 1, 2]) {
-      const offsets = batch.filter((x) => x.partition === p).map((x) => x.offset);
-      assert.deepEqual(
-        offsets,
-        offsets.map((_, i) => i),
-      );
-    }
-    assert.equal(q.size, 1310 - 90);
-  });
-
-  test('put back keeps the order; records of partitions moved away are dropped', () => {
-    const q = new PartitionQueues<ReturnType<typeof m>>();
-    for (let i = 0; i < 6; i++) q.push(m(i % 2, i));
-    const first = q.take(4);
-    q.putBack(first);
-    assert.deepEqual(
-      q.take(6).map((x) => x.offset),
-      [0, 2, 4, 1, 3, 5],
-    );
-    for (let i = 0; i < 4; i++) q.push(m(i % 2, i));
-    assert.equal(q.retainOnly(new Set(['t\u00001'])), 2);
-    assert.deepEqual(
-      q.take(10).map((x) => x.partition),
-      [1, 1],
-    );
   });
 });

@@ -1,5 +1,5 @@
 import type { Admin } from '@platformatic/kafka';
-import { brokerErrorId } from '../kafka/broker-errors.ts';
+import { brokerErrorId } from '../../kafka/broker-errors.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

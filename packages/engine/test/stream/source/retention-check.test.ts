@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Admin, ConfigResourceTypes, Consumer, IncrementalAlterConfigOperationTypes } from '@platformatic/kafka';
-import { RetentionCheck } from '../../src/stream/retention-check.ts';
-import { RetentionWatch, type RetentionWarning } from '../../src/stream/retention-watch.ts';
-import { produce } from '../helpers/kafka.ts';
-import { testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { RetentionCheck } from '../../../src/stream/source/retention-check.ts';
+import { RetentionWatch, type RetentionWarning } from '../../../src/stream/source/retention-watch.ts';
+import { produce } from '../../helpers/kafka.ts';
+import { testBootstrap } from '../../helpers/test-node.ts';
+import { uniqueTopic } from '../../helpers/topics.ts';
 
 /**
  * RetentionCheck's look-ups against the real broker: the topic's retention settings as the broker

@@ -1,6 +1,6 @@
 import { FetchIsolationLevels, type Consumer, type RecordsBatch } from '@platformatic/kafka';
-import { dropAbortedRecords } from '../kafka/aborted-transactions.ts';
-import { visitRecords } from '../kafka/record-batches.ts';
+import { dropAbortedRecords } from '../../kafka/aborted-transactions.ts';
+import { visitRecords } from '../../kafka/record-batches.ts';
 
 /** A restore that reads nothing new for this long fails (and the worker starts over). */
 const stallMs = 30_000;

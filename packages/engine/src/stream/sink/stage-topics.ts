@@ -1,8 +1,8 @@
 import type { Admin } from '@platformatic/kafka';
-import { isTopicAlreadyExists } from '../kafka/broker-errors.ts';
-import { internalReplication } from '../kafka/weir-topic-setup.ts';
-import { repartitionRetentionMs } from './repartition.ts';
-import type { StageBinding } from './topology-plan.ts';
+import { isTopicAlreadyExists } from '../../kafka/broker-errors.ts';
+import { internalReplication } from '../../kafka/weir-topic-setup.ts';
+import { repartitionRetentionMs } from '../repartition.ts';
+import type { StageBinding } from '../topology-plan.ts';
 
 export interface EnsuredStageTopics {
   /** The repartition topics to consume, sorted. */

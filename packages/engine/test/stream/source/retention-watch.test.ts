@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { retentionFix, retentionOf, RetentionWatch, type RetentionWarning } from '../../src/stream/retention-watch.ts';
+import {
+  retentionFix,
+  retentionOf,
+  RetentionWatch,
+  type RetentionWarning,
+} from '../../../src/stream/source/retention-watch.ts';
 
 const hour = 3_600_000;
 const now = Date.parse('2026-11-26T12:00:00.000Z');

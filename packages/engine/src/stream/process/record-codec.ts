@@ -1,6 +1,6 @@
-import { deserialize, serialize } from '../kafka/serde-codecs.ts';
-import type { SerdeType } from '../kafka/serdes.ts';
-import type { TaskRecord } from '../tasks/index.ts';
+import { deserialize, serialize } from '../../kafka/serde-codecs.ts';
+import type { SerdeType } from '../../kafka/serdes.ts';
+import type { TaskRecord } from '../../tasks/index.ts';
 
 const textTypes = new Set<SerdeType>(['String', 'ByteArray', 'Bytes', 'ByteBuffer']);
 

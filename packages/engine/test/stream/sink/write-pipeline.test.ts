@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { BufferMessage } from '../../src/stream/batch-writer.ts';
-import type { OutgoingRecord } from '../../src/stream/record-processor.ts';
-import { type PipelinedBatch, type PipelineIo, WritePipeline } from '../../src/stream/write-pipeline.ts';
+import type { FetchedRecord as BufferMessage, OutgoingRecord } from '../../../src/stream/records.ts';
+import { type PipelinedBatch, type PipelineIo, WritePipeline } from '../../../src/stream/sink/write-pipeline.ts';
 
 /**
  * The at_least_once write pipeline's order of writes and commits. The io records what it is asked

@@ -1,11 +1,10 @@
-import type { BufferMessage } from './batch-writer.ts';
-import { withDeadline } from './deadline.ts';
-import type { OutgoingRecord } from './record-processor.ts';
+import { withDeadline } from '../deadline.ts';
+import type { FetchedRecord, OutgoingRecord } from '../records.ts';
 
 /** A processed batch waiting for its write: its output and the last processed message per partition. */
 export interface PipelinedBatch {
   readonly out: OutgoingRecord[];
-  readonly last: ReadonlyMap<string, BufferMessage>;
+  readonly last: ReadonlyMap<string, FetchedRecord>;
   /** performance.now() when the batch was taken, for weir_batch_processing_seconds. */
   readonly started: number;
   /** Records the idle clock emitted into this batch: kept for the next try when the write fails. */
@@ -16,7 +15,7 @@ export interface PipelinedBatch {
 export interface PipelineIo {
   produce(out: OutgoingRecord[]): Promise<void>;
   /** undefined once committed, else the error by which a rebalance refused the commit. */
-  commit(last: ReadonlyMap<string, BufferMessage>): Promise<string | undefined>;
+  commit(last: ReadonlyMap<string, FetchedRecord>): Promise<string | undefined>;
 }
 
 export interface WritePipelineOptions {
@@ -53,7 +52,7 @@ export class WritePipeline {
   /** Batches handed over and not yet through the chain (being written or waiting). */
   readonly #waiting: PipelinedBatch[] = [];
   /** Offsets of acknowledged batches not yet committed (refused ones included), per partition. */
-  #acked = new Map<string, BufferMessage>();
+  #acked = new Map<string, FetchedRecord>();
   #lastCommit = performance.now();
   #commitTimer: NodeJS.Timeout | undefined;
   #failure: { readonly error: unknown } | undefined;

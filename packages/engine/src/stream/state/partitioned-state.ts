@@ -4,7 +4,7 @@ import {
   type CorrelationStateStore,
   type StageClock,
 } from '@weir/pdl';
-import type { OutgoingRecord } from './record-processor.ts';
+import type { OutgoingRecord } from '../records.ts';
 
 /** The state of one partition of a stage's repartition topic, and what its changelog still lacks. */
 class PartitionState {

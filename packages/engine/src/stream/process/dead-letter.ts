@@ -1,4 +1,4 @@
-import type { MessageToProduce } from '@platformatic/kafka';
+import type { OutgoingRecord, SourceRecord } from '../records.ts';
 
 /** The dead-letter topic of an input topic (architecture: Stream runtime). */
 export function deadLetterTopic(input: string): string {
@@ -12,25 +12,11 @@ export interface DeadLetterCause {
   readonly error: string;
 }
 
-export interface SourceRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: bigint;
-  readonly key: Buffer | undefined;
-  readonly value: Buffer | undefined;
-  readonly timestamp: bigint;
-  /** Where its dead letters go when not `<topic>-dlq` (a repartition record: its topology input's DLQ). */
-  readonly deadLetterTo?: string;
-}
-
 /**
  * The dead-letter record: the original key and value bytes, untouched so they can be replayed, and
  * headers naming the topology, the task, the error and where the record came from.
  */
-export function deadLetterRecord(
-  source: SourceRecord,
-  cause: DeadLetterCause,
-): MessageToProduce<Buffer, Buffer, Buffer, Buffer> {
+export function deadLetterRecord(source: SourceRecord, cause: DeadLetterCause): OutgoingRecord {
   const headers = new Map<Buffer, Buffer>([
     [Buffer.from('weir.topology'), Buffer.from(cause.topology)],
     [Buffer.from('weir.task'), Buffer.from(cause.task)],

@@ -1,0 +1,35 @@
+import type { Message, MessageToProduce } from '@platformatic/kafka';
+
+/**
+ * The record types every stage of the stream runtime shares (docs/architecture.md, "Stream
+ * runtime"): what the source fetches, what the processor reads and what the sink writes.
+ */
+
+/** A record as the source fetched it (an input topic's or a repartition topic's). */
+export type FetchedRecord = Message<Buffer, Buffer, Buffer, Buffer>;
+
+/** A record to write: an output, an alert, a dead letter, a repartition or a changelog record. */
+export type OutgoingRecord = MessageToProduce<Buffer, Buffer, Buffer, Buffer>;
+
+/** The input record an event came from: what its dead letters carry. */
+export interface SourceRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: bigint;
+  readonly key: Buffer | undefined;
+  readonly value: Buffer | undefined;
+  readonly timestamp: bigint;
+  /** Where its dead letters go when not `<topic>-dlq` (a repartition record: its topology input's DLQ). */
+  readonly deadLetterTo?: string;
+}
+
+/** The consumer's group membership a batch ran under (its offsets are committed under it). */
+export interface GroupMetadata {
+  readonly groupId: string;
+  readonly memberId: string;
+  readonly generationId: number;
+  readonly coordinatorId: number;
+}
+
+/** `topic\0partition`: the key of a partition in the stages' maps and sets. */
+export const partitionKey = (topic: string, partition: number): string => `${topic}\u0000${partition}`;

@@ -1,0 +1,143 @@
+import { Admin, type Consumer } from '@platformatic/kafka';
+import { brokerErrorId } from '../../kafka/broker-errors.ts';
+import { closeWithin, withDeadline } from '../deadline.ts';
+import type { GroupMetadata, OutgoingRecord } from '../records.ts';
+import type { StageBinding } from '../topology-plan.ts';
+import type { WorkerStats } from '../worker-stats.ts';
+import { BatchWriter, rebalanceErrors, type BatchWriterOptions } from './batch-writer.ts';
+import { SinkTopics, type SinkAdmin } from './sink-topics.ts';
+import { WritePipeline, type PipelinedBatch } from './write-pipeline.ts';
+
+/**
+ * One exactly_once_v2 batch transaction. Measured: with the group's coordinator killed, a
+ * transaction's call into the client never returned (broker-loss fault test); this deadline ended it.
+ */
+const transactionDeadlineMs = 30_000;
+
+export interface SinkOptions extends BatchWriterOptions {
+  /** commit.interval.ms (at_least_once). */
+  readonly commitIntervalMs: number;
+  readonly stats: WorkerStats;
+  /** How its log lines name the worker (`stream worker 2`). */
+  readonly worker: string;
+  readonly onLog: (level: 'info' | 'warn', message: string) => void;
+  /** The sink's own admin client (a fake in unit tests). */
+  readonly openAdmin?: () => SinkAdmin;
+  /** The batch writer (a fake in unit tests). */
+  readonly writer?: SinkWriter;
+}
+
+/** What the sink writes with: the producer's side of a BatchWriter. */
+export type SinkWriter = Pick<BatchWriter, 'open' | 'close' | 'write' | 'produce' | 'commit'>;
+
+/** A processed batch to write: its records, the last processed record per partition, what the clock added. */
+export type SinkBatch = PipelinedBatch;
+
+/**
+ * The sink stage: writes a processed batch and commits its offsets. at_least_once: handed to the
+ * write pipeline (written in order while the next batch is processed, offsets committed once
+ * acknowledged); exactly_once_v2: one transaction per batch, awaited. Owns the producer, its own
+ * admin client and the one "ensure topics exist" (sink-topics.ts).
+ */
+export class Sink {
+  readonly #options: SinkOptions;
+  readonly topics: SinkTopics;
+  readonly #writer: SinkWriter;
+  readonly #pipeline: WritePipeline;
+  /** exactly_once_v2: the clock output of a batch whose transaction failed, for the next try. */
+  #unwritten: OutgoingRecord[] = [];
+
+  constructor(options: SinkOptions) {
+    this.#options = options;
+    const log = (message: string) => options.onLog('info', message);
+    this.topics = new SinkTopics(
+      options.openAdmin ?? (() => new Admin({ ...options.connection, clientId: `${options.clientId}-admin` })),
+      log,
+    );
+    this.#writer = options.writer ?? new BatchWriter(options, this.topics);
+    this.#pipeline = new WritePipeline(this.#writer, {
+      commitIntervalMs: options.commitIntervalMs,
+      onAcknowledged: (batch) => options.stats.latency((performance.now() - batch.started) / 1000),
+      // The output is written; the offsets are committed with the next commit (at the join at the
+      // latest), else the partition's next owner repeats what they cover.
+      onCommitRefused: (reason) => log(`${options.worker}: commit deferred by a rebalance (${reason})`),
+    });
+  }
+
+  /** Opens the producer (exactly_once_v2: fences this transactional id's previous incarnation). */
+  open(): Promise<void> {
+    return this.#writer.open();
+  }
+
+  /** Creates the stage topics when missing; the repartition topics to consume and their partition counts. */
+  ensureStageTopics(stages: readonly StageBinding[]) {
+    return this.topics.ensureStages(stages);
+  }
+
+  /** at_least_once: resolves once at most `max` batches wait for their write (throws a write's failure). */
+  room(max: number): Promise<void> {
+    return this.#options.guarantee === 'at_least_once' ? this.#pipeline.room(max) : Promise.resolve();
+  }
+
+  /**
+   * Writes a batch. at_least_once: handed over, written after the batches before it (a failure is
+   * thrown by a later `room` or `flush`). exactly_once_v2: in one transaction with its offsets,
+   * under the generation `group` it ran under; resolves to the error by which the group refused
+   * it when it rebalanced meanwhile (the transaction is aborted: nothing of the batch is visible).
+   */
+  async write(
+    batch: SinkBatch,
+    group: GroupMetadata | undefined,
+    consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined,
+  ): Promise<string | undefined> {
+    if (this.#options.guarantee === 'at_least_once') {
+      this.#pipeline.write(batch);
+      return undefined;
+    }
+    try {
+      await withDeadline(
+        this.#writer.write(batch.out, batch.last, group, consumer),
+        transactionDeadlineMs,
+        'writing a batch in its transaction',
+      );
+    } catch (err) {
+      const refusal = brokerErrorId(err);
+      if (refusal !== undefined && rebalanceErrors.has(refusal)) return refusal;
+      // kept for the next try; consumed records are read again from the committed offsets
+      this.#unwritten = batch.clockOutput.concat(this.#unwritten);
+      throw err;
+    }
+    this.#options.stats.latency((performance.now() - batch.started) / 1000);
+    return undefined;
+  }
+
+  /** Waits for every batch handed over to be written, then commits what is acknowledged (throws a write's failure). */
+  flush(): Promise<void> {
+    return this.#pipeline.flush();
+  }
+
+  /** Commits what is acknowledged, after the writes before it (offsets a rebalance refused). */
+  commitSoon(): void {
+    this.#pipeline.commitSoon();
+  }
+
+  /** Forgets acknowledged offsets of partitions not in `keep` (`topic\0partition`). */
+  retainOnly(keep: ReadonlySet<string>): void {
+    this.#pipeline.retainOnly(keep);
+  }
+
+  /** After a failure: nothing more is written or committed; the clock output not written, for the next try. */
+  async reset(): Promise<OutgoingRecord[]> {
+    const unwritten = (await this.#pipeline.reset()).concat(this.#unwritten);
+    this.#unwritten = [];
+    return unwritten;
+  }
+
+  /** Closes the producer and the admin client (each left behind when its close hangs). */
+  async close(): Promise<void> {
+    const leftBehind = (message: string) =>
+      this.#options.onLog('warn', `${this.#options.worker}: ${message}; left behind`);
+    await closeWithin(this.#writer.close(), 'the producer', leftBehind);
+    await closeWithin(this.topics.close(), 'the admin client', leftBehind);
+  }
+}

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
+import { test } from 'node:test';
+import type { Admin, Consumer } from '@platformatic/kafka';
+import { BatchRound } from '../../src/stream/batch-round.ts';
+import type { ConfigSnapshot } from '../../src/stream/config-snapshot.ts';
+import type { FetchedRecord, OutgoingRecord } from '../../src/stream/records.ts';
+import { Sink, type SinkWriter } from '../../src/stream/sink/sink.ts';
+import type { SinkAdmin } from '../../src/stream/sink/sink-topics.ts';
+import { Source } from '../../src/stream/source/source.ts';
+import { StageState } from '../../src/stream/state/stage-state.ts';
+import { Wakeup } from '../../src/stream/wakeup.ts';
+import { WorkerPlan } from '../../src/stream/worker-plan.ts';
+import { WorkerStats } from '../../src/stream/worker-stats.ts';
+
+const string = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
+const json = (name: string) => ({ name, keySerde: string, valueSerde: string });
+
+class FakeStream extends Readable {
+  constructor() {
+    super({ objectMode: true, read: () => {} });
+  }
+  close(): Promise<void> {
+    this.destroy();
+    return Promise.resolve();
+  }
+}
+
+class FakeConsumer extends EventEmitter {
+  assignments = [{ topic: 'in', partitions: [0] }];
+  readonly groupId = 'g';
+  readonly memberId = 'm';
+  readonly generationId = 1;
+  readonly coordinatorId = 1;
+  readonly stream = new FakeStream();
+  consume() {
+    return Promise.resolve(this.stream);
+  }
+  listCommittedOffsets() {
+    return Promise.resolve(new Map());
+  }
+  fetch() {
+    throw new Error('the stream fetches; a fake stream does not');
+  }
+  close() {
+    return Promise.resolve();
+  }
+}
+
+/** Every stage with fakes at its Kafka edge; the writer keeps what it was asked to write. */
+function stages(guarantee: 'at_least_once' | 'exactly_once_v2') {
+  const stats = new WorkerStats();
+  const logs: string[] = [];
+  const written: string[] = [];
+  const consumer = new FakeConsumer();
+  const base = {
+    connection: { bootstrapBrokers: [] },
+    clientId: 'c',
+    groupId: 'g',
+    guarantee,
+    stats,
+    worker: 'stream worker 0',
+    onLog: (level: string, m: string) => logs.push(`${level} ${m}`),
+  };
+  let refuse: string | undefined;
+  const writer: SinkWriter = {
+    open: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+    produce: (out: OutgoingRecord[]) => (written.push(...out.map((r) => `${r.topic}:${r.value}`)), Promise.resolve()),
+    commit: (last) => (
+      written.push(...[...last.values()].map((m) => `commit ${m.offset + 1n}`)),
+      Promise.resolve(undefined)
+    ),
+    write: (out, last) => {
+      if (refuse) return Promise.reject(Object.assign(new Error('refused'), { apiId: refuse }));
+      written.push(
+        ...out.map((r) => `${r.topic}:${r.value}`),
+        ...[...last.values()].map((m) => `commit ${m.offset + 1n}`),
+      );
+      return Promise.resolve(undefined);
+    },
+  };
+  const admin = { listTopics: () => Promise.resolve(['in', 'out', 'in-dlq']), close: () => Promise.resolve() };
+  const source = new Source(
+    {
+      ...base,
+      openAdmin: () => admin as unknown as Admin,
+      openConsumer: () => consumer as unknown as Consumer<Buffer, Buffer, Buffer, Buffer>,
+    },
+    new Wakeup(),
+  );
+  const state = new StageState(base);
+  const sink = new Sink({
+    ...base,
+    transactionalId: 't',
+    commitIntervalMs: 0,
+    openAdmin: () => admin as unknown as SinkAdmin,
+    writer,
+  });
+  const env = { alertsTopic: 'alerts', stats, stagePartitions: new Map<string, number>() };
+  const round = new BatchRound({ source, state, sink, env, onWarning: (m) => logs.push(`warn ${m}`) });
+  const snapshot: ConfigSnapshot = {
+    version: 1,
+    topologies: [
+      { id: 1, name: 't', pipelines: [1], enabled: true, group: 'default', input: json('in'), output: [json('out')] },
+    ],
+    pipelines: [{ id: 1, name: 'p', tasks: [1] }],
+    tasks: [{ id: 1, name: 'filter', function: 'FILTER', definition: { type: 'pdl', value: 'user="a"' } }],
+    rules: [],
+  };
+  const { plan } = new WorkerPlan({ group: 'default', groupId: 'g', stats }, state.store).compile(snapshot);
+  source.plan = plan;
+  return { round, source, sink, plan, consumer, written, logs, refuse: (id: string | undefined) => (refuse = id) };
+}
+
+const record = (offset: number, value: string) =>
+  ({
+    topic: 'in',
+    partition: 0,
+    offset: BigInt(offset),
+    key: undefined,
+    value: Buffer.from(value),
+    timestamp: 1000n,
+  }) as unknown as FetchedRecord;
+
+test('at_least_once: a fetched batch goes one way to the sink: outputs and dead letters written, then its offsets committed', async () => {
+  const s = stages('at_least_once');
+  await s.source.subscribe(['in'], () => {});
+  s.consumer.stream.push(record(0, '{"user":"a"}'));
+  s.consumer.stream.push(record(1, '{"user":"b"}'));
+  s.consumer.stream.push(record(2, 'not json'));
+  await s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal);
+  await s.sink.flush();
+  assert.deepEqual(s.written, ['out:{"user":"a"}', 'in-dlq:not json', 'commit 3']);
+  assert.deepEqual(s.logs, ['info stream worker 0: assigned in/0']);
+});
+
+test('exactly_once_v2: a transaction aborted by a rebalance puts the batch back; it is processed again, once', async () => {
+  const s = stages('exactly_once_v2');
+  await s.source.subscribe(['in'], () => {});
+  s.consumer.stream.push(record(0, '{"user":"a"}'));
+  s.refuse('ILLEGAL_GENERATION');
+  await s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal);
+  assert.deepEqual(s.written, []);
+  s.refuse(undefined);
+  await s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal);
+  assert.deepEqual(s.written, ['out:{"user":"a"}', 'commit 1']);
+  assert.ok(
+    s.logs.includes(
+      'info stream worker 0: transaction aborted, the group rebalanced under it (ILLEGAL_GENERATION); the batch is processed again under the new assignment',
+    ),
+  );
+});
+
+test('a failed transaction throws; the round keeps nothing of it but the clock output, for the next try', async () => {
+  const s = stages('exactly_once_v2');
+  await s.source.subscribe(['in'], () => {});
+  s.consumer.stream.push(record(0, '{"user":"a"}'));
+  s.refuse('NOT_COORDINATOR');
+  await assert.rejects(s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal), /refused/);
+  await s.round.reset();
+  assert.equal(s.round.clockPending, false);
+  assert.equal(s.round.tick(s.plan, 1000), false, 'no stage partition to move');
+});

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Admin } from '@platformatic/kafka';
+import type { OutgoingRecord } from '../../../src/stream/records.ts';
+import { BatchWriter } from '../../../src/stream/sink/batch-writer.ts';
+import { SinkTopics } from '../../../src/stream/sink/sink-topics.ts';
+import { createTopics } from '../../helpers/kafka.ts';
+import { kcatValues } from '../../helpers/kcat.ts';
+import { testBootstrap } from '../../helpers/test-node.ts';
+import { uniqueTopic } from '../../helpers/topics.ts';
+
+const record = (topic: string, value: string): OutgoingRecord => ({
+  topic,
+  partition: 0,
+  value: Buffer.from(value),
+  timestamp: BigInt(Date.UTC(2023, 0, 1)),
+});
+
+describe('BatchWriter against the test broker', () => {
+  let admin: Admin;
+  const logs: string[] = [];
+  const topics = new SinkTopics(
+    () => admin,
+    (message) => logs.push(message),
+  );
+  const writerFor = (guarantee: 'at_least_once' | 'exactly_once_v2') =>
+    new BatchWriter(
+      {
+        connection: { bootstrapBrokers: testBootstrap().split(',') },
+        clientId: `weir-test-writer-${guarantee}`,
+        guarantee,
+        transactionalId: `${uniqueTopic('tx')}-${guarantee}`,
+      },
+      topics,
+    );
+
+  before(() => {
+    admin = new Admin({ clientId: 'weir-test-writer-admin', bootstrapBrokers: testBootstrap().split(',') });
+  });
+  after(async () => {
+    await admin.close();
+  });
+
+  test('at_least_once: the output reaches a topic it creates when missing (as kcat reads it)', async () => {
+    const writer = writerFor('at_least_once');
+    const out = uniqueTopic('writer-alos');
+    try {
+      await writer.open();
+      assert.equal(
+        await writer.write([record(out, 'a'), record(out, 'b')], new Map(), undefined, undefined),
+        undefined,
+      );
+      assert.deepEqual(await kcatValues(out), ['a', 'b']);
+      assert.ok(
+        logs.some((l) => l.includes(out)),
+        'the creation is logged',
+      );
+    } finally {
+      await writer.close();
+    }
+  });
+
+  test('exactly_once_v2: a batch is one committed transaction (a read_committed reader sees it)', async () => {
+    const writer = writerFor('exactly_once_v2');
+    const out = uniqueTopic('writer-eos');
+    await createTopics([out]);
+    try {
+      await writer.open();
+      await writer.write([record(out, 'x'), record(out, 'y')], new Map(), undefined, undefined);
+      await writer.write([record(out, 'z')], new Map(), undefined, undefined);
+      assert.deepEqual(await kcatValues(out, true), ['x', 'y', 'z']);
+    } finally {
+      await writer.close();
+    }
+  });
+});

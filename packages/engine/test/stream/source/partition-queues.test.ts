@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { PartitionQueues } from '../../../src/stream/source/partition-queues.ts';
+
+describe('PartitionQueues: fair batches', () => {
+  const m = (partition: number, offset: number) => ({ topic: 't', partition, offset });
+
+  test('every partition with records gets an equal share of a batch, in its own order', () => {
+    const q = new PartitionQueues<ReturnType<typeof m>>();
+    for (let i = 0; i < 1000; i++) q.push(m(0, i));
+    for (let i = 0; i < 10; i++) q.push(m(1, i));
+    for (let i = 0; i < 300; i++) q.push(m(2, i));
+    const batch = q.take(90);
+    const count = (p: number) => batch.filter((x) => x.partition === p).length;
+    assert.equal(batch.length, 90);
+    assert.equal(count(1), 10);
+    assert.ok(count(0) >= 30 && count(2) >= 30, `shares ${count(0)}/${count(1)}/${count(2)}`);
+    for (const p of [0, 1, 2]) {
+      const offsets = batch.filter((x) => x.partition === p).map((x) => x.offset);
+      assert.deepEqual(
+        offsets,
+        offsets.map((_, i) => i),
+      );
+    }
+    assert.equal(q.size, 1310 - 90);
+  });
+
+  test('put back keeps the order; records of partitions moved away are dropped', () => {
+    const q = new PartitionQueues<ReturnType<typeof m>>();
+    for (let i = 0; i < 6; i++) q.push(m(i % 2, i));
+    const first = q.take(4);
+    q.putBack(first);
+    assert.deepEqual(
+      q.take(6).map((x) => x.offset),
+      [0, 2, 4, 1, 3, 5],
+    );
+    for (let i = 0; i < 4; i++) q.push(m(i % 2, i));
+    assert.equal(q.retainOnly(new Set(['t\u00001'])), 2);
+    assert.deepEqual(
+      q.take(10).map((x) => x.partition),
+      [1, 1],
+    );
+  });
+});
