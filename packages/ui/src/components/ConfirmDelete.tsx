@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useActionError } from './dialog.ts';
 import { ErrorAlert } from './ErrorAlert.tsx';
-import { errorText } from '../errors.ts';
 
 /**
  * Asks before a delete; shows the API's refusal in the dialog. `message` and `confirmLabel` replace
@@ -20,20 +20,13 @@ export function ConfirmDelete({
   message?: ReactNode;
   confirmLabel?: string;
 }) {
-  const [error, setError] = useState<string>();
-  const confirm = async () => {
-    try {
-      await onConfirm();
-      setError(undefined);
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const { error, attempt, clear } = useActionError();
+  const confirm = () => attempt(onConfirm);
   return (
     <Modal
       opened={what !== undefined}
       onClose={() => {
-        setError(undefined);
+        clear();
         onClose();
       }}
       title={`Delete ${what ?? ''}`}

@@ -17,8 +17,9 @@ import type { ConsumerGroupDetail, LagHistory, ResetOffsetsRequest } from '@weir
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
+import { useActionError, useDialog, type DialogProps } from '../components/dialog.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { errorText } from '../errors.ts';
+import { isoTimeExample, parseTime } from '../iso-time.ts';
 import { lagChartModel } from '../lag-series.ts';
 import { usePathId } from '../path-id.ts';
 import { useRouter } from '../router.tsx';
@@ -124,7 +125,7 @@ function GroupDetail({ id, onGone }: { id: string; onGone: () => void }) {
   const { isAdmin } = useSession();
   const group = usePoll(() => api.consumerGroup(id), 5_000, [id]);
   const history = usePoll(() => api.lagHistory(id), 10_000, [id]);
-  const [resetting, setResetting] = useState(false);
+  const resetting = useDialog(() => group.reload());
   const [deleting, setDeleting] = useState(false);
   const g = group.data;
   return (
@@ -133,7 +134,7 @@ function GroupDetail({ id, onGone }: { id: string; onGone: () => void }) {
         <Title order={1}>Consumer group {id}</Title>
         {isAdmin && g && (
           <Group>
-            <Button onClick={() => setResetting(true)}>Reset offsets</Button>
+            <Button onClick={resetting.open}>Reset offsets</Button>
             <Button color="red.9" variant="outline" onClick={() => setDeleting(true)}>
               Delete group
             </Button>
@@ -163,17 +164,7 @@ function GroupDetail({ id, onGone }: { id: string; onGone: () => void }) {
       <Title order={2}>Lag over time</Title>
       <ErrorAlert error={history.error} />
       {history.data && <LagChart history={history.data} />}
-      {g && (
-        <ResetOffsets
-          group={g}
-          opened={resetting}
-          onClose={() => setResetting(false)}
-          onDone={() => {
-            setResetting(false);
-            group.reload();
-          }}
-        />
-      )}
+      {g && <ResetOffsets group={g} {...resetting.props} />}
       <ConfirmDelete
         what={deleting ? `group ${id}` : undefined}
         onClose={() => setDeleting(false)}
@@ -292,46 +283,27 @@ function LagChart({ history }: { history: LagHistory }) {
 
 type Target = ResetOffsetsRequest['to'];
 
-function ResetOffsets({
-  group,
-  opened,
-  onClose,
-  onDone,
-}: {
-  group: ConsumerGroupDetail;
-  opened: boolean;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function ResetOffsets({ group, opened, onClose, onDone }: DialogProps & { group: ConsumerGroupDetail }) {
   const [to, setTo] = useState<Target>('earliest');
   const [time, setTime] = useState('');
   const [offset, setOffset] = useState<number | string>(0);
-  const [error, setError] = useState<string>();
-  const submit = async () => {
-    try {
+  const { error, attempt, clear } = useActionError();
+  const submit = () =>
+    attempt(async () => {
       const request: ResetOffsetsRequest = { to };
-      if (to === 'timestamp') {
-        const ms = Date.parse(time);
-        if (Number.isNaN(ms)) throw new Error(`Time: '${time}' is not a date and time (e.g. 2026-11-26T08:00:00Z)`);
-        request.timestamp = ms;
-      }
+      if (to === 'timestamp') request.timestamp = parseTime(time);
       if (to === 'offset') request.offset = Number(offset);
       const result = await api.resetOffsets(group.id, request);
       notifications.show({
         color: 'green',
         message: `Offsets of ${group.id} reset: ${result.offsets.map((o) => `${o.topic}[${o.partition}] → ${o.offset}`).join(', ')}`,
       });
-      setError(undefined);
-      onDone();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+    }, onDone);
   return (
     <Modal
       opened={opened}
       onClose={() => {
-        setError(undefined);
+        clear();
         onClose();
       }}
       title={`Reset offsets of ${group.id}`}
@@ -357,7 +329,7 @@ function ResetOffsets({
         {to === 'timestamp' && (
           <TextInput
             label="Time (ISO 8601)"
-            placeholder="2026-11-26T08:00:00Z"
+            placeholder={isoTimeExample}
             value={time}
             onChange={(e) => setTime(e.currentTarget.value)}
           />

@@ -17,8 +17,9 @@ import { notifications } from '@mantine/notifications';
 import type { TopicPartitions, TopicSetting } from '@weir/client';
 import { useMemo, useState } from 'react';
 import { api } from '../api.ts';
+import { useActionError, useDialog, type DialogProps } from '../components/dialog.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { errorText } from '../errors.ts';
+import { isoTimeExample, parseTime } from '../iso-time.ts';
 import { useRouter } from '../router.tsx';
 import { useSession } from '../session.tsx';
 import { usePoll } from '../usePoll.ts';
@@ -39,8 +40,8 @@ export function TopicDetail({ name, onBack }: { name: string; onBack: () => void
   const settings = usePoll(() => api.topicSettings(name), 0, [name]);
   const [onlyChanged, setOnlyChanged] = useState(false);
   const [editing, setEditing] = useState<TopicSetting>();
-  const [growing, setGrowing] = useState(false);
-  const [purging, setPurging] = useState(false);
+  const growing = useDialog(() => partitions.reload());
+  const purging = useDialog(() => partitions.reload());
   const p = partitions.data;
   const shownSettings = useMemo(
     () => (settings.data?.settings ?? []).filter((s) => !onlyChanged || s.changed),
@@ -59,8 +60,8 @@ export function TopicDetail({ name, onBack }: { name: string; onBack: () => void
           </Button>
           {isAdmin && p && (
             <>
-              <Button onClick={() => setGrowing(true)}>Add partitions</Button>
-              <Button color="red.9" variant="outline" onClick={() => setPurging(true)}>
+              <Button onClick={growing.open}>Add partitions</Button>
+              <Button color="red.9" variant="outline" onClick={purging.open}>
                 Purge records
               </Button>
             </>
@@ -165,24 +166,8 @@ export function TopicDetail({ name, onBack }: { name: string; onBack: () => void
       />
       {p && (
         <>
-          <AddPartitions
-            partitions={p}
-            opened={growing}
-            onClose={() => setGrowing(false)}
-            onDone={() => {
-              setGrowing(false);
-              partitions.reload();
-            }}
-          />
-          <Purge
-            partitions={p}
-            opened={purging}
-            onClose={() => setPurging(false)}
-            onDone={() => {
-              setPurging(false);
-              partitions.reload();
-            }}
-          />
+          <AddPartitions partitions={p} {...growing.props} />
+          <Purge partitions={p} {...purging.props} />
         </>
       )}
     </Stack>
@@ -201,22 +186,17 @@ function EditSetting({
   onSaved: () => void;
 }) {
   const [value, setValue] = useState<string>();
-  const [error, setError] = useState<string>();
+  const { error, attempt, clear } = useActionError();
   const shown = value ?? setting?.value ?? '';
-  const save = async (change: { set?: Record<string, string>; reset?: string[] }) => {
-    try {
+  const save = (change: { set?: Record<string, string>; reset?: string[] }) =>
+    attempt(async () => {
       await api.changeTopicSettings(topic, change);
       notifications.show({ color: 'green', message: `${setting!.name} of ${topic} changed` });
       setValue(undefined);
-      setError(undefined);
-      onSaved();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+    }, onSaved);
   const close = () => {
     setValue(undefined);
-    setError(undefined);
+    clear();
     onClose();
   };
   return (
@@ -237,30 +217,15 @@ function EditSetting({
   );
 }
 
-function AddPartitions({
-  partitions,
-  opened,
-  onClose,
-  onDone,
-}: {
-  partitions: TopicPartitions;
-  opened: boolean;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function AddPartitions({ partitions, opened, onClose, onDone }: DialogProps & { partitions: TopicPartitions }) {
   const current = partitions.partitions.length;
   const [total, setTotal] = useState<number | string>(current + 1);
-  const [error, setError] = useState<string>();
-  const submit = async () => {
-    try {
+  const { error, attempt } = useActionError();
+  const submit = () =>
+    attempt(async () => {
       await api.addPartitions(partitions.name, Number(total));
       notifications.show({ color: 'green', message: `${partitions.name} has ${total} partitions` });
-      setError(undefined);
-      onDone();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+    }, onDone);
   return (
     <Modal opened={opened} onClose={onClose} title={`Add partitions to ${partitions.name}`}>
       <Stack>
@@ -276,45 +241,26 @@ function AddPartitions({
   );
 }
 
-function Purge({
-  partitions,
-  opened,
-  onClose,
-  onDone,
-}: {
-  partitions: TopicPartitions;
-  opened: boolean;
-  onClose: () => void;
-  onDone: () => void;
-}) {
+function Purge({ partitions, opened, onClose, onDone }: DialogProps & { partitions: TopicPartitions }) {
   const { name } = partitions;
   const [mode, setMode] = useState<'offset' | 'time'>('offset');
   const [partition, setPartition] = useState<number | string>(0);
   const [offset, setOffset] = useState<number | string>(0);
   const [time, setTime] = useState('');
   const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string>();
-  const submit = async () => {
-    try {
-      let result;
-      if (mode === 'offset') {
-        result = await api.purgeTopic(name, { confirm: typed, offsets: { [String(partition)]: Number(offset) } });
-      } else {
-        const ms = Date.parse(time);
-        if (Number.isNaN(ms)) throw new Error(`Time: '${time}' is not a date and time (e.g. 2026-11-26T08:00:00Z)`);
-        result = await api.purgeTopic(name, { confirm: typed, beforeTimestamp: ms });
-      }
+  const { error, attempt } = useActionError();
+  const submit = () =>
+    attempt(async () => {
+      const result =
+        mode === 'offset'
+          ? await api.purgeTopic(name, { confirm: typed, offsets: { [String(partition)]: Number(offset) } })
+          : await api.purgeTopic(name, { confirm: typed, beforeTimestamp: parseTime(time) });
       notifications.show({
         color: 'green',
         message: `Purged ${name}: ${result.partitions.map((p) => `partition ${p.partition} now starts at ${p.lowOffset}`).join(', ')}`,
       });
       setTyped('');
-      setError(undefined);
-      onDone();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+    }, onDone);
   return (
     <Modal opened={opened} onClose={onClose} title={`Purge records of ${name}`}>
       <Stack>
@@ -342,7 +288,7 @@ function Purge({
         ) : (
           <TextInput
             label="Delete records older than (ISO 8601)"
-            placeholder="2026-11-26T08:00:00Z"
+            placeholder={isoTimeExample}
             value={time}
             onChange={(e) => setTime(e.currentTarget.value)}
           />

@@ -163,3 +163,70 @@ export async function writeRuleWithSyntaxError(
   await p.getByRole('button', { name: 'Run test' }).click();
   await p.getByTestId('test-results').getByText(rule.matched).waitFor();
 }
+
+/** A username and password to sign in with. */
+export interface Login {
+  username: string;
+  password: string;
+}
+
+/** Opens the console and initialises its engine from the page (POST /api/init) with admin `grace`: the status. */
+export async function initAdmin(p: Page, password: string): Promise<number> {
+  await p.goto('/');
+  return p.evaluate(
+    async (password) =>
+      (
+        await fetch('/api/init', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            name: 'Grace Admin',
+            username: 'grace',
+            email: 'grace@example.com',
+            password,
+            roles: [{ name: 'admin' }],
+          }),
+        })
+      ).status,
+    password,
+  );
+}
+
+/**
+ * A call to the API from the page (through the UI server), signed in anew as `login`: the status and
+ * body text (`login refused` with the login's status when the sign-in is refused).
+ */
+export async function apiAs(
+  p: Page,
+  login: Login,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
+  return p.evaluate(
+    async ({ method, url, body, login }) => {
+      const res0 = await fetch('/api/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(login),
+      });
+      if (res0.status !== 200) return { status: res0.status, text: 'login refused' };
+      const { access_token } = (await res0.json()) as { access_token: string };
+      const res = await fetch(url, {
+        method,
+        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, text: await res.text() };
+    },
+    { method, url, body, login },
+  );
+}
+
+/** The cells of a table's body rows, as text. */
+export async function tableRows(p: Page, name: string): Promise<string[][]> {
+  return p
+    .getByRole('table', { name })
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
+}

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
+  apiAs,
+  initAdmin,
   publishDocScreenshots,
   seriousViolations,
   shoot,
@@ -20,32 +22,13 @@ let admin: BrowserContext;
 let page: Page;
 const adminPassword = 'grace-password-1';
 
-async function api(
+const api = (
   p: Page,
   method: string,
   url: string,
   body?: unknown,
   login = { username: 'grace', password: adminPassword },
-): Promise<{ status: number; text: string }> {
-  return p.evaluate(
-    async ({ method, url, body, login }) => {
-      const res0 = await fetch('/api/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(login),
-      });
-      if (res0.status !== 200) return { status: res0.status, text: 'login refused' };
-      const { access_token } = (await res0.json()) as { access_token: string };
-      const res = await fetch(url, {
-        method,
-        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, text: await res.text() };
-    },
-    { method, url, body, login },
-  );
-}
+) => apiAs(p, login, method, url, body);
 
 async function loginStatus(p: Page, username: string, password: string): Promise<number> {
   return p.evaluate(
@@ -68,24 +51,7 @@ before(async () => {
   c = await startConsole();
   admin = await c.context('light');
   page = await admin.newPage();
-  await page.goto('/');
-  const init = await page.evaluate(
-    async (password) =>
-      (
-        await fetch('/api/init', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            name: 'Grace Admin',
-            username: 'grace',
-            email: 'grace@example.com',
-            password,
-            roles: [{ name: 'admin' }],
-          }),
-        })
-      ).status,
-    adminPassword,
-  );
+  const init = await initAdmin(page, adminPassword);
   assert.equal(init, 201);
   for (const rule of [
     {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
+  apiAs,
   publishDocScreenshots,
   seriousViolations,
   shoot,
@@ -43,33 +44,6 @@ after(async () => {
     'pipelines-light',
   ]);
 });
-
-async function apiAs(
-  p: Page,
-  username: string,
-  password: string,
-  method: string,
-  url: string,
-  body?: unknown,
-): Promise<{ status: number; text: string }> {
-  return p.evaluate(
-    async ({ username, password, method, url, body }) => {
-      const login = await fetch('/api/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password }),
-      });
-      const { access_token } = (await login.json()) as { access_token: string };
-      const res = await fetch(url, {
-        method,
-        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, text: await res.text() };
-    },
-    { username, password, method, url, body },
-  );
-}
 
 /** Waits until the element with the test id shows a number above 0 (the overview refreshes every 2 s). */
 async function waitForPositive(p: Page, testId: string): Promise<void> {
@@ -162,7 +136,7 @@ describe('the end-to-end story of a new user', () => {
         },
       ],
     ] as const) {
-      const res = await apiAs(page, 'ada', 'ada-password-1', 'POST', url, body);
+      const res = await apiAs(page, { username: 'ada', password: 'ada-password-1' }, 'POST', url, body);
       assert.equal(res.status, 201, `${url}: ${res.text}`);
     }
     await nav(page, 'Messages');
@@ -176,7 +150,7 @@ describe('the end-to-end story of a new user', () => {
       await page.getByRole('button', { name: 'Produce', exact: true }).click();
       await page.getByText('Produced to auth-logs').first().waitFor();
       await page.waitForTimeout(1500);
-      const res = await apiAs(page, 'ada', 'ada-password-1', 'GET', '/api/metrics/summary');
+      const res = await apiAs(page, { username: 'ada', password: 'ada-password-1' }, 'GET', '/api/metrics/summary');
       alerted = (JSON.parse(res.text) as { alerts: { value: number }[] }).alerts.some((a) => a.value > 0);
     }
     assert.ok(alerted, 'the engine raised an alert for the produced event');
@@ -259,7 +233,7 @@ describe('every page, light and dark: no serious or critical accessibility viola
 
 describe('role test: a `user` sees no write control, and a forged write is refused', () => {
   test('user pages are read-only; POST /api/rules with the user token → 403', async () => {
-    const created = await apiAs(page, 'ada', 'ada-password-1', 'POST', '/api/users', {
+    const created = await apiAs(page, { username: 'ada', password: 'ada-password-1' }, 'POST', '/api/users', {
       name: 'Uma User',
       username: 'uma',
       email: 'uma@example.com',
@@ -311,7 +285,7 @@ describe('role test: a `user` sees no write control, and a forged write is refus
       }
       await shoot(p, `${name}-as-user`);
     }
-    const forged = await apiAs(p, 'uma', 'uma-password-1', 'POST', '/api/rules', {
+    const forged = await apiAs(p, { username: 'uma', password: 'uma-password-1' }, 'POST', '/api/rules', {
       id: 'forged',
       name: 'forged',
       pdl: 'a=1',
@@ -319,9 +293,15 @@ describe('role test: a `user` sees no write control, and a forged write is refus
     });
     assert.equal(forged.status, 403);
     assert.equal(forged.text, '');
-    const produce = await apiAs(p, 'uma', 'uma-password-1', 'POST', '/api/topics/auth-logs/produce', {
-      messages: [{ value: 'x' }],
-    });
+    const produce = await apiAs(
+      p,
+      { username: 'uma', password: 'uma-password-1' },
+      'POST',
+      '/api/topics/auth-logs/produce',
+      {
+        messages: [{ value: 'x' }],
+      },
+    );
     assert.equal(produce.status, 403);
     await ctx.close();
   });

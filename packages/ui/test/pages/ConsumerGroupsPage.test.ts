@@ -6,11 +6,14 @@ import { isolatedEngine } from '../../../engine/test/helpers/engine.ts';
 import { kafkaConsumerGroupsDescribe } from '../../../engine/test/helpers/kafka-tools.ts';
 import { testBootstrap } from '../../../engine/test/helpers/test-node.ts';
 import {
+  apiAs,
+  initAdmin,
   publishDocScreenshots,
   seriousViolations,
   shoot,
   signIn,
   startConsole,
+  tableRows,
   type Console,
 } from '../helpers/console.ts';
 
@@ -30,59 +33,19 @@ const readers = `${weirGroup}-readers`;
 const password = 'grace-password-1';
 const kafka = { clientId: 'weir-ui-groups-test', bootstrapBrokers: [testBootstrap()] };
 
-async function call(method: string, url: string, body?: unknown): Promise<{ status: number; text: string }> {
-  return page.evaluate(
-    async ({ method, url, body, password }) => {
-      const login = await fetch('/api/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'grace', password }),
-      });
-      const { access_token } = (await login.json()) as { access_token: string };
-      const res = await fetch(url, {
-        method,
-        headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, text: await res.text() };
-    },
-    { method, url, body, password },
-  );
-}
+const call = (method: string, url: string, body?: unknown) =>
+  apiAs(page, { username: 'grace', password }, method, url, body);
 
 const nav = (label: string) =>
   page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: label, exact: true }).click();
 
-/** The cells of a table's body rows, as text. */
-async function rows(name: string): Promise<string[][]> {
-  return page
-    .getByRole('table', { name })
-    .locator('tbody tr')
-    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
-}
+const rows = (name: string) => tableRows(page, name);
 
 before(async () => {
   c = await startConsole({ ...engine, 'weir.engine.autostart': 'false', 'weir.groups.lag.sample-seconds': '1' });
   ctx = await c.context('light');
   page = await ctx.newPage();
-  await page.goto('/');
-  const init = await page.evaluate(
-    async (password) =>
-      (
-        await fetch('/api/init', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            name: 'Grace Admin',
-            username: 'grace',
-            email: 'grace@example.com',
-            password,
-            roles: [{ name: 'admin' }],
-          }),
-        })
-      ).status,
-    password,
-  );
+  const init = await initAdmin(page, password);
   assert.equal(init, 201);
   const created = await call('POST', '/api/topics', { name: topic, numberOfPartitions: 2, replicationFactor: 1 });
   assert.equal(created.status, 201, created.text);

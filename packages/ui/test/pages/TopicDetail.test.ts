@@ -5,11 +5,14 @@ import { isolatedEngine } from '../../../engine/test/helpers/engine.ts';
 import { kafkaConfigsDescribe } from '../../../engine/test/helpers/kafka-tools.ts';
 import { kcatEndOffsets, kcatOffsetsAt, kcatPartitions } from '../../../engine/test/helpers/kcat.ts';
 import {
+  apiAs,
+  initAdmin,
   publishDocScreenshots,
   seriousViolations,
   shoot,
   signIn,
   startConsole,
+  tableRows,
   type Console,
 } from '../helpers/console.ts';
 
@@ -25,49 +28,22 @@ const engine = isolatedEngine('ui-topic');
 const topic = `${engine['weir.topic.prefix']}_events`;
 const password = 'grace-password-1';
 
-/** The cells of a table's body rows, as text. */
-async function rows(name: string): Promise<string[][]> {
-  return page
-    .getByRole('table', { name })
-    .locator('tbody tr')
-    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
-}
+const rows = (name: string) => tableRows(page, name);
 
 before(async () => {
   c = await startConsole({ ...engine, 'weir.engine.autostart': 'false' });
   ctx = await c.context('light');
   page = await ctx.newPage();
-  await page.goto('/');
-  const status = await page.evaluate(
-    async ({ password, topic }) => {
-      const call = async (url: string, body: unknown, token?: string) =>
-        fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-          body: JSON.stringify(body),
-        });
-      const init = await call('/api/init', {
-        name: 'Grace Admin',
-        username: 'grace',
-        email: 'grace@example.com',
-        password,
-        roles: [{ name: 'admin' }],
-      });
-      const { access_token } = (await (await call('/api/login', { username: 'grace', password })).json()) as {
-        access_token: string;
-      };
-      const created = await call(
-        '/api/topics',
-        { name: topic, numberOfPartitions: 2, replicationFactor: 1 },
-        access_token,
-      );
-      const messages = Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, value: { n: i } }));
-      const produced = await call(`/api/topics/${topic}/produce`, { messages }, access_token);
-      return [init.status, created.status, produced.status];
-    },
-    { password, topic },
-  );
-  assert.deepEqual(status, [201, 201, 201]);
+  const grace = { username: 'grace', password };
+  const init = await initAdmin(page, password);
+  const created = await apiAs(page, grace, 'POST', '/api/topics', {
+    name: topic,
+    numberOfPartitions: 2,
+    replicationFactor: 1,
+  });
+  const messages = Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, value: { n: i } }));
+  const produced = await apiAs(page, grace, 'POST', `/api/topics/${topic}/produce`, { messages });
+  assert.deepEqual([init, created.status, produced.status], [201, 201, 201]);
   await ctx.clearCookies();
   await signIn(page, 'grace', password);
 });
@@ -159,27 +135,14 @@ test('add partitions and purge with the name typed: kcat sees three partitions a
 });
 
 test('a user sees the partitions and settings, in light and dark, without any change control', async () => {
-  const created = await page.evaluate(async (password) => {
-    const login = await fetch('/api/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'grace', password }),
-    });
-    const { access_token } = (await login.json()) as { access_token: string };
-    const res = await fetch('/api/users', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Uma User',
-        username: 'uma',
-        email: 'uma@example.com',
-        password: 'uma-password-1',
-        roles: [{ name: 'user' }],
-      }),
-    });
-    return res.status;
-  }, password);
-  assert.equal(created, 201);
+  const created = await apiAs(page, { username: 'grace', password }, 'POST', '/api/users', {
+    name: 'Uma User',
+    username: 'uma',
+    email: 'uma@example.com',
+    password: 'uma-password-1',
+    roles: [{ name: 'user' }],
+  });
+  assert.equal(created.status, 201, created.text);
   for (const scheme of ['light', 'dark'] as const) {
     const userCtx = await c.context(scheme);
     const p = await userCtx.newPage();
