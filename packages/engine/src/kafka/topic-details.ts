@@ -159,10 +159,19 @@ export class TopicDetails {
   async addPartitions(name: string, count: number): Promise<void> {
     await this.#admin.createPartitions({ topics: [{ name, count }] });
     const deadline = Date.now() + settleMs;
+    const indexes = Array.from({ length: count }, (_, i) => i);
     while (Date.now() < deadline) {
       const topic = await this.#metadata(name);
-      if (topic && topic.partitions.length >= count && topic.partitions.every((p) => p.leader >= 0)) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      if (topic && topic.partitions.length >= count && topic.partitions.every((p) => p.leader >= 0)) {
+        // A new partition's leader is known some time before its offsets can be listed (seconds for
+        // hundreds of partitions): the answer, and the next read of the topic, list them.
+        const listed = await this.#offsets(name, indexes, ListOffsetTimestamps.LATEST).then(
+          () => true,
+          () => false,
+        );
+        if (listed) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 

@@ -79,10 +79,18 @@ const settingsBody = {
   },
   additionalProperties: false,
 } as const;
+/** The most partitions a topic can reach through POST /api/topics/{name}/partitions. */
+export const maxPartitionsByApi = 1000;
+/** The most partitions one request adds (the broker takes seconds to open hundreds). */
+export const maxPartitionsAdded = 100;
 const partitionsBody = {
   type: 'object',
   required: ['count'],
-  properties: { count: { type: 'integer', minimum: 1, maximum: 100_000, description: 'the new number of partitions' } },
+  properties: {
+    // The API adds partitions up to maxPartitionsByApi: tens of thousands in one request held a test
+    // broker (and every other request to it) for minutes. Larger topics: Kafka's own tools.
+    count: { type: 'integer', minimum: 1, maximum: maxPartitionsByApi, description: 'the new number of partitions' },
+  },
   additionalProperties: false,
 } as const;
 const purgeBody = {
@@ -176,6 +184,11 @@ export const topicDetailRoutes: RouteModule = (app, ctx) => {
         throw apiError(
           'VALIDATION',
           `body.count: topic ${name} has ${current} partitions; count must be greater (partitions can be added, never removed)`,
+        );
+      if (count - current > maxPartitionsAdded)
+        throw apiError(
+          'VALIDATION',
+          `body.count: at most ${maxPartitionsAdded} partitions can be added in one request; topic ${name} has ${current}, so count may be up to ${current + maxPartitionsAdded}`,
         );
       await auditedChange(ctx, 'topic', 'add-partitions', name, { count }, () =>
         withKafka(() => kafka.details.addPartitions(name, count), name),

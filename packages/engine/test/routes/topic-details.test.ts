@@ -162,6 +162,18 @@ test('add partitions: grows the topic; a count not above the current one is refu
       ),
     ],
   );
+  const many = await t.node.call('POST', '/api/topics/grow/partitions', { token: admin, body: { count: 104 } });
+  assert.deepEqual(
+    [many.status, many.body],
+    [
+      400,
+      badRequest(
+        'body.count: at most 100 partitions can be added in one request; topic grow has 3, so count may be up to 103',
+      ),
+    ],
+  );
+  const beyond = await t.node.call('POST', '/api/topics/grow/partitions', { token: admin, body: { count: 1001 } });
+  assert.equal(beyond.status, 400);
   const bad = await t.node.call('POST', '/api/topics/grow/partitions', { token: admin, body: { count: 'four' } });
   assert.deepEqual([bad.status, bad.body], [400, schemaError('body.count must be integer')]);
   const gone = await t.node.call('POST', '/api/topics/nope/partitions', { token: admin, body: { count: 2 } });
