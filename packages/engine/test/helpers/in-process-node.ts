@@ -11,6 +11,7 @@ import { createNodeContext } from '../../src/node.ts';
 import type { NodeContext } from '../../src/node-context.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { InMemoryTopics } from './in-memory-topics.ts';
+import { adminInit, userBody } from './fixture-users.ts';
 
 export interface InjectOptions {
   readonly token?: string;
@@ -102,15 +103,7 @@ export async function startInProcessNode(overrides: Partial<Record<SettingKey, s
     home,
     call,
     async initAdmin() {
-      const res = await call('POST', '/api/init', {
-        body: {
-          name: 'Admin',
-          username: 'admin',
-          email: 'admin@example.com',
-          password: 'admin-pw',
-          roles: [{ name: 'admin' }],
-        },
-      });
+      const res = await call('POST', '/api/init', { body: adminInit });
       if (res.status !== 201) throw new Error(`init failed: ${res.status} ${res.text}`);
       return (await node.login('admin', 'admin-pw')).access_token;
     },
@@ -120,16 +113,7 @@ export async function startInProcessNode(overrides: Partial<Record<SettingKey, s
       return res.body as { access_token: string; refresh_token: string };
     },
     async createUser(adminToken, username, roles = ['user']) {
-      const res = await call('POST', '/api/users', {
-        token: adminToken,
-        body: {
-          username,
-          name: username,
-          email: `${username}@example.com`,
-          password: `${username}-pw`,
-          roles: roles.map((name) => ({ name })),
-        },
-      });
+      const res = await call('POST', '/api/users', { token: adminToken, body: userBody(username, roles) });
       if (res.status !== 201) throw new Error(`user create failed: ${res.status} ${res.text}`);
       return (await node.login(username, `${username}-pw`)).access_token;
     },

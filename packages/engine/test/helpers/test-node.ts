@@ -5,6 +5,7 @@ import { after, before } from 'node:test';
 import { loadSettings, type SettingKey } from '../../src/config/settings.ts';
 import { WeirNode } from '../../src/node.ts';
 import { request, type HttpResponse, type RequestOptions } from './https-client.ts';
+import { adminInit, userBody } from './fixture-users.ts';
 
 /** The broker that scripts/test.ts started for this run. */
 export function testBootstrap(): string {
@@ -65,15 +66,7 @@ export async function startTestNode(
     home: dir,
     call: (method, p, options) => request(node.url, method, p, options),
     async initAdmin() {
-      const res = await t.call('POST', '/api/init', {
-        body: {
-          name: 'Admin',
-          username: 'admin',
-          email: 'admin@example.com',
-          password: 'admin-pw',
-          roles: [{ name: 'admin' }],
-        },
-      });
+      const res = await t.call('POST', '/api/init', { body: adminInit });
       if (res.status !== 201) throw new Error(`init failed: ${res.status} ${res.text}`);
       return (await t.login('admin', 'admin-pw')).access_token;
     },
@@ -83,16 +76,7 @@ export async function startTestNode(
       return res.body as { access_token: string; refresh_token: string };
     },
     async createUser(adminToken, username, roles = ['user']) {
-      const res = await t.call('POST', '/api/users', {
-        token: adminToken,
-        body: {
-          username,
-          name: username,
-          email: `${username}@example.com`,
-          password: `${username}-pw`,
-          roles: roles.map((name) => ({ name })),
-        },
-      });
+      const res = await t.call('POST', '/api/users', { token: adminToken, body: userBody(username, roles) });
       if (res.status !== 201) throw new Error(`user create failed: ${res.status} ${res.text}`);
       return (await t.login(username, `${username}-pw`)).access_token;
     },
