@@ -154,9 +154,18 @@ export async function exportManifests(weir: WeirClient): Promise<{ kind: string;
     let records: Row[];
     if (kind.kind === 'Topic') {
       const names = (await weir.topics()).filter(isUserTopic).sort();
-      records = await Promise.all(
-        names.map(async (name) => {
-          const t = await weir.topic(name);
+      // a topic deleted between the list and its describe is no longer part of the configuration
+      const described = await Promise.all(
+        names.map((name) =>
+          weir.topic(name).catch((e: unknown) => {
+            if (e instanceof WeirApiError && e.status === 404) return undefined;
+            throw e;
+          }),
+        ),
+      );
+      records = described
+        .filter((t) => t !== undefined)
+        .map((t) => {
           const options = Object.fromEntries(
             Object.entries(t.options ?? {}).filter(([k]) => exportedTopicOptions.includes(k)),
           );
@@ -166,8 +175,7 @@ export async function exportManifests(weir: WeirClient): Promise<{ kind: string;
             replicationFactor: t.replicationFactor,
             options,
           };
-        }),
-      );
+        });
     } else {
       records = await listRecords(weir, kind);
     }
