@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { EmbeddedBroker } from './broker/embedded-broker.ts';
 import { isReachable, localBootstrapPort } from './broker/ports.ts';
 import { loadSettings, SettingsError, type Settings } from './config/settings.ts';
-import { WeirNode } from './node.ts';
+import { WeirNode } from './node/node.ts';
 
 /**
  * `npm start`: loads the settings (`--config <file>`, else WEIR_CONFIG, else the repository's

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { SerialQueue } from '../serial-queue.ts';
-import { apiError } from '../errors.ts';
+import { SerialQueue } from '../core/serial-queue.ts';
+import { apiError } from '../core/errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { passwordProblem } from './password-policy.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseProperties, type PropertyEntry } from './properties.ts';
-import { WeirError } from '../errors.ts';
+import { WeirError } from '../core/errors.ts';
 
 /** Raised for a bad setting; the message names the key, where it was set and what is accepted. */
 export class SettingsError extends WeirError {

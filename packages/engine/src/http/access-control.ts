@@ -4,7 +4,7 @@ import type { RouteAccess } from '../auth/roles.ts';
 import type { User } from '../auth/user-directory.ts';
 import { bearer, tokenUser } from '../auth/token-user.ts';
 import { runAs } from '../audit/audit-context.ts';
-import type { NodeContext } from '../node-context.ts';
+import type { NodeContext } from './node-context.ts';
 import { docsPrefix } from './openapi.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 
 /**
  * JSON bodies fail with a 400 error object that says what is wrong and where; `__proto__` and

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { access } from '../auth/roles.ts';
-import type { HealthState, NodeContext } from '../node-context.ts';
+import type { HealthState, NodeContext } from './node-context.ts';
 import { responseShape } from '@weir/contract';
 
 /** How long one broker probe result is reused, and the longest a probe may take. */
 const probeCacheMs = 5000;
 const probeTimeoutMs = 2000;
 
-export type { HealthState } from '../node-context.ts';
+export type { HealthState } from './node-context.ts';
 
 /** `{status: UP | DOWN, checks}`: the checks (ready only) name each dependency and why it fails. */
 const healthAnswer = responseShape({

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { apiError, type ApiError } from '../errors.ts';
+import { apiError, type ApiError } from '../core/errors.ts';
 import { fixedHeaders } from './fixed-headers.ts';
 
 /** Longest path parameter (percent-encoded) the router takes: a 256-character id of 4-byte characters is 3,072. */

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Settings } from '../config/settings.ts';
-import { keytoolSecrets } from '../keytool-secrets.ts';
+import { keytoolSecrets } from '../core/keytool-secrets.ts';
 
 const run = promisify(execFile);
 

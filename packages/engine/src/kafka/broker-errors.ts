@@ -1,4 +1,4 @@
-import { apiError, type ApiError } from '../errors.ts';
+import { apiError, type ApiError } from '../core/errors.ts';
 
 /**
  * Reading @platformatic/kafka errors: a broker refusal arrives as a ProtocolError (with the broker's

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { BaseOptions } from '@platformatic/kafka';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
-import { keytoolSecrets } from '../keytool-secrets.ts';
+import { keytoolSecrets } from '../core/keytool-secrets.ts';
 
 type ConnectionSettings = Pick<
   BaseOptions,

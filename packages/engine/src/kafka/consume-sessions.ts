@@ -5,7 +5,7 @@ import {
   type Message,
   type MessagesStream,
 } from '@platformatic/kafka';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import { deserialize } from './serde-codecs.ts';
 import type { SerdeType } from './serdes.ts';

@@ -1,5 +1,5 @@
 import type { SerdeType } from './serdes.ts';
-import { WeirError } from '../errors.ts';
+import { WeirError } from '../core/errors.ts';
 
 /**
  * The bytes of Kafka's Java serializers (org.apache.kafka.common.serialization), so that records

@@ -5,7 +5,7 @@ import {
   type Message,
   type MessagesStream,
 } from '@platformatic/kafka';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import type { SerdeType } from './serdes.ts';
 import { inPartition, startOptions, type StartPosition } from './start-position.ts';

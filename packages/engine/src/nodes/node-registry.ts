@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SettingsError } from '../config/settings.ts';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 
 /** A registered engine instance (spec: Node), plus what an operator needs to tell whether it is alive. */

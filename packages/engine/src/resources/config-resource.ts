@@ -1,10 +1,10 @@
 import { integerIdKey, type ElementViolations } from '@weir/contract';
 import { isObject } from '@weir/pdl';
-import { apiError, withDetails } from '../errors.ts';
+import { apiError, withDetails } from '../core/errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import type { CheckContext, ConfigRecord, ResourceKind } from './resource-kind.ts';
 import { compileValidator, type Validator } from '../validation/json-schema.ts';
-import { SerialQueue } from '../serial-queue.ts';
+import { SerialQueue } from '../core/serial-queue.ts';
 import { SerialisedListCache, type SerialisedList } from './serialised-list.ts';
 
 type Prepared =

@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import secureJson from 'secure-json-parse';
-import { WeirError } from '../errors.ts';
+import { WeirError } from '../core/errors.ts';
 
 /** One row of a lookup (spec: Lookup → content). */
 export type LookupRow = Record<string, unknown>;

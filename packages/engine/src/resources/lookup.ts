@@ -1,6 +1,6 @@
-import { apiError, isApiError } from '../errors.ts';
+import { apiError, isApiError } from '../core/errors.ts';
 import { isRecordTooLarge } from '../kafka/broker-errors.ts';
-import { SerialQueue } from '../serial-queue.ts';
+import { SerialQueue } from '../core/serial-queue.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { isStringId, stringIdRule } from '@weir/contract';
 import { SerialisedListCache, type SerialisedList } from './serialised-list.ts';

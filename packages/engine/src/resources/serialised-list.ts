@@ -1,4 +1,4 @@
-import { etagOf } from '../etag.ts';
+import { etagOf } from '../core/etag.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 
 /** A collection as the list route sends it: the JSON bytes and their entity tag. */

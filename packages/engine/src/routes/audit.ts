@@ -1,5 +1,5 @@
 import { access } from '../auth/roles.ts';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import type { AuditRecord } from '../store/config-store.ts';
 import type { RouteModule } from './route-module.ts';
 import { auditPage, auditQuery, type AuditQuery } from '@weir/contract';

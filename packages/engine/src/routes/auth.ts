@@ -1,7 +1,7 @@
 import { access } from '../auth/roles.ts';
 import { bearer, tokenUser } from '../auth/token-user.ts';
 import type { RouteModule } from './route-module.ts';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import { loginBody, noContent, refreshRefused, tokenPair } from '@weir/contract';
 
 /**

@@ -1,11 +1,11 @@
 import { listOf, noContent, responseShape } from '@weir/contract';
 import { access } from '../auth/roles.ts';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import { brokerErrorId, brokerReason, unavailableOr } from '../kafka/broker-errors.ts';
 import { GroupRefusal, type ResetTarget } from '../kafka/consumer-groups.ts';
 import type { StoredTopology } from '../resources/topology.ts';
 import { consumerGroupId } from '../stream/stream-engine.ts';
-import type { NodeContext } from '../node-context.ts';
+import type { NodeContext } from '../http/node-context.ts';
 import type { RouteModule } from './route-module.ts';
 import { auditedChange } from './topics.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ifNoneMatchHolds } from '../etag.ts';
+import { ifNoneMatchHolds } from '../core/etag.ts';
 import type { SerialisedList } from '../resources/serialised-list.ts';
 
 /** A collection's answer (docs/api.md, Polling a collection): its `ETag`; 304 without a body when `If-None-Match` holds it. */

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../auth/roles.ts';
-import { apiError } from '../errors.ts';
-import type { NodeContext } from '../node-context.ts';
+import { apiError } from '../core/errors.ts';
+import type { NodeContext } from '../http/node-context.ts';
 import { unavailableOr } from '../kafka/broker-errors.ts';
 import { defaultDeserializer, serdeConfiguration, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
 import { weirTopicNames } from '../kafka/weir-topics.ts';

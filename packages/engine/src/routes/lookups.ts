@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../auth/roles.ts';
-import { apiError, isApiError } from '../errors.ts';
+import { apiError, isApiError } from '../core/errors.ts';
 import { LookupResource, type LookupFile } from '../resources/lookup.ts';
 import type { RouteModule } from './route-module.ts';
 import { idParams, listOf, lookup, lookupId, lookupUpload, noContent } from '@weir/contract';

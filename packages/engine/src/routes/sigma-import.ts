@@ -3,7 +3,7 @@ import { builtInMappingsUrl, convertSigma, MappingError, parseMapping } from '@w
 import type { DocumentResult, Mapping, WeirRule } from '@weir/sigma';
 import { access } from '../auth/roles.ts';
 import { isYamlMediaType, parseJson, registerYamlParser } from '../http/body-parsers.ts';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';

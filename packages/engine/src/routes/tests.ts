@@ -1,6 +1,6 @@
 import { check, compile, isPdlSyntaxError, type LookupResolver } from '@weir/pdl';
 import { access } from '../auth/roles.ts';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import { parseJson } from '../http/body-parsers.ts';
 import type { StoredPipeline } from '../resources/pipeline.ts';
 import type { StoredRule } from '../resources/rule.ts';

@@ -1,6 +1,6 @@
 import { listOf, responseShape, topicParams } from '@weir/contract';
 import { access } from '../auth/roles.ts';
-import { apiError } from '../errors.ts';
+import { apiError } from '../core/errors.ts';
 import { brokerErrorId, brokerReason, unavailableOr } from '../kafka/broker-errors.ts';
 import { DetailRefusal, type PurgeLimit, type SettingsChange } from '../kafka/topic-details.ts';
 import type { RouteModule } from './route-module.ts';

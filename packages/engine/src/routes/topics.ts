@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { access } from '../auth/roles.ts';
-import type { NodeContext } from '../node-context.ts';
-import { apiError, withDetails } from '../errors.ts';
+import type { NodeContext } from '../http/node-context.ts';
+import { apiError, withDetails } from '../core/errors.ts';
 import { brokerErrorId, brokerReason, isUnreachable, unavailableOr } from '../kafka/broker-errors.ts';
 import { SerdeError, serialize } from '../kafka/serde-codecs.ts';
 import { defaultDeserializer, defaultSerializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';

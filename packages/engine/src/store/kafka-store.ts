@@ -6,7 +6,7 @@ import { kafkaConnection } from '../kafka/client-options.ts';
 import { visitRecords } from '../kafka/record-batches.ts';
 import { describeError, ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
 import { auditTopicName, weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
-import { SerialQueue } from '../serial-queue.ts';
+import { SerialQueue } from '../core/serial-queue.ts';
 import {
   auditMatches,
   type AuditEntry,

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Settings } from '../config/settings.ts';
-import { apiError } from '../errors.ts';
-import { SerialQueue } from '../serial-queue.ts';
+import { apiError } from '../core/errors.ts';
+import { SerialQueue } from '../core/serial-queue.ts';
 import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';

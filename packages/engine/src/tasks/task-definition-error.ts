@@ -1,4 +1,4 @@
-import { WeirError } from '../errors.ts';
+import { WeirError } from '../core/errors.ts';
 
 /** Brands TaskDefinitionError instances so they are recognised across realms and package copies. */
 export const kTaskDefinitionError: unique symbol = Symbol.for('weir.tasks.definitionError');

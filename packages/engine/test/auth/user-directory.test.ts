@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { UserDirectory } from '../../src/auth/user-directory.ts';
-import { isApiError } from '../../src/errors.ts';
+import { isApiError } from '../../src/core/errors.ts';
 import { SqliteConfigStore } from '../../src/store/sqlite-store.ts';
 
 /** The user rules on a real (SQLite) store: init, the last admin, roles, passwords, concurrent writes. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { check, compile } from '@weir/pdl';
 import { parseProperties } from '../../src/config/properties.ts';
 import { loadSettings, settingDefinitions } from '../../src/config/settings.ts';
-import { isWeirError } from '../../src/errors.ts';
+import { isWeirError } from '../../src/core/errors.ts';
 import { parseLookupFile } from '../../src/resources/lookup-table.ts';
 import { lookupFile } from './lookup-files.ts';
 import { anyString, hugeString, nastyStrings } from './mutations.ts';

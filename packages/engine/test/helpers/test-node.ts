@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { loadSettings, type SettingKey } from '../../src/config/settings.ts';
-import { WeirNode } from '../../src/node.ts';
+import { WeirNode } from '../../src/node/node.ts';
 import { request, type HttpResponse, type RequestOptions } from './https-client.ts';
 import { adminInit, userBody } from './fixture-users.ts';
 

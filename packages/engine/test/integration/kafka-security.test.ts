@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { EmbeddedBroker } from '../../src/broker/embedded-broker.ts';
 import { freePort } from '../../src/broker/ports.ts';
 import { loadSettings } from '../../src/config/settings.ts';
-import { WeirNode } from '../../src/node.ts';
+import { WeirNode } from '../../src/node/node.ts';
 import { isolatedEngine, post, waitFor } from '../helpers/engine.ts';
 import { request } from '../helpers/https-client.ts';
 import { uniqueTopicPrefix } from '../helpers/unique.ts';

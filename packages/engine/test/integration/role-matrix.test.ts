@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { apiRoutes, registerAccessControl } from '../../src/http/access-control.ts';
-import type { NodeContext } from '../../src/node-context.ts';
+import type { NodeContext } from '../../src/http/node-context.ts';
 import { useTestNode } from '../helpers/test-node.ts';
 
 /** Fills path parameters: the caller's own username, a numeric id, a uuid, or a missing name. Live tails end after 1 s. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ConsumeSessions, consumerStatus } from '../../src/kafka/consume-sessions.ts';
-import { isApiError } from '../../src/errors.ts';
+import { isApiError } from '../../src/core/errors.ts';
 import { createTopics, produce } from '../helpers/kafka.ts';
 import { testBootstrap } from '../helpers/test-node.ts';
 import { uniqueTopic } from '../helpers/topics.ts';

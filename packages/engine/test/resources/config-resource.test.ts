@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { isApiError } from '../../src/errors.ts';
+import { isApiError } from '../../src/core/errors.ts';
 import { ConfigResource } from '../../src/resources/config-resource.ts';
 import { resourceKinds } from '../../src/resources/kinds.ts';
 import { SqliteConfigStore } from '../../src/store/sqlite-store.ts';

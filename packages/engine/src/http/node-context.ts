@@ -1,15 +1,15 @@
-import type { Settings } from './config/settings.ts';
-import type { LoginLimiter } from './auth/login-limiter.ts';
-import type { TokenService } from './auth/tokens.ts';
-import type { User, UserDirectory } from './auth/user-directory.ts';
-import type { RouteAccess } from './auth/roles.ts';
-import type { AuditingStore } from './audit/auditing-store.ts';
-import type { NodeRegistry } from './nodes/node-registry.ts';
-import type { TopicPorts } from './kafka/topic-clients.ts';
-import type { LagSampler } from './kafka/lag-sampler.ts';
-import type { StreamEngine } from './stream/stream-engine.ts';
-import type { EngineMetrics } from './stream/engine-metrics.ts';
-import type { ApiError } from './errors.ts';
+import type { Settings } from '../config/settings.ts';
+import type { LoginLimiter } from '../auth/login-limiter.ts';
+import type { TokenService } from '../auth/tokens.ts';
+import type { User, UserDirectory } from '../auth/user-directory.ts';
+import type { RouteAccess } from '../auth/roles.ts';
+import type { AuditingStore } from '../audit/auditing-store.ts';
+import type { NodeRegistry } from '../nodes/node-registry.ts';
+import type { TopicPorts } from '../kafka/topic-clients.ts';
+import type { LagSampler } from '../kafka/lag-sampler.ts';
+import type { StreamEngine } from '../stream/stream-engine.ts';
+import type { EngineMetrics } from '../stream/engine-metrics.ts';
+import type { ApiError } from '../core/errors.ts';
 import type { ErrorObject } from 'ajv';
 
 /** The node's lifecycle as the health routes see it (http/health.ts). */

@@ -1,22 +1,22 @@
 import { setOutputNames } from '@weir/pdl';
 import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { LoginLimiter } from './auth/login-limiter.ts';
-import { TokenService } from './auth/tokens.ts';
-import { UserDirectory } from './auth/user-directory.ts';
-import { nodeUuid, type Settings } from './config/settings.ts';
+import { LoginLimiter } from '../auth/login-limiter.ts';
+import { TokenService } from '../auth/tokens.ts';
+import { UserDirectory } from '../auth/user-directory.ts';
+import { nodeUuid, type Settings } from '../config/settings.ts';
 import { createApi } from './api.ts';
-import type { NodeContext } from './node-context.ts';
-import { TopicClients, type TopicPorts } from './kafka/topic-clients.ts';
-import { LagSampler } from './kafka/lag-sampler.ts';
-import { loadKeyStore } from './http/tls.ts';
-import { ensureWeirTopics } from './kafka/weir-topic-setup.ts';
-import { NodeRegistry } from './nodes/node-registry.ts';
-import { openStore } from './store/open-store.ts';
-import { AuditingStore } from './audit/auditing-store.ts';
-import { EngineMetrics } from './stream/engine-metrics.ts';
-import { StreamEngine, type EngineLog } from './stream/stream-engine.ts';
-import { startMetricsServer } from './http/metrics-server.ts';
+import type { NodeContext } from '../http/node-context.ts';
+import { TopicClients, type TopicPorts } from '../kafka/topic-clients.ts';
+import { LagSampler } from '../kafka/lag-sampler.ts';
+import { loadKeyStore } from '../http/tls.ts';
+import { ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
+import { NodeRegistry } from '../nodes/node-registry.ts';
+import { openStore } from '../store/open-store.ts';
+import { AuditingStore } from '../audit/auditing-store.ts';
+import { EngineMetrics } from '../stream/engine-metrics.ts';
+import { StreamEngine, type EngineLog } from '../stream/stream-engine.ts';
+import { startMetricsServer } from '../http/metrics-server.ts';
 
 /**
  * What the routes of a node work with, on its open store and topic clients (the Kafka clients; the

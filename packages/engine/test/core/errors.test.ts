@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { SettingsError } from '../src/config/settings.ts';
+import { SettingsError } from '../../src/config/settings.ts';
 import { readErrorBody, WeirApiError, type ErrorBody as SdkErrorBody } from '@weir/client';
 import { errorCatalog, errorStatus } from '@weir/contract';
 import {
@@ -12,10 +12,10 @@ import {
   WeirError,
   withDetails,
   type ApiError,
-} from '../src/errors.ts';
-import { SerdeError } from '../src/kafka/serde-codecs.ts';
-import { LookupFormatError } from '../src/resources/lookup-table.ts';
-import { DefinitionViolation, TaskDefinitionError } from '../src/tasks/task-definition-error.ts';
+} from '../../src/core/errors.ts';
+import { SerdeError } from '../../src/kafka/serde-codecs.ts';
+import { LookupFormatError } from '../../src/resources/lookup-table.ts';
+import { DefinitionViolation, TaskDefinitionError } from '../../src/tasks/task-definition-error.ts';
 
 test('the spec texts come out of the registry exactly', () => {
   const kind = { one: 'pipeline', many: 'pipelines' };
@@ -48,7 +48,7 @@ test('the spec texts come out of the registry exactly', () => {
 });
 
 test('docs/api.md names every error code', () => {
-  const doc = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+  const doc = readFileSync(new URL('../../../../docs/api.md', import.meta.url), 'utf8');
   for (const code of Object.keys(errorCatalog))
     assert.ok(doc.includes(`\`${code}\``), `docs/api.md does not name ${code}`);
 });

@@ -5,18 +5,18 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { TlsMaterial } from './http/tls.ts';
-import { registerAccessControl, isForbidden } from './http/access-control.ts';
-import { registerBodyParsers } from './http/body-parsers.ts';
-import type { NodeContext } from './node-context.ts';
-import { apiError, isApiError, withDetails, type ApiError } from './errors.ts';
-import { fixedHeaders, hstsHeader } from './http/fixed-headers.ts';
-import { registerOpenApi } from './http/openapi.ts';
-import { registerHealth } from './http/health.ts';
-import { clientError, frameworkError, maxPathParamLength } from './http/http-layer-errors.ts';
-import { routeModules } from './routes/index.ts';
-import { compiledSchema } from './validation/json-schema.ts';
-import { describeRequestViolations } from './validation/violations.ts';
+import type { TlsMaterial } from '../http/tls.ts';
+import { registerAccessControl, isForbidden } from '../http/access-control.ts';
+import { registerBodyParsers } from '../http/body-parsers.ts';
+import type { NodeContext } from '../http/node-context.ts';
+import { apiError, isApiError, withDetails, type ApiError } from '../core/errors.ts';
+import { fixedHeaders, hstsHeader } from '../http/fixed-headers.ts';
+import { registerOpenApi } from '../http/openapi.ts';
+import { registerHealth } from '../http/health.ts';
+import { clientError, frameworkError, maxPathParamLength } from '../http/http-layer-errors.ts';
+import { routeModules } from '../routes/index.ts';
+import { compiledSchema } from '../validation/json-schema.ts';
+import { describeRequestViolations } from '../validation/violations.ts';
 import type { ErrorObject } from 'ajv';
 
 /** The management API of one node: Fastify with the spec's headers, errors and access control. */
