@@ -41,8 +41,15 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-export function startWeir(options: WeirRunnerOptions, onLog: (line: string) => void): Runner {
-  const child = fork(new URL('./engine-weir.ts', import.meta.url), [JSON.stringify(options)], {
+/**
+ * `checkout`: another checkout of the repository (WEIR_BENCH_BEFORE) whose bench/engine-weir.ts and
+ * engine run instead of this one's, for a before/after comparison in one run.
+ */
+export function startWeir(options: WeirRunnerOptions, onLog: (line: string) => void, checkout?: string): Runner {
+  const runner = checkout
+    ? path.join(checkout, 'bench', 'engine-weir.ts')
+    : new URL('./engine-weir.ts', import.meta.url);
+  const child = fork(runner, [JSON.stringify(options)], {
     execArgv: ['--disable-warning=ExperimentalWarning'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -10,8 +10,12 @@
  *   (l) Kafka Streams reference pipeline in plain Java (the same rules one by one, the same alert JSON), 2 threads.
  * events/s: from the first output record to the group's committed offsets at the input's end;
  * CPU-s per 1M events: user + system time of the processing process (/proc/<pid>/stat) over the same window.
- * Kafka Streams runs with commit.interval.ms = Weir's measured commit cadence in the same round
- * (Weir commits after every batch it writes: the mean time between two commits of one worker thread).
+ * Kafka Streams runs at three settings each round: commit.interval.ms = Weir's measured commit cadence
+ * in the same round (Weir commits after every batch it writes: the mean time between two commits of
+ * one worker thread), at its defaults (30 s at at-least-once; timed to its last output, since its
+ * last commit comes up to 30 s later) and at commit.interval.ms=1000.
+ * WEIR_BENCH_BEFORE=<another checkout, with its node_modules> also runs that checkout's Weir as (b0)
+ * and (c0) in each round, for before/after ratios in one run.
  * Then latency (reference pipeline at half of Weir's best rate: input append → output append, both
  * LogAppendTime, read with kcat) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
@@ -81,13 +85,18 @@ interface Measured {
   readonly outputs: number;
 }
 
-/** Runs until the group committed the whole input: events/s and CPU from the first output on. */
+/**
+ * Runs until the group committed the whole input (or, with `outputs`, until the output topic holds
+ * that many records: Kafka Streams at its default commit.interval.ms of 30 s commits long after its
+ * last output): events/s and CPU from the first output on.
+ */
 async function measure(
   runner: Runner | null,
   group: string,
   input: string,
   output: string,
   total = events,
+  outputs?: number,
 ): Promise<Measured> {
   const cpu = () => (runner ? cpuSeconds(runner.pid) : (process.cpuUsage().user + process.cpuUsage().system) / 1e6);
   const rss = () => (runner ? residentMiB(runner.pid) : process.memoryUsage().rss / 2 ** 20);
@@ -105,7 +114,7 @@ async function measure(
   const cpu0 = cpu();
   const steps = [rss()];
   for (;;) {
-    const done = await committed(group, input);
+    const done = outputs === undefined ? await committed(group, input) : (await endOffset(output)) * (total / outputs);
     if (done >= total) break;
     rssMax = Math.max(rssMax, rss());
     if (steps.length === 1 && done >= total / 2) steps.push(rss());
@@ -195,8 +204,9 @@ function weir(
   output: string,
   alertsTopic: string,
   extra: { rules?: number; lookupRows?: number } = {},
+  checkout?: string,
 ): Runner {
-  return startWeir({ bootstrap, group, scenario, input, output, alertsTopic, threads, ...extra }, log(group));
+  return startWeir({ bootstrap, group, scenario, input, output, alertsTopic, threads, ...extra }, log(group), checkout);
 }
 
 function peer(
@@ -205,7 +215,7 @@ function peer(
   input: string,
   output: string,
   alerts: string,
-  commitIntervalMs: number,
+  commitIntervalMs: number | 'default',
 ): Runner {
   return startPeer(
     mode,
@@ -238,12 +248,18 @@ async function load(topic: string, from: number, to: number, key: (i: number) =>
 const fmtRate = (n: number) => `${Math.round(n).toLocaleString('en-US')}`;
 const fmtCpu = (n: number) => n.toFixed(2);
 
+/** Another checkout (its bench/engine-weir.ts and engine) run beside this one: (b0) and (c0). */
+const before = process.env.WEIR_BENCH_BEFORE;
+
 async function throughput(input: string): Promise<number> {
   const results = new Map<string, Measured[]>();
   const add = (k: string, m: Measured) => results.set(k, [...(results.get(k) ?? []), m]);
+  const weirKeys = before ? ['b', 'c', 'b0', 'c0'] : ['b', 'c'];
+  const peerKeys = ['k', 'l', 'kd', 'ld', 'k1', 'l1'];
   for (let round = 1; round <= rounds; round++) {
     const topic = (s: string) => `out-${s}${round}`;
-    await createTopics(['a', 'j', 'b', 'k', 'c', 'l'].map(topic).concat([`alerts-c${round}`, `alerts-l${round}`]));
+    const alerts = ['c', 'c0', 'l', 'ld', 'l1'].map((s) => `alerts-${s}${round}`);
+    await createTopics(['a', 'j', ...weirKeys, ...peerKeys].map(topic).concat(alerts));
     const stopRaw = await rawLoop(input, topic('a'), `bench-a${round}`);
     add('a', await measure(null, `bench-a${round}`, input, topic('a')));
     await stopRaw();
@@ -251,40 +267,39 @@ async function throughput(input: string): Promise<number> {
       'j',
       await measure(peer('raw', `bench-j${round}`, input, topic('j'), '', 0), `bench-j${round}`, input, topic('j')),
     );
-    const b = await measure(
-      weir('passthrough', `bench-b${round}`, input, topic('b'), `alerts-b${round}`),
-      `bench-b${round}`,
-      input,
-      topic('b'),
-    );
-    add('b', b);
-    const c = await measure(
-      weir('reference', `bench-c${round}`, input, topic('c'), `alerts-c${round}`),
-      `bench-c${round}`,
-      input,
-      topic('c'),
-    );
-    add('c', c);
+    const runWeir = async (key: string, scenario: 'passthrough' | 'reference', checkout?: string) => {
+      const group = `bench-${key}${round}`;
+      const m = await measure(
+        weir(scenario, group, input, topic(key), `alerts-${key}${round}`, {}, checkout),
+        group,
+        input,
+        topic(key),
+      );
+      add(key, m);
+      return m;
+    };
+    const b = await runWeir('b', 'passthrough');
+    const c = await runWeir('c', 'reference');
+    if (before) {
+      await runWeir('b0', 'passthrough', before);
+      await runWeir('c0', 'reference', before);
+    }
     const commitB = Math.max(1, Math.round(b.cadenceMs ?? 100));
     const commitC = Math.max(1, Math.round(c.cadenceMs ?? 100));
-    add(
-      'k',
-      await measure(
-        peer('passthrough', `bench-k${round}`, input, topic('k'), '', commitB),
-        `bench-k${round}`,
-        input,
-        topic('k'),
-      ),
-    );
-    add(
-      'l',
-      await measure(
-        peer('reference', `bench-l${round}`, input, topic('l'), `alerts-l${round}`, commitC),
-        `bench-l${round}`,
-        input,
-        topic('l'),
-      ),
-    );
+    const runPeer = async (key: string, mode: 'passthrough' | 'reference', commit: number | 'default') => {
+      const group = `bench-${key}${round}`;
+      const alertsTopic = mode === 'reference' ? `alerts-${key}${round}` : '';
+      // at the default interval the last commit comes up to 30 s after the last output: count outputs
+      const outputs = commit === 'default' ? (mode === 'passthrough' ? events : c.outputs) : undefined;
+      const runner = peer(mode, group, input, topic(key), alertsTopic, commit);
+      add(key, await measure(runner, group, input, topic(key), events, outputs));
+    };
+    await runPeer('k', 'passthrough', commitB);
+    await runPeer('l', 'reference', commitC);
+    await runPeer('kd', 'passthrough', 'default');
+    await runPeer('ld', 'reference', 'default');
+    await runPeer('k1', 'passthrough', 1000);
+    await runPeer('l1', 'reference', 1000);
     console.log(
       `round ${round}: Weir commit cadence per thread: passthrough ${b.cadenceMs?.toFixed(1)} ms, reference ${c.cadenceMs?.toFixed(1)} ms ` +
         `→ Kafka Streams commit.interval.ms ${commitB} / ${commitC}; reference outputs: Weir ${c.outputs}, Kafka Streams ${results.get('l')!.at(-1)!.outputs}`,
@@ -296,9 +311,15 @@ async function throughput(input: string): Promise<number> {
     ['a', '(a) Node raw loop, @platformatic/kafka (bench process)'],
     ['j', '(j) Java raw loop, 1 thread'],
     ['b', '(b) Weir passthrough, 2 threads'],
-    ['k', '(k) Kafka Streams passthrough, 2 threads'],
+    ...(before ? [['b0', '(b0) Weir passthrough, before (WEIR_BENCH_BEFORE)'] as [string, string]] : []),
+    ['k', "(k) Kafka Streams passthrough, commit = Weir's cadence"],
+    ['kd', '(kd) Kafka Streams passthrough, defaults (commit 30 s)'],
+    ['k1', '(k1) Kafka Streams passthrough, commit 1 s'],
     ['c', '(c) Weir reference pipeline, 2 threads'],
-    ['l', '(l) Kafka Streams reference pipeline, 2 threads'],
+    ...(before ? [['c0', '(c0) Weir reference, before (WEIR_BENCH_BEFORE)'] as [string, string]] : []),
+    ['l', "(l) Kafka Streams reference, commit = Weir's cadence"],
+    ['ld', '(ld) Kafka Streams reference, defaults (commit 30 s)'],
+    ['l1', '(l1) Kafka Streams reference, commit 1 s'],
   ];
   console.log(
     `\n${events.toLocaleString('en-US')} events, ${rounds} round(s); events/s best (rounds) | CPU-s per 1M events least (rounds) | RSS max MiB`,
@@ -306,14 +327,35 @@ async function throughput(input: string): Promise<number> {
   for (const [k, label] of rows) {
     const ms = results.get(k)!;
     console.log(
-      `${label.padEnd(50)} ${fmtRate(best(k)).padStart(8)} (${ms.map((m) => fmtRate(m.rate)).join(' / ')})  | ` +
+      `${label.padEnd(56)} ${fmtRate(best(k)).padStart(8)} (${ms.map((m) => fmtRate(m.rate)).join(' / ')})  | ` +
         `${fmtCpu(leastCpu(k)).padStart(6)} (${ms.map((m) => fmtCpu(m.cpuPerMillion)).join(' / ')})  | ${Math.round(Math.max(...ms.map((m) => m.rssMaxMiB)))}`,
     );
   }
   const ratio = (x: string, y: string) =>
     `events/s ${(best(x) / best(y)).toFixed(2)}, CPU-s per 1M ${(leastCpu(x) / leastCpu(y)).toFixed(2)}`;
-  console.log(`Weir / Kafka Streams, passthrough (b/k): ${ratio('b', 'k')}`);
-  console.log(`Weir / Kafka Streams, reference   (c/l): ${ratio('c', 'l')}`);
+  for (const [w, label] of before
+    ? [
+        ['', 'now'],
+        ['0', 'before'],
+      ]
+    : [['', 'now']]) {
+    for (const [peerSuffix, setting] of [
+      ['', "commit = Weir's cadence"],
+      ['d', 'Kafka Streams defaults'],
+      ['1', 'commit 1 s'],
+    ]) {
+      console.log(
+        `Weir (${label}) / Kafka Streams (${setting}), passthrough (b${w}/k${peerSuffix}): ${ratio(`b${w}`, `k${peerSuffix}`)}`,
+      );
+      console.log(
+        `Weir (${label}) / Kafka Streams (${setting}), reference   (c${w}/l${peerSuffix}): ${ratio(`c${w}`, `l${peerSuffix}`)}`,
+      );
+    }
+  }
+  if (before) {
+    console.log(`Weir now / before, passthrough (b/b0): ${ratio('b', 'b0')}`);
+    console.log(`Weir now / before, reference   (c/c0): ${ratio('c', 'c0')}`);
+  }
   console.log(
     `Weir passthrough / Node raw loop (b/a): events/s ${(best('b') / best('a')).toFixed(2)}; Java raw / Node raw (j/a): ${(best('j') / best('a')).toFixed(2)}`,
   );

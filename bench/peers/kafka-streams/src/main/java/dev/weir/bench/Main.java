@@ -63,7 +63,9 @@ public final class Main {
     p.put(StreamsConfig.APPLICATION_ID_CONFIG, o.get("group"));
     p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, o.get("bootstrap"));
     p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, o.getOrDefault("threads", "2"));
-    p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, o.getOrDefault("commitIntervalMs", "100"));
+    // commitIntervalMs=default leaves Kafka Streams' own default (30 s at at-least-once)
+    String commitInterval = o.getOrDefault("commitIntervalMs", "100");
+    if (!commitInterval.equals("default")) p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitInterval);
     p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
     p.put(StreamsConfig.STATE_DIR_CONFIG, o.get("stateDir"));
     p.put("auto.offset.reset", "earliest");
