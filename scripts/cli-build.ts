@@ -5,30 +5,27 @@
  * reads beside it). `npm install` runs it (postinstall) when the sources are newer than the build,
  * `npm pack` in packages/client always (prepack); `npm run build:cli` by hand.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { buildStale } from './build-staleness.ts';
 import { rolldown } from 'rolldown';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/client/dist');
 const bundle = path.join(dist, 'cli/weirctl.js');
-const sources = ['packages/client/src', 'packages/sigma/src', 'packages/sigma/mappings', 'packages/pdl/src'];
+const sources = [
+  'packages/client/src',
+  'packages/contract/src',
+  'packages/sigma/src',
+  'packages/sigma/mappings',
+  'packages/pdl/src',
+];
 /** The oldest Node the built CLI supports (README: any recent version). */
 export const cliNodeTarget = 'node20';
 
-function newest(p: string): number {
-  const full = path.join(root, p);
-  if (!existsSync(full)) return 0;
-  const st = statSync(full);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return Math.max(st.mtimeMs, ...readdirSync(full).map((n) => newest(path.join(p, n))));
-}
-
 /** True when the build is missing or older than a source file. */
 export function cliBuildStale(): boolean {
-  if (!existsSync(bundle)) return true;
-  const built = statSync(bundle).mtimeMs;
-  return sources.some((s) => newest(s) > built);
+  return buildStale(bundle, sources);
 }
 
 export async function buildCli(log: (line: string) => void = console.log): Promise<void> {

@@ -3,8 +3,8 @@
  * always with `--force`. `npm install` runs it (postinstall), `npm start` runs it before starting.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { buildStale } from './build-staleness.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/ui/dist/index.html');
@@ -19,19 +19,9 @@ const sources = [
   'packages/contract/src',
 ];
 
-function newest(p: string): number {
-  const full = path.join(root, p);
-  if (!existsSync(full)) return 0;
-  const st = statSync(full);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return Math.max(st.mtimeMs, ...readdirSync(full).map((n) => newest(path.join(p, n))));
-}
-
 /** True when dist is missing or older than a source file. */
 export function uiBuildStale(): boolean {
-  if (!existsSync(dist)) return true;
-  const built = statSync(dist).mtimeMs;
-  return sources.some((s) => newest(s) > built);
+  return buildStale(dist, sources);
 }
 
 /** Runs `vite build`; throws with Vite's output when it fails. */
