@@ -62,3 +62,22 @@ export function call(
     req.end(payload);
   });
 }
+
+/** The bench's admin (password 'admin-pw'), created by POST /api/init on a fresh node. */
+export async function initAdmin(url: string): Promise<void> {
+  const init = await call(`${url}/api/init`, 'POST', {
+    name: 'Admin',
+    username: 'admin',
+    email: 'admin@example.com',
+    password: 'admin-pw',
+    roles: [{ name: 'admin' }],
+  });
+  if (init.status !== 201) throw new Error(`init: ${init.status} ${init.text}`);
+}
+
+/** Signs the bench's admin in: its access and refresh tokens. */
+export async function signInAdmin(url: string): Promise<{ access_token: string; refresh_token: string }> {
+  const login = await call(`${url}/api/login`, 'POST', { username: 'admin', password: 'admin-pw' });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);
+  return JSON.parse(login.text) as { access_token: string; refresh_token: string };
+}

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
-import { call, startServer, stopServer, type Server } from './api-node.ts';
+import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { cpuSeconds } from './engine-procs.ts';
 import { benchRules, pdlRules } from './engine-workload.ts';
 
@@ -62,19 +62,8 @@ async function main(): Promise<void> {
   let ceiling: Server | undefined;
   try {
     node = await startServer('node', { bootstrap, home });
-    const init = await call(`${node.url}/api/init`, 'POST', {
-      name: 'Admin',
-      username: 'admin',
-      email: 'admin@example.com',
-      password: 'admin-pw',
-      roles: [{ name: 'admin' }],
-    });
-    if (init.status !== 201) throw new Error(`init: ${init.status} ${init.text}`);
-    const token = (
-      JSON.parse((await call(`${node.url}/api/login`, 'POST', { username: 'admin', password: 'admin-pw' })).text) as {
-        access_token: string;
-      }
-    ).access_token;
+    await initAdmin(node.url);
+    const token = (await signInAdmin(node.url)).access_token;
     const rules = pdlRules(benchRules(ruleCount)).map((r) => ({
       ...r,
       description: `Detects ${r.name}: a Sigma-style rule of the engine benchmark`,

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
 import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
 import { multipartBody } from '../packages/engine/test/helpers/multipart.ts';
-import { call, startServer, stopServer, type Server } from './api-node.ts';
+import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { residentMiB } from './engine-procs.ts';
 import { benchRules, line, pdlRules, referenceTasks } from './engine-workload.ts';
 
@@ -56,21 +56,8 @@ async function main(): Promise<void> {
       const r = await res;
       if (r.status >= 300) throw new Error(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
     };
-    await ok(
-      'init',
-      call(`${url}/api/init`, 'POST', {
-        name: 'Admin',
-        username: 'admin',
-        email: 'admin@example.com',
-        password: 'admin-pw',
-        roles: [{ name: 'admin' }],
-      }),
-    );
-    const token = (
-      JSON.parse((await call(`${url}/api/login`, 'POST', { username: 'admin', password: 'admin-pw' })).text) as {
-        access_token: string;
-      }
-    ).access_token;
+    await initAdmin(url);
+    const token = (await signInAdmin(url)).access_token;
 
     const committed = async (topic: string) => {
       const [r] = await admin.listConsumerGroupOffsets({

@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
 import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
-import { call, startServer, stopServer, type Server } from './api-node.ts';
+import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { residentMiB } from './engine-procs.ts';
 import { benchRules, line, pdlRules, referenceTasks } from './engine-workload.ts';
 
@@ -114,23 +114,8 @@ async function main(): Promise<void> {
       if (!ok.includes(r.status)) throw new Error(`${what}: ${r.status} ${r.text.slice(0, 300)}`);
       return r;
     };
-    await expect(
-      'init',
-      call(`${url}/api/init`, 'POST', {
-        name: 'Admin',
-        username: 'admin',
-        email: 'admin@example.com',
-        password: 'admin-pw',
-        roles: [{ name: 'admin' }],
-      }),
-      200,
-      201,
-    );
-    const signIn = async () =>
-      JSON.parse(
-        (await expect('login', call(`${url}/api/login`, 'POST', { username: 'admin', password: 'admin-pw' }), 200))
-          .text,
-      ) as { access_token: string; refresh_token: string };
+    await initAdmin(url);
+    const signIn = () => signInAdmin(url);
     let tokens = await signIn();
 
     const rules = pdlRules(benchRules(100));
