@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { BaseOptions } from '@platformatic/kafka';
+import type { BaseOptions, Consumer } from '@platformatic/kafka';
 import type { Settings } from '../config/settings.ts';
 import { SettingsError } from '../config/settings.ts';
 import { keytoolSecrets } from '../core/keytool-secrets.ts';
@@ -9,6 +9,12 @@ type ConnectionSettings = Pick<
   BaseOptions,
   'bootstrapBrokers' | 'clientId' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'
 >;
+
+/** How a client reaches the cluster, without its client id (each client of a worker names itself). */
+export type KafkaConnection = Omit<ConnectionSettings, 'clientId'>;
+
+/** A consumer of raw bytes (keys, values, header keys and values). */
+export type BufferConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
 
 const mechanisms = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const;
 const protocols = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'] as const;

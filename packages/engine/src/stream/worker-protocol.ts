@@ -1,4 +1,3 @@
-import type { BaseOptions } from '@platformatic/kafka';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import type { SinkOptions } from './sink/sink.ts';
 import type { RetentionWarning } from './source/retention-watch.ts';
@@ -6,11 +5,12 @@ import type { SourceOptions } from './source/source.ts';
 import type { StageStateOptions } from './state/stage-state.ts';
 import type { StatsReport } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
+import type { KafkaConnection } from '../kafka/client-options.ts';
 
 /** A stream worker's settings and where it reports (stream-worker.ts). */
 export interface StreamWorkerOptions {
   readonly index: number;
-  readonly connection: Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
+  readonly connection: KafkaConnection;
   readonly clientId: string;
   readonly groupId: string;
   readonly group: string;

@@ -1,10 +1,9 @@
-import { ProduceAcks, Producer, type BaseOptions, type Consumer } from '@platformatic/kafka';
+import { ProduceAcks, Producer, type Consumer } from '@platformatic/kafka';
 import { brokerErrorId } from '../../kafka/broker-errors.ts';
 import { clientDefaultPartitioner } from '../../kafka/murmur2.ts';
 import type { FetchedRecord, GroupMetadata, OutgoingRecord } from '../records.ts';
 import { sizeBoundedRuns, timestampSafeRuns } from './output-runs.ts';
-
-type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
+import type { KafkaConnection } from '../../kafka/client-options.ts';
 
 /** Errors by which the group coordinator says the group rebalanced (or moved on) under a commit. */
 export const rebalanceErrors = new Set([
@@ -15,7 +14,7 @@ export const rebalanceErrors = new Set([
 ]);
 
 export interface BatchWriterOptions {
-  readonly connection: Connection;
+  readonly connection: KafkaConnection;
   readonly clientId: string;
   readonly guarantee: 'at_least_once' | 'exactly_once_v2';
   /** Unique per worker and stable across restarts of the node (fences zombie transactions). */

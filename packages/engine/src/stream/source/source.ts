@@ -1,11 +1,4 @@
-import {
-  Admin,
-  Consumer,
-  FetchIsolationLevels,
-  type BaseOptions,
-  type ConsumerOptions,
-  type MessagesStream,
-} from '@platformatic/kafka';
+import { Admin, Consumer, FetchIsolationLevels, type ConsumerOptions, type MessagesStream } from '@platformatic/kafka';
 import { dropAbortedOnFetch } from '../../kafka/aborted-transactions.ts';
 import { brokerReason } from '../../kafka/broker-errors.ts';
 import { closeWithin, withDeadline } from '../deadline.ts';
@@ -21,12 +14,10 @@ import { Positions, type Admitted, type AssignmentChange } from './positions.ts'
 import { RetentionCheck } from './retention-check.ts';
 import { RetentionWatch, type RetentionWarning } from './retention-watch.ts';
 import { stableOffsets } from './stable-offsets.ts';
-
-type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
-type BufferConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
+import type { BufferConsumer, KafkaConnection } from '../../kafka/client-options.ts';
 
 export interface SourceOptions {
-  readonly connection: Connection;
+  readonly connection: KafkaConnection;
   readonly clientId: string;
   readonly groupId: string;
   readonly guarantee: 'at_least_once' | 'exactly_once_v2';

@@ -1,16 +1,14 @@
-import { Consumer, type BaseOptions } from '@platformatic/kafka';
+import { Consumer } from '@platformatic/kafka';
 import { closeWithin, withDeadline } from '../deadline.ts';
 import { partitionKey, type FetchedRecord, type OutgoingRecord } from '../records.ts';
 import type { StageBinding, StreamPlan } from '../topology-plan.ts';
 import { readChangelog } from './changelog-restore.ts';
 import { IdleClock } from './idle-clock.ts';
 import { PartitionedStateStore } from './partitioned-state.ts';
-
-type Connection = Pick<BaseOptions, 'bootstrapBrokers' | 'tls' | 'sasl' | 'connectTimeout' | 'requestTimeout'>;
-type BufferConsumer = Consumer<Buffer, Buffer, Buffer, Buffer>;
+import type { BufferConsumer, KafkaConnection } from '../../kafka/client-options.ts';
 
 export interface StageStateOptions {
-  readonly connection: Connection;
+  readonly connection: KafkaConnection;
   readonly clientId: string;
   readonly groupId: string;
   readonly guarantee: 'at_least_once' | 'exactly_once_v2';
