@@ -52,6 +52,52 @@ export type ResetTarget =
   | { readonly to: 'timestamp'; readonly timestamp: number }
   | { readonly to: 'offset'; readonly offset: number };
 
+/**
+ * The partitions of a group: those its members are assigned and those it has committed offsets for,
+ * by topic then partition. `keys` are what to read end offsets for; `rows` gives each partition's
+ * committed offset, end offset, lag (0 without a commit) and member.
+ */
+export function groupPartitions(
+  members: readonly Pick<GroupMemberDetail, 'id' | 'assignments'>[],
+  committed: ReadonlyMap<string, ReadonlyMap<number, number>>,
+): {
+  keys: Map<string, Set<number>>;
+  rows(endOffset: (topic: string, partition: number) => number): GroupPartition[];
+} {
+  const owner = new Map<string, string>();
+  const keys = new Map<string, Set<number>>();
+  const add = (topic: string, partition: number) => keys.set(topic, (keys.get(topic) ?? new Set()).add(partition));
+  for (const m of members)
+    for (const a of m.assignments)
+      for (const p of a.partitions) {
+        owner.set(`${a.topic}\u0000${p}`, m.id);
+        add(a.topic, p);
+      }
+  for (const [topic, parts] of committed) for (const p of parts.keys()) add(topic, p);
+  return {
+    keys,
+    rows: (endOffset) =>
+      [...keys]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .flatMap(([topic, parts]) =>
+          [...parts]
+            .sort((a, b) => a - b)
+            .map((partition) => {
+              const committedOffset = committed.get(topic)?.get(partition) ?? null;
+              const end = endOffset(topic, partition);
+              return {
+                topic,
+                partition,
+                committedOffset,
+                endOffset: end,
+                lag: committedOffset === null ? 0 : Math.max(0, end - committedOffset),
+                member: owner.get(`${topic}\u0000${partition}`) ?? null,
+              };
+            }),
+        ),
+  };
+}
+
 /** A reset or delete the group's state forbids (→ 400 with this message). */
 export class GroupRefusal extends Error {}
 
@@ -110,39 +156,9 @@ export class ConsumerGroups {
         partitions: [...a.partitions].sort((x, y) => x - y),
       })),
     }));
-    const owner = new Map<string, string>();
-    const keys = new Map<string, Set<number>>();
-    const add = (topic: string, partition: number) => {
-      const set = keys.get(topic) ?? new Set<number>();
-      set.add(partition);
-      keys.set(topic, set);
-    };
-    for (const m of memberDetails)
-      for (const a of m.assignments)
-        for (const p of a.partitions) {
-          owner.set(`${a.topic}\u0000${p}`, m.id);
-          add(a.topic, p);
-        }
-    for (const [topic, parts] of offsets) for (const p of parts.keys()) add(topic, p);
-    const ends = await this.#endOffsets(keys);
-    const partitions: GroupPartition[] = [...keys]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .flatMap(([topic, parts]) =>
-        [...parts]
-          .sort((a, b) => a - b)
-          .map((partition) => {
-            const committedOffset = offsets.get(topic)?.get(partition) ?? null;
-            const endOffset = ends.get(topic)?.get(partition) ?? 0;
-            return {
-              topic,
-              partition,
-              committedOffset,
-              endOffset,
-              lag: committedOffset === null ? 0 : Math.max(0, endOffset - committedOffset),
-              member: owner.get(`${topic}\u0000${partition}`) ?? null,
-            };
-          }),
-      );
+    const partitionsOf = groupPartitions(memberDetails, offsets);
+    const ends = await this.#endOffsets(partitionsOf.keys);
+    const partitions = partitionsOf.rows((topic, partition) => ends.get(topic)?.get(partition) ?? 0);
     return {
       id,
       state: group?.state ?? 'Unknown',

@@ -1,6 +1,7 @@
 import {
   activeGroupRefusal,
   GroupRefusal,
+  groupPartitions,
   noTopicsRefusal,
   type GroupDetail,
   type GroupLag,
@@ -48,34 +49,7 @@ export class InMemoryGroups implements GroupPorts {
   }
 
   #partitions(g: StoredGroup): GroupPartition[] {
-    const owner = new Map<string, string>();
-    const keys = new Map<string, Set<number>>();
-    const add = (t: string, p: number) => keys.set(t, (keys.get(t) ?? new Set()).add(p));
-    for (const m of g.members)
-      for (const a of m.assignments)
-        for (const p of a.partitions) {
-          owner.set(`${a.topic}:${p}`, m.id);
-          add(a.topic, p);
-        }
-    for (const [t, parts] of g.committed) for (const p of parts.keys()) add(t, p);
-    return [...keys]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .flatMap(([topic, parts]) =>
-        [...parts]
-          .sort((a, b) => a - b)
-          .map((partition) => {
-            const committedOffset = g.committed.get(topic)?.get(partition) ?? null;
-            const endOffset = this.#ends(topic)?.[partition] ?? 0;
-            return {
-              topic,
-              partition,
-              committedOffset,
-              endOffset,
-              lag: committedOffset === null ? 0 : Math.max(0, endOffset - committedOffset),
-              member: owner.get(`${topic}:${partition}`) ?? null,
-            };
-          }),
-      );
+    return groupPartitions(g.members, g.committed).rows((topic, partition) => this.#ends(topic)?.[partition] ?? 0);
   }
 
   #summary(id: string, g: StoredGroup): GroupSummary {

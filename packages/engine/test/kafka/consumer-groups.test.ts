@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Admin, Consumer, ProduceAcks, Producer } from '@platformatic/kafka';
-import { ConsumerGroups, GroupRefusal } from '../../src/kafka/consumer-groups.ts';
+import { ConsumerGroups, GroupRefusal, groupPartitions } from '../../src/kafka/consumer-groups.ts';
 import { createTopics } from '../helpers/kafka.ts';
 import { kafkaConsumerGroupsDescribe } from '../helpers/kafka-tools.ts';
 import { kcatOffsetsAt } from '../helpers/kcat.ts';
@@ -13,6 +13,31 @@ const connection = () => ({ clientId: 'weir-test-groups', bootstrapBrokers: [tes
 const groups = new ConsumerGroups(connection());
 const admin = new Admin(connection());
 after(() => Promise.all([groups.close(), admin.close()]));
+
+test("a group's partitions: assigned or committed, by topic then partition; lag 0 without a commit", () => {
+  const members = [{ id: 'm1', assignments: [{ topic: 'b', partitions: [1, 0] }] }];
+  const committed = new Map([
+    ['b', new Map([[0, 4]])],
+    ['a', new Map([[2, 10]])],
+  ]);
+  const of = groupPartitions(members, committed);
+  assert.deepEqual(
+    [...of.keys].map(([t, ps]) => [t, [...ps].sort()]),
+    [
+      ['b', [0, 1]],
+      ['a', [2]],
+    ],
+  );
+  const ends: Record<string, number> = { 'a:2': 7, 'b:0': 9, 'b:1': 3 };
+  assert.deepEqual(
+    of.rows((t, p) => ends[`${t}:${p}`]!),
+    [
+      { topic: 'a', partition: 2, committedOffset: 10, endOffset: 7, lag: 0, member: null },
+      { topic: 'b', partition: 0, committedOffset: 4, endOffset: 9, lag: 5, member: 'm1' },
+      { topic: 'b', partition: 1, committedOffset: null, endOffset: 3, lag: 0, member: 'm1' },
+    ],
+  );
+});
 
 /** A topic with `counts[p]` records on partition p, written at `base + i` ms. */
 async function topicWith(counts: number[], base = Date.now()): Promise<string> {
