@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
-import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import type { Admin, Consumer } from '@platformatic/kafka';
 import { BatchRound } from '../../src/stream/batch-round.ts';
@@ -13,40 +11,10 @@ import { StageState } from '../../src/stream/state/stage-state.ts';
 import { Wakeup } from '../../src/stream/wakeup.ts';
 import { WorkerPlan } from '../../src/stream/worker-plan.ts';
 import { WorkerStats } from '../../src/stream/worker-stats.ts';
+import { FakeConsumer } from './fake-consumer.ts';
 
 const string = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const json = (name: string) => ({ name, keySerde: string, valueSerde: string });
-
-class FakeStream extends Readable {
-  constructor() {
-    super({ objectMode: true, read: () => {} });
-  }
-  close(): Promise<void> {
-    this.destroy();
-    return Promise.resolve();
-  }
-}
-
-class FakeConsumer extends EventEmitter {
-  assignments = [{ topic: 'in', partitions: [0] }];
-  readonly groupId = 'g';
-  readonly memberId = 'm';
-  readonly generationId = 1;
-  readonly coordinatorId = 1;
-  readonly stream = new FakeStream();
-  consume() {
-    return Promise.resolve(this.stream);
-  }
-  listCommittedOffsets() {
-    return Promise.resolve(new Map());
-  }
-  fetch() {
-    throw new Error('the stream fetches; a fake stream does not');
-  }
-  close() {
-    return Promise.resolve();
-  }
-}
 
 /** Every stage with fakes at its Kafka edge; the writer keeps what it was asked to write. */
 function stages(guarantee: 'at_least_once' | 'exactly_once_v2') {
@@ -54,6 +22,7 @@ function stages(guarantee: 'at_least_once' | 'exactly_once_v2') {
   const logs: string[] = [];
   const written: string[] = [];
   const consumer = new FakeConsumer();
+  consumer.assignments = [{ topic: 'in', partitions: [0] }];
   const base = {
     connection: { bootstrapBrokers: [] },
     clientId: 'c',

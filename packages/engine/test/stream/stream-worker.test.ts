@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
-import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import type { Admin, Consumer } from '@platformatic/kafka';
 import type { ConfigSnapshot } from '../../src/stream/config-snapshot.ts';
@@ -8,44 +6,10 @@ import type { FetchedRecord, OutgoingRecord } from '../../src/stream/records.ts'
 import type { SinkWriter } from '../../src/stream/sink/sink.ts';
 import { StreamWorker } from '../../src/stream/stream-worker.ts';
 import type { WorkerState } from '../../src/stream/worker-states.ts';
+import { FakeConsumer } from './fake-consumer.ts';
 
 const string = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const json = (name: string) => ({ name, keySerde: string, valueSerde: string });
-
-class FakeStream extends Readable {
-  constructor() {
-    super({ objectMode: true, read: () => {} });
-  }
-  close(): Promise<void> {
-    this.destroy();
-    return Promise.resolve();
-  }
-}
-
-/** A consumer that joins at once and is assigned partition 0 of every topic it reads. */
-class FakeConsumer extends EventEmitter {
-  assignments: { topic: string; partitions: number[] }[] = [];
-  readonly groupId = 'g';
-  readonly memberId = 'm';
-  readonly generationId = 1;
-  readonly coordinatorId = 1;
-  readonly stream = new FakeStream();
-  closed = false;
-  consume(o: { topics: string[] }) {
-    this.assignments = o.topics.map((topic) => ({ topic, partitions: [0] }));
-    return Promise.resolve(this.stream);
-  }
-  listCommittedOffsets() {
-    return Promise.resolve(new Map());
-  }
-  getLag() {
-    return Promise.resolve(new Map([['in', [3n]]]));
-  }
-  close() {
-    this.closed = true;
-    return Promise.resolve();
-  }
-}
 
 const snapshot: ConfigSnapshot = {
   version: 1,
@@ -106,6 +70,8 @@ function worker() {
     openAdmin: () => admin as unknown as Admin,
     openConsumer: () => {
       const c = new FakeConsumer();
+      c.assignOnConsume = true;
+      c.lag = new Map([['in', [3n]]]);
       consumers.push(c);
       return c as unknown as Consumer<Buffer, Buffer, Buffer, Buffer>;
     },

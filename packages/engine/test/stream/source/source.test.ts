@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
-import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import type { Admin, Consumer } from '@platformatic/kafka';
 import { metricNames } from '../../../src/stream/metric-names.ts';
@@ -9,41 +7,7 @@ import { Source } from '../../../src/stream/source/source.ts';
 import type { StreamPlan, TopologyPlan } from '../../../src/stream/topology-plan.ts';
 import { Wakeup } from '../../../src/stream/wakeup.ts';
 import { WorkerStats } from '../../../src/stream/worker-stats.ts';
-
-/** A consumer's stream: records pushed by the test, read as the client's stream is. */
-class FakeStream extends Readable {
-  constructor() {
-    super({ objectMode: true, read: () => {} });
-  }
-  close(): Promise<void> {
-    this.destroy();
-    return Promise.resolve();
-  }
-}
-
-/** A consumer in a group: its assignment and group events are the test's to set. */
-class FakeConsumer extends EventEmitter {
-  assignments: { topic: string; partitions: number[] }[] = [];
-  readonly groupId = 'g';
-  memberId = 'm1';
-  generationId = 3;
-  coordinatorId = 1;
-  readonly stream = new FakeStream();
-  subscribed: string[] = [];
-  closed = false;
-  committed = new Map<string, bigint[]>();
-  consume(o: { topics: string[] }) {
-    this.subscribed = o.topics;
-    return Promise.resolve(this.stream);
-  }
-  listCommittedOffsets() {
-    return Promise.resolve(this.committed);
-  }
-  close() {
-    this.closed = true;
-    return Promise.resolve();
-  }
-}
+import { FakeConsumer } from '../fake-consumer.ts';
 
 const plan = (inputs: string[]): StreamPlan => ({
   version: 1,
