@@ -45,7 +45,6 @@ const withoutTest = new Set([
   'packages/engine/src/core/serial-queue.ts',
   'packages/engine/src/http/access-control.ts',
   'packages/engine/src/http/body-parsers.ts',
-  'packages/engine/src/http/fixed-headers.ts',
   'packages/engine/src/http/handler-checked-body.ts',
   'packages/engine/src/http/health.ts',
   'packages/engine/src/http/http-layer-errors.ts',
