@@ -7,6 +7,7 @@ export * from './resources.ts';
 export * from './responses.ts';
 export * from './roles.ts';
 export * from './serdes.ts';
+export { fixedHeaders, hstsHeader } from './security-headers.ts';
 export { taskDefaults, type RawOptions } from './task-defaults.ts';
 export { taskFunctionNames, taskFunctions, type TaskDefinitions, type TaskFunction } from './task-schemas.ts';
 export { maxTopicNameLength, topicNameProblem, topicNameSchema } from './topic-names.ts';

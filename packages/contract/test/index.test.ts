@@ -22,6 +22,8 @@ const used = [
   'errorCatalog',
   'errorStatus',
   'eventStream',
+  'fixedHeaders',
+  'hstsHeader',
   'idParams',
   'initialized',
   'integerIdKey',

@@ -1,20 +1,10 @@
 /**
- * The spec's fixed headers (Conventions) on every response of the UI server, and a strict
- * Content-Security-Policy: scripts only from this origin (no inline script, no eval), no remote
- * origin for anything. Inline *styles* are allowed: Mantine and CodeMirror set style attributes
- * and inject their style sheets at run time (docs/ui.md).
+ * What the UI server sends on top of the spec's fixed headers (`fixedHeaders` and, over TLS,
+ * `hstsHeader` of `@weir/contract`, the engine's too): a strict Content-Security-Policy, scripts
+ * only from this origin (no inline script, no eval), no remote origin for anything, and no
+ * referrer. Inline *styles* are allowed: Mantine and CodeMirror set style attributes and inject
+ * their style sheets at run time (docs/ui.md).
  */
-export const fixedHeaders = {
-  'x-content-type-options': 'nosniff',
-  'x-xss-protection': '1; mode=block',
-  'cache-control': 'no-cache, no-store, max-age=0, must-revalidate',
-  pragma: 'no-cache',
-  expires: '0',
-  'x-frame-options': 'DENY',
-} as const;
-
-export const hsts = { 'strict-transport-security': 'max-age=31536000 ; includeSubDomains' } as const;
-
 export const contentSecurityPolicy = [
   "default-src 'self'",
   "script-src 'self'",

@@ -1,8 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { fixedHeaders, hstsHeader } from '@weir/contract';
 import { registerApiProxy } from './api-proxy.ts';
 import { EngineAgents } from './engine-agents.ts';
 import { registerNodeProxy } from './node-proxy.ts';
-import { contentSecurityPolicy, fixedHeaders, hsts, immutableCache, referrerPolicy } from './security-headers.ts';
+import { contentSecurityPolicy, immutableCache, referrerPolicy } from './security-headers.ts';
 import { refreshCookie } from './session-cookie.ts';
 import { loadAssets, type Asset } from './static-assets.ts';
 import type { UiSettings } from './ui-settings.ts';
@@ -30,7 +31,7 @@ export async function startUiServer(settings: UiSettings, dist: string): Promise
     ...fixedHeaders,
     ...referrerPolicy,
     'content-security-policy': contentSecurityPolicy,
-    ...(secure ? hsts : {}),
+    ...(secure ? hstsHeader : {}),
   };
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(always);

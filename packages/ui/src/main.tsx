@@ -1,14 +1,14 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/spotlight/styles.css';
-import './console.css';
+import './app/console.css';
 import { createTheme, Drawer, MantineProvider, Modal, Notification } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
-import { Router } from './router.tsx';
-import { SessionProvider } from './session.tsx';
+import { App } from './app/App.tsx';
+import { Router } from './lib/router.tsx';
+import { SessionProvider } from './lib/session.tsx';
 
 // Shade 8: white text on filled buttons meets WCAG AA contrast (4.5:1) in both schemes.
 const theme = createTheme({

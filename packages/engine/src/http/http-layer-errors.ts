@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { fixedHeaders } from '@weir/contract';
 import { apiError, type ApiError } from '../core/errors.ts';
-import { fixedHeaders } from './fixed-headers.ts';
 
 /** Longest path parameter (percent-encoded) the router takes: a 256-character id of 4-byte characters is 3,072. */
 export const maxPathParamLength = 4096;

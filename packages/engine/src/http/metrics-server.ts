@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { fixedHeaders } from '@weir/contract';
 import type { Settings } from '../config/settings.ts';
 import type { EngineMetrics } from '../stream/engine-metrics.ts';
-import { fixedHeaders } from './fixed-headers.ts';
 
 /**
  * `GET /metrics` in Prometheus text on its own plain-HTTP port (`weir.metrics.*`), bound to

@@ -1,8 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { fixedHeaders } from '@weir/contract';
 import { access, type RouteAccess } from '../auth/roles.ts';
-import { fixedHeaders } from './fixed-headers.ts';
 
 /** Where the interactive reference lives; its routes (page, assets, `json`) are public, like the document. */
 export const docsPrefix = '/api/docs';

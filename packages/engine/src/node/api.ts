@@ -5,12 +5,12 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { fixedHeaders, hstsHeader } from '@weir/contract';
 import type { TlsMaterial } from '../http/tls.ts';
 import { registerAccessControl, isForbidden } from '../http/access-control.ts';
 import { registerBodyParsers } from '../http/body-parsers.ts';
 import type { NodeContext } from '../http/node-context.ts';
 import { apiError, isApiError, withDetails, type ApiError } from '../core/errors.ts';
-import { fixedHeaders, hstsHeader } from '../http/fixed-headers.ts';
 import { registerOpenApi } from '../http/openapi.ts';
 import { registerHealth } from '../http/health.ts';
 import { clientError, frameworkError, maxPathParamLength } from '../http/http-layer-errors.ts';

@@ -1,6 +1,6 @@
 import { Button, Center, Paper, Stack, Title } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { errorText } from '../errors.ts';
+import { errorText } from '../lib/errors.ts';
 import { ErrorAlert } from './ErrorAlert.tsx';
 
 /** A form alone in the middle of the page (sign-in, first run): its title, the refusal, its fields, a busy submit. */

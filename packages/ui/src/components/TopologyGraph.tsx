@@ -12,7 +12,7 @@ import {
   type NodeProps,
 } from '@xyflow/react';
 import { useMemo } from 'react';
-import { buildTopologyGraph, type TopologyFigures } from '../topology-layout.ts';
+import { buildTopologyGraph, type TopologyFigures } from '../lib/topology-layout.ts';
 
 export type { TopologyFigures };
 

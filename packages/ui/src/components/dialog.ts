@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { errorText } from '../errors.ts';
+import { errorText } from '../lib/errors.ts';
 
 /** What a page hands a dialog it opens: whether it is open, and what closing it and its action done do. */
 export interface DialogProps {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { usePathId } from '../path-id.ts';
+import { usePathId } from '../lib/path-id.ts';
 
 /**
  * The record a list page has open in its drawer: the one its buttons opened (or a new one), else the

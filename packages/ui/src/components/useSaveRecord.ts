@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import type { ResourceApi } from '@weir/client';
 import { useState } from 'react';
-import { errorText, fieldErrors } from '../errors.ts';
+import { errorText, fieldErrors } from '../lib/errors.ts';
 
 /**
  * Saves an editor's numbered record (create when new, else update) and notifies `${kind} ${id} saved`;

@@ -1,13 +1,13 @@
 import { Alert, Badge, Button, Drawer, Group, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import type { ConsumedMessage } from '@weir/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { api } from '../api.ts';
-import { techniqueName } from '../attack.ts';
+import { api } from '../lib/api.ts';
+import { techniqueName } from '../lib/attack.ts';
 import { JsonView } from '../components/JsonView.tsx';
 import { MessageTable, preview } from '../components/MessageTable.tsx';
-import { download } from '../download.ts';
-import { errorText } from '../errors.ts';
-import { useMessageBuffer } from '../useMessageBuffer.ts';
+import { download } from '../lib/download.ts';
+import { errorText } from '../lib/errors.ts';
+import { useMessageBuffer } from '../lib/useMessageBuffer.ts';
 
 /** The rule and annotations of an alert, wherever the engine put them. */
 function alertFacts(m: ConsumedMessage): { rule?: string; annotations: string[] } {

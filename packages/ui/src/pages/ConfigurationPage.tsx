@@ -1,7 +1,7 @@
 import { Badge, Button, Card, FileButton, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import {
   bundleKinds,
@@ -10,10 +10,10 @@ import {
   readBundle,
   type ConfigBundle,
   type ImportStep,
-} from '../config-bundle.ts';
-import { download } from '../download.ts';
-import { errorText } from '../errors.ts';
-import { useSession } from '../session.tsx';
+} from '../lib/config-bundle.ts';
+import { download } from '../lib/download.ts';
+import { errorText } from '../lib/errors.ts';
+import { useSession } from '../lib/session.tsx';
 
 /** Export the node's whole configuration to one file; import such a file (into this or a fresh node). */
 export default function ConfigurationPage() {

@@ -15,16 +15,16 @@ import {
 import { notifications } from '@mantine/notifications';
 import type { ConsumerGroupDetail, LagHistory, ResetOffsetsRequest } from '@weir/client';
 import { useMemo, useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
 import { useActionError, useDialog, type DialogProps } from '../components/dialog.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { isoTimeExample, parseTime } from '../iso-time.ts';
-import { lagChartModel } from '../lag-series.ts';
-import { usePathId } from '../path-id.ts';
-import { useRouter } from '../router.tsx';
-import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
+import { isoTimeExample, parseTime } from '../lib/iso-time.ts';
+import { lagChartModel } from '../lib/lag-series.ts';
+import { usePathId } from '../lib/path-id.ts';
+import { useRouter } from '../lib/router.tsx';
+import { useSession } from '../lib/session.tsx';
+import { usePoll } from '../lib/usePoll.ts';
 
 /**
  * Consumer groups (issue 23): the list with state, members and total lag; a group's page with its

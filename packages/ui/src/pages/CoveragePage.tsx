@@ -1,10 +1,10 @@
 import { Alert, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMemo, useState, type MouseEvent } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { attackSource, techniqueName } from '../attack.ts';
-import { useRouter } from '../router.tsx';
-import { usePoll } from '../usePoll.ts';
+import { attackSource, techniqueName } from '../lib/attack.ts';
+import { useRouter } from '../lib/router.tsx';
+import { usePoll } from '../lib/usePoll.ts';
 import { coverage, type CoverageCell } from './coverage.ts';
 import './coverage.css';
 

@@ -3,18 +3,18 @@ import { Button, FileButton, Group, Stack, Table, Text, TextInput, Title } from 
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
 import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
 import { RecordDrawer } from '../components/RecordDrawer.tsx';
 import { useOpenRecord } from '../components/useOpenRecord.ts';
-import { download } from '../download.ts';
-import { errorText } from '../errors.ts';
-import { columnsOf, previewLookup, type Row } from '../lookup-preview.ts';
-import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
+import { download } from '../lib/download.ts';
+import { errorText } from '../lib/errors.ts';
+import { columnsOf, previewLookup, type Row } from '../lib/lookup-preview.ts';
+import { useSession } from '../lib/session.tsx';
+import { usePoll } from '../lib/usePoll.ts';
 
 const previewRows = 200;
 

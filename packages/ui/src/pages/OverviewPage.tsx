@@ -3,10 +3,10 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { Sparkline } from '../components/Sparkline.tsx';
-import { labelsOf, total, type ClusterReading, type CounterKind } from '../cluster-metrics.ts';
-import { errorText } from '../errors.ts';
-import { useSession } from '../session.tsx';
-import { nodeApi, useCluster, type NodeStatus } from '../useCluster.ts';
+import { labelsOf, total, type ClusterReading, type CounterKind } from '../lib/cluster-metrics.ts';
+import { errorText } from '../lib/errors.ts';
+import { useSession } from '../lib/session.tsx';
+import { nodeApi, useCluster, type NodeStatus } from '../lib/useCluster.ts';
 
 const windowSamples = 450; // 15 min at one sample every 2 s
 const kinds = ['in', 'out', 'alerts', 'dead'] as const;

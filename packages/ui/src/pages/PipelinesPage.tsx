@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import type { Pipeline, Task } from '@weir/contract';
 import { useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
@@ -24,10 +24,10 @@ import { RowActions } from '../components/RowActions.tsx';
 import { SaveBar } from '../components/SaveBar.tsx';
 import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
-import { errorText } from '../errors.ts';
-import { runSteps, type Step } from '../pipeline-steps.ts';
-import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
+import { errorText } from '../lib/errors.ts';
+import { runSteps, type Step } from '../lib/pipeline-steps.ts';
+import { useSession } from '../lib/session.tsx';
+import { usePoll } from '../lib/usePoll.ts';
 
 const taskLabel = (id: number, tasks: ReadonlyMap<number, Task>) => {
   const t = tasks.get(id);

@@ -2,11 +2,11 @@ import { Badge, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Titl
 import { notifications } from '@mantine/notifications';
 import { WeirApiError } from '@weir/client';
 import { useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
-import { errorText } from '../errors.ts';
-import { useSession } from '../session.tsx';
+import { errorText } from '../lib/errors.ts';
+import { useSession } from '../lib/session.tsx';
 
 /** `/profile`: every user's own name, e-mail and password (roles are shown, only an admin changes them). */
 export default function ProfilePage() {

@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { taskDefaults, taskFunctions as taskSchemas, type Task, type TaskFunction } from '@weir/contract';
 import { useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
@@ -11,10 +11,10 @@ import { RowActions } from '../components/RowActions.tsx';
 import { SaveBar } from '../components/SaveBar.tsx';
 import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
-import { errorText } from '../errors.ts';
+import { errorText } from '../lib/errors.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
-import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
+import { useSession } from '../lib/session.tsx';
+import { usePoll } from '../lib/usePoll.ts';
 
 const functions = Object.keys(taskSchemas) as TaskFunction[];
 

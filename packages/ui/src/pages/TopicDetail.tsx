@@ -16,13 +16,13 @@ import {
 import { notifications } from '@mantine/notifications';
 import type { TopicPartitions, TopicSetting } from '@weir/client';
 import { useMemo, useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { useActionError, useDialog, type DialogProps } from '../components/dialog.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { isoTimeExample, parseTime } from '../iso-time.ts';
-import { useRouter } from '../router.tsx';
-import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
+import { isoTimeExample, parseTime } from '../lib/iso-time.ts';
+import { useRouter } from '../lib/router.tsx';
+import { useSession } from '../lib/session.tsx';
+import { usePoll } from '../lib/usePoll.ts';
 
 const bytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`;

@@ -14,15 +14,15 @@ import {
 import { notifications } from '@mantine/notifications';
 import type { BrokerTopic } from '@weir/contract';
 import { useMemo, useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { RecordDrawer } from '../components/RecordDrawer.tsx';
-import { errorText } from '../errors.ts';
-import { useRouter } from '../router.tsx';
-import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
-import { usePathId } from '../path-id.ts';
+import { errorText } from '../lib/errors.ts';
+import { useRouter } from '../lib/router.tsx';
+import { useSession } from '../lib/session.tsx';
+import { usePoll } from '../lib/usePoll.ts';
+import { usePathId } from '../lib/path-id.ts';
 import { TopicDetail } from './TopicDetail.tsx';
 
 /**

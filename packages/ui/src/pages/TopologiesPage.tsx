@@ -16,7 +16,7 @@ import {
 } from '@mantine/core';
 import type { EngineWarning, TopicEndpoint, Topology } from '@weir/contract';
 import { useEffect, useMemo, useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
@@ -28,11 +28,11 @@ import { SaveBar } from '../components/SaveBar.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
 import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
-import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
-import { clusterWarnings, useCluster } from '../useCluster.ts';
-import type { ClusterReading } from '../cluster-metrics.ts';
-import { labelsOf, total } from '../cluster-metrics.ts';
+import { useSession } from '../lib/session.tsx';
+import { usePoll } from '../lib/usePoll.ts';
+import { clusterWarnings, useCluster } from '../lib/useCluster.ts';
+import type { ClusterReading } from '../lib/cluster-metrics.ts';
+import { labelsOf, total } from '../lib/cluster-metrics.ts';
 
 const stringSerde = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const endpoint = (name = ''): TopicEndpoint => ({ name, keySerde: stringSerde, valueSerde: stringSerde });

@@ -15,16 +15,16 @@ import {
 import { notifications } from '@mantine/notifications';
 import { roleNames, type RoleName, type User } from '@weir/contract';
 import { useMemo, useState } from 'react';
-import { api } from '../api.ts';
+import { api } from '../lib/api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
 import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
-import { errorText } from '../errors.ts';
-import { useRouter } from '../router.tsx';
-import { useSession } from '../session.tsx';
-import { usePoll } from '../usePoll.ts';
+import { errorText } from '../lib/errors.ts';
+import { useRouter } from '../lib/router.tsx';
+import { useSession } from '../lib/session.tsx';
+import { usePoll } from '../lib/usePoll.ts';
 
 /** `/users` (admin): list, create, edit name/e-mail/roles, reset a password, delete; `/users/{username}` opens that user. */
 export default function UsersPage() {

@@ -1,5 +1,5 @@
 import type { Rule } from '@weir/contract';
-import { techniqueId, techniques, tactics, type Tactic, type Technique } from '../attack.ts';
+import { techniqueId, techniques, tactics, type Tactic, type Technique } from '../lib/attack.ts';
 
 /** One technique of a tactic's column, with the enabled rules that cover it or its sub-techniques. */
 export interface CoverageCell {

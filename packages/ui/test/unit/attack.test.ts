@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Rule } from '@weir/client';
-import { tactics, techniqueId, techniqueName, techniques } from '../../src/attack.ts';
+import { tactics, techniqueId, techniqueName, techniques } from '../../src/lib/attack.ts';
 import { annotatesTechnique, coverage } from '../../src/pages/coverage.ts';
 import { filterRules } from '../../src/pages/rule-filter.ts';
 

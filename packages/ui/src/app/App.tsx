@@ -2,7 +2,7 @@ import { Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { InitPage } from './InitPage.tsx';
 import { LoginPage } from './LoginPage.tsx';
 import { Shell } from './Shell.tsx';
-import { useSession } from './session.tsx';
+import { useSession } from '../lib/session.tsx';
 
 export function App() {
   const session = useSession();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { columnsOf, previewLookup } from '../../src/lookup-preview.ts';
+import { columnsOf, previewLookup } from '../../src/lib/lookup-preview.ts';
 
 test('CSV: header names the fields; unquoted plain numbers become numbers, quoted cells and leading zeros stay text', () => {
   const rows = previewLookup(

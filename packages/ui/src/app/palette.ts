@@ -1,7 +1,7 @@
 import type { SpotlightActionData, SpotlightActionGroupData } from '@mantine/spotlight';
 import { useCallback, useRef, useState } from 'react';
-import { api } from './api.ts';
-import { errorText } from './errors.ts';
+import { api } from '../lib/api.ts';
+import { errorText } from '../lib/errors.ts';
 import type { PageDef } from './pages.ts';
 
 /** One thing the Ctrl+K palette can jump to. */

@@ -1,7 +1,7 @@
 import { PasswordInput, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { CenteredForm } from './components/CenteredForm.tsx';
-import { useSession } from './session.tsx';
+import { CenteredForm } from '../components/CenteredForm.tsx';
+import { useSession } from '../lib/session.tsx';
 
 export function LoginPage() {
   const session = useSession();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readBundle } from '../../src/config-bundle.ts';
+import { readBundle } from '../../src/lib/config-bundle.ts';
 
 test('an exported configuration reads back; a missing list is empty', () => {
   const b = readBundle(

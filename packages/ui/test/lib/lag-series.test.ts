@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lagChartModel } from '../src/lag-series.ts';
+import { lagChartModel } from '../../src/lib/lag-series.ts';
 
 const sample = (time: string, parts: [string, number, number][]) => ({
   time,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isoTimeExample, parseTime } from '../src/iso-time.ts';
+import { isoTimeExample, parseTime } from '../../src/lib/iso-time.ts';
 
 test('an ISO 8601 date and time: its milliseconds', () => {
   assert.equal(parseTime('2026-11-26T08:00:00Z'), Date.UTC(2026, 10, 26, 8));

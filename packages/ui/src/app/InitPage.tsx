@@ -1,8 +1,8 @@
 import { PasswordInput, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { api } from './api.ts';
-import { CenteredForm } from './components/CenteredForm.tsx';
-import { useSession } from './session.tsx';
+import { api } from '../lib/api.ts';
+import { CenteredForm } from '../components/CenteredForm.tsx';
+import { useSession } from '../lib/session.tsx';
 
 /** First run (`GET /api/init` said false): create the first user, an admin. */
 export function InitPage() {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { MetricsSummary } from '@weir/client';
-import { clusterReading, labelsOf, total } from '../../src/cluster-metrics.ts';
+import { clusterReading, labelsOf, total } from '../../src/lib/cluster-metrics.ts';
 
 function summary(node: string, time: number, recordsIn: number, extra: Partial<MetricsSummary> = {}): MetricsSummary {
   return {

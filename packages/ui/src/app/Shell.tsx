@@ -16,8 +16,8 @@ import { Spotlight, spotlight } from '@mantine/spotlight';
 import { Suspense, type KeyboardEvent } from 'react';
 import { pageFor, pages } from './pages.ts';
 import { paletteActions, usePaletteEntries } from './palette.ts';
-import { useRouter } from './router.tsx';
-import { useSession } from './session.tsx';
+import { useRouter } from '../lib/router.tsx';
+import { useSession } from '../lib/session.tsx';
 
 /** The frame of every page: navigation, theme, user, Ctrl+K palette. */
 export function Shell() {

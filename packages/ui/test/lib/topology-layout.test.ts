@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Pipeline, Task, Topology } from '@weir/client';
-import { buildTopologyGraph, type TopologyFigures } from '../../src/topology-layout.ts';
+import { buildTopologyGraph, type TopologyFigures } from '../../src/lib/topology-layout.ts';
 
 const serde = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const topic = (name: string) => ({ name, keySerde: serde, valueSerde: serde });

@@ -1,4 +1,8 @@
-/** The headers the spec puts on every response (Conventions); HSTS only over TLS. */
+/**
+ * The fixed headers the spec puts on every response (Conventions), for the engine's API and the UI
+ * server alike; `Strict-Transport-Security` only on responses served over TLS. Names in lower case
+ * (Node's), values exactly as the spec writes them.
+ */
 export const fixedHeaders = {
   'x-content-type-options': 'nosniff',
   'x-xss-protection': '1; mode=block',
@@ -8,4 +12,5 @@ export const fixedHeaders = {
   'x-frame-options': 'DENY',
 } as const;
 
+/** The header the spec adds over TLS. */
 export const hstsHeader = { 'strict-transport-security': 'max-age=31536000 ; includeSubDomains' } as const;
