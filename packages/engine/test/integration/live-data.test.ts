@@ -229,6 +229,17 @@ describe('live tail over server-sent events', () => {
     assert.equal(bad.status, 400);
     assert.match(bad.body, /querystring\.startOffset must be an integer >= 0, found 'abc'/);
   });
+
+  test('a tail of a partition the topic lacks is 400 saying so, and leaves no tail open', async () => {
+    const topic = uniqueTopic('tail-partition');
+    await createTopic(t, admin, topic);
+    const lacking = await openTail(`/api/topics/${topic}/tail?partition=3`, member);
+    assert.equal(lacking.status, 400, lacking.body);
+    assert.match(lacking.body, /partition 3 does not exist: topic .* has 1 partition\(s\) \(0 to 0\)/);
+    const next = await openTail(`/api/alerts/tail?maxSeconds=1`, member);
+    assert.equal(next.status, 200, 'the failed tail took no slot of the one allowed');
+    assert.deepEqual((await next.next('end')).data, { reason: 'maxSeconds reached' });
+  });
 });
 
 describe('metrics summary', () => {
