@@ -11,7 +11,7 @@ import { createNodeContext } from '../../src/node/node.ts';
 import type { NodeContext } from '../../src/http/node-context.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { InMemoryTopics } from './in-memory-topics.ts';
-import { adminInit, userBody } from './fixture-users.ts';
+import { adminInit, userBody } from '@weir/test-helpers/fixture-users';
 
 export interface InjectOptions {
   readonly token?: string;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import https from 'node:https';
 import { after, before, describe, test } from 'node:test';
-import { startTestNode, testBootstrap, type TestNode } from '../helpers/test-node.ts';
-import { createTopic, readUntilDone, uniqueTopic } from '../helpers/topics.ts';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { createTopic, readUntilDone, uniqueTopic } from '@weir/test-helpers/topics';
 
 /** docs/api.md → Live data: consume start positions, headers, server-sent event tails, metrics summary. */
 let t: TestNode;
