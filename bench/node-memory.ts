@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
 import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
-import { multipartBody } from '../packages/engine/test/helpers/multipart.ts';
+import { multipartBody } from '@weir/test-helpers/multipart';
 import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { residentMiB } from './engine-procs.ts';
 import { benchRules, line, pdlRules, referenceTasks } from './engine-workload.ts';

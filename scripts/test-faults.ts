@@ -10,7 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { KafkaCluster } from '../packages/engine/test/helpers/kafka-cluster.ts';
+import { KafkaCluster } from '@weir/test-helpers/kafka-cluster';
 
 const root = path.resolve(import.meta.dirname, '..');
 const faultsDir = path.join(root, 'packages', 'engine', 'test', 'faults');

@@ -2,7 +2,7 @@
  * `npm test`: every unit test, then the integration tests against one real Kafka broker started for
  * the whole run (free ports, a temporary folder) and shared by every test file through
  * WEIR_TEST_BOOTSTRAP. A test file needs the broker when it lives in an `integration/` folder or uses
- * the broker helpers (`helpers/test-node.ts`, `helpers/kafka.ts`, the UI's `helpers/console.ts`), so a unit's Kafka test can sit
+ * the broker helpers (`@weir/test-helpers/test-node`, `@weir/test-helpers/kafka`, the UI's `test/helpers/console.ts`), so a unit's Kafka test can sit
  * next to its other tests (`test/store/kafka-store.test.ts` mirrors `src/store/kafka-store.ts`). `npm test -- unit` runs the unit tests
  * only; other arguments select files. The fault tests (test/faults/) and the fuzz suite (test/fuzz/) are not part of it: `npm run test:faults` and `npm run test:fuzz` run them.
  * The exit code is node's test runner's, so CI fails when a test fails.
@@ -42,7 +42,7 @@ const all = readdirSync(path.join(root, 'packages'))
   .sort();
 const usesBroker = (file: string) =>
   file.includes(`${path.sep}integration${path.sep}`) ||
-  /from '[^']*\/helpers\/(?:test-node|kafka|console)\.ts'/.test(readFileSync(file, 'utf8'));
+  /from '(?:@weir\/test-helpers\/(?:test-node|kafka)|[^']*\/helpers\/console\.ts)'/.test(readFileSync(file, 'utf8'));
 const files = (selected.length ? all.filter((f) => selected.some((s) => f.includes(s))) : all).filter(
   (f) => !unitOnly || !usesBroker(f),
 );

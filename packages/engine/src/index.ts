@@ -9,3 +9,7 @@ export { WeirNode, createNodeContext } from './node/node.ts';
 export { createApi } from './node/api.ts';
 export type { NodeContext } from './http/node-context.ts';
 export { WeirError } from './core/errors.ts';
+// For test harnesses (@weir/test-helpers): where the Kafka jars are, free ports, a fetch that drops aborted transactions.
+export { brokerDir, ensureKafkaJars, kafkaLibDir, kafkaVersion } from './broker/kafka-jars.ts';
+export { canConnect, freePort } from './broker/ports.ts';
+export { dropAbortedOnFetch } from './kafka/aborted-transactions.ts';

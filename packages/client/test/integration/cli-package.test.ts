@@ -14,7 +14,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startTestNode, type TestNode } from '../../../engine/test/helpers/test-node.ts';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 
 /**
  * weirctl anywhere (docs/cli.md, "Install anywhere"): `npm pack` of packages/client gives a tarball

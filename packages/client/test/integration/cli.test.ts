@@ -6,8 +6,8 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import { Admin } from '@platformatic/kafka';
-import { kafkaConsumerGroupsDescribe } from '../../../engine/test/helpers/kafka-tools.ts';
-import { startTestNode, testBootstrap, type TestNode } from '../../../engine/test/helpers/test-node.ts';
+import { kafkaConsumerGroupsDescribe } from '@weir/test-helpers/kafka-tools';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
 
 /**
  * weirctl end to end: the real command (bin/weirctl.js) as a child process, against real nodes on

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Consumer,
-  type ConsumerOptions as ClientOptions,
-  type Message,
-  type MessagesStream,
-} from '@platformatic/kafka';
 import { apiError } from '../core/errors.ts';
-import { brokerReason } from './broker-errors.ts';
-import { deserialize } from './serde-codecs.ts';
+import {
+  ConsumerSession,
+  kafkaConsumer,
+  type ConsumedMessage,
+  type ConsumerOptions,
+  type SessionConsumer,
+} from './consumer-session.ts';
 import type { SerdeType } from './serdes.ts';
-import { headerText, inPartition, startOptions, type StartPosition } from './start-position.ts';
+import type { StartPosition } from './start-position.ts';
 
-type ConsumerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
+export type { ConsumedMessage } from './consumer-session.ts';
 
 /** Spec: States and transitions → Consumer. Any other status is the text of the error that ended it. */
 export const consumerStatus = { CREATED: 'CREATED', RUNNING: 'RUNNING', COMPLETED: 'COMPLETED' } as const;
@@ -25,41 +24,6 @@ export interface ConsumeRequest {
   readonly start: StartPosition;
 }
 
-export interface ConsumedMessage {
-  readonly key: unknown;
-  readonly value: unknown;
-  readonly partition: number;
-  readonly offset: number;
-  readonly timestamp: number;
-  readonly headers?: Record<string, string>;
-}
-
-/**
- * A fetched message as the consume API answers it (key and value by their serdes, headers as text);
- * throws an Error naming the partition and offset when a serde cannot read it.
- */
-export function consumedMessage(message: Message, keyType: SerdeType, valueType: SerdeType): ConsumedMessage {
-  let key: unknown;
-  let value: unknown;
-  try {
-    key = deserialize(keyType, message.key);
-    value = deserialize(valueType, message.value);
-  } catch (err) {
-    throw new Error(`${(err as Error).message} (partition ${message.partition}, offset ${message.offset})`, {
-      cause: err,
-    });
-  }
-  const headers = headerText(message);
-  const m = {
-    key,
-    value,
-    partition: message.partition,
-    offset: Number(message.offset),
-    timestamp: Number(message.timestamp),
-  };
-  return headers ? { ...m, headers } : m;
-}
-
 export interface ConsumeLimits {
   readonly maxSessionsPerUser: number;
   readonly idleSeconds: number;
@@ -67,86 +31,55 @@ export interface ConsumeLimits {
   readonly maxBytes: number;
 }
 
-/** One user's consumer of one topic: a fresh consumer group that collects up to maxEvents messages. */
+/**
+ * One user's consumer of one topic (a ConsumerSession of a fresh consumer group) that collects up
+ * to maxEvents messages, or maxBytes of keys and values, or what maxTimeoutSeconds brings.
+ */
 class ConsumeSession {
-  status: string = consumerStatus.RUNNING;
   readonly messages: ConsumedMessage[] = [];
   readonly createdAt = Date.now();
+  readonly #session: ConsumerSession;
   #bytes = 0;
-  #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
-  #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
   #timeout: NodeJS.Timeout | undefined;
   #idle: NodeJS.Timeout | undefined;
-  #closing: Promise<void> | undefined;
-  #started: Promise<void> | undefined;
   readonly #request: ConsumeRequest;
   readonly #limits: ConsumeLimits;
   readonly #onIdle: () => void;
 
-  constructor(request: ConsumeRequest, limits: ConsumeLimits, onIdle: () => void) {
+  constructor(request: ConsumeRequest, limits: ConsumeLimits, onIdle: () => void, connect: () => SessionConsumer) {
     this.#request = request;
     this.#limits = limits;
     this.#onIdle = onIdle;
+    this.#session = new ConsumerSession(
+      request,
+      { message: (m, bytes) => this.#take(m, bytes), end: () => clearTimeout(this.#timeout) },
+      connect,
+    );
     this.touch();
   }
 
+  /** RUNNING, COMPLETED, or the text of the error that ended the session. */
+  get status(): string {
+    return this.#session.reason ?? consumerStatus.RUNNING;
+  }
+
   get running(): boolean {
-    return this.status === consumerStatus.RUNNING;
+    return this.#session.reason === undefined;
   }
 
-  /**
-   * Creates the consumer and its stream. A session closed before it starts (replaced while its POST
-   * still waited) creates nothing. A close while it starts does not cut the start short: closing a
-   * consumer in the middle of its group join left it heartbeating forever (a timer per session, and
-   * its requests failed as "Connection closed", read as an unreachable cluster: the fuzz suite's
-   * 503s); #shutdown waits for the start, then stops what it made.
-   */
-  start(connection: ConsumerOptions, topic: string): Promise<void> {
+  /** Creates the consumer and its stream (see ConsumerSession.start); the time limit runs from here. */
+  start(topic: string): Promise<void> {
     if (!this.running) return Promise.resolve();
-    this.#started = this.#start(connection, topic);
-    return this.#started;
-  }
-
-  async #start(connection: ConsumerOptions, topic: string): Promise<void> {
-    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
-      ...connection,
-      autocommit: false,
-      maxWaitTime: 500,
-    });
-    this.#consumer = consumer;
     this.#timeout = setTimeout(
       () => void this.close(consumerStatus.COMPLETED),
       this.#request.maxTimeoutSeconds * 1000,
     ).unref();
-    // `latest` means "what is produced after the 201": the end offsets are fixed here, before the
-    // answer, not when the stream first fetches (which a produce right after the 201 could beat).
-    const start = await startOptions(consumer, topic, this.#request.start);
-    this.#stream = await new Promise<MessagesStream<Buffer, Buffer, Buffer, Buffer>>((resolve, reject) =>
-      consumer.consume({ topics: [topic], ...start, autocommit: false }, (err, created) => {
-        if (err || !created) return reject(err ?? new Error('the consumer gave no stream'));
-        // At once, in the callback that creates the stream: a stream that fails as it constructs
-        // emits 'error' on the next tick, before an awaiting caller could listen, and an 'error'
-        // nobody listens to would end the node's process.
-        created.on('error', (e: Error) => void this.close(brokerReason(e)));
-        resolve(created);
-      }),
-    );
-    // Closed (replaced, expired, node stopping) while starting: #shutdown stops the stream.
-    if (!this.running) return;
-    this.#stream.on('data', (message: Message) => this.#take(message));
+    return this.#session.start(topic);
   }
 
-  #take(message: Message): void {
-    if (!this.running || !inPartition(this.#request.start, message)) return;
-    let m: ConsumedMessage;
-    try {
-      m = consumedMessage(message, this.#request.keyType, this.#request.valueType);
-    } catch (err) {
-      void this.close((err as Error).message);
-      return;
-    }
+  #take(m: ConsumedMessage, bytes: number): void {
     this.messages.push(m);
-    this.#bytes += (message.key?.length ?? 0) + (message.value?.length ?? 0);
+    this.#bytes += bytes;
     if (this.messages.length >= this.#request.maxEvents || this.#bytes >= this.#limits.maxBytes)
       void this.close(consumerStatus.COMPLETED);
   }
@@ -159,23 +92,7 @@ class ConsumeSession {
 
   /** Stops consuming and keeps what was read; the first final status wins. */
   close(status: string): Promise<void> {
-    if (this.running) this.status = status;
-    clearTimeout(this.#timeout);
-    // Not from inside the stream's 'data' handler: the stream must stop first, then the consumer.
-    this.#closing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#shutdown());
-    return this.#closing;
-  }
-
-  async #shutdown(): Promise<void> {
-    // A start in progress finishes first (its failure is the POST's answer, not the close's concern).
-    await this.#started?.catch(() => undefined);
-    try {
-      this.#stream?.pause();
-      await this.#stream?.close();
-      await this.#consumer?.close(true);
-    } catch {
-      // The consumer is gone either way; its group has no committed offsets to clean up.
-    }
+    return this.#session.close(status);
   }
 
   /** Closes and forgets the session. */
@@ -216,16 +133,19 @@ export class ConsumeSessions {
     this.#sessions.delete(id);
     if (previous) this.#retire(previous);
     for (const evicted of this.#makeRoom(username)) this.#retire(evicted);
-    const session: ConsumeSession = new ConsumeSession(request, this.#limits, () => {
-      if (this.#sessions.get(id) === session) this.#sessions.delete(id);
-      this.#retire(session);
-    });
+    const groupId = `${this.#groupPrefix}-consume-${username}-${randomUUID()}`;
+    const session: ConsumeSession = new ConsumeSession(
+      request,
+      this.#limits,
+      () => {
+        if (this.#sessions.get(id) === session) this.#sessions.delete(id);
+        this.#retire(session);
+      },
+      () => kafkaConsumer({ ...this.#connection, groupId } as ConsumerOptions),
+    );
     this.#sessions.set(id, session);
     try {
-      await session.start(
-        { ...this.#connection, groupId: `${this.#groupPrefix}-consume-${username}-${randomUUID()}` } as ConsumerOptions,
-        topic,
-      );
+      await session.start(topic);
     } catch (err) {
       if (this.#sessions.get(id) === session) this.#sessions.delete(id);
       await session.dispose();

@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Consumer,
-  type ConsumerOptions as ClientOptions,
-  type Message,
-  type MessagesStream,
-} from '@platformatic/kafka';
 import { apiError } from '../core/errors.ts';
-import { brokerReason } from './broker-errors.ts';
+import {
+  ConsumerSession,
+  kafkaConsumer,
+  type ConsumedMessage,
+  type ConsumerOptions,
+  type SessionConsumer,
+} from './consumer-session.ts';
 import type { SerdeType } from './serdes.ts';
-import { inPartition, startOptions, type StartPosition } from './start-position.ts';
-import { consumedMessage, type ConsumedMessage } from './consume-sessions.ts';
-
-type ConsumerOptions = ClientOptions<Buffer, Buffer, Buffer, Buffer>;
+import type { StartPosition } from './start-position.ts';
 
 export interface TailSink {
   /** One message; returns false when the receiver is slow (the tail pauses until `resume`). */
@@ -26,73 +23,49 @@ export interface TailRequest {
   readonly start: StartPosition;
 }
 
-/** One live tail: a consumer of its own group, no commits, pushing each message to its sink. */
+/** One live tail: a ConsumerSession of its own group, pushing each message to its sink. */
 export class Tail {
-  readonly #sink: TailSink;
-  readonly #request: TailRequest;
-  #consumer: Consumer<Buffer, Buffer, Buffer, Buffer> | undefined;
-  #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
-  #closed = false;
-  #onClose: () => void = () => {};
+  readonly #session: ConsumerSession;
+  readonly #onClose: () => void;
+  /** A tail that failed to start ends without a word to its sink: the endpoint answers the error. */
+  #muted = false;
 
-  constructor(sink: TailSink, request: TailRequest) {
-    this.#sink = sink;
-    this.#request = request;
-  }
-
-  async start(connection: ConsumerOptions, topic: string, onClose: () => void): Promise<void> {
+  constructor(sink: TailSink, request: TailRequest, onClose: () => void, connect: () => SessionConsumer) {
     this.#onClose = onClose;
-    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
-      ...connection,
-      autocommit: false,
-      maxWaitTime: 500,
-    });
-    this.#consumer = consumer;
-    const start = await startOptions(consumer, topic, this.#request.start);
-    const stream = await consumer.consume({ topics: [topic], ...start, autocommit: false });
-    this.#stream = stream;
-    if (this.#closed) {
-      await this.#shutdown();
-      return;
-    }
-    stream.on('data', (message: Message) => this.#take(message));
-    stream.on('error', (err: Error) => void this.close(brokerReason(err)));
+    this.#session = new ConsumerSession(
+      request,
+      {
+        message: (m) => {
+          if (!sink.message(m)) this.#session.pause();
+        },
+        end: (reason) => {
+          this.#onClose();
+          if (!this.#muted) sink.end(reason);
+        },
+      },
+      connect,
+    );
   }
 
-  #take(message: Message): void {
-    if (this.#closed || !inPartition(this.#request.start, message)) return;
-    let m: ConsumedMessage;
-    try {
-      m = consumedMessage(message, this.#request.keyType, this.#request.valueType);
-    } catch (err) {
-      void this.close((err as Error).message);
-      return;
-    }
-    if (!this.#sink.message(m)) this.#stream?.pause();
+  /** Creates the consumer and its stream (see ConsumerSession.start). */
+  start(topic: string): Promise<void> {
+    return this.#session.start(topic);
   }
 
   /** The receiver drained: fetch again. */
   resume(): void {
-    if (!this.#closed) this.#stream?.resume();
+    this.#session.resume();
   }
 
   /** Ends the tail once; the sink hears the reason. */
   close(reason: string): Promise<void> {
-    if (this.#closed) return Promise.resolve();
-    this.#closed = true;
-    this.#onClose();
-    this.#sink.end(reason);
-    return new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#shutdown());
+    return this.#session.close(reason);
   }
 
-  async #shutdown(): Promise<void> {
-    try {
-      this.#stream?.pause();
-      await this.#stream?.close();
-      await this.#consumer?.close(true);
-    } catch {
-      // gone either way
-    }
+  /** Ends a tail whose start failed, without telling its sink (nothing was sent to the receiver yet). */
+  abandon(): Promise<void> {
+    this.#muted = true;
+    return this.#session.close('closed');
   }
 }
 
@@ -117,22 +90,21 @@ export class TopicTails {
   async open(username: string, topic: string, request: TailRequest, sink: TailSink): Promise<Tail> {
     const own = this.#open.get(username) ?? new Set<Tail>();
     if (own.size >= this.#maxPerUser) throw apiError('TAIL_LIMIT', this.#maxPerUser);
-    const tail = new Tail(sink, request);
-    own.add(tail);
-    this.#open.set(username, own);
     const forget = () => {
       own.delete(tail);
       if (own.size === 0 && this.#open.get(username) === own) this.#open.delete(username);
     };
+    const groupId = `${this.#groupPrefix}-tail-${username}-${randomUUID()}`;
+    const tail: Tail = new Tail(sink, request, forget, () =>
+      kafkaConsumer({ ...this.#connection, groupId } as ConsumerOptions),
+    );
+    own.add(tail);
+    this.#open.set(username, own);
     try {
-      await tail.start(
-        { ...this.#connection, groupId: `${this.#groupPrefix}-tail-${username}-${randomUUID()}` } as ConsumerOptions,
-        topic,
-        forget,
-      );
+      await tail.start(topic);
     } catch (err) {
       forget();
-      await tail.close('closed');
+      await tail.abandon();
       throw err;
     }
     return tail;

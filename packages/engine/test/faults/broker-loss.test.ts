@@ -9,11 +9,11 @@ import {
   streamHalf,
   users,
 } from '../helpers/correlation-stream.ts';
-import { waitFor } from '../helpers/engine.ts';
-import { KafkaCluster } from '../helpers/kafka-cluster.ts';
-import { kcatEndOffsets, kcatPartitions, kcatValues } from '../helpers/kcat.ts';
+import { waitFor } from '@weir/test-helpers/engine';
+import { KafkaCluster } from '@weir/test-helpers/kafka-cluster';
+import { kcatEndOffsets, kcatPartitions, kcatValues } from '@weir/test-helpers/kcat';
 import { type FaultRun, faultRun, type Guarantee, waitForAssignment } from '../helpers/node-pair.ts';
-import { testBootstrap } from '../helpers/test-node.ts';
+import { testBootstrap } from '@weir/test-helpers/test-node';
 import { initAdmin } from '../helpers/node-process.ts';
 
 /**

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ProduceAcks, Producer } from '@platformatic/kafka';
-import { waitFor } from '../helpers/engine.ts';
-import { kcatEndOffsets, kcatValues } from '../helpers/kcat.ts';
+import { waitFor } from '@weir/test-helpers/engine';
+import { kcatEndOffsets, kcatValues } from '@weir/test-helpers/kcat';
 import { faultRun, startPair, waitForBoth } from '../helpers/node-pair.ts';
 import { initAdmin, login, type NodeProcess } from '../helpers/node-process.ts';
-import { testBootstrap } from '../helpers/test-node.ts';
+import { testBootstrap } from '@weir/test-helpers/test-node';
 
 /**
  * Issue 12, item 6, measured as the issue did: a 200,000-record stream over 4 input partitions

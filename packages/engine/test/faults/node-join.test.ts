@@ -10,8 +10,8 @@ import {
   threshold,
   users,
 } from '../helpers/correlation-stream.ts';
-import { waitFor } from '../helpers/engine.ts';
-import { kcatValues } from '../helpers/kcat.ts';
+import { waitFor } from '@weir/test-helpers/engine';
+import { kcatValues } from '@weir/test-helpers/kcat';
 import { faultRun, waitForAssignment, waitForBoth, type Guarantee } from '../helpers/node-pair.ts';
 import { initAdmin, login } from '../helpers/node-process.ts';
 

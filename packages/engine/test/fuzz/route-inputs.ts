@@ -1,4 +1,4 @@
-import { multipartBody } from '../helpers/multipart.ts';
+import { multipartBody } from '@weir/test-helpers/multipart';
 import type { FuzzRequest } from './fuzz-client.ts';
 import { lookupFile } from './lookup-files.ts';
 import {

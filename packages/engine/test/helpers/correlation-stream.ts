@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
-import { keepEverything } from './kafka.ts';
+import { keepEverything } from '@weir/test-helpers/kafka';
 import type { NodeProcess } from './node-process.ts';
-import { testBootstrap } from './test-node.ts';
+import { testBootstrap } from '@weir/test-helpers/test-node';
 
 /**
  * The deterministic correlation stream of issue 12: 50 users × 40 `login` events, all inside one

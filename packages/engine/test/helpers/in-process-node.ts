@@ -11,7 +11,7 @@ import { createNodeContext } from '../../src/node/node.ts';
 import type { NodeContext } from '../../src/http/node-context.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { InMemoryTopics } from './in-memory-topics.ts';
-import { adminInit, userBody } from './fixture-users.ts';
+import { adminInit, userBody } from '@weir/test-helpers/fixture-users';
 
 export interface InjectOptions {
   readonly token?: string;
@@ -64,7 +64,7 @@ export async function startInProcessNode(overrides: Partial<Record<SettingKey, s
     'num.stream.threads': '1',
     'weir.engine.autostart': 'false',
     'weir.metrics.enabled': 'false',
-    // As in helpers/test-node.ts: the fixtures' passwords predate the policy; no rate limit in the way.
+    // As in @weir/test-helpers/test-node: the fixtures' passwords predate the policy; no rate limit in the way.
     'weir.auth.password-min-length': '6',
     'weir.http.rate-limit-per-minute': '1000000',
     ...overrides,

@@ -1,7 +1,7 @@
-import { isolatedEngine, waitFor } from './engine.ts';
+import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { assignmentByNode, createReplicatedTopics } from './correlation-stream.ts';
 import { initAdmin, login, NodeProcess } from './node-process.ts';
-import { uniqueTopic } from './topics.ts';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 export type Guarantee = 'at_least_once' | 'exactly_once_v2';
 

@@ -4,9 +4,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/broker/ports.ts';
-import { waitFor } from './engine.ts';
-import { request, type HttpResponse, type RequestOptions } from './https-client.ts';
-import { testBootstrap } from './test-node.ts';
+import { waitFor } from '@weir/test-helpers/engine';
+import { request, type HttpResponse, type RequestOptions } from '@weir/test-helpers/https-client';
+import { testBootstrap } from '@weir/test-helpers/test-node';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 

@@ -1,5 +1,5 @@
 import type { SettingKey } from '../../src/config/settings.ts';
-import { uniqueTopicPrefix } from './unique.ts';
+import { uniqueTopicPrefix } from '@weir/test-helpers/unique';
 
 export const storeModes = ['local', 'kafka'] as const;
 export type StoreMode = (typeof storeModes)[number];

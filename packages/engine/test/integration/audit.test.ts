@@ -5,10 +5,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Admin } from '@platformatic/kafka';
-import { isolatedEngine, waitFor } from '../helpers/engine.ts';
+import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, testBootstrap, type TestNode } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 interface Entry {
   seq: number;

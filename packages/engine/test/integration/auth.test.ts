@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SignJWT } from 'jose';
-import { startTestNode, useTestNode } from '../helpers/test-node.ts';
+import { startTestNode, useTestNode } from '@weir/test-helpers/test-node';
 
 const fixed = {
   'x-content-type-options': 'nosniff',

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { multipartBody } from '../helpers/multipart.ts';
+import { multipartBody } from '@weir/test-helpers/multipart';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
-import { uniqueTopicPrefix } from '../helpers/unique.ts';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
+import { uniqueTopicPrefix } from '@weir/test-helpers/unique';
 
 const rule = (n: number) => ({
   id: `etag-${n}`,

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { isolatedEngine, post, waitFor, waitForRunning } from '../helpers/engine.ts';
-import { createTopics, produce } from '../helpers/kafka.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
-import { startTestNode, testBootstrap, type TestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, post, waitFor, waitForRunning } from '@weir/test-helpers/engine';
+import { createTopics, produce } from '@weir/test-helpers/kafka';
+import { uniqueTopic } from '@weir/test-helpers/topics';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
 
 const run = promisify(execFile);
 

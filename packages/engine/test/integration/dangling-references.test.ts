@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { post } from '../helpers/engine.ts';
-import { multipartBody } from '../helpers/multipart.ts';
-import { useTestNode } from '../helpers/test-node.ts';
-import { uniqueTopicPrefix } from '../helpers/unique.ts';
+import { post } from '@weir/test-helpers/engine';
+import { multipartBody } from '@weir/test-helpers/multipart';
+import { useTestNode } from '@weir/test-helpers/test-node';
+import { uniqueTopicPrefix } from '@weir/test-helpers/unique';
 
 /**
  * References to what does not exist (issue 23, "Authoring"): the API accepts them as the original

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isolatedEngine, post, waitForRunning } from '../helpers/engine.ts';
-import { consume, createTopics, header, json, produce, text, type RawMessage } from '../helpers/kafka.ts';
-import { kcatValues } from '../helpers/kcat.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
-import { useTestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, post, waitForRunning } from '@weir/test-helpers/engine';
+import { consume, createTopics, header, json, produce, text, type RawMessage } from '@weir/test-helpers/kafka';
+import { kcatValues } from '@weir/test-helpers/kcat';
+import { uniqueTopic } from '@weir/test-helpers/topics';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 /**
  * Dead letters (tasks.md; architecture: Stream runtime): a record a task cannot process goes to

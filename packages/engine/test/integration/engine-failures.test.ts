@@ -6,11 +6,11 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { EmbeddedBroker } from '../../src/broker/embedded-broker.ts';
 import { freePort } from '../../src/broker/ports.ts';
-import { isolatedEngine, waitFor } from '../helpers/engine.ts';
-import { request } from '../helpers/https-client.ts';
-import { consume, consumeUntil, createTopics, produce } from '../helpers/kafka.ts';
-import { startTestNode, testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
+import { request } from '@weir/test-helpers/https-client';
+import { consume, consumeUntil, createTopics, produce } from '@weir/test-helpers/kafka';
+import { startTestNode, testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const events = 100_000;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { isolatedEngine, post, waitFor, waitForRunning } from '../helpers/engine.ts';
-import { consume, createTopics, produce } from '../helpers/kafka.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
-import { useTestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, post, waitFor, waitForRunning } from '@weir/test-helpers/engine';
+import { consume, createTopics, produce } from '@weir/test-helpers/kafka';
+import { uniqueTopic } from '@weir/test-helpers/topics';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 /**
  * `GET /metrics` (plain HTTP on `weir.metrics.port`, Prometheus text) after records flowed: the

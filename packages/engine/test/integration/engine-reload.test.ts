@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import { Consumer, type MessagesStream } from '@platformatic/kafka';
-import { isolatedEngine, post, waitFor, waitForRunning } from '../helpers/engine.ts';
-import { createTopics, produce, type RawMessage } from '../helpers/kafka.ts';
-import { multipartBody } from '../helpers/multipart.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
-import { startTestNode, testBootstrap, type TestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, post, waitFor, waitForRunning } from '@weir/test-helpers/engine';
+import { createTopics, produce, type RawMessage } from '@weir/test-helpers/kafka';
+import { multipartBody } from '@weir/test-helpers/multipart';
+import { uniqueTopic } from '@weir/test-helpers/topics';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
 
 /**
  * Hot reload (issue #6, item 5): topologies, pipelines, tasks, rules and lookups created, updated,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isolatedEngine, waitForRunning } from '../helpers/engine.ts';
-import { consume, createTopics, json, produce, text, type RawMessage } from '../helpers/kafka.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
-import { useTestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, waitForRunning } from '@weir/test-helpers/engine';
+import { consume, createTopics, json, produce, text, type RawMessage } from '@weir/test-helpers/kafka';
+import { uniqueTopic } from '@weir/test-helpers/topics';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 /**
  * Each of the ten task functions (tasks.md) through a running topology on the real broker: one

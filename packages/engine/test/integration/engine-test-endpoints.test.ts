@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { post } from '../helpers/engine.ts';
-import { multipartBody } from '../helpers/multipart.ts';
-import { useTestNode } from '../helpers/test-node.ts';
+import { post } from '@weir/test-helpers/engine';
+import { multipartBody } from '@weir/test-helpers/multipart';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 /**
  * The test endpoints (spec: Tests; tasks.md; pdl.md) over real HTTPS: they run the engine's own

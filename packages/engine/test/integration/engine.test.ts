@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isolatedEngine, post, waitFor, waitForRunning } from '../helpers/engine.ts';
-import { consume, createTopics, json, produce } from '../helpers/kafka.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
-import { useTestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, post, waitFor, waitForRunning } from '@weir/test-helpers/engine';
+import { consume, createTopics, json, produce } from '@weir/test-helpers/kafka';
+import { uniqueTopic } from '@weir/test-helpers/topics';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 describe('the stream engine: the quick-start scenario', () => {
   let token: string;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { freePort } from '../../src/broker/ports.ts';
-import { isolatedEngine, post, waitFor } from '../helpers/engine.ts';
-import { consumeUntil, createTopics, produce } from '../helpers/kafka.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
-import { startTestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, post, waitFor } from '@weir/test-helpers/engine';
+import { consumeUntil, createTopics, produce } from '@weir/test-helpers/kafka';
+import { uniqueTopic } from '@weir/test-helpers/topics';
+import { startTestNode } from '@weir/test-helpers/test-node';
 
 test('health: live and ready answer without a token; ready turns 503 while the node stops', async () => {
   const t = await startTestNode(isolatedEngine('health'));

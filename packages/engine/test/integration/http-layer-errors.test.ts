@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import https from 'node:https';
 import tls from 'node:tls';
 import { describe, test } from 'node:test';
-import { useTestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 interface ErrorBody {
   status: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { useTestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 interface ErrorBody {
   status: string;

@@ -9,11 +9,11 @@ import {
   Producer,
 } from '@platformatic/kafka';
 import { freePort } from '../../src/broker/ports.ts';
-import { isolatedEngine, waitFor } from '../helpers/engine.ts';
-import { consume, createTopics } from '../helpers/kafka.ts';
+import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
+import { consume, createTopics } from '@weir/test-helpers/kafka';
 import { initAdmin, NodeProcess } from '../helpers/node-process.ts';
-import { testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 /**
  * Input topics whose retention deletes records before Weir reads them (docs/engine.md → Retention of

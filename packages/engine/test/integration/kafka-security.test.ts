@@ -9,10 +9,10 @@ import { EmbeddedBroker } from '../../src/broker/embedded-broker.ts';
 import { freePort } from '../../src/broker/ports.ts';
 import { loadSettings } from '../../src/config/settings.ts';
 import { WeirNode } from '../../src/node/node.ts';
-import { isolatedEngine, post, waitFor } from '../helpers/engine.ts';
-import { request } from '../helpers/https-client.ts';
-import { uniqueTopicPrefix } from '../helpers/unique.ts';
-import { readUntilDone } from '../helpers/topics.ts';
+import { isolatedEngine, post, waitFor } from '@weir/test-helpers/engine';
+import { request } from '@weir/test-helpers/https-client';
+import { uniqueTopicPrefix } from '@weir/test-helpers/unique';
+import { readUntilDone } from '@weir/test-helpers/topics';
 
 const run = promisify(execFile);
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import tls from 'node:tls';
-import { multipartBody } from '../helpers/multipart.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { multipartBody } from '@weir/test-helpers/multipart';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 
 const debug = (res: { body: unknown }) => (res.body as { debugMessage: string }).debugMessage;
 

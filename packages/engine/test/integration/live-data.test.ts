@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import https from 'node:https';
 import { after, before, describe, test } from 'node:test';
-import { startTestNode, testBootstrap, type TestNode } from '../helpers/test-node.ts';
-import { createTopic, readUntilDone, uniqueTopic } from '../helpers/topics.ts';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { createTopic, readUntilDone, uniqueTopic } from '@weir/test-helpers/topics';
 
 /** docs/api.md → Live data: consume start positions, headers, server-sent event tails, metrics summary. */
 let t: TestNode;
@@ -228,6 +228,17 @@ describe('live tail over server-sent events', () => {
     const bad = await openTail('/api/alerts/tail?startOffset=abc', member);
     assert.equal(bad.status, 400);
     assert.match(bad.body, /querystring\.startOffset must be an integer >= 0, found 'abc'/);
+  });
+
+  test('a tail of a partition the topic lacks is 400 saying so, and leaves no tail open', async () => {
+    const topic = uniqueTopic('tail-partition');
+    await createTopic(t, admin, topic);
+    const lacking = await openTail(`/api/topics/${topic}/tail?partition=3`, member);
+    assert.equal(lacking.status, 400, lacking.body);
+    assert.match(lacking.body, /partition 3 does not exist: topic .* has 1 partition\(s\) \(0 to 0\)/);
+    const next = await openTail(`/api/alerts/tail?maxSeconds=1`, member);
+    assert.equal(next.status, 200, 'the failed tail took no slot of the one allowed');
+    assert.deepEqual((await next.next('end')).data, { reason: 'maxSeconds reached' });
   });
 });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import https from 'node:https';
 import { after, before, describe, test } from 'node:test';
-import { multipartBody } from '../helpers/multipart.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { multipartBody } from '@weir/test-helpers/multipart';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 
 /** One request on the given agent (one kept-alive connection); rejects when no answer comes within 10 s. */
 function post(

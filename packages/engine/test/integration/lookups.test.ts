@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { multipartBody, type FormPart } from '../helpers/multipart.ts';
+import { multipartBody, type FormPart } from '@weir/test-helpers/multipart';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, type TestNode, useTestNode } from '../helpers/test-node.ts';
+import { startTestNode, type TestNode, useTestNode } from '@weir/test-helpers/test-node';
 
 const csv = 'user,department,level\nalice,"Research, Lab",3\nbob,"say ""hi""",4.5\ncarol,,"7"\n';
 const csvRows = [

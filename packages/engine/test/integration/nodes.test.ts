@@ -4,8 +4,8 @@ import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import type { NodeView as NodeRecord } from '../../src/nodes/node-registry.ts';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { type TestNode, startTestNode, useTestNode } from '../helpers/test-node.ts';
-import { uniqueTopicPrefix } from '../helpers/unique.ts';
+import { type TestNode, startTestNode, useTestNode } from '@weir/test-helpers/test-node';
+import { uniqueTopicPrefix } from '@weir/test-helpers/unique';
 
 const notFound = { status: 'NOT_FOUND', message: 'Resource not found', debugMessage: 'Requested node does not exist' };
 const mismatch = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { apiRoutes } from '../../src/http/access-control.ts';
 import { docsPrefix } from '../../src/http/openapi.ts';
-import { useTestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 type Operation = {
   security?: unknown[];

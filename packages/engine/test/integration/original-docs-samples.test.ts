@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 
 const samples = path.resolve(import.meta.dirname, '../fixtures/original/docs-samples');
 const bytes = (file: string) => readFileSync(path.join(samples, file));

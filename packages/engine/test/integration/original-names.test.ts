@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { isolatedEngine, post, waitForRunning } from '../helpers/engine.ts';
-import { consume, consumeUntil, createTopics, json, produce } from '../helpers/kafka.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, post, waitForRunning } from '@weir/test-helpers/engine';
+import { consume, consumeUntil, createTopics, json, produce } from '@weir/test-helpers/kafka';
+import { uniqueTopic } from '@weir/test-helpers/topics';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 
 /**
  * `weir.output.names=original`: alerts carry the original's `padasRule` (id, name, description,

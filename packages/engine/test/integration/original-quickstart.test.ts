@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { isolatedEngine, waitFor, waitForRunning } from '../helpers/engine.ts';
-import { produce } from '../helpers/kafka.ts';
-import { startTestNode, testBootstrap, type TestNode } from '../helpers/test-node.ts';
+import { isolatedEngine, waitFor, waitForRunning } from '@weir/test-helpers/engine';
+import { produce } from '@weir/test-helpers/kafka';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
 
 const quickstart = path.resolve(import.meta.dirname, '../fixtures/original/quickstart');
 const bytes = (file: string) => readFileSync(path.join(quickstart, file));

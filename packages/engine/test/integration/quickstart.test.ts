@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { freePort } from '../../src/broker/ports.ts';
-import { request } from '../helpers/https-client.ts';
+import { request } from '@weir/test-helpers/https-client';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { useTestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 const S = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const L = 'org.apache.kafka.common.serialization.Serdes$LongSerde';

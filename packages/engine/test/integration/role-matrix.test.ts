@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { apiRoutes, registerAccessControl } from '../../src/http/access-control.ts';
 import type { NodeContext } from '../../src/http/node-context.ts';
-import { useTestNode } from '../helpers/test-node.ts';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 /** Fills path parameters: the caller's own username, a numeric id, a uuid, or a missing name. Live tails end after 1 s. */
 function concrete(url: string, username: string): string {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startTestNode } from '../helpers/test-node.ts';
+import { startTestNode } from '@weir/test-helpers/test-node';
 
 test('GET /api/config/serde lists the serde, serializer and deserializer classes', async () => {
   const t = await startTestNode();

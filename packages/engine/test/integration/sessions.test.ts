@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 
 const strong = 'correct horse battery';
 const debug = (res: { body: unknown }) => (res.body as { debugMessage?: string }).debugMessage;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { amsiDetection, defenderEvent, redSunFailure, withoutSpaces } from '../../../sigma/test/defender-events.ts';
 import { sharedData } from '../../../sigma/test/shared-data.ts';
-import { startTestNode, type TestNode } from '../helpers/test-node.ts';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 
 /**
  * POST /api/import/sigma over real HTTPS (docs/api.md, "Sigma import"; docs/sigma.md): per-document

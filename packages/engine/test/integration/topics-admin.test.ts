@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { startTestNode, useTestNode } from '../helpers/test-node.ts';
+import { startTestNode, useTestNode } from '@weir/test-helpers/test-node';
 
 /** Topic administration on the real broker (spec: Endpoints → Topics, Versioning → earlier forms). */
 let admin: string;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { useTestNode } from '../helpers/test-node.ts';
-import { createTopic, readUntilDone, uniqueTopic } from '../helpers/topics.ts';
+import { useTestNode } from '@weir/test-helpers/test-node';
+import { createTopic, readUntilDone, uniqueTopic } from '@weir/test-helpers/topics';
 
 /**
  * Consumer-create requests of one user on one topic that overlap (issue 13: the fuzz suite's two

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { Admin, Consumer } from '@platformatic/kafka';
-import { kafkaConsumerGroupsDescribe } from '../helpers/kafka-tools.ts';
-import { kcatEndOffsets, kcatOffsetsAt, kcatPartitions } from '../helpers/kcat.ts';
-import { testBootstrap, useTestNode } from '../helpers/test-node.ts';
+import { kafkaConsumerGroupsDescribe } from '@weir/test-helpers/kafka-tools';
+import { kcatEndOffsets, kcatOffsetsAt, kcatPartitions } from '@weir/test-helpers/kcat';
+import { testBootstrap, useTestNode } from '@weir/test-helpers/test-node';
 
 /**
  * Topics in depth and consumer groups through the HTTP API of a node on the real broker (issue 23):

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { startTestNode, useTestNode } from '../helpers/test-node.ts';
-import { createTopic, deserializer, readUntilDone, serializer, uniqueTopic } from '../helpers/topics.ts';
+import { startTestNode, useTestNode } from '@weir/test-helpers/test-node';
+import { createTopic, deserializer, readUntilDone, serializer, uniqueTopic } from '@weir/test-helpers/topics';
 
 /** Produce and consume sessions on the real broker (spec: Endpoints → Topics, States → Consumer). */
 let admin: string;

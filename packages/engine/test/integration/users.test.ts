@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { startTestNode, useTestNode } from '../helpers/test-node.ts';
+import { startTestNode, useTestNode } from '@weir/test-helpers/test-node';
 
 const bob = { name: 'Bob', username: 'bob', email: 'bob@example.com', password: 'bob-pw', roles: [{ name: 'user' }] };
 const bobShown = { name: 'Bob', username: 'bob', email: 'bob@example.com', roles: [{ id: 2, name: 'user' }] };

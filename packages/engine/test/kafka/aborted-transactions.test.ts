@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Consumer, Producer } from '@platformatic/kafka';
 import { readChangelog } from '../../src/stream/state/changelog-restore.ts';
-import { consumeUntil, createTopics } from '../helpers/kafka.ts';
-import { kcatValues } from '../helpers/kcat.ts';
-import { testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { consumeUntil, createTopics } from '@weir/test-helpers/kafka';
+import { kcatValues } from '@weir/test-helpers/kcat';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 /**
  * A read_committed reader must leave out the records of aborted transactions. The broker leaves them

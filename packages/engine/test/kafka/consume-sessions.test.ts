@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ConsumeSessions, consumerStatus } from '../../src/kafka/consume-sessions.ts';
 import { isApiError } from '../../src/core/errors.ts';
-import { createTopics, produce } from '../helpers/kafka.ts';
-import { testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { createTopics, produce } from '@weir/test-helpers/kafka';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 /** ConsumeSessions on the shared test broker, without the HTTP layer: limits, replacement, bytes. */
 const sessions = new ConsumeSessions(

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { Admin, Consumer, ProduceAcks, Producer } from '@platformatic/kafka';
 import { ConsumerGroups, GroupRefusal, groupPartitions } from '../../src/kafka/consumer-groups.ts';
-import { createTopics } from '../helpers/kafka.ts';
-import { kafkaConsumerGroupsDescribe } from '../helpers/kafka-tools.ts';
-import { kcatOffsetsAt } from '../helpers/kcat.ts';
-import { testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { createTopics } from '@weir/test-helpers/kafka';
+import { kafkaConsumerGroupsDescribe } from '@weir/test-helpers/kafka-tools';
+import { kcatOffsetsAt } from '@weir/test-helpers/kcat';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 /** ConsumerGroups on the shared test broker, offsets and lag checked with kafka-consumer-groups and kcat. */
 const connection = () => ({ clientId: 'weir-test-groups', bootstrapBrokers: [testBootstrap()] });

@@ -3,11 +3,11 @@ import { after, test } from 'node:test';
 import { ProduceAcks, Producer } from '@platformatic/kafka';
 import { brokerErrorId, brokerReason } from '../../src/kafka/broker-errors.ts';
 import { DetailRefusal, TopicDetails } from '../../src/kafka/topic-details.ts';
-import { createTopics } from '../helpers/kafka.ts';
-import { kafkaConfigsDescribe } from '../helpers/kafka-tools.ts';
-import { kcatEndOffsets, kcatOffsetsAt, kcatPartitions } from '../helpers/kcat.ts';
-import { testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopic } from '../helpers/topics.ts';
+import { createTopics } from '@weir/test-helpers/kafka';
+import { kafkaConfigsDescribe } from '@weir/test-helpers/kafka-tools';
+import { kcatEndOffsets, kcatOffsetsAt, kcatPartitions } from '@weir/test-helpers/kcat';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 /** TopicDetails on the shared test broker, every figure checked with kcat or Kafka's own tools. */
 const details = new TopicDetails({ clientId: 'weir-test-details', bootstrapBrokers: [testBootstrap()] });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
-import { multipartBody, type FormPart } from '../helpers/multipart.ts';
+import { multipartBody, type FormPart } from '@weir/test-helpers/multipart';
 
 const t = useInProcessNode();
 const csv = 'user,department,level\nalice,"Research, Lab",3\nbob,,"7"\n';

@@ -5,8 +5,8 @@ import { loadSettings } from '../../src/config/settings.ts';
 import { weirTopicNames } from '../../src/kafka/weir-topics.ts';
 import { KafkaConfigStore } from '../../src/store/kafka-store.ts';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
-import { startTestNode, testBootstrap } from '../helpers/test-node.ts';
-import { uniqueTopicPrefix } from '../helpers/unique.ts';
+import { startTestNode, testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopicPrefix } from '@weir/test-helpers/unique';
 
 function settingsFor(prefix: string) {
   return loadSettings(undefined, {}).with({ 'bootstrap.servers': testBootstrap(), 'weir.topic.prefix': prefix });

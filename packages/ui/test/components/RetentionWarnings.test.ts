@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
 import type { BrowserContext, Page } from 'playwright-core';
-import { isolatedEngine, post, waitFor } from '../../../engine/test/helpers/engine.ts';
-import { createTopics } from '../../../engine/test/helpers/kafka.ts';
-import { testBootstrap } from '../../../engine/test/helpers/test-node.ts';
-import { uniqueTopic } from '../../../engine/test/helpers/topics.ts';
+import { isolatedEngine, post, waitFor } from '@weir/test-helpers/engine';
+import { createTopics } from '@weir/test-helpers/kafka';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 import { seriousViolations, shoot, signIn, startConsole, type Console } from '../helpers/console.ts';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { isolatedEngine } from '../../../engine/test/helpers/engine.ts';
+import { isolatedEngine } from '@weir/test-helpers/engine';
 import { apiAs, initAdmin, signIn, startConsole, tableRows, type Console } from '../helpers/console.ts';
 
 /**

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startTestNode, type TestNode } from '../../../engine/test/helpers/test-node.ts';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 import { buildUi, uiBuildStale } from '../../../../scripts/ui-build.ts';
 import { loadUiSettings } from '../../server/ui-settings.ts';
 import { startUiServer, type UiServer } from '../../server/ui-server.ts';

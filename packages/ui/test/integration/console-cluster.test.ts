@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { isolatedEngine, post, waitFor } from '../../../engine/test/helpers/engine.ts';
-import { request } from '../../../engine/test/helpers/https-client.ts';
-import { startTestNode, type TestNode } from '../../../engine/test/helpers/test-node.ts';
-import { createTopic, uniqueTopic } from '../../../engine/test/helpers/topics.ts';
+import { isolatedEngine, post, waitFor } from '@weir/test-helpers/engine';
+import { request } from '@weir/test-helpers/https-client';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
+import { createTopic, uniqueTopic } from '@weir/test-helpers/topics';
 import {
   consoleFor,
   publishDocScreenshots,

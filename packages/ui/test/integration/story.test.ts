@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { isolatedEngine } from '../../../engine/test/helpers/engine.ts';
-import { startTestNode, type TestNode } from '../../../engine/test/helpers/test-node.ts';
+import { isolatedEngine } from '@weir/test-helpers/engine';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 import type { UiServer } from '../../server/ui-server.ts';
 import {
   publishDocScreenshots,

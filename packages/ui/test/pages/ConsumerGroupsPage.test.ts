@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Admin, Consumer } from '@platformatic/kafka';
 import type { BrowserContext, Page } from 'playwright-core';
-import { isolatedEngine } from '../../../engine/test/helpers/engine.ts';
-import { kafkaConsumerGroupsDescribe } from '../../../engine/test/helpers/kafka-tools.ts';
-import { testBootstrap } from '../../../engine/test/helpers/test-node.ts';
+import { isolatedEngine } from '@weir/test-helpers/engine';
+import { kafkaConsumerGroupsDescribe } from '@weir/test-helpers/kafka-tools';
+import { testBootstrap } from '@weir/test-helpers/test-node';
 import {
   apiAs,
   initAdmin,

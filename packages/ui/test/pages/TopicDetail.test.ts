@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { isolatedEngine } from '../../../engine/test/helpers/engine.ts';
-import { kafkaConfigsDescribe } from '../../../engine/test/helpers/kafka-tools.ts';
-import { kcatEndOffsets, kcatOffsetsAt, kcatPartitions } from '../../../engine/test/helpers/kcat.ts';
+import { isolatedEngine } from '@weir/test-helpers/engine';
+import { kafkaConfigsDescribe } from '@weir/test-helpers/kafka-tools';
+import { kcatEndOffsets, kcatOffsetsAt, kcatPartitions } from '@weir/test-helpers/kcat';
 import {
   apiAs,
   initAdmin,

@@ -4,10 +4,10 @@ import { Admin } from '@platformatic/kafka';
 import type { OutgoingRecord } from '../../../src/stream/records.ts';
 import { BatchWriter } from '../../../src/stream/sink/batch-writer.ts';
 import { SinkTopics } from '../../../src/stream/sink/sink-topics.ts';
-import { createTopics } from '../../helpers/kafka.ts';
-import { kcatValues } from '../../helpers/kcat.ts';
-import { testBootstrap } from '../../helpers/test-node.ts';
-import { uniqueTopic } from '../../helpers/topics.ts';
+import { createTopics } from '@weir/test-helpers/kafka';
+import { kcatValues } from '@weir/test-helpers/kcat';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 const record = (topic: string, value: string): OutgoingRecord => ({
   topic,

@@ -5,11 +5,11 @@ import { TopicAdmin } from '../../../src/kafka/topic-admin.ts';
 import { repartitionRetentionMs, stageTopics } from '../../../src/stream/repartition.ts';
 import { ensureStageTopics } from '../../../src/stream/sink/stage-topics.ts';
 import type { StageBinding, TopologyPlan } from '../../../src/stream/topology-plan.ts';
-import { waitFor } from '../../helpers/engine.ts';
-import { createTopics } from '../../helpers/kafka.ts';
-import { kcatPartitions } from '../../helpers/kcat.ts';
-import { testBootstrap } from '../../helpers/test-node.ts';
-import { uniqueTopic } from '../../helpers/topics.ts';
+import { waitFor } from '@weir/test-helpers/engine';
+import { createTopics } from '@weir/test-helpers/kafka';
+import { kcatPartitions } from '@weir/test-helpers/kcat';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 describe('stage topics against the test broker', () => {
   let admin: Admin;

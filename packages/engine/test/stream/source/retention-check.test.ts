@@ -4,9 +4,9 @@ import { after, before, test } from 'node:test';
 import { Admin, ConfigResourceTypes, Consumer, IncrementalAlterConfigOperationTypes } from '@platformatic/kafka';
 import { RetentionCheck } from '../../../src/stream/source/retention-check.ts';
 import { RetentionWatch, type RetentionWarning } from '../../../src/stream/source/retention-watch.ts';
-import { produce } from '../../helpers/kafka.ts';
-import { testBootstrap } from '../../helpers/test-node.ts';
-import { uniqueTopic } from '../../helpers/topics.ts';
+import { produce } from '@weir/test-helpers/kafka';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+import { uniqueTopic } from '@weir/test-helpers/topics';
 
 /**
  * RetentionCheck's look-ups against the real broker: the topic's retention settings as the broker

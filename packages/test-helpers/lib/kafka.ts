@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Admin, Consumer, FetchIsolationLevels, ProduceAcks, Producer, type Message } from '@platformatic/kafka';
-import { dropAbortedOnFetch } from '../../src/kafka/aborted-transactions.ts';
+import { dropAbortedOnFetch } from '@weir/engine';
 import { testBootstrap } from './test-node.ts';
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import type { SettingKey } from '../../src/config/settings.ts';
+import type { SettingKey } from '@weir/engine';
 import type { TestNode } from './test-node.ts';
 
 /** Settings that give a test node its own consumer group and its own weir_* topics. */

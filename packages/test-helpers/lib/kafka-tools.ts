@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { kafkaLibDir, kafkaVersion } from '../../src/broker/kafka-jars.ts';
+import { kafkaLibDir, kafkaVersion } from '@weir/engine';
 import { testBootstrap } from './test-node.ts';
 
 const run = promisify(execFile);

@@ -3,8 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { brokerDir, ensureKafkaJars } from '../../src/broker/kafka-jars.ts';
-import { canConnect, freePort } from '../../src/broker/ports.ts';
+import { brokerDir, canConnect, ensureKafkaJars, freePort } from '@weir/engine';
 
 const run = promisify(execFile);
 

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import { loadSettings, type SettingKey } from '../../src/config/settings.ts';
-import { WeirNode } from '../../src/node/node.ts';
+import { loadSettings, WeirNode, type SettingKey } from '@weir/engine';
 import { request, type HttpResponse, type RequestOptions } from './https-client.ts';
 import { adminInit, userBody } from './fixture-users.ts';
 
