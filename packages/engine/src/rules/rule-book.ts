@@ -61,8 +61,9 @@ export type CompiledRule = RuleEntry & { readonly compiled: CompiledPdl };
  * the stream engine (`update`: every rule of a snapshot, compiled at once, swapped as a whole) and
  * for the test endpoints (`readFrom`: rules read and compiled on first use, so a test request pays
  * only for the rules its task lists; `compiled`: the one rule a rule test runs), and for the
- * references check (the lookups a rule asks for). Compiled rules are reused while their PDL is unchanged; a rule
- * that does not compile is left out (APPLY_RULES counts it as missing) and listed in `broken`.
+ * references check (the lookups a rule asks for). Compiled rules are reused while their PDL is
+ * unchanged; a rule that does not compile is left out (APPLY_RULES counts it as missing) and
+ * listed in `broken`.
  */
 export class RuleBook implements RuleSource {
   #entries = new Map<string, CompiledRule | undefined>();
