@@ -6,6 +6,7 @@ import type { CheckContext, ConfigRecord, ResourceKind } from './resource-kind.t
 import { compileValidator, type Validator } from '../validation/json-schema.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import { SerialisedListCache, type SerialisedList } from './serialised-list.ts';
+import { storedLookups } from '../rules/lookup-tables.ts';
 
 type Prepared =
   | { readonly record: ConfigRecord; readonly errors?: undefined }
@@ -32,14 +33,7 @@ export class ConfigResource {
     this.#limit = limit;
     this.#store = store;
     this.#validate = compileValidator(kind.schema);
-    this.#checks = {
-      lookups: {
-        get: (id) => {
-          const rows = store.get<{ content: Record<string, unknown>[] }>('lookups', id)?.content;
-          return rows && { rows };
-        },
-      },
-    };
+    this.#checks = { lookups: storedLookups(store) };
     this.#serialised = new SerialisedListCache(store, kind.collection, () => this.list());
   }
 

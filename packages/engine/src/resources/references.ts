@@ -1,4 +1,6 @@
-import { compile, type LookupResolver } from '@weir/pdl';
+import type { LookupResolver } from '@weir/pdl';
+import { missingRules } from '../rules/missing-rules.ts';
+import { RuleBook } from '../rules/rule-book.ts';
 import { compileTask } from '../tasks/index.ts';
 import type { StoredPipeline } from './pipeline.ts';
 import type { StoredRule } from './rule.ts';
@@ -52,25 +54,6 @@ function lookupsAskedBy(build: (lookups: LookupResolver) => unknown): string[] {
   return [...asked];
 }
 
-/** The rules APPLY_RULES tasks list that do not exist (what the engine skips, counting them as `missing`). */
-export function missingRules(tasks: readonly StoredTask[], ruleIds: ReadonlySet<string>): DanglingReference[] {
-  const out: DanglingReference[] = [];
-  for (const task of tasks) {
-    if (task.function !== 'APPLY_RULES' || !Array.isArray(task.definition.rules)) continue;
-    const from = { kind: 'task', id: task.id, name: task.name } as const;
-    (task.definition.rules as unknown[]).forEach((id, i) => {
-      if (typeof id === 'string' && !ruleIds.has(id))
-        out.push({
-          from,
-          to: { kind: 'rule', id },
-          field: `definition.rules[${i}]`,
-          message: `${describe(from)} applies rule \`${id}\`, which does not exist`,
-        });
-    });
-  }
-  return out;
-}
-
 /**
  * Every dangling reference of a configuration, in a stable order (topologies, pipelines, tasks,
  * rules; each by id, then by field): topology → pipeline or input topic, pipeline → task,
@@ -107,7 +90,7 @@ export function danglingReferences(scope: ReferenceScope): DanglingReference[] {
   }
   for (const rule of [...scope.rules].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
     const from = { kind: 'rule', id: rule.id, name: rule.name } as const;
-    for (const id of lookupsAskedBy((lookups) => compile(rule.pdl, { lookups })))
+    for (const id of lookupsAskedBy((lookups) => new RuleBook().update([rule], lookups)))
       if (!scope.lookupExists(id)) add(from, { kind: 'lookup', id }, 'pdl', 'uses');
   }
   return out;
@@ -119,14 +102,4 @@ function label(to: DanglingReference['to']): string {
 
 function byId<T extends { readonly id: number }>(records: readonly T[]): T[] {
   return [...records].sort((a, b) => a.id - b.id);
-}
-
-/** The tasks the enabled topologies of one node group run: what the stream engine of that group meets. */
-export function tasksRunBy(
-  group: string,
-  scope: Pick<ReferenceScope, 'topologies' | 'pipelines' | 'tasks'>,
-): StoredTask[] {
-  const pipelines = new Set(scope.topologies.filter((t) => t.enabled && t.group === group).flatMap((t) => t.pipelines));
-  const tasks = new Set(scope.pipelines.filter((p) => pipelines.has(p.id)).flatMap((p) => p.tasks));
-  return scope.tasks.filter((t) => tasks.has(t.id));
 }

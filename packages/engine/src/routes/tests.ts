@@ -6,8 +6,8 @@ import type { StoredPipeline } from '../resources/pipeline.ts';
 import type { StoredRule } from '../resources/rule.ts';
 import type { StoredTask } from '../resources/task.ts';
 import type { ConfigStore } from '../store/config-store.ts';
-import { StoredLookups } from '../resources/stored-lookups.ts';
-import { RuleBook } from '../stream/rule-book.ts';
+import { storedLookups } from '../rules/lookup-tables.ts';
+import { RuleBook } from '../rules/rule-book.ts';
 import {
   compileTask,
   isTaskDefinitionError,
@@ -113,16 +113,16 @@ const kinds = {
  * the stored configuration; nothing is written anywhere.
  */
 export const testRoutes: RouteModule = (app, ctx) => {
-  const lookups = new StoredLookups(ctx.store);
+  const lookups = storedLookups(ctx.store);
   app.post<ById>(
     '/api/test/rules/:id',
     testRoute({ params: idParams, body: eventBody, response: { 200: testResult } }),
     async (request) => {
-      const rule = ctx.store.get<{ pdl: string }>('rules', request.params.id);
-      if (!rule) throw apiError('RESOURCE_MISSING', kinds.rule);
+      const rules = storedRules(ctx.store, lookups);
+      if (!ctx.store.get('rules', request.params.id)) throw apiError('RESOURCE_MISSING', kinds.rule);
       const event = typeof request.body === 'string' ? parseJson(request.body) : request.body;
       try {
-        return { result: compile(rule.pdl, { lookups }).run(event, { timestamp: Date.now() }) };
+        return { result: rules.compiled(request.params.id)!.run(event, { timestamp: Date.now() }) };
       } catch (err) {
         if (isPdlSyntaxError(err)) throw apiError('PDL_INVALID', err.message);
         throw err;

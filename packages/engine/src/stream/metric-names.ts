@@ -1,16 +1,19 @@
+import { ruleMetricNames } from '../rules/rule-metrics.ts';
+
 /**
  * Every metric name the engine exports (`GET /metrics`, `GET /api/metrics/summary`), in one place:
  * the workers count under these names, the Prometheus registry declares them, the summary reads them.
+ * The rule metrics' names are rules/rule-metrics.ts's, which counts the matches.
  */
 export const metricNames = {
   recordsIn: 'weir_records_in_total',
   recordsOut: 'weir_records_out_total',
   deadLettered: 'weir_records_dead_lettered_total',
-  ruleMatches: 'weir_rule_matches_total',
+  ruleMatches: ruleMetricNames.ruleMatches,
   alerts: 'weir_alerts_total',
   skipped: 'weir_records_skipped_total',
   taskErrors: 'weir_task_errors_total',
-  rulesSkipped: 'weir_rules_skipped_total',
+  rulesSkipped: ruleMetricNames.rulesSkipped,
   nearRetention: 'weir_input_records_near_retention_total',
   deletedUnread: 'weir_input_records_deleted_unread_total',
   batchSeconds: 'weir_batch_processing_seconds',

@@ -6,7 +6,7 @@ import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { readSnapshot, streamCollections } from './config-snapshot.ts';
 import type { EngineMetrics } from './engine-metrics.ts';
-import { MissingRuleLog } from './missing-rule-log.ts';
+import { MissingRuleLog } from '../rules/missing-rule-log.ts';
 import type { RetentionWarning } from './source/retention-watch.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
 import type { WorkerState } from './worker-states.ts';

@@ -6,8 +6,9 @@ import type { StoredTopology } from '../resources/topology.ts';
 import { compileTask, type CompiledTask, type TaskCounters } from '../tasks/index.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { stageTopics, type StageTopics } from './repartition.ts';
-import type { LookupBook, RuleBook } from './rule-book.ts';
-import { RuleMatches } from './rule-matches.ts';
+import type { LookupTables } from '../rules/lookup-tables.ts';
+import type { RuleBook } from '../rules/rule-book.ts';
+import { RuleMatches } from '../rules/rule-metrics.ts';
 
 export interface OutputBinding {
   readonly topic: string;
@@ -50,7 +51,7 @@ export interface StreamPlan {
 export interface PlanEnvironment {
   readonly group: string;
   readonly rules: RuleBook;
-  readonly lookups: LookupBook;
+  readonly lookups: LookupTables;
   readonly counters?: TaskCounters;
   /** Engine mode: correlation stages run on repartition topics named after this consumer group id. */
   readonly groupId?: string;

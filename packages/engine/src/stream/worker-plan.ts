@@ -1,7 +1,8 @@
 import { metricNames } from './metric-names.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic } from './process/dead-letter.ts';
-import { LookupBook, RuleBook } from './rule-book.ts';
+import { LookupTables } from '../rules/lookup-tables.ts';
+import { RuleBook } from '../rules/rule-book.ts';
 import type { PartitionedStateStore } from './state/partitioned-state.ts';
 import { buildPlan, TaskCache, type StreamPlan } from './topology-plan.ts';
 import type { WorkerStats } from './worker-stats.ts';
@@ -21,7 +22,7 @@ export const emptyPlan: StreamPlan = {
  */
 export class WorkerPlan {
   readonly #rules: RuleBook;
-  readonly #lookups = new LookupBook();
+  readonly #lookups = new LookupTables();
   readonly #tasks = new TaskCache();
   readonly #env: { readonly group: string; readonly groupId: string; readonly stats: WorkerStats };
   readonly #stateStore: PartitionedStateStore;

@@ -10,7 +10,7 @@ import type {
   TaskRecord,
   TaskResult,
 } from './task-function.ts';
-import { withRule } from './rule-alert.ts';
+import { withRule } from '../rules/rule-alert.ts';
 import { failure, nothing } from './task-results.ts';
 
 interface ApplyRulesDefinition {

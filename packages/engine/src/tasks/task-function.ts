@@ -1,5 +1,6 @@
 import type { CompileOptions, CompiledPdl, CorrelationStateStore, LookupResolver } from '@weir/pdl';
 import type { TaskFunction } from '@weir/contract';
+import type { RuleSource } from '../rules/rule-book.ts';
 
 /**
  * The contract of a task function (../shared/spec/tasks.md): a task is compiled once from its
@@ -85,40 +86,6 @@ export interface CompiledTask extends TaskIdentity {
   holdsCorrelation?(): boolean;
 }
 
-/**
- * What APPLY_RULES evaluates: the rule's compiled PDL (never re-parsed per event). When `ast` is
- * there (a CompiledPdl has it) it must be the program `run` evaluates: APPLY_RULES indexes the
- * rule by the equalities it requires (RuleIndex of @weir/pdl) and skips it for events that lack them.
- */
-export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'> &
-  Partial<Pick<CompiledPdl, 'ast' | 'route' | 'resume' | 'advanceBy'>>;
-
-export interface RuleEntry {
-  readonly id: string;
-  readonly name: string;
-  readonly annotations: readonly string[];
-  /** What the original's `padasRule` carries besides id, name and annotations (weir.output.names=original). */
-  readonly description?: string;
-  readonly pdl?: string;
-  readonly datamodel?: string;
-  readonly enabled: boolean;
-  readonly compiled: RuleMatcher;
-}
-
-/**
- * Rules by id, asked on every record so that a rule created, changed, disabled or deleted after
- * the task was compiled takes effect at once (tasks.md, last paragraph).
- */
-export interface RuleSource {
-  get(id: string): RuleEntry | undefined;
-  /**
-   * Optional: a number that changes whenever `get` may answer differently (a new entry object, a
-   * rule added or removed). With it, APPLY_RULES resolves its rules again only when it changed;
-   * without it, on every record.
-   */
-  readonly version?: number;
-}
-
 export type RuleSkipReason = 'missing' | 'disabled';
 
 /** Metric hooks; every one is optional. */
@@ -170,3 +137,5 @@ export interface CompiledRun {
 }
 
 export type { TaskFunction };
+// What APPLY_RULES evaluates and where it finds it: rules/rule-book.ts (the rule book fills it).
+export type { RuleEntry, RuleMatcher, RuleSource } from '../rules/rule-book.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { danglingReferences, missingRules, tasksRunBy } from '../../src/resources/references.ts';
+import { danglingReferences } from '../../src/resources/references.ts';
 import type { StoredPipeline } from '../../src/resources/pipeline.ts';
 import type { StoredRule } from '../../src/resources/rule.ts';
 import type { StoredTask } from '../../src/resources/task.ts';
@@ -83,21 +83,4 @@ test('topics are not checked when no topic list is given; a complete configurati
     lookupExists: (id: string) => id === 'risk',
   };
   assert.deepEqual(danglingReferences(scope), []);
-});
-
-test('the engine warns about the missing rules of the tasks its group runs, only', () => {
-  const scope = {
-    topologies: [topology(1, [1], 'a'), topology(2, [2], 'b', false), topology(3, [3], 'c', true, 'other')],
-    pipelines: [pipeline(1, [1]), pipeline(2, [2]), pipeline(3, [3])],
-    tasks: [applyRules(1, ['x']), applyRules(2, ['y']), applyRules(3, ['z'])],
-  };
-  const tasks = tasksRunBy('default', scope);
-  assert.deepEqual(
-    tasks.map((t) => t.id),
-    [1],
-  );
-  assert.deepEqual(
-    missingRules(tasks, new Set()).map((r) => r.message),
-    ['task 1 (detect-1) applies rule `x`, which does not exist'],
-  );
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConfigSnapshot } from '../../src/stream/config-snapshot.ts';
-import { LookupBook, RuleBook } from '../../src/stream/rule-book.ts';
+import { LookupTables } from '../../src/rules/lookup-tables.ts';
+import { RuleBook } from '../../src/rules/rule-book.ts';
 import { buildPlan, TaskCache, type PlanEnvironment, type TopologyPlan } from '../../src/stream/topology-plan.ts';
 import { WorkerStats } from '../../src/stream/worker-stats.ts';
 import { runPipeline } from '../../src/tasks/index.ts';
@@ -29,7 +30,7 @@ function snapshot(parts: Partial<ConfigSnapshot>): ConfigSnapshot {
 }
 
 function environment(rules: ConfigSnapshot['rules'] = [], more: Partial<PlanEnvironment> = {}): PlanEnvironment {
-  const lookups = new LookupBook();
+  const lookups = new LookupTables();
   const book = new RuleBook();
   book.update(rules, lookups);
   return { group: 'default', rules: book, lookups, ...more };

@@ -10,7 +10,8 @@ import {
   type ProcessEnv,
 } from '../../../src/stream/process/record-processor.ts';
 import type { FetchedRecord, OutgoingRecord } from '../../../src/stream/records.ts';
-import { LookupBook, RuleBook } from '../../../src/stream/rule-book.ts';
+import { LookupTables } from '../../../src/rules/lookup-tables.ts';
+import { RuleBook } from '../../../src/rules/rule-book.ts';
 import { PartitionedStateStore } from '../../../src/stream/state/partitioned-state.ts';
 import { buildPlan, TaskCache, type StreamPlan } from '../../../src/stream/topology-plan.ts';
 import { WorkerStats } from '../../../src/stream/worker-stats.ts';
@@ -33,7 +34,7 @@ function plan(tasks: ConfigSnapshot['tasks'], state?: PartitionedStateStore, mor
     rules: [],
     ...more,
   };
-  const lookups = new LookupBook();
+  const lookups = new LookupTables();
   const rules = new RuleBook();
   rules.update(snapshot.rules, lookups);
   return buildPlan(snapshot, { group: 'default', groupId: 'g', rules, lookups, stateStore: state }, new TaskCache());

@@ -1,24 +1,8 @@
 import { outputKeys, outputNames, setOwn } from '@weir/pdl';
-import type { JsonObject, RuleEntry } from './task-function.ts';
+import type { RuleEntry } from './rule-book.ts';
 
-/** The rule fields an alert needs, from a stored rule. */
-export function ruleFields(rule: {
-  id: string;
-  name: string;
-  annotations?: readonly string[];
-  description?: string;
-  pdl?: string;
-  datamodel?: string;
-}) {
-  return {
-    id: rule.id,
-    name: rule.name,
-    annotations: rule.annotations ?? [],
-    description: rule.description,
-    pdl: rule.pdl,
-    datamodel: rule.datamodel,
-  };
-}
+/** An event or alert (the tasks' JsonObject). */
+type JsonObject = Record<string, unknown>;
 
 /**
  * The rule an alert carries (pdl.md, "Rules and alerts"): `_rule: {id, name, annotations}`, or with

@@ -1,14 +1,58 @@
-import {
-  compile,
-  type CompiledPdl,
-  type CorrelationStateStore,
-  type LookupResolver,
-  type LookupTable,
-} from '@weir/pdl';
-import type { Lookup } from '../resources/lookup.ts';
-import type { StoredRule } from '../resources/rule.ts';
-import { ruleFields } from '../tasks/rule-alert.ts';
-import type { RuleEntry, RuleSource } from '../tasks/index.ts';
+import type { StoredRule } from '@weir/contract';
+import { compile, type CompiledPdl, type CorrelationStateStore, type LookupResolver } from '@weir/pdl';
+
+/**
+ * What APPLY_RULES evaluates: the rule's compiled PDL (never re-parsed per event). When `ast` is
+ * there (a CompiledPdl has it) it must be the program `run` evaluates: APPLY_RULES indexes the
+ * rule by the equalities it requires (RuleIndex of @weir/pdl) and skips it for events that lack them.
+ */
+export type RuleMatcher = Pick<CompiledPdl, 'hasCorrelation' | 'run' | 'feed'> &
+  Partial<Pick<CompiledPdl, 'ast' | 'route' | 'resume' | 'advanceBy'>>;
+
+export interface RuleEntry {
+  readonly id: string;
+  readonly name: string;
+  readonly annotations: readonly string[];
+  /** What the original's `padasRule` carries besides id, name and annotations (weir.output.names=original). */
+  readonly description?: string;
+  readonly pdl?: string;
+  readonly datamodel?: string;
+  readonly enabled: boolean;
+  readonly compiled: RuleMatcher;
+}
+
+/**
+ * Rules by id, asked on every record so that a rule created, changed, disabled or deleted after
+ * the task was compiled takes effect at once (tasks.md, last paragraph).
+ */
+export interface RuleSource {
+  get(id: string): RuleEntry | undefined;
+  /**
+   * Optional: a number that changes whenever `get` may answer differently (a new entry object, a
+   * rule added or removed). With it, APPLY_RULES resolves its rules again only when it changed;
+   * without it, on every record.
+   */
+  readonly version?: number;
+}
+
+/** The rule fields an alert needs (rule-alert.ts), from a stored rule. */
+function ruleFields(rule: {
+  id: string;
+  name: string;
+  annotations?: readonly string[];
+  description?: string;
+  pdl?: string;
+  datamodel?: string;
+}) {
+  return {
+    id: rule.id,
+    name: rule.name,
+    annotations: rule.annotations ?? [],
+    description: rule.description,
+    pdl: rule.pdl,
+    datamodel: rule.datamodel,
+  };
+}
 
 export type CompiledRule = RuleEntry & { readonly compiled: CompiledPdl };
 
@@ -16,8 +60,10 @@ export type CompiledRule = RuleEntry & { readonly compiled: CompiledPdl };
  * The compiled rules, by id: the one place a stored rule becomes what APPLY_RULES evaluates, for
  * the stream engine (`update`: every rule of a snapshot, compiled at once, swapped as a whole) and
  * for the test endpoints (`readFrom`: rules read and compiled on first use, so a test request pays
- * only for the rules its task lists). Compiled rules are reused while their PDL is unchanged; a rule
- * that does not compile is left out (APPLY_RULES counts it as missing) and listed in `broken`.
+ * only for the rules its task lists; `compiled`: the one rule a rule test runs), and for the
+ * references check (the lookups a rule asks for). Compiled rules are reused while their PDL is
+ * unchanged; a rule that does not compile is left out (APPLY_RULES counts it as missing) and
+ * listed in `broken`.
  */
 export class RuleBook implements RuleSource {
   #entries = new Map<string, CompiledRule | undefined>();
@@ -26,6 +72,8 @@ export class RuleBook implements RuleSource {
   #lookups: LookupResolver | undefined;
   /** Rules whose PDL no longer compiles (e.g. a lookup they use was deleted), with the reason. */
   readonly broken = new Map<string, string>();
+  /** What compiling each rule of `broken` threw (`compiled` throws it again). */
+  readonly #errors = new Map<string, unknown>();
   #version = 0;
   readonly #stateStore: CorrelationStateStore | undefined;
 
@@ -34,12 +82,23 @@ export class RuleBook implements RuleSource {
     this.#stateStore = stateStore;
   }
 
-  get(id: string): RuleEntry | undefined {
+  get(id: string): CompiledRule | undefined {
     if (this.#find !== undefined && !this.#entries.has(id)) {
       const rule = this.#find(id);
       this.#entries.set(id, rule && this.#compile(rule, this.#programs));
     }
     return this.#entries.get(id);
+  }
+
+  /**
+   * Rule `id` compiled, whether enabled or not (the rule test endpoint runs it as it is stored):
+   * undefined when there is no such rule; for a rule that does not compile, what its compile threw.
+   */
+  compiled(id: string): CompiledPdl | undefined {
+    const entry = this.get(id);
+    if (entry !== undefined) return entry.compiled;
+    if (this.#errors.has(id)) throw this.#errors.get(id);
+    return undefined;
   }
 
   /**
@@ -67,6 +126,7 @@ export class RuleBook implements RuleSource {
     this.#find = undefined;
     this.#lookups = lookups;
     this.broken.clear();
+    this.#errors.clear();
     for (const rule of rules) {
       const entry = this.#compile(rule, previous);
       if (entry !== undefined) this.#entries.set(rule.id, entry);
@@ -81,6 +141,7 @@ export class RuleBook implements RuleSource {
     this.#find = find;
     this.#lookups = lookups;
     this.broken.clear();
+    this.#errors.clear();
     this.#version++;
   }
 
@@ -102,30 +163,11 @@ export class RuleBook implements RuleSource {
         };
       } catch (err) {
         this.broken.set(rule.id, (err as Error).message);
+        this.#errors.set(rule.id, err);
         return undefined;
       }
     }
     this.#programs.set(rule.id, program);
     return { ...ruleFields(rule), enabled: rule.enabled !== false, compiled: program.compiled };
-  }
-}
-
-/**
- * Lookup tables by id. Replaced only when the lookups changed (the engine sends them only then), so
- * the PDL indexes built on a table survive other configuration changes.
- */
-export class LookupBook implements LookupResolver {
-  #tables = new Map<string, LookupTable>();
-  #version = 0;
-
-  get(id: string): LookupTable | undefined {
-    return this.#tables.get(id);
-  }
-
-  update(lookups: readonly Lookup[]): void {
-    const next = new Map<string, LookupTable>();
-    this.#version++;
-    for (const lookup of lookups) next.set(lookup.id, { version: this.#version, rows: lookup.content });
-    this.#tables = next;
   }
 }

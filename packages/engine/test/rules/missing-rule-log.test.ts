@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConfigSnapshot } from '../../src/stream/config-snapshot.ts';
-import { MissingRuleLog } from '../../src/stream/missing-rule-log.ts';
+import { MissingRuleLog } from '../../src/rules/missing-rule-log.ts';
 
 const snapshot = (rules: string[], listed: string[]): ConfigSnapshot => ({
   version: 1,

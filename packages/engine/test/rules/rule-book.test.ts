@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LookupBook, RuleBook } from '../../src/stream/rule-book.ts';
+import { isPdlSyntaxError } from '@weir/pdl';
+import { LookupTables } from '../../src/rules/lookup-tables.ts';
+import { RuleBook } from '../../src/rules/rule-book.ts';
 
 const rule = (id: string, pdl: string, more: { enabled?: boolean } = {}) => ({
   id,
@@ -11,7 +13,7 @@ const rule = (id: string, pdl: string, more: { enabled?: boolean } = {}) => ({
 });
 
 test('update: every rule compiled; unchanged PDL keeps its program; a broken rule is left out with its reason', () => {
-  const lookups = new LookupBook();
+  const lookups = new LookupTables();
   const book = new RuleBook();
   book.update([rule('a', 'user="bob"'), rule('b', 'user="eve"', { enabled: false }), rule('c', 'user=')], lookups);
   const a = book.get('a');
@@ -42,7 +44,7 @@ test('update: every rule compiled; unchanged PDL keeps its program; a broken rul
 });
 
 test('a rule using a lookup compiles only while the lookup exists', () => {
-  const lookups = new LookupBook();
+  const lookups = new LookupTables();
   const book = new RuleBook();
   const uses = rule('l', 'lookup admins name AS user OUTPUT role');
   lookups.update([{ id: 'admins', content: [{ name: 'bob' }] }]);
@@ -61,7 +63,7 @@ test('readFrom: rules read and compiled on first use, each once', () => {
     ['bad', rule('bad', 'x=')],
   ]);
   const book = new RuleBook();
-  book.readFrom((id) => (reads.push(id), stored.get(id)), new LookupBook());
+  book.readFrom((id) => (reads.push(id), stored.get(id)), new LookupTables());
   assert.equal(reads.length, 0, 'nothing read before it is asked for');
   const a = book.get('a');
   assert.strictEqual(book.get('a'), a);
@@ -70,4 +72,19 @@ test('readFrom: rules read and compiled on first use, each once', () => {
   assert.equal(book.get('bad'), undefined);
   assert.deepEqual(reads, ['a', 'missing', 'bad']);
   assert.ok(book.broken.has('bad'));
+});
+
+test('compiled: the rule a rule test runs, enabled or not; undefined when missing; a broken rule throws its compile error', () => {
+  const stored = new Map([
+    ['off', rule('off', 'x=1', { enabled: false })],
+    ['bad', rule('bad', 'x=')],
+  ]);
+  const book = new RuleBook();
+  book.readFrom((id) => stored.get(id), new LookupTables());
+  assert.notEqual(book.compiled('off')?.run({ x: 1 }, { timestamp: 0 }), null);
+  assert.equal(book.compiled('missing'), undefined);
+  assert.throws(
+    () => book.compiled('bad'),
+    (err: Error) => isPdlSyntaxError(err) && err.message === book.broken.get('bad'),
+  );
 });

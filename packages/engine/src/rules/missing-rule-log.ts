@@ -1,6 +1,6 @@
-import { missingRules, tasksRunBy } from '../resources/references.ts';
-import type { ConfigSnapshot } from './config-snapshot.ts';
-import { metricNames } from './metric-names.ts';
+import type { StoredRule } from '@weir/contract';
+import { missingRules, tasksRunBy, type RunScope } from './missing-rules.ts';
+import { ruleMetricNames } from './rule-metrics.ts';
 
 /**
  * Warns once about each rule an APPLY_RULES task of the node's group lists but that does not exist:
@@ -18,12 +18,12 @@ export class MissingRuleLog {
     this.#warn = warn;
   }
 
-  check(snapshot: ConfigSnapshot): void {
+  check(snapshot: RunScope & { readonly rules: readonly StoredRule[] }): void {
     const tasks = tasksRunBy(this.#group, snapshot);
     const now = missingRules(tasks, new Set(snapshot.rules.map((r) => r.id))).map((r) => r.message);
     for (const message of now)
       if (!this.#logged.has(message))
-        this.#warn(`${message}; APPLY_RULES skips it (counted in ${metricNames.rulesSkipped}, reason missing)`);
+        this.#warn(`${message}; APPLY_RULES skips it (counted in ${ruleMetricNames.rulesSkipped}, reason missing)`);
     this.#logged = new Set(now);
   }
 }
