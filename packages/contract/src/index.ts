@@ -21,6 +21,7 @@ export {
   topicOrListSchema,
   topicParams,
   topicSpecSchema,
+  type ConsumeQuery,
   type ConsumeRequest,
   type ConsumerGroupDetail,
   type ConsumerGroupSummary,

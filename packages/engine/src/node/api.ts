@@ -9,14 +9,14 @@ import type { TlsMaterial } from '../http/tls.ts';
 import { registerAccessControl, isForbidden } from '../http/access-control.ts';
 import { registerBodyParsers } from '../http/body-parsers.ts';
 import type { NodeContext } from '../http/node-context.ts';
-import { apiError, isApiError, withDetails, type ApiError } from '../core/errors.ts';
+import { apiError, isApiError, type ApiError } from '../core/errors.ts';
 import { fixedHeaders, hstsHeader } from '../http/fixed-headers.ts';
 import { registerOpenApi } from '../http/openapi.ts';
 import { registerHealth } from '../http/health.ts';
 import { clientError, frameworkError, maxPathParamLength } from '../http/http-layer-errors.ts';
 import { routeModules } from '../routes/index.ts';
 import { compiledSchema } from '../validation/json-schema.ts';
-import { describeRequestViolations } from '../validation/violations.ts';
+import { violationError } from '../http/request-violations.ts';
 import type { ErrorObject } from 'ajv';
 
 /** The management API of one node: Fastify with the spec's headers, errors and access control. */
@@ -52,7 +52,7 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
     reply.headers(headers);
   });
   // One validator for the whole node: route schemas compile with the resource schemas' Ajv.
-  app.setValidatorCompiler(({ schema }) => compiledSchema(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => compiledSchema(schema, httpPart));
   registerBodyParsers(app);
   registerAccessControl(app, ctx);
   // Request rate per login session (a token pair and the pairs refreshed from it), counted after
@@ -109,9 +109,7 @@ function toApiError(
   if (isApiError(error)) return error;
   const e = error as FastifyError;
   if (e.validation) {
-    if (invalid) return invalid(e.validation as ErrorObject[], e.validationContext ?? 'body');
-    const details = describeRequestViolations(e.validation as ErrorObject[], e.validationContext ?? 'body');
-    return withDetails(apiError('VALIDATION', details.join('; ')), details);
+    return (invalid ?? violationError)(e.validation as ErrorObject[], e.validationContext ?? 'body');
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
