@@ -5,7 +5,7 @@ import {
   type Message,
   type MessagesStream,
 } from '@platformatic/kafka';
-import { apiError } from '../core/errors.ts';
+import { domainError } from '../core/errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import { deserialize } from './serde-codecs.ts';
 import type { SerdeType } from './serdes.ts';
@@ -248,7 +248,7 @@ export class ConsumeSessions {
     if (own.length < this.#limits.maxSessionsPerUser) return [];
     const finished = own.filter(([, s]) => !s.running).sort(([, a], [, b]) => a.createdAt - b.createdAt);
     const excess = own.length - this.#limits.maxSessionsPerUser + 1;
-    if (finished.length < excess) throw apiError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
+    if (finished.length < excess) throw domainError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
     return finished.slice(0, excess).map(([id, session]) => {
       this.#sessions.delete(id);
       return session;

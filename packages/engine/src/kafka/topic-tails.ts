@@ -5,7 +5,7 @@ import {
   type Message,
   type MessagesStream,
 } from '@platformatic/kafka';
-import { apiError } from '../core/errors.ts';
+import { domainError } from '../core/errors.ts';
 import { brokerReason } from './broker-errors.ts';
 import type { SerdeType } from './serdes.ts';
 import { inPartition, startOptions, type StartPosition } from './start-position.ts';
@@ -116,7 +116,7 @@ export class TopicTails {
   /** Opens a tail for the user, or throws TAIL_LIMIT (400) when the user has the most open. */
   async open(username: string, topic: string, request: TailRequest, sink: TailSink): Promise<Tail> {
     const own = this.#open.get(username) ?? new Set<Tail>();
-    if (own.size >= this.#maxPerUser) throw apiError('TAIL_LIMIT', this.#maxPerUser);
+    if (own.size >= this.#maxPerUser) throw domainError('TAIL_LIMIT', this.#maxPerUser);
     const tail = new Tail(sink, request);
     own.add(tail);
     this.#open.set(username, own);

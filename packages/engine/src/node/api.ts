@@ -9,7 +9,8 @@ import type { TlsMaterial } from '../http/tls.ts';
 import { registerAccessControl, isForbidden } from '../http/access-control.ts';
 import { registerBodyParsers } from '../http/body-parsers.ts';
 import type { NodeContext } from '../http/node-context.ts';
-import { apiError, isApiError, type ApiError } from '../core/errors.ts';
+import { apiError, type ApiError, type DomainError } from '../core/errors.ts';
+import { answerOf } from '../http/error-map.ts';
 import { fixedHeaders, hstsHeader } from '../http/fixed-headers.ts';
 import { registerOpenApi } from '../http/openapi.ts';
 import { registerHealth } from '../http/health.ts';
@@ -76,7 +77,7 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
       ),
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | ApiError | DomainError, request, reply) => {
     if (isForbidden(error)) return reply.code(403).send();
     const apiErr = toApiError(
       error,
@@ -100,13 +101,14 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
 }
 
 function toApiError(
-  error: FastifyError | ApiError,
+  error: FastifyError | ApiError | DomainError,
   bodyLimit: number,
   requestId: string,
   invalid: ((errors: readonly ErrorObject[], part: string) => ApiError) | undefined,
   contentType: string | undefined,
 ): ApiError {
-  if (isApiError(error)) return error;
+  const answer = answerOf(error);
+  if (answer !== undefined) return answer;
   const e = error as FastifyError;
   if (e.validation) {
     return (invalid ?? violationError)(e.validation as ErrorObject[], e.validationContext ?? 'body');

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../auth/roles.ts';
 import { apiError } from '../core/errors.ts';
+import { answerOf } from '../http/error-map.ts';
 import type { NodeContext } from '../http/node-context.ts';
 import { unavailableOr } from '../kafka/broker-errors.ts';
 import { defaultDeserializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
@@ -131,7 +132,7 @@ async function tail(
     t = await kafka.tails.open(request.principal.username, topic, { keyType, valueType, start }, sink);
   } catch (err) {
     if (err instanceof RangeError) throw apiError('VALIDATION', err.message);
-    if (typeof err === 'object' && err !== null && 'httpStatus' in err) throw err;
+    if (answerOf(err) !== undefined) throw err;
     throw unavailableOr(err, kafka.bootstrap);
   }
   const tailOf = t;
