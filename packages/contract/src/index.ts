@@ -22,6 +22,7 @@ export {
   topicOrListSchema,
   topicParams,
   topicSpecSchema,
+  type ConsumeQuery,
   type ConsumeRequest,
   type ConsumerGroupDetail,
   type ConsumerGroupSummary,

@@ -1,26 +1,40 @@
 import type { FromSchema } from './from-schema.ts';
+import { serdeConfiguration } from './serdes.ts';
 
 /**
  * The path parameters and query strings of the endpoints (the bodies: users.ts, topics.ts and the
- * record schemas of resources.ts). Query values arrive as text; the routes check what each means.
+ * record schemas of resources.ts). Query values arrive as text and are typed here: the API's
+ * validator turns `?partition=3` into the integer 3 (and refuses `?partition=x`) before the route runs.
  */
 
 /** `/api/<kind>/{id}`, `/api/lookups/{id}`, `/api/nodes/{id}`. */
 export const idParams = { type: 'object', properties: { id: { type: 'string' } } } as const;
 
-/** `GET /api/topics/{name}/tail` and `GET /api/alerts/tail`: checked by the route, which says what each must be. */
+/** A whole number in a query string: at most 15 digits, so every one is exact as a JavaScript number. */
+const queryInteger = { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 } as const;
+
+/** `GET /api/topics/{name}/tail` and `GET /api/alerts/tail` (the start position's rules: the route). */
 export const tailQuery = {
   type: 'object',
   properties: {
-    offset: { type: 'string', description: 'earliest or latest (default latest)' },
-    startOffset: { type: 'string', description: 'an offset to start at (an integer >= 0)' },
-    startTimestamp: { type: 'string', description: 'a time to start at (epoch ms)' },
-    partition: { type: 'string', description: 'only this partition' },
-    maxSeconds: { type: 'string', description: 'close the stream after this many seconds' },
-    keyDeserializer: { type: 'string', description: 'a deserializer class (default string)' },
-    valueDeserializer: { type: 'string', description: 'a deserializer class (default string)' },
+    offset: { type: 'string', enum: ['earliest', 'latest'], description: 'earliest or latest (default latest)' },
+    startOffset: { ...queryInteger, description: 'an offset to start at (an integer >= 0)' },
+    startTimestamp: { ...queryInteger, description: 'a time to start at (epoch ms)' },
+    partition: { ...queryInteger, description: 'only this partition' },
+    maxSeconds: { ...queryInteger, description: 'close the stream after this many seconds' },
+    keyDeserializer: {
+      type: 'string',
+      enum: serdeConfiguration.deserializer,
+      description: 'a deserializer class (default string)',
+    },
+    valueDeserializer: {
+      type: 'string',
+      enum: serdeConfiguration.deserializer,
+      description: 'a deserializer class (default string)',
+    },
   },
 } as const;
+export type TailQuery = FromSchema<typeof tailQuery>;
 
 /** `GET /api/audit`. */
 export const auditQuery = {
@@ -31,8 +45,9 @@ export const auditQuery = {
     id: { type: 'string', maxLength: 1024 },
     from: { type: 'string', maxLength: 64 },
     to: { type: 'string', maxLength: 64 },
-    offset: { type: 'string', pattern: '^[0-9]{1,9}$' },
-    limit: { type: 'string', pattern: '^[0-9]{1,4}$' },
+    offset: { type: 'integer', minimum: 0, maximum: 999_999_999 },
+    // 1 to 1000: the route says so in the spec's words (`query.limit must be from 1 to 1000; got 0`).
+    limit: { type: 'integer', minimum: 0, maximum: 9999 },
   },
   additionalProperties: false,
 } as const;

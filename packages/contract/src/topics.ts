@@ -54,11 +54,24 @@ export const topicParams = {
   properties: { name: { type: 'string' } },
 } as const;
 
-/** `?index=N`: checked by the route, whose message says what an index is. */
+/**
+ * `?index=N`, typed: the API's validator turns the text into a number (a query value arrives as
+ * text). The title is the violation's hint: `querystring.index must be an integer >= 0 (the first
+ * message to return), found '-1'`.
+ */
 export const consumeQuery = {
   type: 'object',
-  properties: { index: { type: 'string', description: 'the first message to return (an integer >= 0; default 0)' } },
+  properties: {
+    index: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 999_999_999,
+      title: 'the first message to return',
+      description: 'the first message to return (an integer >= 0; default 0)',
+    },
+  },
 } as const;
+export type ConsumeQuery = FromSchema<typeof consumeQuery>;
 
 /** Defaults of the consumer-create fields, none of which is required (spec: "not shown"). */
 export const consumeDefaults = { maxEvents: 1000, maxTimeoutSeconds: 60, offset: 'earliest' } as const;

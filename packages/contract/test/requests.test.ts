@@ -3,12 +3,19 @@ import { test } from 'node:test';
 import { auditQuery, idParams, lookupUpload, tailQuery } from '../src/requests.ts';
 import { violationsOf } from './helpers/ajv.ts';
 
-test('path parameters and tail queries arrive as text: the schema accepts any text, the route checks it', () => {
+test('path parameters are text; tail queries are typed (the API coerces the text): integers >= 0, known words', () => {
   assert.deepEqual(violationsOf(idParams)({ id: '007' }), []);
   assert.deepEqual(violationsOf(idParams)({ id: 7 }), ['/id type']);
   const tail = violationsOf(tailQuery);
-  assert.deepEqual(tail({ offset: 'earliest', startOffset: '12', partition: '0', maxSeconds: '30' }), []);
-  assert.deepEqual(tail({ startTimestamp: 1700000000000 }), ['/startTimestamp type']);
+  assert.deepEqual(tail({ offset: 'earliest', startOffset: 12, partition: 0, maxSeconds: 30 }), []);
+  assert.deepEqual(tail({ startTimestamp: '1700000000000' }), ['/startTimestamp type']);
+  assert.deepEqual(tail({ offset: 'middle', partition: -1, maxSeconds: 1e16 }), [
+    '/offset enum',
+    '/partition minimum',
+    '/maxSeconds maximum',
+  ]);
+  assert.deepEqual(tail({ keyDeserializer: 'org.apache.kafka.common.serialization.LongDeserializer' }), []);
+  assert.deepEqual(tail({ valueDeserializer: 'Long' }), ['/valueDeserializer enum']);
   assert.deepEqual(Object.keys(tailQuery.properties), [
     'offset',
     'startOffset',
@@ -20,14 +27,12 @@ test('path parameters and tail queries arrive as text: the schema accepts any te
   ]);
 });
 
-test('the audit query: bounded texts, decimal offset and limit, no unknown parameter', () => {
+test('the audit query: bounded texts, integer offset and limit, no unknown parameter', () => {
   const validate = violationsOf(auditQuery);
   assert.deepEqual(validate({}), []);
-  assert.deepEqual(
-    validate({ user: 'admin', kind: 'rules', id: 'r-1', from: '2026-01-01', offset: '0', limit: '50' }),
-    [],
-  );
-  assert.deepEqual(validate({ offset: '-1', limit: '10000' }), ['/offset pattern', '/limit pattern']);
+  assert.deepEqual(validate({ user: 'admin', kind: 'rules', id: 'r-1', from: '2026-01-01', offset: 0, limit: 50 }), []);
+  assert.deepEqual(validate({ offset: -1, limit: 10000 }), ['/offset minimum', '/limit maximum']);
+  assert.deepEqual(validate({ offset: '0' }), ['/offset type']);
   assert.deepEqual(validate({ user: 'x'.repeat(257) }), ['/user maxLength']);
   assert.deepEqual(validate({ page: '2' }), ['/ additionalProperties']);
 });

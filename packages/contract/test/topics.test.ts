@@ -55,7 +55,9 @@ test('POST /api/topics takes one topic, or (earlier form) an array of at most 10
   assert.equal(maxTopicsPerRequest, 1000);
   assert.deepEqual(violationsOf(topicListSchema)(Array.from({ length: 1001 }, () => one)), ['/ maxItems']);
   assert.deepEqual(violationsOf(topicParams)({ name: 'a' }), []);
-  assert.deepEqual(violationsOf(consumeQuery)({ index: '3' }), []);
+  assert.deepEqual(violationsOf(consumeQuery)({ index: 3 }), []);
+  assert.deepEqual(violationsOf(consumeQuery)({ index: -1 }), ['/index minimum']);
+  assert.deepEqual(violationsOf(consumeQuery)({ index: 1.5 }), ['/index type']);
 });
 
 test('a produce body: messages with a value each, known serializers, headers of text', () => {

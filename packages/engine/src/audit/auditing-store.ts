@@ -1,4 +1,4 @@
-import { apiError } from '../core/errors.ts';
+import { domainError } from '../core/errors.ts';
 import type {
   AuditEntry,
   AuditPage,
@@ -156,7 +156,7 @@ export class AuditingStore implements ConfigStore {
     try {
       return await write();
     } catch (err) {
-      throw apiError(
+      throw domainError(
         'UNAVAILABLE',
         `Nothing was changed: the change and its audit entry could not be stored together (${(err as Error).message}).`,
       );

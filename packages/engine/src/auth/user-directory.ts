@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SerialQueue } from '../core/serial-queue.ts';
-import { apiError } from '../core/errors.ts';
+import { domainError } from '../core/errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { passwordProblem } from './password-policy.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
@@ -71,7 +71,7 @@ export class UserDirectory {
 
   get(username: string): User {
     const user = this.find(username);
-    if (!user) throw apiError('USER_MISSING');
+    if (!user) throw domainError('USER_MISSING');
     return user;
   }
 
@@ -111,28 +111,28 @@ export class UserDirectory {
   }
 
   async #init(input: UserInput): Promise<User> {
-    if (this.initialized) throw apiError('ALREADY_INITIALIZED');
+    if (this.initialized) throw domainError('ALREADY_INITIALIZED');
     const roles = rolesOf(input, [role('admin')]);
     if (!roles.some((r) => r.name === 'admin')) roles.unshift(role('admin'));
     return this.#write(input, roles);
   }
 
   async #create(input: UserInput): Promise<User> {
-    if (this.#store.get('users', input.username)) throw apiError('USER_EXISTS');
+    if (this.#store.get('users', input.username)) throw domainError('USER_EXISTS');
     return this.#write(input, rolesOf(input, [role('user')]));
   }
 
   async #update(username: string, input: UserInput, actor: User): Promise<User> {
     const current = this.#store.get<StoredUser>('users', username);
-    if (!current) throw apiError('USER_MISSING');
+    if (!current) throw domainError('USER_MISSING');
     if (input.username !== undefined && input.username !== username)
-      throw apiError('USERNAME_MISMATCH', username, input.username);
+      throw domainError('USERNAME_MISMATCH', username, input.username);
     const roles = rolesOf(input, current.roles);
     const rolesChanged =
       roles.length !== current.roles.length || roles.some((r) => !current.roles.some((c) => c.name === r.name));
-    if (rolesChanged && !isAdmin(actor)) throw apiError('ROLE_CHANGE_FORBIDDEN');
+    if (rolesChanged && !isAdmin(actor)) throw domainError('ROLE_CHANGE_FORBIDDEN');
     if (isAdmin(current) && !roles.some((r) => r.name === 'admin') && this.#adminCount() === 1) {
-      throw apiError('LAST_ADMIN', `remove the admin role from ${username}`);
+      throw domainError('LAST_ADMIN', `remove the admin role from ${username}`);
     }
     if (input.password) this.#checkPolicy(input.password, username);
     const passwordHash = input.password ? await hashPassword(input.password) : current.passwordHash;
@@ -150,10 +150,10 @@ export class UserDirectory {
   }
 
   async #delete(username: string, actor: User): Promise<void> {
-    if (username === actor.username) throw apiError('SELF_DELETE');
+    if (username === actor.username) throw domainError('SELF_DELETE');
     const current = this.#store.get<StoredUser>('users', username);
-    if (!current) throw apiError('USER_MISSING');
-    if (isAdmin(current) && this.#adminCount() === 1) throw apiError('LAST_ADMIN', `delete ${username}`);
+    if (!current) throw domainError('USER_MISSING');
+    if (isAdmin(current) && this.#adminCount() === 1) throw domainError('LAST_ADMIN', `delete ${username}`);
     await this.#store.delete('users', username);
   }
 
@@ -169,7 +169,7 @@ export class UserDirectory {
 
   #checkPolicy(password: string, username: string): void {
     const problem = passwordProblem(password, username, this.#passwordMinLength, this.#refuseCommon);
-    if (problem !== undefined) throw apiError('PASSWORD_POLICY', problem);
+    if (problem !== undefined) throw domainError('PASSWORD_POLICY', problem);
   }
 
   async #write(input: UserInput, roles: Role[]): Promise<User> {

@@ -59,8 +59,41 @@ export function apiError<C extends ErrorCode>(code: C, ...args: ArgsOf<C>): ApiE
 }
 
 /** The same error with a list of details (bulk elements, schema violations). */
-export function withDetails(error: ApiError, errors: readonly ErrorDetail[]): ApiError {
-  return new ApiError(error.code, error.httpStatus, { ...error.body, errors });
+export function withDetails<E extends ApiError | DomainError>(error: E, errors: readonly ErrorDetail[]): E {
+  if (isDomainError(error)) return new DomainError(error.code, error.args as never, errors) as E;
+  const api = error as ApiError;
+  return new ApiError(api.code, api.httpStatus, { ...api.body, errors }) as E;
+}
+
+const kDomainBrand = Symbol.for('weir.domain-error');
+
+/**
+ * A refusal of the domain (a missing user, a lookup over its limit, an engine not stopped): its
+ * code is one of the closed list of the API catalog's, with the catalog's arguments and any
+ * details. Code outside the HTTP layer throws these; the HTTP layer alone turns them into answers
+ * (http/error-map.ts), so the domain never builds an HTTP status or body.
+ */
+export class DomainError<C extends ErrorCode = ErrorCode> extends WeirError {
+  readonly [kDomainBrand] = true;
+  readonly code: C;
+  readonly args: ArgsOf<C>;
+  readonly details: readonly ErrorDetail[] | undefined;
+  constructor(code: C, args: ArgsOf<C>, details?: readonly ErrorDetail[]) {
+    const template = errorCatalog[code][1] as (...a: ArgsOf<C>) => string;
+    super(template(...args));
+    this.name = 'DomainError';
+    this.code = code;
+    this.args = args;
+    this.details = details;
+  }
+}
+
+export function domainError<C extends ErrorCode>(code: C, ...args: ArgsOf<C>): DomainError<C> {
+  return new DomainError(code, args);
+}
+
+export function isDomainError(value: unknown): value is DomainError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[kDomainBrand] === true;
 }
 
 export function isApiError(value: unknown): value is ApiError {

@@ -10,5 +10,5 @@ import { compiledSchema } from '../validation/json-schema.ts';
  */
 export const handlerCheckedBody = {
   validatorCompiler: ({ schema, httpPart }: FastifyRouteSchemaDef<object>) =>
-    httpPart === 'body' ? () => true : compiledSchema(schema),
+    httpPart === 'body' ? () => true : compiledSchema(schema, httpPart),
 };

@@ -1,4 +1,4 @@
-import { apiError, type ApiError } from '../core/errors.ts';
+import { domainError, type DomainError } from '../core/errors.ts';
 
 /**
  * Reading @platformatic/kafka errors: a broker refusal arrives as a ProtocolError (with the broker's
@@ -69,8 +69,8 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** 503 naming the cluster when it cannot be reached; otherwise the error unchanged (→ 500). */
-export function unavailableOr(error: unknown, bootstrap: string): ApiError | unknown {
+export function unavailableOr(error: unknown, bootstrap: string): DomainError | unknown {
   if (isUnreachable(error))
-    return apiError('UNAVAILABLE', `The Kafka cluster (${bootstrap}) is not reachable: ${brokerReason(error)}`);
+    return domainError('UNAVAILABLE', `The Kafka cluster (${bootstrap}) is not reachable: ${brokerReason(error)}`);
   return error;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiError } from '../core/errors.ts';
+import { domainError } from '../core/errors.ts';
 import {
   ConsumerSession,
   kafkaConsumer,
@@ -168,7 +168,7 @@ export class ConsumeSessions {
     if (own.length < this.#limits.maxSessionsPerUser) return [];
     const finished = own.filter(([, s]) => !s.running).sort(([, a], [, b]) => a.createdAt - b.createdAt);
     const excess = own.length - this.#limits.maxSessionsPerUser + 1;
-    if (finished.length < excess) throw apiError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
+    if (finished.length < excess) throw domainError('CONSUMER_LIMIT', this.#limits.maxSessionsPerUser);
     return finished.slice(0, excess).map(([id, session]) => {
       this.#sessions.delete(id);
       return session;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { apiError } from '../core/errors.ts';
+import { domainError } from '../core/errors.ts';
 import {
   ConsumerSession,
   kafkaConsumer,
@@ -89,7 +89,7 @@ export class TopicTails {
   /** Opens a tail for the user, or throws TAIL_LIMIT (400) when the user has the most open. */
   async open(username: string, topic: string, request: TailRequest, sink: TailSink): Promise<Tail> {
     const own = this.#open.get(username) ?? new Set<Tail>();
-    if (own.size >= this.#maxPerUser) throw apiError('TAIL_LIMIT', this.#maxPerUser);
+    if (own.size >= this.#maxPerUser) throw domainError('TAIL_LIMIT', this.#maxPerUser);
     const forget = () => {
       own.delete(tail);
       if (own.size === 0 && this.#open.get(username) === own) this.#open.delete(username);

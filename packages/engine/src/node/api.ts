@@ -10,13 +10,14 @@ import type { TlsMaterial } from '../http/tls.ts';
 import { registerAccessControl, isForbidden } from '../http/access-control.ts';
 import { registerBodyParsers } from '../http/body-parsers.ts';
 import type { NodeContext } from '../http/node-context.ts';
-import { apiError, isApiError, withDetails, type ApiError } from '../core/errors.ts';
+import { apiError, type ApiError, type DomainError } from '../core/errors.ts';
+import { answerOf } from '../http/error-map.ts';
 import { registerOpenApi } from '../http/openapi.ts';
 import { registerHealth } from '../http/health.ts';
 import { clientError, frameworkError, maxPathParamLength } from '../http/http-layer-errors.ts';
 import { routeModules } from '../routes/index.ts';
 import { compiledSchema } from '../validation/json-schema.ts';
-import { describeRequestViolations } from '../validation/violations.ts';
+import { violationError } from '../http/request-violations.ts';
 import type { ErrorObject } from 'ajv';
 
 /** The management API of one node: Fastify with the spec's headers, errors and access control. */
@@ -52,7 +53,7 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
     reply.headers(headers);
   });
   // One validator for the whole node: route schemas compile with the resource schemas' Ajv.
-  app.setValidatorCompiler(({ schema }) => compiledSchema(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => compiledSchema(schema, httpPart));
   registerBodyParsers(app);
   registerAccessControl(app, ctx);
   // Request rate per login session (a token pair and the pairs refreshed from it), counted after
@@ -76,7 +77,7 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
       ),
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+  app.setErrorHandler((error: FastifyError | ApiError | DomainError, request, reply) => {
     if (isForbidden(error)) return reply.code(403).send();
     const apiErr = toApiError(
       error,
@@ -100,18 +101,17 @@ export async function createApi(ctx: NodeContext, tls: TlsMaterial | undefined):
 }
 
 function toApiError(
-  error: FastifyError | ApiError,
+  error: FastifyError | ApiError | DomainError,
   bodyLimit: number,
   requestId: string,
   invalid: ((errors: readonly ErrorObject[], part: string) => ApiError) | undefined,
   contentType: string | undefined,
 ): ApiError {
-  if (isApiError(error)) return error;
+  const answer = answerOf(error);
+  if (answer !== undefined) return answer;
   const e = error as FastifyError;
   if (e.validation) {
-    if (invalid) return invalid(e.validation as ErrorObject[], e.validationContext ?? 'body');
-    const details = describeRequestViolations(e.validation as ErrorObject[], e.validationContext ?? 'body');
-    return withDetails(apiError('VALIDATION', details.join('; ')), details);
+    return (invalid ?? violationError)(e.validation as ErrorObject[], e.validationContext ?? 'body');
   }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SettingsError } from '../config/settings.ts';
-import { apiError } from '../core/errors.ts';
+import { domainError } from '../core/errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 
 /** A registered engine instance (spec: Node), plus what an operator needs to tell whether it is alive. */
@@ -98,7 +98,7 @@ export class NodeRegistry {
 
   get(id: string): NodeView {
     const node = this.#store.get<NodeRecord>('nodes', id);
-    if (!node) throw apiError('NODE_MISSING');
+    if (!node) throw domainError('NODE_MISSING');
     return this.#view(node, Date.now());
   }
 
@@ -110,11 +110,11 @@ export class NodeRegistry {
   async deregister(id: string): Promise<void> {
     const node = this.#store.get<NodeRecord>('nodes', id);
     if (id !== this.uuid) {
-      if (!node || this.#view(node, Date.now()).alive) throw apiError('NODE_MISMATCH');
+      if (!node || this.#view(node, Date.now()).alive) throw domainError('NODE_MISMATCH');
       await this.#store.delete('nodes', id);
       return;
     }
-    if (!node) throw apiError('NODE_MISSING');
+    if (!node) throw domainError('NODE_MISSING');
     this.stopHeartbeat();
     this.#self = undefined;
     await this.#inflight.catch(() => {});

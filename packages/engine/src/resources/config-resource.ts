@@ -1,6 +1,6 @@
 import { integerIdKey, type ElementViolations } from '@weir/contract';
 import { isObject } from '@weir/pdl';
-import { apiError, withDetails } from '../core/errors.ts';
+import { domainError, withDetails } from '../core/errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import type { CheckContext, ConfigRecord, ResourceKind } from './resource-kind.ts';
 import { compileValidator, type Validator } from '../validation/json-schema.ts';
@@ -44,7 +44,7 @@ export class ConfigResource {
 
   #checkLimit(count: number): void {
     if (this.#limit && count > this.#limit.max)
-      throw apiError('RECORD_LIMIT', this.kind.names, this.#limit.max, this.#limit.setting);
+      throw domainError('RECORD_LIMIT', this.kind.names, this.#limit.max, this.#limit.setting);
   }
 
   /** All records; integer ids in ascending order, string ids in creation order. */
@@ -55,14 +55,14 @@ export class ConfigResource {
 
   get(rawId: string): ConfigRecord {
     const record = this.#find(this.parseId(rawId));
-    if (!record) throw apiError('RESOURCE_MISSING', this.kind.names);
+    if (!record) throw domainError('RESOURCE_MISSING', this.kind.names);
     return record;
   }
 
   create(body: unknown): Promise<ConfigRecord> {
     return this.#exclusive(async () => {
       const record = this.#valid(body);
-      if (this.#find(String(record.id))) throw apiError('RESOURCE_EXISTS', this.kind.names);
+      if (this.#find(String(record.id))) throw domainError('RESOURCE_EXISTS', this.kind.names);
       this.#checkLimit(this.#store.list(this.kind.collection).length + 1);
       await this.#store.put(this.kind.collection, String(record.id), record);
       return record;
@@ -78,8 +78,9 @@ export class ConfigResource {
           ? { ...body, id: this.kind.idType === 'integer' ? Number(id) : id }
           : body;
       const record = this.#valid(input);
-      if (String(record.id) !== id) throw apiError('RESOURCE_ID_MISMATCH', this.kind.names, rawId, String(record.id));
-      if (!this.#find(id)) throw apiError('RESOURCE_UPDATE_MISSING', this.kind.names);
+      if (String(record.id) !== id)
+        throw domainError('RESOURCE_ID_MISMATCH', this.kind.names, rawId, String(record.id));
+      if (!this.#find(id)) throw domainError('RESOURCE_UPDATE_MISSING', this.kind.names);
       await this.#store.put(this.kind.collection, id, record);
       return record;
     });
@@ -88,7 +89,7 @@ export class ConfigResource {
   delete(rawId: string): Promise<void> {
     return this.#exclusive(async () => {
       if (!(await this.#store.delete(this.kind.collection, this.parseId(rawId))))
-        throw apiError('RESOURCE_DELETE_MISSING', this.kind.names);
+        throw domainError('RESOURCE_DELETE_MISSING', this.kind.names);
     });
   }
 
@@ -100,7 +101,7 @@ export class ConfigResource {
   bulk(body: unknown): Promise<ConfigRecord[]> {
     return this.#exclusive(async () => {
       if (!Array.isArray(body)) {
-        throw withDetails(apiError('BULK_INVALID', this.kind.names), [
+        throw withDetails(domainError('BULK_INVALID', this.kind.names), [
           { index: -1, errors: [`(body): must be a JSON array of ${this.kind.names.many}`] },
         ]);
       }
@@ -127,7 +128,7 @@ export class ConfigResource {
         const details: ElementViolations[] = [...violations]
           .sort(([a], [b]) => a - b)
           .map(([index, v]) => ({ index, id: v.id, errors: v.errors }));
-        throw withDetails(apiError('BULK_INVALID', this.kind.names), details);
+        throw withDetails(domainError('BULK_INVALID', this.kind.names), details);
       }
       if (this.#limit) {
         // The count after the write: the stored ids and the submitted ones, each once.
@@ -146,7 +147,7 @@ export class ConfigResource {
   /** The store key of a path id, or 400 saying what an id of this kind looks like. */
   parseId(raw: string): string {
     const key = this.kind.idType === 'string' ? (raw.length > 0 ? raw : undefined) : integerIdKey(raw);
-    if (key === undefined) throw apiError('RESOURCE_ID_INVALID', this.kind.names, raw, this.kind.idRule);
+    if (key === undefined) throw domainError('RESOURCE_ID_INVALID', this.kind.names, raw, this.kind.idRule);
     return key;
   }
 
@@ -167,7 +168,7 @@ export class ConfigResource {
   #valid(body: unknown): ConfigRecord {
     const prepared = this.#prepare(body);
     if (prepared.errors)
-      throw withDetails(apiError('RESOURCE_INVALID', this.kind.names, prepared.errors.join('; ')), prepared.errors);
+      throw withDetails(domainError('RESOURCE_INVALID', this.kind.names, prepared.errors.join('; ')), prepared.errors);
     return prepared.record;
   }
 

@@ -1,4 +1,4 @@
-import { apiError, isApiError } from '../core/errors.ts';
+import { domainError, isWeirError } from '../core/errors.ts';
 import { isRecordTooLarge } from '../kafka/broker-errors.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import type { ConfigStore } from '../store/config-store.ts';
@@ -59,16 +59,16 @@ export class LookupResource {
 
   get(id: string): Lookup {
     const lookup = this.#store.get<Lookup>('lookups', id);
-    if (!lookup) throw apiError('RESOURCE_MISSING', lookupNames);
+    if (!lookup) throw domainError('RESOURCE_MISSING', lookupNames);
     return lookup;
   }
 
   async create(rawId: string | undefined, file: LookupFile | undefined): Promise<{ id: string }> {
-    if (rawId === undefined) throw apiError('LOOKUP_PART_MISSING', 'id');
-    if (!isStringId(rawId)) throw apiError('RESOURCE_ID_INVALID', lookupNames, rawId, stringIdRule);
+    if (rawId === undefined) throw domainError('LOOKUP_PART_MISSING', 'id');
+    if (!isStringId(rawId)) throw domainError('RESOURCE_ID_INVALID', lookupNames, rawId, stringIdRule);
     const content = parsed(file);
     await this.#writes.run(async () => {
-      if (this.#store.get('lookups', rawId)) throw apiError('RESOURCE_EXISTS', lookupNames);
+      if (this.#store.get('lookups', rawId)) throw domainError('RESOURCE_EXISTS', lookupNames);
       await this.#save({ id: rawId, content });
     });
     return { id: rawId };
@@ -76,7 +76,7 @@ export class LookupResource {
 
   /** 404 unless the lookup exists: an update says so before its file is read. */
   requireExisting(id: string): void {
-    if (!this.#store.get('lookups', id)) throw apiError('RESOURCE_UPDATE_MISSING', lookupNames);
+    if (!this.#store.get('lookups', id)) throw domainError('RESOURCE_UPDATE_MISSING', lookupNames);
   }
 
   async update(id: string, file: LookupFile | undefined): Promise<{ id: string }> {
@@ -91,7 +91,7 @@ export class LookupResource {
 
   async delete(id: string): Promise<void> {
     const deleted = await this.#writes.run(() => this.#store.delete('lookups', id));
-    if (!deleted) throw apiError('RESOURCE_DELETE_MISSING', lookupNames);
+    if (!deleted) throw domainError('RESOURCE_DELETE_MISSING', lookupNames);
   }
 
   /** Refuses a lookup that would make all lookups together larger than `weir.lookup.max-total-bytes`. */
@@ -101,7 +101,7 @@ export class LookupResource {
     const size = contentSize(lookup);
     let others = 0;
     for (const [id, bytes] of this.#sizes) if (id !== lookup.id) others += bytes;
-    if (others + size > this.#maxTotal) throw apiError('LOOKUP_TOTAL_TOO_LARGE', this.#maxTotal, others, size);
+    if (others + size > this.#maxTotal) throw domainError('LOOKUP_TOTAL_TOO_LARGE', this.#maxTotal, others, size);
   }
 
   async #save(lookup: Lookup): Promise<void> {
@@ -110,7 +110,7 @@ export class LookupResource {
       await this.#store.put('lookups', lookup.id, lookup);
     } catch (err) {
       // The kafka store's topic refuses a record over its max.message.bytes.
-      if (!isApiError(err) && isRecordTooLarge(err)) throw apiError('LOOKUP_TOO_LARGE', this.#maxBytes);
+      if (!isWeirError(err) && isRecordTooLarge(err)) throw domainError('LOOKUP_TOO_LARGE', this.#maxBytes);
       throw err;
     }
   }
@@ -122,11 +122,11 @@ function contentSize(lookup: Lookup): number {
 }
 
 function parsed(file: LookupFile | undefined): LookupRow[] {
-  if (!file) throw apiError('LOOKUP_PART_MISSING', 'file');
+  if (!file) throw domainError('LOOKUP_PART_MISSING', 'file');
   try {
     return parseLookupFile(file.data, file.filename, file.mimetype);
   } catch (err) {
-    if (err instanceof LookupFormatError) throw apiError('LOOKUP_INVALID', file.filename || 'file', err.message);
+    if (err instanceof LookupFormatError) throw domainError('LOOKUP_INVALID', file.filename || 'file', err.message);
     throw err;
   }
 }

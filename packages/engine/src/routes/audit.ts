@@ -32,10 +32,11 @@ export const auditRoutes: RouteModule = (app, ctx) => {
     { config: { access: access.admin }, schema: { querystring: auditQuery, response: { 200: auditPage } } },
     async (request) => {
       const q = request.query;
-      const limit = q.limit === undefined ? 100 : Number(q.limit);
+      // Integers, checked by auditQuery; the limit's range is worded here, as the API always has.
+      const limit = q.limit ?? 100;
       if (limit < 1 || limit > maxLimit)
         throw apiError('VALIDATION', `query.limit must be from 1 to ${maxLimit}; got ${limit}`);
-      const offset = q.offset === undefined ? 0 : Number(q.offset);
+      const offset = q.offset ?? 0;
       const page = ctx.store.queryAudit({
         user: q.user,
         kind: q.kind,

@@ -1,16 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { access } from '../auth/roles.ts';
 import { apiError } from '../core/errors.ts';
+import { answerOf } from '../http/error-map.ts';
 import type { NodeContext } from '../http/node-context.ts';
 import { unavailableOr } from '../kafka/broker-errors.ts';
-import { defaultDeserializer, serdeConfiguration, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
+import { defaultDeserializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
 import { weirTopicNames } from '../kafka/weir-topics.ts';
 import { metricNames } from '../stream/metric-names.ts';
 import type { RouteModule } from './route-module.ts';
 import { startPosition, type StartFields } from './topic-schemas.ts';
-import { eventStream, metricsSummary as metricsSummaryShape, tailQuery, topicParams } from '@weir/contract';
-
-type TailQuery = Record<string, string | undefined>;
+import {
+  eventStream,
+  metricsSummary as metricsSummaryShape,
+  tailQuery,
+  topicParams,
+  type TailQuery,
+} from '@weir/contract';
 
 /**
  * What the web UI needs live (docs/api.md → Live data): a JSON summary of this node's metrics, and
@@ -66,24 +71,8 @@ async function metricsSummary(ctx: NodeContext) {
   };
 }
 
-function integerParam(query: TailQuery, name: string): number | undefined {
-  const raw = query[name];
-  if (raw === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(raw))
-    throw apiError('VALIDATION', `querystring.${name} must be an integer >= 0, found '${raw}'`);
-  return Number(raw);
-}
-
-function deserializerParam(query: TailQuery, name: string): SerdeType {
-  const raw = query[name] ?? defaultDeserializer;
-  if (!(serdeConfiguration.deserializer as readonly string[]).includes(raw)) {
-    throw apiError(
-      'VALIDATION',
-      `querystring.${name} must be one of ${serdeConfiguration.deserializer.join(', ')}, found '${raw}'`,
-    );
-  }
-  return serdeTypeOf(raw) as SerdeType;
-}
+/** A deserializer the query names (its schema lists the known ones), or the default. */
+const deserializer = (name: string | undefined): SerdeType => serdeTypeOf(name ?? defaultDeserializer) as SerdeType;
 
 /** Seconds since the epoch at which the request's access token expires. */
 function tokenExpiry(request: FastifyRequest): number | undefined {
@@ -105,21 +94,19 @@ async function tail(
   topic: string,
   fallback: 'latest' | 'earliest',
 ) {
+  // Typed and checked by tailQuery before the handler runs; the start position's rules are the route's.
   const q = request.query;
-  if (q.offset !== undefined && q.offset !== 'earliest' && q.offset !== 'latest') {
-    throw apiError('VALIDATION', `querystring.offset must be earliest or latest, found '${q.offset}'`);
-  }
   const fields: StartFields = {
-    offset: q.offset as StartFields['offset'],
-    startOffset: integerParam(q, 'startOffset'),
-    startTimestamp: integerParam(q, 'startTimestamp'),
-    partition: integerParam(q, 'partition'),
+    offset: q.offset,
+    startOffset: q.startOffset,
+    startTimestamp: q.startTimestamp,
+    partition: q.partition,
   };
   const start = startPosition(fields, fallback);
   if (typeof start === 'string') throw apiError('VALIDATION', `querystring: ${start}`);
-  const maxSeconds = integerParam(q, 'maxSeconds');
-  const keyType = deserializerParam(q, 'keyDeserializer');
-  const valueType = deserializerParam(q, 'valueDeserializer');
+  const maxSeconds = q.maxSeconds;
+  const keyType = deserializer(q.keyDeserializer);
+  const valueType = deserializer(q.valueDeserializer);
   const kafka = ctx.topics;
   let exists: boolean;
   try {
@@ -145,7 +132,7 @@ async function tail(
     t = await kafka.tails.open(request.principal.username, topic, { keyType, valueType, start }, sink);
   } catch (err) {
     if (err instanceof RangeError) throw apiError('VALIDATION', err.message);
-    if (typeof err === 'object' && err !== null && 'httpStatus' in err) throw err;
+    if (answerOf(err) !== undefined) throw err;
     throw unavailableOr(err, kafka.bootstrap);
   }
   const tailOf = t;

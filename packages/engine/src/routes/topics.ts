@@ -13,6 +13,7 @@ import {
   consumed,
   consumeDefaults,
   consumeQuery,
+  type ConsumeQuery,
   consumerCreated,
   initialized,
   noContent,
@@ -198,25 +199,14 @@ export const topicRoutes: RouteModule = (app, ctx) => {
     },
   );
 
-  app.get<ByName & { Querystring: { index?: string } }>(
+  app.get<ByName & { Querystring: ConsumeQuery }>(
     '/api/topics/:name/consume',
     {
       config: { access: access.member },
       schema: { params: topicParams, querystring: consumeQuery, response: { 200: consumed } },
     },
     async (request) => {
-      const raw = request.query.index;
-      if (raw !== undefined && !/^\d{1,9}$/.test(raw)) {
-        throw apiError(
-          'VALIDATION',
-          `querystring.index must be an integer >= 0 (the first message to return), found '${raw}'`,
-        );
-      }
-      const read = kafka.consumers.read(
-        request.principal.username,
-        request.params.name,
-        raw === undefined ? 0 : Number(raw),
-      );
+      const read = kafka.consumers.read(request.principal.username, request.params.name, request.query.index ?? 0);
       if (!read) throw apiError('CONSUMER_MISSING', request.params.name);
       return read;
     },

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Settings } from '../config/settings.ts';
-import { apiError } from '../core/errors.ts';
+import { domainError } from '../core/errors.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
@@ -98,7 +98,7 @@ export class StreamEngine {
   start(beforeStart?: () => Promise<void>): Promise<WorkerState[]> {
     return this.#serially(async () => {
       const current = this.state();
-      if (current !== 'NOT_RUNNING') throw apiError('ENGINE_NOT_STOPPED', current);
+      if (current !== 'NOT_RUNNING') throw domainError('ENGINE_NOT_STOPPED', current);
       await beforeStart?.();
       const s = this.#settings;
       const group = s.get('weir.group');

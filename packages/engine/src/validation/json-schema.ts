@@ -3,12 +3,7 @@ import { describeViolations } from './violations.ts';
 
 export { describeViolations, fieldPath } from './violations.ts';
 
-/**
- * The one JSON Schema validator of the node: the resource schemas and every route's schemas (the
- * API sets it as Fastify's validator compiler) compile here, with the same options. Violations are
- * worded by ./violations.ts: `definition.field: is required`, `input.keySerde: must be one of …`.
- */
-export const ajv = new Ajv({
+const options = {
   allErrors: true,
   verbose: true,
   strict: true,
@@ -17,7 +12,20 @@ export const ajv = new Ajv({
   coerceTypes: false,
   useDefaults: false,
   removeAdditional: false,
-});
+} as const;
+
+/**
+ * The one JSON Schema validator of the node: the resource schemas and every route's schemas (the
+ * API sets it as Fastify's validator compiler) compile here, with the same options. Violations are
+ * worded by ./violations.ts: `definition.field: is required`, `input.keySerde: must be one of …`.
+ */
+export const ajv = new Ajv(options);
+
+/**
+ * The same validator for query strings, whose values always arrive as text: it turns them into
+ * the types their schema declares (`?partition=3` → 3, `?dryRun=true` → true) or refuses them.
+ */
+const queryAjv = new Ajv({ ...options, coerceTypes: true });
 
 export type Validator = (value: unknown) => string[];
 
@@ -26,13 +34,19 @@ export function compileValidator(schema: object): Validator {
   return (value) => (validate(value) ? [] : describeViolations(validate.errors ?? []));
 }
 
-/** A schema's compiled check, cached by schema object (route schemas are compiled once per app). */
+/**
+ * A schema's compiled check, cached by schema object (route schemas are compiled once per app); a
+ * query string's (`httpPart` `querystring`) converts its text values to the declared types.
+ */
 const compiled = new WeakMap<object, ValidateFunction>();
-export function compiledSchema(schema: object): ValidateFunction {
-  let validate = compiled.get(schema);
+const compiledQueries = new WeakMap<object, ValidateFunction>();
+export function compiledSchema(schema: object, httpPart?: string): ValidateFunction {
+  const query = httpPart === 'querystring';
+  const cache = query ? compiledQueries : compiled;
+  let validate = cache.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
+    validate = (query ? queryAjv : ajv).compile(schema);
+    cache.set(schema, validate);
   }
   return validate;
 }

@@ -64,6 +64,32 @@ function requestViolation(e: ErrorObject, part: string): string {
   return `${where} ${e.message ?? 'is invalid'}${extra}`;
 }
 
+/** The keywords of a query value's own violations: a wrong type, out of range, not one of the words. */
+const valueKeywords = new Set(['type', 'minimum', 'maximum', 'enum']);
+
+/**
+ * A query value that is not what its schema declares, saying what was found, as the API has always
+ * worded it: `querystring.maxSeconds must be an integer >= 0, found 'soon'`, `querystring.offset
+ * must be earliest or latest, found 'middle'`; a schema's `title` is added as a hint (`… >= 0 (the
+ * first message to return), found '-1'`). Undefined for any other violation (an unknown parameter).
+ */
+export function queryValueViolation(e: ErrorObject, part: string): string | undefined {
+  if (!valueKeywords.has(e.keyword)) return undefined;
+  const schema = (e.parentSchema ?? {}) as { type?: unknown; minimum?: number; enum?: unknown[]; title?: string };
+  let expected: string;
+  if (schema.enum !== undefined)
+    expected =
+      schema.enum.length === 2
+        ? `${String(schema.enum[0])} or ${String(schema.enum[1])}`
+        : `one of ${schema.enum.join(', ')}`;
+  else if (schema.type === 'integer')
+    expected = schema.minimum === undefined ? 'an integer' : `an integer >= ${schema.minimum}`;
+  else if (schema.type === 'boolean') expected = 'true or false';
+  else return undefined;
+  const hint = schema.title === undefined ? '' : ` (${schema.title})`;
+  return `${part}${e.instancePath.replaceAll('/', '.')} must be ${expected}${hint}, found '${String(e.data)}'`;
+}
+
 function listed(errors: readonly ErrorObject[], render: (e: ErrorObject) => string, limit: number): string[] {
   const out = new Set<string>();
   let rest = 0;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { UserDirectory } from '../../src/auth/user-directory.ts';
-import { isApiError } from '../../src/core/errors.ts';
+import { isDomainError } from '../../src/core/errors.ts';
 import { SqliteConfigStore } from '../../src/store/sqlite-store.ts';
 
 /** The user rules on a real (SQLite) store: init, the last admin, roles, passwords, concurrent writes. */
@@ -19,7 +19,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const refusedWith = (code: string) => (e: unknown) => isApiError(e) && e.code === code;
+const refusedWith = (code: string) => (e: unknown) => isDomainError(e) && e.code === code;
 
 test('user directory: init, create, update, delete and the last-admin rule', async () => {
   const users = new UserDirectory(store, 1); // minimum length 1: the password policy has its own tests

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { ConsumeSessions, consumerStatus } from '../../src/kafka/consume-sessions.ts';
-import { isApiError } from '../../src/core/errors.ts';
+import { isDomainError } from '../../src/core/errors.ts';
 import { createTopics, produce } from '@weir/test-helpers/kafka';
 import { testBootstrap } from '@weir/test-helpers/test-node';
 import { uniqueTopic } from '@weir/test-helpers/topics';
@@ -62,6 +62,9 @@ test('consume sessions: maxEvents, the bytes limit, one session per user and top
   await sessions.open('uma', c, { ...request, start: { kind: 'latest' } } as const);
   assert.equal(sessions.size, 2, 'replaced, not added');
   await sessions.open('uma', b, { ...request, start: { kind: 'latest' } } as const);
-  await assert.rejects(sessions.open('uma', a, request), (e: unknown) => isApiError(e) && e.code === 'CONSUMER_LIMIT');
+  await assert.rejects(
+    sessions.open('uma', a, request),
+    (e: unknown) => isDomainError(e) && e.code === 'CONSUMER_LIMIT',
+  );
   assert.equal(sessions.read('ida', c, 0), undefined, 'sessions are per user');
 });

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { isApiError } from '../../src/core/errors.ts';
+import { isDomainError } from '../../src/core/errors.ts';
 import { ConfigResource } from '../../src/resources/config-resource.ts';
 import { resourceKinds } from '../../src/resources/kinds.ts';
 import { SqliteConfigStore } from '../../src/store/sqlite-store.ts';
@@ -23,7 +23,7 @@ test('concurrent creates of one id: exactly one succeeds', async () => {
   const results = await Promise.allSettled([1, 2, 3].map((n) => pipelines.create({ id: 5, name: `p${n}`, tasks: [] })));
   assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
   for (const r of results)
-    if (r.status === 'rejected') assert.ok(isApiError(r.reason) && r.reason.code === 'RESOURCE_EXISTS');
+    if (r.status === 'rejected') assert.ok(isDomainError(r.reason) && r.reason.code === 'RESOURCE_EXISTS');
 });
 
 test('bulk may swap names between records; list is ordered by integer id', async () => {
@@ -49,10 +49,10 @@ test('path ids: integers only, leading zeros allowed', () => {
   assert.equal(pipelines.parseId('007'), '7');
   assert.throws(
     () => pipelines.parseId('1.5'),
-    (e) => isApiError(e) && e.code === 'RESOURCE_ID_INVALID',
+    (e) => isDomainError(e) && e.code === 'RESOURCE_ID_INVALID',
   );
   assert.throws(
     () => pipelines.parseId('99999999999999999'),
-    (e) => isApiError(e) && e.code === 'RESOURCE_ID_INVALID',
+    (e) => isDomainError(e) && e.code === 'RESOURCE_ID_INVALID',
   );
 });

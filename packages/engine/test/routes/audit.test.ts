@@ -81,6 +81,14 @@ test('GET /api/audit: a bad limit or time is a 400 naming the parameter', async 
       ),
     ],
   );
+  const over = await t.node.call('GET', '/api/audit?limit=5000', { token: admin });
+  assert.deepEqual([over.status, over.body], [400, badRequest('query.limit must be from 1 to 1000; got 5000')]);
+  const offset = await t.node.call('GET', '/api/audit?offset=next', { token: admin });
+  assert.deepEqual(
+    [offset.status, offset.body],
+    [400, badRequest("querystring.offset must be an integer >= 0, found 'next'")],
+  );
   const unknown = await t.node.call('GET', '/api/audit?colour=red', { token: admin });
-  assert.equal(unknown.status, 400);
+  const extra = "querystring must NOT have additional properties 'colour'";
+  assert.deepEqual([unknown.status, unknown.body], [400, { ...badRequest(extra), errors: [extra] }]);
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { serdeConfiguration } from '@weir/contract';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 
 const t = useInProcessNode();
@@ -83,5 +84,30 @@ test('tails: a missing topic is 404; bad query parameters are 400 naming them', 
   assert.deepEqual(
     [seconds.status, seconds.body],
     [400, badRequest("querystring.maxSeconds must be an integer >= 0, found 'soon'")],
+  );
+  const partition = await t.node.call('GET', '/api/topics/tailed/tail?partition=-1', { token: user });
+  assert.deepEqual(
+    [partition.status, partition.body],
+    [400, badRequest("querystring.partition must be an integer >= 0, found '-1'")],
+  );
+  const serde = await t.node.call('GET', '/api/alerts/tail?keyDeserializer=Long', { token: user });
+  assert.deepEqual(
+    [serde.status, serde.body],
+    [
+      400,
+      badRequest(
+        `querystring.keyDeserializer must be one of ${serdeConfiguration.deserializer.join(', ')}, found 'Long'`,
+      ),
+    ],
+  );
+  const both = await t.node.call('GET', '/api/topics/tailed/tail?startOffset=1&startTimestamp=2', { token: user });
+  assert.deepEqual(
+    [both.status, both.body],
+    [
+      400,
+      badRequest(
+        'querystring: give at most one of offset, startOffset and startTimestamp (found startOffset, startTimestamp)',
+      ),
+    ],
   );
 });

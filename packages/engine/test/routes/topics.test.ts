@@ -155,6 +155,11 @@ test('produce, then consume from the earliest offset: the messages with their ke
     [badIndex.status, badIndex.body],
     [400, badRequest("querystring.index must be an integer >= 0 (the first message to return), found '-1'")],
   );
+  const wordIndex = await t.node.call('GET', '/api/topics/events/consume?index=first', { token: user });
+  assert.deepEqual(
+    [wordIndex.status, wordIndex.body],
+    [400, badRequest("querystring.index must be an integer >= 0 (the first message to return), found 'first'")],
+  );
 });
 
 test('values that do not fit their serializer: 400 naming each message; nothing is written', async () => {
