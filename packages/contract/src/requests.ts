@@ -47,7 +47,7 @@ export const auditQuery = {
     to: { type: 'string', maxLength: 64 },
     offset: { type: 'integer', minimum: 0, maximum: 999_999_999 },
     // 1 to 1000: the route says so in the spec's words (`query.limit must be from 1 to 1000; got 0`).
-    limit: { type: 'integer', minimum: 0, maximum: 9999 },
+    limit: { type: 'integer', minimum: 0, maximum: 999_999_999 },
   },
   additionalProperties: false,
 } as const;

@@ -31,7 +31,7 @@ test('the audit query: bounded texts, integer offset and limit, no unknown param
   const validate = violationsOf(auditQuery);
   assert.deepEqual(validate({}), []);
   assert.deepEqual(validate({ user: 'admin', kind: 'rules', id: 'r-1', from: '2026-01-01', offset: 0, limit: 50 }), []);
-  assert.deepEqual(validate({ offset: -1, limit: 10000 }), ['/offset minimum', '/limit maximum']);
+  assert.deepEqual(validate({ offset: -1, limit: 1_000_000_000 }), ['/offset minimum', '/limit maximum']);
   assert.deepEqual(validate({ offset: '0' }), ['/offset type']);
   assert.deepEqual(validate({ user: 'x'.repeat(257) }), ['/user maxLength']);
   assert.deepEqual(validate({ page: '2' }), ['/ additionalProperties']);

@@ -75,13 +75,20 @@ const valueKeywords = new Set(['type', 'minimum', 'maximum', 'enum']);
  */
 export function queryValueViolation(e: ErrorObject, part: string): string | undefined {
   if (!valueKeywords.has(e.keyword)) return undefined;
-  const schema = (e.parentSchema ?? {}) as { type?: unknown; minimum?: number; enum?: unknown[]; title?: string };
+  const schema = (e.parentSchema ?? {}) as {
+    type?: unknown;
+    minimum?: number;
+    maximum?: number;
+    enum?: unknown[];
+    title?: string;
+  };
   let expected: string;
   if (schema.enum !== undefined)
     expected =
       schema.enum.length === 2
         ? `${String(schema.enum[0])} or ${String(schema.enum[1])}`
         : `one of ${schema.enum.join(', ')}`;
+  else if (schema.type === 'integer' && e.keyword === 'maximum') expected = `an integer <= ${schema.maximum}`;
   else if (schema.type === 'integer')
     expected = schema.minimum === undefined ? 'an integer' : `an integer >= ${schema.minimum}`;
   else if (schema.type === 'boolean') expected = 'true or false';

@@ -7,7 +7,7 @@ import { compiledSchema } from '../../src/validation/json-schema.ts';
 const query = {
   type: 'object',
   properties: {
-    index: { type: 'integer', minimum: 0, title: 'the first message to return' },
+    index: { type: 'integer', minimum: 0, maximum: 1000, title: 'the first message to return' },
     offset: { type: 'string', enum: ['earliest', 'latest'] },
     dryRun: { type: 'boolean' },
   },
@@ -32,6 +32,10 @@ test('a query value of the wrong type or range: one message saying what was foun
   assert.deepEqual(bad({ index: '-2' }), {
     ...badRequest,
     debugMessage: "querystring.index must be an integer >= 0 (the first message to return), found '-2'",
+  });
+  assert.deepEqual(bad({ index: '1001' }), {
+    ...badRequest,
+    debugMessage: "querystring.index must be an integer <= 1000 (the first message to return), found '1001'",
   });
   assert.deepEqual(bad({ offset: 'middle' }), {
     ...badRequest,

@@ -83,6 +83,8 @@ test('GET /api/audit: a bad limit or time is a 400 naming the parameter', async 
   );
   const over = await t.node.call('GET', '/api/audit?limit=5000', { token: admin });
   assert.deepEqual([over.status, over.body], [400, badRequest('query.limit must be from 1 to 1000; got 5000')]);
+  const far = await t.node.call('GET', '/api/audit?limit=100000', { token: admin });
+  assert.deepEqual([far.status, far.body], [400, badRequest('query.limit must be from 1 to 1000; got 100000')]);
   const offset = await t.node.call('GET', '/api/audit?offset=next', { token: admin });
   assert.deepEqual(
     [offset.status, offset.body],
