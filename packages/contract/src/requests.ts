@@ -53,11 +53,15 @@ export const auditQuery = {
 } as const;
 export type AuditQuery = FromSchema<typeof auditQuery>;
 
-/** `POST /api/lookups` (with `id`) and `POST /api/lookups/{id}`: the multipart parts, read and checked by the route. */
+/**
+ * `POST /api/lookups` (with `id`) and `POST /api/lookups/{id}`: the multipart parts. The route reads
+ * them, then checks what it read against this schema (`id` as its text, `file` as its file name).
+ */
 export const lookupUpload = (id: boolean) => ({
   type: 'object',
   properties: {
     ...(id ? { id: { type: 'string', description: 'the lookup id (on create)' } } : {}),
     file: { type: 'string', format: 'binary', description: 'CSV, or a JSON array of objects' },
   },
+  required: id ? ['id', 'file'] : ['file'],
 });

@@ -41,4 +41,6 @@ test('a lookup upload names the id part on create only, and the file part always
   assert.deepEqual(Object.keys(lookupUpload(true).properties), ['id', 'file']);
   assert.deepEqual(Object.keys(lookupUpload(false).properties), ['file']);
   assert.equal(lookupUpload(false).properties.file.format, 'binary');
+  assert.deepEqual(lookupUpload(true).required, ['id', 'file']);
+  assert.deepEqual(lookupUpload(false).required, ['file']);
 });

@@ -63,8 +63,8 @@ export class LookupResource {
     return lookup;
   }
 
-  async create(rawId: string | undefined, file: LookupFile | undefined): Promise<{ id: string }> {
-    if (rawId === undefined) throw domainError('LOOKUP_PART_MISSING', 'id');
+  /** The route has checked its parts against the declared schema: both are there. */
+  async create(rawId: string, file: LookupFile): Promise<{ id: string }> {
     if (!isStringId(rawId)) throw domainError('RESOURCE_ID_INVALID', lookupNames, rawId, stringIdRule);
     const content = parsed(file);
     await this.#writes.run(async () => {
@@ -79,7 +79,7 @@ export class LookupResource {
     if (!this.#store.get('lookups', id)) throw domainError('RESOURCE_UPDATE_MISSING', lookupNames);
   }
 
-  async update(id: string, file: LookupFile | undefined): Promise<{ id: string }> {
+  async update(id: string, file: LookupFile): Promise<{ id: string }> {
     this.requireExisting(id);
     const content = parsed(file);
     await this.#writes.run(async () => {
@@ -121,8 +121,7 @@ function contentSize(lookup: Lookup): number {
   return JSON.stringify(lookup.content).length;
 }
 
-function parsed(file: LookupFile | undefined): LookupRow[] {
-  if (!file) throw domainError('LOOKUP_PART_MISSING', 'file');
+function parsed(file: LookupFile): LookupRow[] {
   try {
     return parseLookupFile(file.data, file.filename, file.mimetype);
   } catch (err) {

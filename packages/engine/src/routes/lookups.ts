@@ -7,16 +7,31 @@ import type { RouteModule } from './route-module.ts';
 import { idParams, listOf, lookup, lookupId, lookupUpload, noContent } from '@weir/contract';
 import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
+import { violationError } from '../http/request-violations.ts';
+import { compiledSchema } from '../validation/json-schema.ts';
+import type { ValidateFunction } from 'ajv';
 
 type ById = { Params: { id: string } };
-const uploadRoute = (id: boolean, schema: object) => ({
+const uploadRoute = (body: object, schema: object) => ({
   ...handlerCheckedBody,
-  schema: { consumes: ['multipart/form-data'], body: lookupUpload(id), ...schema },
+  schema: { consumes: ['multipart/form-data'], body, ...schema },
 });
 
 interface Upload {
   readonly id?: string;
   readonly file?: LookupFile;
+}
+
+/** The parts read, checked against the route's declared schema: a missing part is named. */
+function checkedParts<U extends Upload>(validate: ValidateFunction, upload: Upload): U {
+  const parts = {
+    ...(upload.id === undefined ? {} : { id: upload.id }),
+    ...(upload.file === undefined ? {} : { file: upload.file.filename }),
+  };
+  if (validate(parts)) return upload as U;
+  const missing = validate.errors?.find((e) => e.keyword === 'required');
+  if (missing) throw apiError('LOOKUP_PART_MISSING', (missing.params as { missingProperty: string }).missingProperty);
+  throw violationError(validate.errors ?? [], 'body');
 }
 
 /** Reads the multipart parts `id` and `file`; a file over the limit → 413 before it is all read. */
@@ -50,6 +65,10 @@ async function readUpload(request: FastifyRequest, reply: FastifyReply, maxBytes
 export const lookupRoutes: RouteModule = async (app, ctx) => {
   const maxBytes = ctx.settings.get('weir.lookup.max-bytes');
   const lookups = new LookupResource(ctx.store, maxBytes, ctx.settings.get('weir.lookup.max-total-bytes'));
+  const createBody = lookupUpload(true);
+  const updateBody = lookupUpload(false);
+  const createParts = compiledSchema(createBody);
+  const updateParts = compiledSchema(updateBody);
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: maxBytes } });
 
@@ -67,9 +86,9 @@ export const lookupRoutes: RouteModule = async (app, ctx) => {
 
     scope.post(
       '/api/lookups',
-      { config: { access: access.admin }, ...uploadRoute(true, { response: { 201: lookupId } }) },
+      { config: { access: access.admin }, ...uploadRoute(createBody, { response: { 201: lookupId } }) },
       async (request, reply) => {
-        const upload = await readUpload(request, reply, maxBytes);
+        const upload = checkedParts<Required<Upload>>(createParts, await readUpload(request, reply, maxBytes));
         const created = await lookups.create(upload.id, upload.file);
         return reply.code(201).header('location', '/api/lookups').send(created);
       },
@@ -77,10 +96,14 @@ export const lookupRoutes: RouteModule = async (app, ctx) => {
 
     scope.post<ById>(
       '/api/lookups/:id',
-      { config: { access: access.admin }, ...uploadRoute(false, { params: idParams, response: { 200: lookupId } }) },
+      {
+        config: { access: access.admin },
+        ...uploadRoute(updateBody, { params: idParams, response: { 200: lookupId } }),
+      },
       async (request, reply) => {
         lookups.requireExisting(request.params.id);
-        return lookups.update(request.params.id, (await readUpload(request, reply, maxBytes)).file);
+        const upload = checkedParts<{ file: LookupFile }>(updateParts, await readUpload(request, reply, maxBytes));
+        return lookups.update(request.params.id, upload.file);
       },
     );
 

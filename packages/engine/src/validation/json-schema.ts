@@ -27,6 +27,9 @@ export const ajv = new Ajv(options);
  */
 const queryAjv = new Ajv({ ...options, coerceTypes: true });
 
+// OpenAPI's `binary` (a multipart file part, checked as its file name): any text
+for (const validator of [ajv, queryAjv]) validator.addFormat('binary', true);
+
 export type Validator = (value: unknown) => string[];
 
 export function compileValidator(schema: object): Validator {

@@ -95,6 +95,17 @@ test('missing parts, empty files and non-multipart bodies: 400 saying what to se
     [noFile.status, noFile.body],
     [400, badRequest(`The multipart part 'file' is missing; ${sendParts}.`)],
   );
+  const neither = await upload('/api/lookups', [{ name: 'note', value: 'x' }]);
+  assert.deepEqual(
+    [neither.status, neither.body],
+    [400, badRequest(`The multipart part 'id' is missing; ${sendParts}.`)],
+  );
+  await upload('/api/lookups', [{ name: 'id', value: 'kept' }, file(csv)]);
+  const noFileOnUpdate = await upload('/api/lookups/kept', [{ name: 'id', value: 'kept' }]);
+  assert.deepEqual(
+    [noFileOnUpdate.status, noFileOnUpdate.body],
+    [400, badRequest(`The multipart part 'file' is missing; ${sendParts}.`)],
+  );
   const empty = await upload('/api/lookups', [{ name: 'id', value: 'empty' }, file('', 'empty.csv')]);
   assert.deepEqual(
     [empty.status, empty.body],
