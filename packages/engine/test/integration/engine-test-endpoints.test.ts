@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { post } from '@weir/test-helpers/engine';
 import { multipartBody } from '@weir/test-helpers/multipart';
 import { useTestNode } from '@weir/test-helpers/test-node';
+import { badRequest, notFound } from '@weir/test-helpers/error-bodies';
 
 /**
  * The test endpoints (spec: Tests; tasks.md; pdl.md) over real HTTPS: they run the engine's own
@@ -10,12 +11,6 @@ import { useTestNode } from '@weir/test-helpers/test-node';
  */
 
 type Json = Record<string, unknown>;
-const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
 
 describe('test endpoints: tasks, pipelines, rules, PDL and PDL syntax', () => {
   let admin: string;

@@ -4,6 +4,7 @@ import { after, describe, test } from 'node:test';
 import { multipartBody, type FormPart } from '@weir/test-helpers/multipart';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
 import { startTestNode, type TestNode, useTestNode } from '@weir/test-helpers/test-node';
+import { badRequest, notFound } from '@weir/test-helpers/error-bodies';
 
 const csv = 'user,department,level\nalice,"Research, Lab",3\nbob,"say ""hi""",4.5\ncarol,,"7"\n';
 const csvRows = [
@@ -15,13 +16,6 @@ const jsonRows = [
   { ip: '10.0.0.1', risk: 9 },
   { ip: '10.0.0.2', risk: 1, tags: ['a'] },
 ];
-
-const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
 
 for (const mode of storeModes) {
   describe(`lookups (${mode} store)`, () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { storeModes, storeSettings } from '../helpers/store-modes.ts';
 import { useTestNode } from '@weir/test-helpers/test-node';
+import { badRequest, notFound } from '@weir/test-helpers/error-bodies';
 
 const S = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const L = 'org.apache.kafka.common.serialization.Serdes$LongSerde';
@@ -113,12 +114,6 @@ const cases: KindCase[] = [
 ];
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
 
 for (const mode of storeModes) {
   describe(`configuration resources (${mode} store)`, () => {

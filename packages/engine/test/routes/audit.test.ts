@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
+import { badRequest } from '@weir/test-helpers/error-bodies';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
 
 /** Entries without their volatile fields (time, sequence number, address). */
 function entries(body: unknown) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
+import { badRequest, notFound } from '@weir/test-helpers/error-bodies';
 
 const t = useInProcessNode();
 const S = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
@@ -54,12 +55,6 @@ const kinds = [
 ] as const;
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
 
 for (const k of kinds) {
   const base = `/api/${k.path}`;

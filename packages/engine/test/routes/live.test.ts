@@ -2,13 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { serdeConfiguration } from '@weir/contract';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
+import { badRequest } from '@weir/test-helpers/error-bodies';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
 
 test('live routes refuse callers without a token', async () => {
   await assertRefusals(t.node, t.tokens.user, 'GET', '/api/metrics/summary', { adminOnly: false });

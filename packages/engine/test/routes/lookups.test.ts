@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 import { multipartBody, type FormPart } from '@weir/test-helpers/multipart';
+import { badRequest, notFound } from '@weir/test-helpers/error-bodies';
 
 const t = useInProcessNode();
 const csv = 'user,department,level\nalice,"Research, Lab",3\nbob,,"7"\n';
@@ -10,12 +11,6 @@ const csvRows = [
   { user: 'bob', department: '', level: '7' },
 ];
 const jsonRows = [{ ip: '10.0.0.1', risk: 9 }];
-const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
 const sendParts = "send a text part 'id' (on create) and a file part 'file' holding CSV or a JSON array of objects";
 
 const file = (value: string, filename = 'table.csv', contentType = 'text/csv'): FormPart => ({

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
+import { badRequest } from '@weir/test-helpers/error-bodies';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
 const ruleId = 'sigma-6f3e2987-db24-4c78-a860-b4f4095a7095';
 
 const twoRules = `title: Rar use

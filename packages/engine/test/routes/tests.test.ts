@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
-
-const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
+import { badRequest, notFound } from '@weir/test-helpers/error-bodies';
 
 const t = useInProcessNode({}, async () => {
   const stored: [string, unknown][] = [

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
+import { badRequest, schemaError } from '@weir/test-helpers/error-bodies';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
-const schemaError = (debugMessage: string) => ({ ...badRequest(debugMessage), errors: [debugMessage] });
 const missing = { status: 'NOT_FOUND', message: 'Resource not found', debugMessage: 'Requested topic does not exist' };
 
 async function topicWith(name: string, values: string[], partitions = 1) {

@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
+import { badRequest, notFound } from '@weir/test-helpers/error-bodies';
 
 const t = useInProcessNode();
-const badRequest = (debugMessage: string) => ({
-  status: 'BAD_REQUEST',
-  message: 'Resource validation failed',
-  debugMessage,
-});
-const notFound = (debugMessage: string) => ({ status: 'NOT_FOUND', message: 'Resource not found', debugMessage });
 const invalid = (errors: string[]) => ({
   ...badRequest(`Unable to create Kafka topic, error(s) in validating schema -- [${errors.join(', ')}]`),
   errors,
