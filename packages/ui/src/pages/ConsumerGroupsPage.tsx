@@ -114,7 +114,7 @@ function GroupList() {
           ))}
         </Table.Tbody>
       </Table>
-      <Text size="sm">
+      <Text size="sm" data-testid="group-count">
         {shown.length} of {groups.data?.length ?? 0} groups
       </Text>
     </Stack>

@@ -112,7 +112,7 @@ function TopicList() {
           ))}
         </Table.Tbody>
       </Table>
-      <Text size="sm">
+      <Text size="sm" data-testid="topic-count">
         {shown.length} of {topics.data?.length ?? 0} topics
       </Text>
       <RecordDrawer
