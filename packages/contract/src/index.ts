@@ -24,18 +24,10 @@ export {
   topicSpecSchema,
   type ConsumeQuery,
   type ConsumeRequest,
-  type ConsumerGroupDetail,
-  type ConsumerGroupSummary,
-  type LagHistory,
   type ProduceRequest,
-  type PurgeRequest,
-  type PurgeResult,
-  type ResetOffsetsRequest,
-  type ResetOffsetsResult,
   type StartPositionFields,
   type TopicBody,
-  type TopicPartitions,
-  type TopicSetting,
-  type TopicSettings,
 } from './topics.ts';
 export * from './users.ts';
+export * from './topic-details.ts';
+export * from './consumer-groups.ts';

@@ -37,6 +37,8 @@ test('FromSchema: each keyword of the subset gives its TypeScript type', () => {
   expectType<Equal<FromSchema<{ readonly enum: readonly ['a', 'b'] }>, 'a' | 'b'>>();
   expectType<Equal<FromSchema<{ readonly const: 7 }>, 7>>();
   expectType<Equal<FromSchema<{ type: 'array'; items: { type: 'integer' } }>, number[]>>();
+  expectType<Equal<FromSchema<{ readonly type: readonly ['string', 'null'] }>, string | null>>();
+  expectType<Equal<FromSchema<{ readonly type: readonly ['integer', 'null']; minimum: 0 }>, number | null>>();
   expectType<Equal<FromSchema<{ type: 'object'; additionalProperties: { type: 'string' } }>, Record<string, string>>>();
   expectType<Equal<FromSchema<{ type: 'object' }>, Record<string, unknown>>>();
   expectType<Equal<FromSchema<object>, unknown>>();

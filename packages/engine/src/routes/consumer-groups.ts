@@ -1,4 +1,13 @@
-import { listOf, noContent, responseShape } from '@weir/contract';
+import {
+  consumerGroupDetail,
+  consumerGroupList,
+  consumerGroupParams,
+  lagHistory,
+  noContent,
+  resetOffsetsBody,
+  resetOffsetsResult,
+  type ResetOffsetsRequest,
+} from '@weir/contract';
 import { access } from '../auth/roles.ts';
 import { apiError } from '../core/errors.ts';
 import { brokerErrorId, brokerReason, unavailableOr } from '../kafka/broker-errors.ts';
@@ -10,95 +19,6 @@ import type { RouteModule } from './route-module.ts';
 import { auditedChange } from './topics.ts';
 
 type ById = { Params: { id: string } };
-interface ResetBody {
-  readonly to: ResetTarget['to'];
-  readonly timestamp?: number;
-  readonly offset?: number;
-  readonly topics?: readonly string[];
-}
-
-const integer = { type: 'integer' } as const;
-const string = { type: 'string' } as const;
-const topologyLinks = listOf(
-  { type: 'object', properties: { id: integer, name: string } },
-  "Weir's topologies whose stream workers consume as this group",
-);
-const summaryFields = { id: string, state: string, members: integer, lag: integer, topologies: topologyLinks };
-const groupList = listOf({ type: 'object', properties: summaryFields });
-const groupDetail = responseShape({
-  type: 'object',
-  properties: {
-    ...summaryFields,
-    protocolType: string,
-    protocol: string,
-    memberDetails: listOf({
-      type: 'object',
-      properties: {
-        id: string,
-        clientId: string,
-        host: string,
-        assignments: listOf({
-          type: 'object',
-          properties: { topic: string, partitions: { type: 'array', items: integer } },
-        }),
-      },
-    }),
-    partitions: listOf({
-      type: 'object',
-      properties: {
-        topic: string,
-        partition: integer,
-        committedOffset: { type: ['integer', 'null'] },
-        endOffset: integer,
-        lag: integer,
-        member: { type: ['string', 'null'] },
-      },
-    }),
-  },
-});
-const partitionLags = listOf({ type: 'object', properties: { topic: string, partition: integer, lag: integer } });
-const lagHistory = responseShape({
-  type: 'object',
-  properties: {
-    id: string,
-    sampleSeconds: integer,
-    keepMinutes: integer,
-    samples: listOf({
-      type: 'object',
-      properties: { time: { type: 'string', format: 'date-time' }, lag: integer, partitions: partitionLags },
-    }),
-  },
-});
-const resetAnswer = responseShape({
-  type: 'object',
-  properties: {
-    id: string,
-    offsets: listOf({ type: 'object', properties: { topic: string, partition: integer, offset: integer } }),
-  },
-});
-const groupParams = { type: 'object', properties: { id: string } } as const;
-const resetBody = {
-  type: 'object',
-  required: ['to'],
-  properties: {
-    to: { type: 'string', enum: ['earliest', 'latest', 'timestamp', 'offset'] },
-    timestamp: {
-      type: 'integer',
-      minimum: 0,
-      maximum: Number.MAX_SAFE_INTEGER,
-      description:
-        'with to=timestamp: milliseconds since the epoch; each partition moves to its first record at or after it',
-    },
-    offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'with to=offset' },
-    topics: {
-      type: 'array',
-      items: { type: 'string', minLength: 1 },
-      minItems: 1,
-      description: 'the topics to reset (default: every topic the group has committed offsets for)',
-    },
-  },
-  additionalProperties: false,
-} as const;
 
 /** Weir's topologies consuming as `groupId` (stream-engine.ts: one consumer group per node group). */
 function topologiesOf(ctx: NodeContext, groupId: string): { id: number; name: string }[] {
@@ -129,14 +49,17 @@ export const consumerGroupRoutes: RouteModule = (app, ctx) => {
 
   app.get(
     '/api/consumer-groups',
-    { config: { access: access.member }, schema: { response: { 200: groupList } } },
+    { config: { access: access.member }, schema: { response: { 200: consumerGroupList } } },
     async () =>
       (await withKafka(() => kafka.groups.list())).map((g) => ({ ...g, topologies: topologiesOf(ctx, g.id) })),
   );
 
   app.get<ById>(
     '/api/consumer-groups/:id',
-    { config: { access: access.member }, schema: { params: groupParams, response: { 200: groupDetail } } },
+    {
+      config: { access: access.member },
+      schema: { params: consumerGroupParams, response: { 200: consumerGroupDetail } },
+    },
     async (request) => {
       const group = await withKafka(() => kafka.groups.describe(request.params.id));
       if (!group) throw apiError('GROUP_MISSING');
@@ -146,7 +69,7 @@ export const consumerGroupRoutes: RouteModule = (app, ctx) => {
 
   app.get<ById>(
     '/api/consumer-groups/:id/lag-history',
-    { config: { access: access.member }, schema: { params: groupParams, response: { 200: lagHistory } } },
+    { config: { access: access.member }, schema: { params: consumerGroupParams, response: { 200: lagHistory } } },
     async (request) => {
       const { id } = request.params;
       const samples = ctx.lagHistory.history(id);
@@ -165,11 +88,11 @@ export const consumerGroupRoutes: RouteModule = (app, ctx) => {
     '/api/consumer-groups/:id/reset-offsets',
     {
       config: { access: access.admin },
-      schema: { params: groupParams, body: resetBody, response: { 200: resetAnswer } },
+      schema: { params: consumerGroupParams, body: resetOffsetsBody, response: { 200: resetOffsetsResult } },
     },
     async (request) => {
       const { id } = request.params;
-      const body = request.body as ResetBody;
+      const body = request.body as ResetOffsetsRequest;
       const target = resetTarget(body);
       if (!(await withKafka(() => kafka.groups.describe(id)))) throw apiError('GROUP_MISSING');
       const offsets = await auditedChange(ctx, 'consumer-group', 'reset-offsets', id, body, () =>
@@ -181,7 +104,7 @@ export const consumerGroupRoutes: RouteModule = (app, ctx) => {
 
   app.delete<ById>(
     '/api/consumer-groups/:id',
-    { config: { access: access.admin }, schema: { params: groupParams, response: { 204: noContent } } },
+    { config: { access: access.admin }, schema: { params: consumerGroupParams, response: { 204: noContent } } },
     async (request, reply) => {
       const { id } = request.params;
       if (!(await withKafka(() => kafka.groups.describe(id)))) throw apiError('GROUP_MISSING');
@@ -195,7 +118,7 @@ export const consumerGroupRoutes: RouteModule = (app, ctx) => {
 };
 
 /** The reset's target; a `timestamp` or `offset` that does not go with `to` → 400 naming it. */
-function resetTarget(body: ResetBody): ResetTarget {
+function resetTarget(body: ResetOffsetsRequest): ResetTarget {
   const needs = body.to === 'timestamp' ? 'timestamp' : body.to === 'offset' ? 'offset' : undefined;
   for (const field of ['timestamp', 'offset'] as const)
     if (field !== needs && body[field] !== undefined)

@@ -1,4 +1,14 @@
-import { listOf, responseShape, topicParams } from '@weir/contract';
+import {
+  addPartitionsBody,
+  maxPartitionsAdded,
+  purgeBody,
+  purgeResult,
+  topicParams,
+  topicPartitions,
+  topicSettings,
+  topicSettingsBody,
+  type PurgeBody,
+} from '@weir/contract';
 import { access } from '../auth/roles.ts';
 import { apiError } from '../core/errors.ts';
 import { brokerErrorId, brokerReason, unavailableOr } from '../kafka/broker-errors.ts';
@@ -7,106 +17,6 @@ import type { RouteModule } from './route-module.ts';
 import { auditedChange } from './topics.ts';
 
 type ByName = { Params: { name: string } };
-interface PurgeBody {
-  readonly confirm: string;
-  readonly offsets?: Readonly<Record<string, number>>;
-  readonly beforeTimestamp?: number;
-}
-
-const integer = { type: 'integer' } as const;
-const offset = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
-const brokers = { type: 'array', items: integer } as const;
-
-const partitionsAnswer = responseShape({
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    messages: integer,
-    sizeBytes: integer,
-    partitions: listOf({
-      type: 'object',
-      properties: {
-        partition: integer,
-        leader: integer,
-        replicas: brokers,
-        inSyncReplicas: brokers,
-        lowOffset: integer,
-        highOffset: integer,
-        messages: integer,
-        sizeBytes: integer,
-      },
-    }),
-  },
-});
-const settingsAnswer = responseShape({
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    settings: listOf({
-      type: 'object',
-      properties: {
-        name: { type: 'string' },
-        value: { type: ['string', 'null'] },
-        source: { type: 'string' },
-        changed: { type: 'boolean' },
-        readOnly: { type: 'boolean' },
-        sensitive: { type: 'boolean' },
-      },
-    }),
-  },
-});
-const purgeAnswer = responseShape({
-  type: 'object',
-  properties: {
-    name: { type: 'string' },
-    partitions: listOf({ type: 'object', properties: { partition: integer, lowOffset: integer } }),
-  },
-});
-
-const settingsBody = {
-  type: 'object',
-  properties: {
-    set: {
-      type: 'object',
-      additionalProperties: { type: 'string' },
-      description: 'settings to set on the topic, name → value (strings, as Kafka takes them)',
-    },
-    reset: {
-      type: 'array',
-      items: { type: 'string', minLength: 1 },
-      description: "settings to remove from the topic (back to the broker's default)",
-    },
-  },
-  additionalProperties: false,
-} as const;
-/** The most partitions a topic can reach through POST /api/topics/{name}/partitions. */
-export const maxPartitionsByApi = 1000;
-/** The most partitions one request adds (the broker takes seconds to open hundreds). */
-export const maxPartitionsAdded = 100;
-const partitionsBody = {
-  type: 'object',
-  required: ['count'],
-  properties: {
-    // The API adds partitions up to maxPartitionsByApi: tens of thousands in one request held a test
-    // broker (and every other request to it) for minutes. Larger topics: Kafka's own tools.
-    count: { type: 'integer', minimum: 1, maximum: maxPartitionsByApi, description: 'the new number of partitions' },
-  },
-  additionalProperties: false,
-} as const;
-const purgeBody = {
-  type: 'object',
-  required: ['confirm'],
-  properties: {
-    confirm: { type: 'string', description: "the topic's name, typed again" },
-    offsets: {
-      type: 'object',
-      additionalProperties: offset,
-      description: 'partition → offset: the records before it are deleted',
-    },
-    beforeTimestamp: { ...offset, description: 'milliseconds since the epoch: every record older is deleted' },
-  },
-  additionalProperties: false,
-} as const;
 
 /**
  * Topics in depth (issue 23; docs/api.md → Topics in depth): partitions with offsets and sizes,
@@ -138,13 +48,13 @@ export const topicDetailRoutes: RouteModule = (app, ctx) => {
 
   app.get<ByName>(
     '/api/topics/:name/partitions',
-    { config: { access: access.member }, schema: { params: topicParams, response: { 200: partitionsAnswer } } },
+    { config: { access: access.member }, schema: { params: topicParams, response: { 200: topicPartitions } } },
     (request) => partitionsOf(request.params.name),
   );
 
   app.get<ByName>(
     '/api/topics/:name/configs',
-    { config: { access: access.member }, schema: { params: topicParams, response: { 200: settingsAnswer } } },
+    { config: { access: access.member }, schema: { params: topicParams, response: { 200: topicSettings } } },
     (request) => settingsOf(request.params.name),
   );
 
@@ -152,7 +62,7 @@ export const topicDetailRoutes: RouteModule = (app, ctx) => {
     '/api/topics/:name/configs',
     {
       config: { access: access.admin },
-      schema: { params: topicParams, body: settingsBody, response: { 200: settingsAnswer } },
+      schema: { params: topicParams, body: topicSettingsBody, response: { 200: topicSettings } },
     },
     async (request) => {
       const { name } = request.params;
@@ -174,7 +84,7 @@ export const topicDetailRoutes: RouteModule = (app, ctx) => {
     '/api/topics/:name/partitions',
     {
       config: { access: access.admin },
-      schema: { params: topicParams, body: partitionsBody, response: { 200: partitionsAnswer } },
+      schema: { params: topicParams, body: addPartitionsBody, response: { 200: topicPartitions } },
     },
     async (request) => {
       const { name } = request.params;
@@ -201,7 +111,7 @@ export const topicDetailRoutes: RouteModule = (app, ctx) => {
     '/api/topics/:name/purge',
     {
       config: { access: access.admin },
-      schema: { params: topicParams, body: purgeBody, response: { 200: purgeAnswer } },
+      schema: { params: topicParams, body: purgeBody, response: { 200: purgeResult } },
     },
     async (request) => {
       const { name } = request.params;
