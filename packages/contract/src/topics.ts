@@ -30,13 +30,7 @@ export const topicSpecSchema = {
 } as const;
 
 /** A topic body as the schema accepts it (options values of any scalar type, the earlier form's `compact`). */
-export interface TopicBody {
-  readonly name: string;
-  readonly numberOfPartitions: number;
-  readonly replicationFactor: number;
-  readonly options?: Readonly<Record<string, string | number | boolean>> | null;
-  readonly compact?: boolean;
-}
+export type TopicBody = FromSchema<typeof topicSpecSchema>;
 
 /** Bulk and the earlier array form: one invalid element fails the whole request. */
 export const topicListSchema = {

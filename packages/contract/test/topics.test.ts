@@ -10,6 +10,7 @@ import {
   topicOrListSchema,
   topicParams,
   topicSpecSchema,
+  type TopicBody,
 } from '../src/topics.ts';
 import { violationsOf } from './helpers/ajv.ts';
 
@@ -100,4 +101,13 @@ test("a consume body: nothing required, the maxima are the node's settings", () 
   ]);
   assert.deepEqual(validate({ maxEvent: 1 }), ['/ additionalProperties']);
   assert.deepEqual(consumeDefaults, { maxEvents: 1000, maxTimeoutSeconds: 60, offset: 'earliest' });
+});
+
+test('a topic body is the schema read as TypeScript: options may be null, their values any scalar', () => {
+  type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+  const same = <_T extends true>() => true;
+  assert.ok(same<Equal<TopicBody['options'], Record<string, string | number | boolean> | null | undefined>>());
+  assert.ok(same<Equal<TopicBody['compact'], boolean | undefined>>());
+  const body: TopicBody = { name: 'events', numberOfPartitions: 3, replicationFactor: 1 };
+  assert.deepEqual(violationsOf(topicSpecSchema)(body), []);
 });
