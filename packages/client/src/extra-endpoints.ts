@@ -10,7 +10,11 @@ export interface SigmaImportRequest {
   yaml: string;
   /** A built-in mapping's name (e.g. `evtx-json`); the server's default when omitted. */
   mapping?: string;
+  /** A mapping file of your own (YAML), instead of `mapping`. */
+  mappingYaml?: string;
   dryRun?: boolean;
+  /** Recorded as each rule's license (SigmaHQ's rules carry none: `DRL-1.1`). */
+  license?: string;
 }
 
 export class ExtraEndpoints {

@@ -31,6 +31,8 @@ export type {
   Rule,
   SerdeConfiguration,
   SigmaImportResult,
+  SigmaMappingFile,
+  SigmaMappingSummary,
   Task,
   TaskDefinitions,
   Tokens,
