@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Group, List, NumberInput, Select, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { errorText } from '../lib/errors.ts';
@@ -27,6 +27,14 @@ async function recentValues(topic: string, count: number): Promise<unknown[]> {
   return values;
 }
 
+/** ` (1 message that is not a JSON object skipped)`, or nothing. */
+const skippedNote = (n: number): string =>
+  n === 0
+    ? ''
+    : n === 1
+      ? ' (1 message that is not a JSON object skipped)'
+      : ` (${n} messages that are not JSON objects skipped)`;
+
 interface Checked {
   topic: string;
   events: number;
@@ -45,6 +53,8 @@ export function SigmaFieldCheck({ rules }: { rules: readonly { id: string; name:
   const [checked, setChecked] = useState<Checked>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  // A new preview (other files, another mapping) makes the last check stale.
+  useEffect(() => setChecked(undefined), [rules]);
   const check = async () => {
     if (!topic) return;
     setBusy(true);
@@ -65,6 +75,7 @@ export function SigmaFieldCheck({ rules }: { rules: readonly { id: string; name:
       <Text size="sm">
         Check the converted rules against a topic: the fields a rule reads that none of the topic's recent events has
         are listed (a rule whose fields never occur never matches).
+        {rules.length === 0 ? ' Preview an import first: the check uses the rules it converts.' : ''}
       </Text>
       <Group align="end">
         <Select
@@ -89,20 +100,22 @@ export function SigmaFieldCheck({ rules }: { rules: readonly { id: string; name:
           {checked.events === 0 ? (
             <Alert color="yellow" role="status">
               {checked.topic} has no recent JSON events to check against
-              {checked.skipped > 0 ? ` (${checked.skipped} messages that are not JSON objects skipped)` : ''}.
+              {skippedNote(checked.skipped)}.
             </Alert>
           ) : checked.hints.length === 0 ? (
             <Alert color="green" role="status">
               Every field of the {rules.length} rules occurs in the {checked.events} recent events of {checked.topic}.
             </Alert>
           ) : (
-            <Alert color="yellow" role="status" title={`Fields that never occur in ${checked.topic}`}>
+            <Alert color="yellow" role="status">
+              <Text size="sm" fw={700}>
+                Fields that never occur in {checked.topic}
+              </Text>
               <Text size="sm" mb="xs">
                 {checked.hints.length} of {rules.length} rules read fields that none of the {checked.events} recent
                 events of {checked.topic} has
-                {checked.skipped > 0 ? ` (${checked.skipped} messages that are not JSON objects skipped)` : ''}: they
-                cannot match those events. If your events hold these fields under other names, choose or upload the
-                mapping that puts them there.
+                {skippedNote(checked.skipped)}: they cannot match those events. If your events hold these fields under
+                other names, choose or upload the mapping that puts them there.
               </Text>
               <List size="sm" spacing={4}>
                 {checked.hints.map((h) => (

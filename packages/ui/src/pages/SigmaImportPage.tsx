@@ -80,10 +80,14 @@ export default function SigmaImportPage() {
     }
   };
 
-  const converted = (answer?.result.results ?? []).flatMap((r) => {
-    const rule = (r as { rule?: { id: string; name: string; pdl: string } }).rule;
-    return r.status === 'converted' && rule ? [rule] : [];
-  });
+  const converted = useMemo(
+    () =>
+      (answer?.result.results ?? []).flatMap((r) => {
+        const rule = (r as { rule?: { id: string; name: string; pdl: string } }).rule;
+        return r.status === 'converted' && rule ? [rule] : [];
+      }),
+    [answer],
+  );
   const toStore = (answer?.result.results ?? []).filter(
     (r) => r.status === 'converted' && (r as { usedBy?: unknown }).usedBy === undefined,
   ).length;
@@ -245,16 +249,14 @@ export default function SigmaImportPage() {
           )}
         </Stack>
       </Card>
-      {converted.length > 0 && (
-        <Card withBorder>
-          <Stack gap="sm">
-            <Title order={2} size="h4">
-              4. Do the fields occur in your events?
-            </Title>
-            <SigmaFieldCheck rules={converted} />
-          </Stack>
-        </Card>
-      )}
+      <Card withBorder>
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            4. Do the fields occur in your events?
+          </Title>
+          <SigmaFieldCheck rules={converted} />
+        </Stack>
+      </Card>
     </Stack>
   );
 }
