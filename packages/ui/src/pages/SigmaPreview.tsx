@@ -35,7 +35,7 @@ export function SigmaPreview({ answer, files }: { answer: SigmaImportResult; fil
           <Table.Tr>
             <Table.Th>File</Table.Th>
             <Table.Th>Title</Table.Th>
-            <Table.Th>Status</Table.Th>
+            <Table.Th miw={130}>Status</Table.Th>
             <Table.Th>Rule</Table.Th>
             <Table.Th>Reason</Table.Th>
           </Table.Tr>
