@@ -10,7 +10,6 @@ import type {
   SyntaxResult,
   TestResult,
 } from '@weir/contract';
-import type { SigmaImportRequest } from './extra-endpoints.ts';
 import type {
   BrokerTopic,
   ConsumedMessage,
@@ -33,6 +32,7 @@ import type {
   ResetOffsetsResult,
   Rule,
   SerdeConfiguration,
+  SigmaImportRequest,
   Task,
   TaskTestOutcome,
   Tokens,

@@ -22,7 +22,7 @@ export function SigmaMetadata({ rule }: { rule: { annotations?: readonly string[
           </Text>
         )}
         {m.attribution && (
-          <Text size="xs" c="dimmed">
+          <Text size="sm" fs="italic">
             {m.attribution}
           </Text>
         )}
