@@ -1,5 +1,15 @@
 import { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
-import type { ConsumerCreated, InitStatus, LookupId, Produced, SyntaxResult, TestResult } from '@weir/contract';
+import type {
+  ConsumerCreated,
+  InitStatus,
+  LookupId,
+  Produced,
+  SigmaImportResult,
+  SigmaMappingFile,
+  SigmaMappingSummary,
+  SyntaxResult,
+  TestResult,
+} from '@weir/contract';
 import type {
   BrokerTopic,
   ConsumedMessage,
@@ -22,6 +32,7 @@ import type {
   ResetOffsetsResult,
   Rule,
   SerdeConfiguration,
+  SigmaImportRequest,
   Task,
   TaskTestOutcome,
   Tokens,
@@ -444,6 +455,20 @@ export class WeirClient {
       line: body.error?.line,
       column: body.error?.column,
     };
+  }
+
+  // Sigma import
+  /** `POST /api/import/sigma`: converts Sigma YAML (several documents) and, unless `dryRun`, stores the rules (admin). */
+  sigmaImport(request: SigmaImportRequest): Promise<SigmaImportResult> {
+    return this.#json('POST', '/api/import/sigma', { json: request });
+  }
+  /** The built-in Sigma mappings (name, description, whether it is the default). */
+  sigmaMappings(): Promise<SigmaMappingSummary[]> {
+    return this.#json('GET', '/api/import/sigma/mappings');
+  }
+  /** One built-in Sigma mapping with its YAML file; 404 `SIGMA_MAPPING_MISSING`. */
+  sigmaMapping(name: string): Promise<SigmaMappingFile> {
+    return this.#json('GET', `/api/import/sigma/mappings/${encodeURIComponent(name)}`);
   }
 
   // Diagnostics

@@ -1,18 +1,14 @@
 import type { WeirClient } from './client.ts';
 import type { SigmaImportResult } from '@weir/contract';
+import type { SigmaImportRequest } from './types.ts';
 import { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
+
+export type { SigmaImportRequest };
 
 /**
  * Endpoints the SDK's WeirClient does not have a method for yet (added for weirctl). They go through
  * the same base URL, fetch and tokens as the client, and refresh an expired token once as it does.
  */
-export interface SigmaImportRequest {
-  yaml: string;
-  /** A built-in mapping's name (e.g. `evtx-json`); the server's default when omitted. */
-  mapping?: string;
-  dryRun?: boolean;
-}
-
 export class ExtraEndpoints {
   readonly #client: WeirClient;
   readonly #base: string;

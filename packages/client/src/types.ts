@@ -31,6 +31,8 @@ export type {
   Rule,
   SerdeConfiguration,
   SigmaImportResult,
+  SigmaMappingFile,
+  SigmaMappingSummary,
   Task,
   TaskDefinitions,
   Tokens,
@@ -50,4 +52,16 @@ export type { TaskFunction as TaskFunctionName } from '@weir/contract';
 export interface TaskTestOutcome {
   result: unknown;
   warnings: string[];
+}
+
+/** The body of `POST /api/import/sigma` (docs/api.md, "Sigma import"). */
+export interface SigmaImportRequest {
+  yaml: string;
+  /** A built-in mapping's name (e.g. `evtx-json`); the server's default when omitted. */
+  mapping?: string;
+  /** A mapping file of your own (YAML), instead of `mapping`. */
+  mappingYaml?: string;
+  dryRun?: boolean;
+  /** Recorded as each rule's license (SigmaHQ's rules carry none: `DRL-1.1`). */
+  license?: string;
 }

@@ -72,6 +72,10 @@ export const errorCatalog = {
   ],
   GROUP_MISSING: [404, () => 'Requested consumer group does not exist'],
   GROUP_REFUSED: [400, (reason: string) => reason],
+  SIGMA_MAPPING_MISSING: [
+    404,
+    (name: string, builtIn: string) => `No built-in Sigma mapping '${name}'; built in: ${builtIn}.`,
+  ],
   MESSAGE_INVALID: [
     400,
     (details: string) => `Unable to produce the messages, error(s) in serializing -- [${details}]`,

@@ -294,6 +294,31 @@ export const sigmaImport = responseShape({
 /** POST /api/import/sigma: per document, the rule it became or why not (docs/api.md, "Sigma import"). */
 export type SigmaImportResult = FromSchema<typeof sigmaImportShape>;
 
+const sigmaMappingSummaryShape = {
+  type: 'object',
+  properties: {
+    name: string,
+    description: string,
+    default: { type: 'boolean', description: 'the mapping an import uses when it names none' },
+  },
+  required: ['name', 'description', 'default'],
+} as const;
+const sigmaMappingsShape = { type: 'array', items: sigmaMappingSummaryShape } as const;
+/** GET /api/import/sigma/mappings: the built-in mappings, sorted by name. */
+export const sigmaMappings = responseShape(sigmaMappingsShape);
+export type SigmaMappingSummary = FromSchema<typeof sigmaMappingSummaryShape>;
+const sigmaMappingShape = {
+  type: 'object',
+  properties: {
+    ...sigmaMappingSummaryShape.properties,
+    yaml: { type: 'string', description: 'the mapping file as shipped' },
+  },
+  required: ['name', 'description', 'default', 'yaml'],
+} as const;
+/** GET /api/import/sigma/mappings/{name}: one built-in mapping with its file. */
+export const sigmaMapping = responseShape(sigmaMappingShape);
+export type SigmaMappingFile = FromSchema<typeof sigmaMappingShape>;
+
 const workerShape = {
   type: 'object',
   properties: { worker: string, state: string },

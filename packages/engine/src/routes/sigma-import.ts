@@ -7,7 +7,7 @@ import { apiError } from '../core/errors.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
-import { sigmaImport } from '@weir/contract';
+import { sigmaImport, sigmaMapping, sigmaMappings } from '@weir/contract';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 
 type Query = { Querystring: { mapping?: string; dryRun?: string; license?: string } };
@@ -43,17 +43,29 @@ const sigmaQuery = {
   },
 };
 
+/** The mapping an import uses when it names none. */
+const defaultMapping = 'evtx-json';
+
+/** A built-in mapping: parsed, and its file as shipped (for GET /api/import/sigma/mappings/{name}). */
+interface BuiltInMapping {
+  readonly mapping: Mapping;
+  readonly yaml: string;
+}
+
 /** The mappings shipped in packages/sigma/mappings, by name (read once). */
-function loadBuiltInMappings(): Map<string, Mapping> {
-  const out = new Map<string, Mapping>();
+function loadBuiltInMappings(): Map<string, BuiltInMapping> {
+  const out = new Map<string, BuiltInMapping>();
   for (const file of readdirSync(builtInMappingsUrl)
     .filter((f) => f.endsWith('.yml'))
     .sort()) {
-    const mapping = parseMapping(readFileSync(new URL(file, builtInMappingsUrl), 'utf8'));
-    out.set(mapping.name, mapping);
+    const yaml = readFileSync(new URL(file, builtInMappingsUrl), 'utf8');
+    const mapping = parseMapping(yaml);
+    out.set(mapping.name, { mapping, yaml });
   }
   return out;
 }
+
+const summary = (m: Mapping) => ({ name: m.name, description: m.description, default: m.name === defaultMapping });
 
 /** Longest `license` of a request (a rule's annotation holds at most 1,024 characters). */
 const maxLicenseLength = 1000;
@@ -131,7 +143,7 @@ function readRequest(
       throw err;
     }
   } else {
-    const name = options.mapping ?? 'evtx-json';
+    const name = options.mapping ?? defaultMapping;
     const builtIn = `built in: ${[...mappings.keys()].join(', ')} (or send your own as mappingYaml)`;
     // Not turned into text: an object's own toString may be anything (a 500, found by the fuzz suite).
     if (typeof name !== 'string') throw apiError('VALIDATION', `mapping must be the name of a mapping; ${builtIn}.`);
@@ -200,16 +212,34 @@ function answer(
 /**
  * POST /api/import/sigma (docs/api.md, "Sigma import"): converts Sigma rules, correlation rules and
  * filters and stores the converted rules as POST /api/bulk/rules would (all or none); per document,
- * the rule it became or why it could not be converted. Admin only, like every write.
+ * the rule it became or why it could not be converted. Admin only, like every write. Also
+ * GET /api/import/sigma/mappings[/{name}]: the built-in mappings (member).
  */
 export const sigmaImportRoutes: RouteModule = async (app, ctx) => {
-  const mappings = loadBuiltInMappings();
+  const builtIn = loadBuiltInMappings();
+  const mappings = new Map([...builtIn].map(([name, m]) => [name, m.mapping]));
   // The rule count limit of POST /api/bulk/rules holds here too (weir.rules.max-count → RECORD_LIMIT).
   const limit = { max: ctx.settings.get('weir.rules.max-count'), setting: 'weir.rules.max-count' };
   const rules = new ConfigResource(
     resourceKinds.find((k) => k.path === 'rules')!,
     ctx.store,
     limit,
+  );
+  // The built-in mappings, for the console's mapping choice and viewer: open to every user (shipped files, no data).
+  app.get(
+    '/api/import/sigma/mappings',
+    { config: { access: access.member }, schema: { response: { 200: sigmaMappings } } },
+    async () => [...mappings.values()].map(summary),
+  );
+  app.get<{ Params: { name: string } }>(
+    '/api/import/sigma/mappings/:name',
+    { config: { access: access.member }, schema: { response: { 200: sigmaMapping } } },
+    async (request) => {
+      const found = builtIn.get(request.params.name);
+      if (found === undefined)
+        throw apiError('SIGMA_MAPPING_MISSING', request.params.name, [...builtIn.keys()].join(', '));
+      return { ...summary(found.mapping), yaml: found.yaml };
+    },
   );
   // Scoped: the YAML body parser serves this route only (every other route answers 415 to YAML).
   await app.register(async (scope) => {

@@ -123,6 +123,12 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
     "body.confirm must be the topic's name (t1) to delete its records; records deleted cannot be restored.",
   ],
   GROUP_MISSING: [[], 404, 'NOT_FOUND', 'Requested consumer group does not exist'],
+  SIGMA_MAPPING_MISSING: [
+    ['x', 'evtx-json, sigma'],
+    404,
+    'NOT_FOUND',
+    "No built-in Sigma mapping 'x'; built in: evtx-json, sigma.",
+  ],
   GROUP_REFUSED: [['<reason>'], 400, 'BAD_REQUEST', '<reason>'],
   MESSAGE_INVALID: [
     ['<details>'],
@@ -275,7 +281,7 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
 };
 
 test("the API error catalog: count, and every code's status and text", () => {
-  assert.equal(Object.keys(errorCatalog).length, 58);
+  assert.equal(Object.keys(errorCatalog).length, 59);
   assert.deepEqual(Object.keys(errorCatalog).sort(), Object.keys(pinned).sort());
   for (const [code, [args, httpStatus, status, debugMessage]] of Object.entries(pinned)) {
     const error = (apiError as (c: string, ...a: unknown[]) => ApiError)(code, ...args);

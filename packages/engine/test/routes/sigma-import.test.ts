@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 import { badRequest } from '@weir/test-helpers/error-bodies';
@@ -135,4 +136,60 @@ test('bad requests say what is wrong: an unknown mapping, a mapping that is not 
     [license.status, license.body],
     [400, badRequest('license must be at most 1000 characters (an SPDX identifier or a short text), found 1001.')],
   );
+});
+
+test('GET /api/import/sigma/mappings lists the built-in mappings to every user; one answers with its file', async () => {
+  const list = await t.node.call('GET', '/api/import/sigma/mappings', { token: t.tokens.user });
+  assert.deepEqual(
+    [list.status, list.body],
+    [
+      200,
+      [
+        { name: 'evtx-json', description: 'Windows EVTX as JSON (Event.System, Event.EventData)', default: true },
+        {
+          name: 'padas',
+          description:
+            "The original product's data model: Winlogbeat/Sysmon events matched by event.code (a string), fields under winlog.event_data",
+          default: false,
+        },
+        {
+          name: 'sigma',
+          description: 'Events with Sigma field names; log sources not checked (warned)',
+          default: false,
+        },
+        { name: 'winlogbeat', description: 'Windows events as shipped by Winlogbeat (winlog.*)', default: false },
+      ],
+    ],
+  );
+  const one = await t.node.call('GET', '/api/import/sigma/mappings/sigma', { token: t.tokens.user });
+  const file = readFileSync(new URL('../../../sigma/mappings/sigma.yml', import.meta.url), 'utf8');
+  assert.deepEqual(
+    [one.status, one.body],
+    [
+      200,
+      {
+        name: 'sigma',
+        description: 'Events with Sigma field names; log sources not checked (warned)',
+        default: false,
+        yaml: file,
+      },
+    ],
+  );
+});
+
+test('GET /api/import/sigma/mappings/{name}: an unknown name is 404 naming the built-in ones; no token is 401', async () => {
+  const missing = await t.node.call('GET', '/api/import/sigma/mappings/nope', { token: t.tokens.user });
+  assert.deepEqual(
+    [missing.status, missing.body],
+    [
+      404,
+      {
+        status: 'NOT_FOUND',
+        message: 'Resource not found',
+        debugMessage: "No built-in Sigma mapping 'nope'; built in: evtx-json, padas, sigma, winlogbeat.",
+      },
+    ],
+  );
+  const anonymous = await t.node.call('GET', '/api/import/sigma/mappings');
+  assert.equal(anonymous.status, 401);
 });

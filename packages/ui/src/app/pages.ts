@@ -15,6 +15,12 @@ export const pages: readonly PageDef[] = [
   { path: '/groups', label: 'Consumer groups', component: lazy(() => import('../pages/ConsumerGroupsPage.tsx')) },
   { path: '/messages', label: 'Messages', component: lazy(() => import('../pages/MessagesPage.tsx')) },
   { path: '/rules', label: 'Rules', component: lazy(() => import('../pages/RulesPage.tsx')) },
+  {
+    path: '/sigma-import',
+    label: 'Sigma import',
+    component: lazy(() => import('../pages/SigmaImportPage.tsx')),
+    adminOnly: true,
+  },
   { path: '/alerts', label: 'Alerts', component: lazy(() => import('../pages/AlertsPage.tsx')) },
   { path: '/lookups', label: 'Lookups', component: lazy(() => import('../pages/LookupsPage.tsx')) },
   { path: '/tasks', label: 'Tasks', component: lazy(() => import('../pages/TasksPage.tsx')) },

@@ -20,6 +20,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { parse } from '@weir/pdl';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { SigmaMetadata } from '../components/SigmaMetadata.tsx';
 import { errorText } from '../lib/errors.ts';
 import { PdlEditor } from '../pdl/PdlEditor.tsx';
 import type { PdlHelpers } from '../pdl/pdlLanguage.ts';
@@ -200,12 +201,16 @@ export function RuleEditor({ id }: { id: string | undefined }) {
           onChange={(e) => setRule({ ...rule, name: e.currentTarget.value })}
         />
       </Group>
-      <TextInput
+      <Textarea
         label="Description"
+        autosize
+        minRows={1}
+        maxRows={8}
         readOnly={!isAdmin}
         value={rule.description ?? ''}
         onChange={(e) => setRule({ ...rule, description: e.currentTarget.value })}
       />
+      <SigmaMetadata rule={rule} />
       <Stack gap={4}>
         <Text size="sm" fw={500} id="pdl-label">
           PDL

@@ -100,6 +100,11 @@ function RulesTable() {
               )}
             </FileButton>
           )}
+          {isAdmin && (
+            <Button variant="default" onClick={() => navigate('/sigma-import')}>
+              Import Sigma
+            </Button>
+          )}
           {isAdmin && <Button onClick={() => navigate('/rules/new')}>New rule</Button>}
         </Group>
       </Group>
