@@ -33,6 +33,7 @@ test("every error code's HTTP status", () => {
     USER_EXISTS: 409,
     USER_MISSING: 404,
     SELF_DELETE: 400,
+    SIGMA_MAPPING_MISSING: 404,
     LAST_ADMIN: 400,
     ROLE_CHANGE_FORBIDDEN: 400,
     PASSWORD_POLICY: 400,
