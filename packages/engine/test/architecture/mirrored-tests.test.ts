@@ -56,7 +56,6 @@ const withoutTest = new Set([
   'packages/engine/src/kafka/start-position.ts',
   'packages/engine/src/kafka/topic-admin.ts',
   'packages/engine/src/kafka/topic-clients.ts',
-  'packages/engine/src/kafka/topic-producer.ts',
   'packages/engine/src/kafka/topic-tails.ts',
   'packages/engine/src/kafka/weir-topic-setup.ts',
   'packages/engine/src/kafka/weir-topics.ts',
