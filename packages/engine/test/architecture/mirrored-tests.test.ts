@@ -162,7 +162,6 @@ const withoutTest = new Set([
   'packages/ui/src/pages/ConfigurationPage.tsx',
   'packages/ui/src/pages/CoveragePage.tsx',
   'packages/ui/src/pages/LookupsPage.tsx',
-  'packages/ui/src/pages/MessagesPage.tsx',
   'packages/ui/src/pages/OverviewPage.tsx',
   'packages/ui/src/pages/PipelinesPage.tsx',
   'packages/ui/src/pages/ProfilePage.tsx',
