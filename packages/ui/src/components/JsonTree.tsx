@@ -106,7 +106,7 @@ function Node({ name, path, value, depth, isOpen, toggle }: NodeProps) {
             style={{ border: 0, background: 'none', padding: 0, cursor: 'pointer', font: 'inherit', color: 'inherit' }}
           >
             {open ? '▾' : '▸'} {key}
-            <Text span c="dimmed" ff="monospace" size="sm">
+            <Text span ff="monospace" size="sm">
               {summary}
             </Text>
           </button>
@@ -129,7 +129,7 @@ function Node({ name, path, value, depth, isOpen, toggle }: NodeProps) {
             <Node key={k} name={k} path={[...path, k]} value={v} depth={depth + 1} isOpen={isOpen} toggle={toggle} />
           ))}
           {entries.length > maxChildren && (
-            <Text size="sm" c="dimmed" pl={16}>
+            <Text size="sm" pl={16}>
               … {entries.length - maxChildren} more (see Raw)
             </Text>
           )}
