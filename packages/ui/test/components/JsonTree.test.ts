@@ -15,6 +15,13 @@ let page: Page;
 const engine = isolatedEngine('ui-json-tree');
 const topic = `${engine['weir.topic.prefix']}_tree`;
 const password = 'grace-password-1';
+/** What the page's clipboard holds (the tests' types have no DOM). */
+const clipboard = () =>
+  page.evaluate(() =>
+    (
+      globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+    ).navigator.clipboard.readText(),
+  );
 const grace = { username: 'grace', password };
 const deep = { a: { b: { c: { d: 1 } } }, 'odd key': { 'x"y': true }, list: Array.from({ length: 601 }, (_, i) => i) };
 
@@ -64,7 +71,7 @@ test('three levels start open; expand all and collapse all; a long array shows i
   await tree.getByRole('button', { name: 'Expand $', exact: true }).click();
   await tree.getByRole('button', { name: 'Expand $["odd key"]', exact: true }).click();
   await tree.getByRole('button', { name: 'Copy path $["odd key"]["x\\"y"]', exact: true }).click();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), '$["odd key"]["x\\"y"]');
+  assert.equal(await clipboard(), '$["odd key"]["x\\"y"]');
   assert.deepEqual(await seriousViolations(page), []);
 
   // A key that is not JSON is shown as text, without the tree.
