@@ -90,7 +90,7 @@ export default function MessagesPage() {
     buffer.clear();
     try {
       // untilEnd: the read completes once it has what the topic held at the start (docs/api.md).
-      await api.consume(topic, { ...position(), maxEvents: Number(maxEvents), maxTimeoutSeconds: 60, untilEnd: true });
+      await api.consume(topic, { ...position(), maxEvents: Number(maxEvents), maxTimeoutSeconds: 10, untilEnd: true });
       const controller = new AbortController();
       abort.current = controller;
       let index = 0;
