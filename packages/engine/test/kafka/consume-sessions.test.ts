@@ -96,6 +96,15 @@ test('untilEnd: a read completes as soon as it has what the partitions held at i
     assert.ok(Date.now() - t0 < 10_000);
   }
 
+  // Past the end of a topic that has messages: done on the first fetch, by the fetch positions.
+  for (const start of [{ kind: 'latest' }, { kind: 'timestamp', timestamp: Date.now() + 3_600_000 }] as const) {
+    const t0 = Date.now();
+    await sessions.open('ute', spread, { ...bounded, start });
+    const none = await readUntilDone('ute', spread);
+    assert.deepEqual([start.kind, none.status, none.messages], [start.kind, consumerStatus.COMPLETED, []]);
+    assert.ok(Date.now() - t0 < 10_000);
+  }
+
   // Without untilEnd (the spec's consumer) a session keeps waiting for new messages.
   await sessions.open('utf', spread, { ...request, maxEvents: 1000 });
   await new Promise((resolve) => setTimeout(resolve, 2000));
