@@ -250,8 +250,10 @@ export class WeirClient {
   bulkCreateTopics(topics: BrokerTopic[]): Promise<TopicResult[]> {
     return this.#json('POST', '/api/bulk/topics', { json: topics });
   }
-  produce(name: string, request: ProduceRequest): Promise<Produced> {
-    return this.#json('POST', `/api/topics/${enc(name)}/produce`, { json: request });
+  /** With `{offsets: true}` the answer names each message's partition and offset (docs/api.md → Producing). */
+  produce(name: string, request: ProduceRequest, options: { offsets?: boolean } = {}): Promise<Produced> {
+    const query = options.offsets ? '?offsets=true' : '';
+    return this.#json('POST', `/api/topics/${enc(name)}/produce${query}`, { json: request });
   }
   consume(name: string, request: ConsumeRequest = {}): Promise<ConsumerCreated> {
     return this.#json('POST', `/api/topics/${enc(name)}/consume`, { json: request });

@@ -151,6 +151,7 @@ pin<
       startOffset?: number;
       startTimestamp?: number;
       partition?: number;
+      untilEnd?: boolean;
     }
   >
 >();

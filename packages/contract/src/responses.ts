@@ -161,7 +161,14 @@ export const topicCreated = {
 
 const producedShape = {
   type: 'object',
-  properties: { result: success, message: string },
+  properties: {
+    result: success,
+    message: string,
+    offsets: {
+      type: 'array',
+      items: { type: 'object', properties: { partition: integer, offset: integer }, required: ['partition', 'offset'] },
+    },
+  },
   required: ['result'],
 } as const;
 export const produced = responseShape(producedShape);

@@ -94,6 +94,15 @@ export const produceBody = {
 } as const;
 export type ProduceRequest = FromSchema<typeof produceBody>;
 
+/** `?offsets=true`: the answer also names the partition and offset of each message (docs/api.md). */
+export const produceQuery = {
+  type: 'object',
+  properties: {
+    offsets: { type: 'boolean', title: 'true to have the partition and offset of each message in the answer' },
+  },
+} as const;
+export type ProduceQuery = FromSchema<typeof produceQuery>;
+
 /** Start positions beyond the spec's earliest/latest (docs/api.md): an offset, a time, one partition. */
 export const startFields = {
   startOffset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
@@ -112,6 +121,10 @@ export function consumeBody(maxima: { readonly maxEvents: number; readonly maxTi
       maxTimeoutSeconds: { type: 'integer', minimum: 1, maximum: maxima.maxTimeoutSeconds },
       offset: { type: 'string', enum: ['earliest', 'latest'] },
       ...startFields,
+      untilEnd: {
+        type: 'boolean',
+        description: 'complete once the partitions read hold nothing more than when the consumer was created',
+      },
     },
     additionalProperties: false,
   } as const;

@@ -45,6 +45,15 @@ function oneOf<const V extends string>(values: readonly V[], def: V, doc: string
   };
 }
 
+/** Comma-separated field names or dotted paths (blank entries dropped); undefined when a path has an empty part. */
+function fieldList(raw: string): string[] | undefined {
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  return entries.some((e) => e.split('.').some((part) => part.trim() === '')) ? undefined : entries;
+}
+
 /**
  * Every engine setting: key, default, meaning. docs/configuration.md lists each one (a test checks).
  * `${key}` in a value is replaced by another setting's value.
@@ -175,6 +184,12 @@ export const settingDefinitions = {
     1000,
     'Live tails (server-sent events of a topic or of the alerts) one user may hold open at once; another one gets 400.',
   ),
+  'weir.topics.masked-fields': {
+    default: '',
+    doc: 'Fields shown as `***` in what consume reads and live tails answer, for every user: comma-separated names (masked at any depth, and headers of that name) or dotted paths from the root (`user.ssn`); any case. Empty: none.',
+    accepted: 'a comma-separated list of field names or dotted paths (e.g. password,user.ssn)',
+    parse: fieldList,
+  } satisfies SettingDef<string[]>,
   'weir.topics.consume.idle-seconds': integer(
     300,
     1,

@@ -22,6 +22,8 @@ export interface ConsumeRequest {
   readonly maxTimeoutSeconds: number;
   /** Where to start (spec: `offset` earliest/latest; docs/api.md: an offset, a time, one partition). */
   readonly start: StartPosition;
+  /** Complete once the partitions read hold nothing more than when the session started (docs/api.md). */
+  readonly untilEnd?: boolean;
 }
 
 export interface ConsumeLimits {
@@ -52,7 +54,11 @@ class ConsumeSession {
     this.#onIdle = onIdle;
     this.#session = new ConsumerSession(
       request,
-      { message: (m, bytes) => this.#take(m, bytes), end: () => clearTimeout(this.#timeout) },
+      {
+        message: (m, bytes) => this.#take(m, bytes),
+        end: () => clearTimeout(this.#timeout),
+        caughtUp: () => void this.close(consumerStatus.COMPLETED),
+      },
       connect,
     );
     this.touch();

@@ -1,5 +1,11 @@
-import { Consumer, type ConsumerOptions as ClientOptions, type Message } from '@platformatic/kafka';
+import {
+  Consumer,
+  ListOffsetTimestamps,
+  type ConsumerOptions as ClientOptions,
+  type Message,
+} from '@platformatic/kafka';
 import { brokerReason } from './broker-errors.ts';
+import { EndWatch, type WatchedStream } from './end-watch.ts';
 import { deserialize } from './serde-codecs.ts';
 import type { SerdeType } from './serdes.ts';
 import { headerText, inPartition, startOptions, type StartPosition } from './start-position.ts';
@@ -46,6 +52,8 @@ export interface SessionRequest {
   readonly keyType: SerdeType;
   readonly valueType: SerdeType;
   readonly start: StartPosition;
+  /** Stop once the partitions read hold nothing more than when the read started (EndWatch). */
+  readonly untilEnd?: boolean;
 }
 
 /** What the session tells its owner. */
@@ -54,11 +62,15 @@ export interface SessionEvents {
   message(m: ConsumedMessage, bytes: number): void;
   /** The session ended: called once, at once, with the first reason it was closed for. */
   end(reason: string): void;
+  /** With `untilEnd`: everything up to the end offsets at the start has been handed on (once). */
+  caughtUp?(): void;
 }
 
 /** The message stream of a consumer, as far as a session uses it. */
 export interface SessionStream {
   on(event: 'data', listener: (message: Message) => void): unknown;
+  /** After each fetch, and when the client fixes its fetch positions (read by an EndWatch). */
+  on(event: 'fetch' | 'offsets', listener: () => void): unknown;
   pause(): unknown;
   resume(): unknown;
   close(): Promise<unknown>;
@@ -71,6 +83,8 @@ export interface SessionConsumer {
    * from the moment it exists. Rejects when the position or the stream cannot be had.
    */
   stream(topic: string, start: StartPosition, onError: (err: Error) => void): Promise<SessionStream>;
+  /** The end offset of each partition the position reads, now (needed for `untilEnd`). */
+  endOffsets?(topic: string, start: StartPosition): Promise<Map<number, bigint>>;
   close(): Promise<unknown>;
 }
 
@@ -93,6 +107,15 @@ export function kafkaConsumer(connection: ConsumerOptions): SessionConsumer {
         }),
       );
     },
+    async endOffsets(topic, start) {
+      const ends =
+        (await consumer.listOffsets({ topics: [topic], timestamp: ListOffsetTimestamps.LATEST })).get(topic) ?? [];
+      return new Map(
+        ends
+          .map((end, partition) => [partition, end] as [number, bigint])
+          .filter(([partition]) => start.partition === undefined || start.partition === partition),
+      );
+    },
     close: () => consumer.close(true),
   };
 }
@@ -109,6 +132,7 @@ export class ConsumerSession {
   #reason: string | undefined;
   #consumer: SessionConsumer | undefined;
   #stream: SessionStream | undefined;
+  #watch: EndWatch | undefined;
   #started: Promise<void> | undefined;
   #closing: Promise<void> | undefined;
 
@@ -139,11 +163,30 @@ export class ConsumerSession {
   async #start(topic: string): Promise<void> {
     const consumer = this.#connect();
     this.#consumer = consumer;
+    // The ends before the stream: with `latest`, the start is then at or past them (nothing to read).
+    if (this.#request.untilEnd) {
+      if (!consumer.endOffsets) throw new Error('this consumer cannot read to the end offsets');
+      this.#watch = new EndWatch(topic, await consumer.endOffsets(topic, this.#request.start));
+    }
     const stream = await consumer.stream(topic, this.#request.start, (e) => void this.close(brokerReason(e)));
     this.#stream = stream;
     // Closed (replaced, expired, node stopping) while starting: #shutdown stops the stream.
     if (this.#reason !== undefined) return;
     stream.on('data', (message: Message) => this.#take(message));
+    const watch = this.#watch;
+    if (!watch) return;
+    if (watch.done) return this.#caughtUp();
+    // After the client has handled the fetch (it emits 'fetch' before it pushes the records).
+    const check = () =>
+      setImmediate(() => {
+        if (watch.positions(stream as WatchedStream)) this.#caughtUp();
+      });
+    stream.on('fetch', check);
+    stream.on('offsets', check);
+  }
+
+  #caughtUp(): void {
+    if (this.#reason === undefined) this.#events.caughtUp?.();
   }
 
   #take(message: Message): void {
@@ -156,6 +199,7 @@ export class ConsumerSession {
       return;
     }
     this.#events.message(m, (message.key?.length ?? 0) + (message.value?.length ?? 0));
+    if (this.#watch?.message(m.partition, m.offset)) this.#caughtUp();
   }
 
   /** Stops fetching (the receiver is slow) until resume. */

@@ -4,6 +4,8 @@ import { apiError } from '../core/errors.ts';
 import { answerOf } from '../http/error-map.ts';
 import type { NodeContext } from '../http/node-context.ts';
 import { unavailableOr } from '../kafka/broker-errors.ts';
+import { messageMasker } from '../kafka/masking.ts';
+import type { ConsumedMessage } from '../kafka/consumer-session.ts';
 import { defaultDeserializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
 import { weirTopicNames } from '../kafka/weir-topics.ts';
 import { metricNames } from '../stream/metric-names.ts';
@@ -119,8 +121,9 @@ async function tail(
   const raw = reply.raw;
   let open = true;
   const write = (chunk: string): boolean => (open ? raw.write(chunk) : true);
+  const mask = messageMasker(ctx.settings.get('weir.topics.masked-fields')) ?? ((m: ConsumedMessage) => m);
   const sink = {
-    message: (m: unknown) => write(`event: message\ndata: ${JSON.stringify(m)}\n\n`),
+    message: (m: ConsumedMessage) => write(`event: message\ndata: ${JSON.stringify(mask(m))}\n\n`),
     end: (reason: string) => {
       write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
       open = false;

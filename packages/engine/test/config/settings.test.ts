@@ -67,6 +67,16 @@ test('an invalid value stops with a message naming the key, the place and the ac
   );
 });
 
+test('weir.topics.masked-fields: a list of names and dotted paths; an empty part is refused', () => {
+  assert.deepEqual(loadSettings(undefined, {}).get('weir.topics.masked-fields'), []);
+  const s = loadSettings(withFile('weir.topics.masked-fields=password, user.ssn ,\n'), {});
+  assert.deepEqual(s.get('weir.topics.masked-fields'), ['password', 'user.ssn']);
+  assert.throws(
+    () => loadSettings(withFile('weir.topics.masked-fields=user..ssn\n'), {}),
+    /'weir.topics.masked-fields'; accepted: a comma-separated list of field names or dotted paths/,
+  );
+});
+
 test('Kafka client security settings pass through', () => {
   const s = loadSettings(withFile('security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nssl.ca.location=/ca.pem\n'), {});
   assert.deepEqual(s.kafkaClient, {

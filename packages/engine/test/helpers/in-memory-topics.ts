@@ -195,11 +195,12 @@ export class InMemoryTopics implements TopicPorts {
       this.#check();
       const t = this.#topics.get(topic);
       if (!t) throw refusal('UNKNOWN_TOPIC_OR_PARTITION', `This server does not host this topic-partition.`);
-      for (const r of records) {
+      return records.map((r) => {
         const stored: StoredRecord = { ...r, partition: 0, offset: t.records.length, timestamp: Date.now() };
         t.records.push(stored);
         for (const reader of this.#readers) if (reader.topic === topic) this.#deliver(reader, stored);
-      }
+        return { partition: 0, offset: stored.offset };
+      });
     },
   };
 
@@ -241,6 +242,8 @@ export class InMemoryTopics implements TopicPorts {
     (this.consumers as { size: number }).size = this.#sessions.size;
     setTimeout(complete, request.maxTimeoutSeconds * 1000).unref();
     this.#attach(session.reader);
+    // The stored records were delivered at once: a read to the end is done.
+    if (request.untilEnd) complete();
   }
 
   readonly tails: TopicPorts['tails'] = {

@@ -193,6 +193,53 @@ test('values that do not fit their serializer: 400 naming each message; nothing 
   );
 });
 
+test('produce ?offsets=true names where each message went; consume untilEnd completes at the end', async () => {
+  const { admin, user } = t.tokens;
+  await t.node.call('POST', '/api/topics', { token: admin, body: spec('placed') });
+  const first = await t.node.call('POST', '/api/topics/placed/produce', {
+    token: admin,
+    body: { messages: [{ value: 'a' }] },
+  });
+  assert.deepEqual([first.status, first.body], [201, { result: 'success' }], 'the spec answer without the query');
+  const placed = await t.node.call('POST', '/api/topics/placed/produce?offsets=true', {
+    token: admin,
+    body: { messages: [{ value: 'b' }, { key: 'k', value: 'c' }] },
+  });
+  assert.deepEqual(
+    [placed.status, placed.body],
+    [
+      201,
+      {
+        result: 'success',
+        offsets: [
+          { partition: 0, offset: 1 },
+          { partition: 0, offset: 2 },
+        ],
+      },
+    ],
+  );
+  const bad = await t.node.call('POST', '/api/topics/placed/produce?offsets=yes', {
+    token: admin,
+    body: { messages: [{ value: 'd' }] },
+  });
+  assert.deepEqual(
+    [bad.status, bad.body],
+    [
+      400,
+      badRequest(
+        "querystring.offsets must be true or false (true to have the partition and offset of each message in the answer), found 'yes'",
+      ),
+    ],
+  );
+
+  await t.node.call('POST', '/api/topics/placed/consume', { token: user, body: { untilEnd: true } });
+  const read = await t.node.call('GET', '/api/topics/placed/consume', { token: user });
+  const body = read.body as { status: string; messages: { value: string }[] };
+  assert.deepEqual([body.status, body.messages.map((m) => m.value)], ['COMPLETED', ['a', 'b', 'c']]);
+  const wrong = await t.node.call('POST', '/api/topics/placed/consume', { token: user, body: { untilEnd: 'yes' } });
+  assert.deepEqual(wrong.status, 400);
+});
+
 test('produce and consume on a missing topic: 404 with the spec text; reading without a session: 404', async () => {
   const { admin, user } = t.tokens;
   const produce = await t.node.call('POST', '/api/topics/nope/produce', {

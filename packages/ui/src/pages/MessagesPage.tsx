@@ -3,6 +3,7 @@ import {
   Button,
   Code,
   Drawer,
+  Grid,
   Group,
   NumberInput,
   SegmentedControl,
@@ -21,16 +22,30 @@ import type { ConsumedMessage, ConsumeRequest, Lookup } from '@weir/contract';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { JsonView } from '../components/JsonView.tsx';
+import { JsonTree } from '../components/JsonTree.tsx';
 import { MessageTable } from '../components/MessageTable.tsx';
 import { download } from '../lib/download.ts';
 import { errorText } from '../lib/errors.ts';
 import { useSession } from '../lib/session.tsx';
 import { useMessageBuffer } from '../lib/useMessageBuffer.ts';
 import { usePoll } from '../lib/usePoll.ts';
-import { IncrementalFilter, pdlFilter, textFilter } from './message-filter.ts';
+import { IncrementalFilter, pdlFilter, textFilter, type PdlFilter } from './message-filter.ts';
+import { exported, headerSearch, jsonPathSearch } from './message-search.ts';
 
 type Mode = 'earliest' | 'latest' | 'offset' | 'timestamp';
+type FilterMode = 'text' | 'pdl' | 'path' | 'header';
+
+/** `YYYY-MM-DDTHH:MM:SS` of a time in the browser's zone (what a datetime-local field holds). */
+function localInput(ms: number): string {
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 19);
+}
+
+const timePresets = [
+  { label: '15 min ago', ms: 15 * 60_000 },
+  { label: '1 hour ago', ms: 60 * 60_000 },
+  { label: '24 hours ago', ms: 24 * 60 * 60_000 },
+] as const;
 
 /** The message browser: read from a start position or tail live, inspect, filter, produce, export. */
 export default function MessagesPage() {
@@ -46,10 +61,11 @@ export default function MessagesPage() {
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<string>();
   const [filter, setFilter] = useState('');
-  const [filterMode, setFilterMode] = useState<'text' | 'pdl'>('text');
+  const [filterMode, setFilterMode] = useState<FilterMode>('text');
   const [lookups, setLookups] = useState<Lookup[]>();
   const [selected, setSelected] = useState<ConsumedMessage>();
   const [draft, setDraft] = useState({ key: '', value: '', headers: '' });
+  const [producedAt, setProducedAt] = useState<string>();
   const buffer = useMessageBuffer();
   const abort = useRef<AbortController>(undefined);
 
@@ -59,8 +75,9 @@ export default function MessagesPage() {
     const p = partition === '' ? {} : { partition: Number(partition) };
     if (mode === 'offset') return { startOffset: Number(offset), ...p };
     if (mode === 'timestamp') {
-      const ms = Date.parse(time);
-      if (Number.isNaN(ms)) throw new Error(`"${time}" is not a date and time (e.g. 2026-11-23T06:30:00Z)`);
+      // A datetime-local value has no zone: it is the browser's local time.
+      const ms = new Date(time).getTime();
+      if (!time || Number.isNaN(ms)) throw new Error('Choose the date and time to start from');
       return { startTimestamp: ms, ...p };
     }
     return { offset: mode, ...p };
@@ -72,7 +89,8 @@ export default function MessagesPage() {
     setError(undefined);
     buffer.clear();
     try {
-      await api.consume(topic, { ...position(), maxEvents: Number(maxEvents), maxTimeoutSeconds: 10 });
+      // untilEnd: the read completes once it has what the topic held at the start (docs/api.md).
+      await api.consume(topic, { ...position(), maxEvents: Number(maxEvents), maxTimeoutSeconds: 10, untilEnd: true });
       const controller = new AbortController();
       abort.current = controller;
       let index = 0;
@@ -126,6 +144,12 @@ export default function MessagesPage() {
   const compiled = useMemo(() => {
     if (filterMode === 'text' || !deferredFilter.trim())
       return { predicate: textFilter(filterMode === 'text' ? deferredFilter : ''), error: undefined };
+    if (filterMode === 'path' || filterMode === 'header') {
+      const r = (filterMode === 'path' ? jsonPathSearch : headerSearch)(deferredFilter);
+      return r.ok
+        ? { predicate: r.test, error: undefined }
+        : { predicate: undefined, error: { ok: false, message: r.message } as PdlFilter & { ok: false } };
+    }
     const r = pdlFilter(deferredFilter, lookups);
     return r.ok ? { predicate: r.test, error: undefined } : { predicate: undefined, error: r };
   }, [deferredFilter, filterMode, lookups]);
@@ -140,12 +164,24 @@ export default function MessagesPage() {
     if (!topic) return;
     try {
       const headers = draft.headers.trim() ? (JSON.parse(draft.headers) as Record<string, string>) : undefined;
-      const res = await api.produce(topic, {
-        messages: [{ ...(draft.key ? { key: draft.key } : {}), value: draft.value, ...(headers ? { headers } : {}) }],
-      });
-      if (res.result === 'success') notifications.show({ color: 'green', message: `Produced to ${topic}` });
-      else notifications.show({ color: 'red', title: 'Produce failed', message: res.message ?? 'failure' });
+      const res = await api.produce(
+        topic,
+        {
+          messages: [{ ...(draft.key ? { key: draft.key } : {}), value: draft.value, ...(headers ? { headers } : {}) }],
+        },
+        { offsets: true },
+      );
+      if (res.result === 'success') {
+        const at = res.offsets?.[0];
+        const where = at ? `partition ${at.partition}, offset ${at.offset}` : 'written';
+        setProducedAt(`Produced to ${topic}: ${where}`);
+        notifications.show({ color: 'green', message: `Produced to ${topic}: ${where}` });
+      } else {
+        setProducedAt(undefined);
+        notifications.show({ color: 'red', title: 'Produce failed', message: res.message ?? 'failure' });
+      }
     } catch (err) {
+      setProducedAt(undefined);
       notifications.show({ color: 'red', title: 'Produce failed', message: errorText(err) });
     }
   };
@@ -158,6 +194,73 @@ export default function MessagesPage() {
     });
     setSelected(undefined);
   };
+
+  const filterInput =
+    filterMode === 'pdl' ? (
+      <Textarea
+        aria-label="PDL filter"
+        placeholder='e.g. status="failed" AND user=a*'
+        autosize
+        minRows={1}
+        ff="monospace"
+        value={filter}
+        onChange={(e) => setFilter(e.currentTarget.value)}
+        w={420}
+        aria-invalid={compiled.error ? true : undefined}
+        aria-describedby={compiled.error ? 'pdl-filter-error' : undefined}
+      />
+    ) : (
+      <TextInput
+        aria-label={
+          filterMode === 'text' ? 'Filter messages' : filterMode === 'path' ? 'JSON path filter' : 'Header filter'
+        }
+        placeholder={
+          filterMode === 'text'
+            ? 'Filter by text in key or value'
+            : filterMode === 'path'
+              ? 'e.g. $.user.name=alice, $.items[0].id, $.status~fail'
+              : 'e.g. source=web, trace-id, source~mob'
+        }
+        ff={filterMode === 'text' ? undefined : 'monospace'}
+        value={filter}
+        onChange={(e) => setFilter(e.currentTarget.value)}
+        w={360}
+        aria-invalid={compiled.error ? true : undefined}
+        aria-describedby={compiled.error ? 'pdl-filter-error' : undefined}
+      />
+    );
+
+  const producePanel = isAdmin && topic && (
+    <Stack gap="xs" data-testid="produce-panel">
+      <Title order={2} size="h4">
+        Produce to {topic}
+      </Title>
+      <TextInput label="Key" value={draft.key} onChange={(e) => setDraft({ ...draft, key: e.currentTarget.value })} />
+      <TextInput
+        label="Headers (JSON object)"
+        placeholder='{"source": "ui"}'
+        value={draft.headers}
+        onChange={(e) => setDraft({ ...draft, headers: e.currentTarget.value })}
+      />
+      <Textarea
+        label="Value"
+        autosize
+        minRows={4}
+        maxRows={14}
+        ff="monospace"
+        value={draft.value}
+        onChange={(e) => setDraft({ ...draft, value: e.currentTarget.value })}
+      />
+      <Group>
+        <Button onClick={() => void produce()}>Produce</Button>
+      </Group>
+      {producedAt && (
+        <Text size="sm" data-testid="produce-result" role="status">
+          {producedAt}
+        </Text>
+      )}
+    </Stack>
+  );
 
   return (
     <Stack>
@@ -173,18 +276,36 @@ export default function MessagesPage() {
             { value: 'earliest', label: 'Earliest' },
             { value: 'latest', label: 'Latest' },
             { value: 'offset', label: 'Offset' },
-            { value: 'timestamp', label: 'Timestamp' },
+            { value: 'timestamp', label: 'Time' },
           ]}
         />
         {mode === 'offset' && <NumberInput label="Offset" min={0} value={offset} onChange={setOffset} w={120} />}
         {mode === 'timestamp' && (
-          <TextInput
-            label="From (ISO time)"
-            placeholder="2026-11-23T06:30:00Z"
-            value={time}
-            onChange={(e) => setTime(e.currentTarget.value)}
-            w={220}
-          />
+          <Stack gap={2}>
+            <TextInput
+              label="From (your local time)"
+              type="datetime-local"
+              step={1}
+              value={time}
+              onChange={(e) => setTime(e.currentTarget.value)}
+              w={230}
+              description={time && !Number.isNaN(new Date(time).getTime()) ? new Date(time).toISOString() : ' '}
+            />
+          </Stack>
+        )}
+        {mode === 'timestamp' && (
+          <Group gap={4} pb={4}>
+            {timePresets.map((p) => (
+              <Button
+                key={p.label}
+                size="compact-xs"
+                variant="default"
+                onClick={() => setTime(localInput(Date.now() - p.ms))}
+              >
+                {p.label}
+              </Button>
+            ))}
+          </Group>
         )}
         <NumberInput label="Partition (all when empty)" min={0} value={partition} onChange={setPartition} w={180} />
         <NumberInput label="Max messages" min={1} value={maxEvents} onChange={setMaxEvents} w={140} />
@@ -200,34 +321,15 @@ export default function MessagesPage() {
             size="xs"
             aria-label="Filter kind"
             value={filterMode}
-            onChange={(v) => setFilterMode(v as 'text' | 'pdl')}
+            onChange={(v) => setFilterMode(v as FilterMode)}
             data={[
               { label: 'Text', value: 'text' },
               { label: 'PDL', value: 'pdl' },
+              { label: 'JSON path', value: 'path' },
+              { label: 'Header', value: 'header' },
             ]}
           />
-          {filterMode === 'text' ? (
-            <TextInput
-              aria-label="Filter messages"
-              placeholder="Filter by text in key or value"
-              value={filter}
-              onChange={(e) => setFilter(e.currentTarget.value)}
-              w={320}
-            />
-          ) : (
-            <Textarea
-              aria-label="PDL filter"
-              placeholder='e.g. status="failed" AND user=a*'
-              autosize
-              minRows={1}
-              ff="monospace"
-              value={filter}
-              onChange={(e) => setFilter(e.currentTarget.value)}
-              w={420}
-              aria-invalid={compiled.error ? true : undefined}
-              aria-describedby={compiled.error ? 'pdl-filter-error' : undefined}
-            />
-          )}
+          {filterInput}
           <Text size="sm" data-testid="message-count">
             {shown.length} of {buffer.messages.length} messages
           </Text>
@@ -242,7 +344,7 @@ export default function MessagesPage() {
             variant="default"
             size="xs"
             disabled={shown.length === 0}
-            onClick={() => download(`${topic}.json`, JSON.stringify(shown, null, 2))}
+            onClick={() => download(`${topic}.json`, JSON.stringify(shown.map(exported), null, 2))}
           >
             Export JSON
           </Button>
@@ -251,7 +353,11 @@ export default function MessagesPage() {
             size="xs"
             disabled={shown.length === 0}
             onClick={() =>
-              download(`${topic}.ndjson`, shown.map((m) => JSON.stringify(m)).join('\n') + '\n', 'application/x-ndjson')
+              download(
+                `${topic}.ndjson`,
+                shown.map((m) => JSON.stringify(exported(m))).join('\n') + '\n',
+                'application/x-ndjson',
+              )
             }
           >
             Export NDJSON
@@ -269,37 +375,16 @@ export default function MessagesPage() {
           {compiled.error.excerpt && <Code block>{compiled.error.excerpt}</Code>}
         </Stack>
       )}
-      <MessageTable messages={shown} onSelect={(m) => setSelected(m)} label={`Messages of ${topic ?? 'no topic'}`} />
-      {isAdmin && topic && (
-        <Stack gap="xs">
-          <Title order={2} size="h4">
-            Produce to {topic}
-          </Title>
-          <Group align="start" grow>
-            <TextInput
-              label="Key"
-              value={draft.key}
-              onChange={(e) => setDraft({ ...draft, key: e.currentTarget.value })}
-            />
-            <TextInput
-              label="Headers (JSON object)"
-              placeholder='{"source": "ui"}'
-              value={draft.headers}
-              onChange={(e) => setDraft({ ...draft, headers: e.currentTarget.value })}
-            />
-          </Group>
-          <Textarea
-            label="Value"
-            autosize
-            minRows={3}
-            value={draft.value}
-            onChange={(e) => setDraft({ ...draft, value: e.currentTarget.value })}
+      <Grid>
+        <Grid.Col span={{ base: 12, lg: producePanel ? 8 : 12 }}>
+          <MessageTable
+            messages={shown}
+            onSelect={(m) => setSelected(m)}
+            label={`Messages of ${topic ?? 'no topic'}`}
           />
-          <Group>
-            <Button onClick={() => void produce()}>Produce</Button>
-          </Group>
-        </Stack>
-      )}
+        </Grid.Col>
+        {producePanel && <Grid.Col span={{ base: 12, lg: 4 }}>{producePanel}</Grid.Col>}
+      </Grid>
       <Drawer
         opened={selected !== undefined}
         onClose={() => setSelected(undefined)}
@@ -317,13 +402,13 @@ export default function MessagesPage() {
                 <Tabs.Tab value="headers">Headers ({Object.keys(selected.headers ?? {}).length})</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="value" pt="xs">
-                <JsonView value={selected.value} label="Message value" />
+                <JsonTree value={selected.value} label="Message value" />
               </Tabs.Panel>
               <Tabs.Panel value="key" pt="xs">
-                <JsonView value={selected.key} label="Message key" />
+                <JsonTree value={selected.key} label="Message key" />
               </Tabs.Panel>
               <Tabs.Panel value="headers" pt="xs">
-                <JsonView value={selected.headers ?? {}} label="Message headers" />
+                <JsonTree value={selected.headers ?? {}} label="Message headers" />
               </Tabs.Panel>
             </Tabs>
             {isAdmin && (
