@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { ResourcePage, useResourcePage, type ResourceCalls } from '../components/ResourcePage.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { download } from '../lib/download.ts';
 import { errorText } from '../lib/errors.ts';
 import { columnsOf, previewLookup, type Row } from '../lib/lookup-preview.ts';
@@ -177,13 +178,7 @@ function RowsTable({ rows, label }: { rows: readonly Row[]; label: string }) {
     <Stack gap={4}>
       <Table.ScrollContainer minWidth={400} maxHeight={420}>
         <Table striped withTableBorder aria-label={label}>
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((c) => (
-                <Table.Th key={c}>{c}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead headers={columns} />
           <Table.Tbody>
             {rows.slice(0, previewRows).map((r, i) => (
               <Table.Tr key={i}>

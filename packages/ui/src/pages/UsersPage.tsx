@@ -21,6 +21,7 @@ import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { errorText } from '../lib/errors.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
@@ -93,15 +94,7 @@ function UsersTable({
         onChange={(e) => setSearch(e.currentTarget.value)}
       />
       <Table striped highlightOnHover aria-label="Users">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Username</Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>E-mail</Table.Th>
-            <Table.Th>Roles</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead headers={['Username', 'Name', 'E-mail', 'Roles', 'Actions']} />
         <Table.Tbody>
           {shown.map((u) => (
             <Table.Tr key={u.username} data-testid="user-row">
