@@ -76,7 +76,8 @@ export function ResourcePage<T extends Stored>({
 }: {
   page: ResourcePageState<T>;
   columns: readonly Column<T>[];
-  newRecord?: () => T;
+  /** The record `New {kind}` opens, given the next free id (one more than the highest; integer ids). */
+  newRecord?: (nextId: number) => T;
   /** Another load's error (the records' own is shown first). */
   error?: string;
   above?: ReactNode;
@@ -91,7 +92,9 @@ export function ResourcePage<T extends Stored>({
     <Stack>
       <Group justify="space-between">
         <Title order={1}>{labels.title}</Title>
-        {isAdmin && newRecord && <Button onClick={() => show(newRecord(), true)}>{labels.newRecord}</Button>}
+        {isAdmin && newRecord && (
+          <Button onClick={() => show(newRecord(nextId(list)), true)}>{labels.newRecord}</Button>
+        )}
       </Group>
       <ErrorAlert error={records.error ?? error} />
       <NotFoundAlert what={page.kind.names.one} id={notFound} onClose={closeLink} />
@@ -140,4 +143,9 @@ export function ResourcePage<T extends Stored>({
 
 function drawerTitle(labels: KindLabels, open: { record: Stored; isNew: boolean } | undefined): string {
   return open?.isNew ? labels.newRecord : labels.record(open?.record.id ?? '');
+}
+
+/** One more than the highest numeric id of `records` (1 for none). */
+function nextId(records: readonly Stored[]): number {
+  return records.reduce((m, r) => (typeof r.id === 'number' ? Math.max(m, r.id) : m), 0) + 1;
 }

@@ -2,7 +2,6 @@ import { ActionIcon, Badge, Button, Card, Code, Group, Select, Stack, Text, Text
 import { configKinds, type Pipeline, type Task } from '@weir/contract';
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
-import { nextId } from '../components/ConfirmDelete.tsx';
 import { ResourcePage, useResourcePage } from '../components/ResourcePage.tsx';
 import { RecordFields } from '../components/RecordFields.tsx';
 import { SaveBar } from '../components/SaveBar.tsx';
@@ -26,7 +25,7 @@ export default function PipelinesPage() {
     <ResourcePage
       page={page}
       error={tasks.error}
-      newRecord={() => ({ id: nextId(page.records.data), name: '', description: '', tasks: [] })}
+      newRecord={(id) => ({ id, name: '', description: '', tasks: [] })}
       columns={[
         { header: 'Name', cell: (p) => p.name },
         { header: 'Tasks, in order', cell: (p) => p.tasks.map((id) => taskLabel(id, byId)).join(' → ') },

@@ -2,7 +2,6 @@ import { Alert, Button, Code, Group, Select, Stack, Text, Textarea, Title } from
 import { configKinds, taskDefaults, taskFunctions as taskSchemas, type Task, type TaskFunction } from '@weir/contract';
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
-import { nextId } from '../components/ConfirmDelete.tsx';
 import { ResourcePage, useResourcePage } from '../components/ResourcePage.tsx';
 import { RecordFields } from '../components/RecordFields.tsx';
 import { SaveBar } from '../components/SaveBar.tsx';
@@ -20,8 +19,8 @@ export default function TasksPage() {
   return (
     <ResourcePage
       page={page}
-      newRecord={(): Task => ({
-        id: nextId(page.records.data),
+      newRecord={(id): Task => ({
+        id,
         name: '',
         description: '',
         function: 'PARSE_KV',

@@ -16,7 +16,6 @@ import {
 import { configKinds, type EngineWarning, type TopicEndpoint, type Topology } from '@weir/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../lib/api.ts';
-import { nextId } from '../components/ConfirmDelete.tsx';
 import { ResourcePage, useResourcePage } from '../components/ResourcePage.tsx';
 import { RecordFields } from '../components/RecordFields.tsx';
 import { RetentionWarnings } from '../components/RetentionWarnings.tsx';
@@ -81,8 +80,8 @@ export default function TopologiesPage() {
     <ResourcePage
       page={page}
       error={pipelines.error ?? tasks.error}
-      newRecord={() => ({
-        id: nextId(list),
+      newRecord={(id) => ({
+        id,
         name: '',
         description: '',
         group: 'default',
