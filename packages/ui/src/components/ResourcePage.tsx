@@ -1,6 +1,6 @@
 import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { KindInfo } from '@weir/contract';
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { kindLabels, type KindLabels } from '../lib/kind-labels.ts';
 import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
@@ -60,7 +60,8 @@ export interface Column<T> {
  * The page of one resource kind: heading (and `New {kind}` for an admin when `newRecord` is given),
  * the load error and the not-found alert of a `/{path}/{id}` link, `above` (the page's own panels),
  * the table (Id, `columns`, then the row's actions: View or Edit, Delete for an admin, the row's own
- * buttons), `footer` (the count by default), the drawer showing the open record through `editor`,
+ * buttons), `footer` (the count by default), the drawer showing the open record through `editor`
+ * (a new editor for another record, or a new one),
  * and the delete dialog. A kind without a schema (lookups, file uploads) is viewed, never edited.
  */
 export function ResourcePage<T extends Stored>({
@@ -126,7 +127,7 @@ export function ResourcePage<T extends Stored>({
       </Table>
       {footer ?? <Text size="sm">{labels.count(list.length)}</Text>}
       <RecordDrawer opened={open !== undefined} onClose={close} title={drawerTitle(labels, open)}>
-        {open && editor(open, !isAdmin)}
+        {open && <Fragment key={`${open.record.id}-${open.isNew}`}>{editor(open, !isAdmin)}</Fragment>}
       </RecordDrawer>
       <ConfirmDelete
         what={deleting && labels.deleting(deleting)}

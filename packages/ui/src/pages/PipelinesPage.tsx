@@ -32,7 +32,6 @@ export default function PipelinesPage() {
       ]}
       editor={(open, readOnly) => (
         <PipelineEditor
-          key={`${open.record.id}-${open.isNew}`}
           initial={open.record}
           isNew={open.isNew}
           readOnly={readOnly}

@@ -32,13 +32,7 @@ export default function TasksPage() {
         { header: 'Description', cell: (t) => t.description },
       ]}
       editor={(open, readOnly) => (
-        <TaskEditor
-          key={`${open.record.id}-${open.isNew}`}
-          initial={open.record}
-          isNew={open.isNew}
-          readOnly={readOnly}
-          onSaved={page.saved}
-        />
+        <TaskEditor initial={open.record} isNew={open.isNew} readOnly={readOnly} onSaved={page.saved} />
       )}
     />
   );

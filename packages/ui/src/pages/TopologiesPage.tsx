@@ -139,7 +139,6 @@ export default function TopologiesPage() {
       }
       editor={(open, readOnly) => (
         <TopologyEditor
-          key={`${open.record.id}-${open.isNew}`}
           initial={open.record}
           isNew={open.isNew}
           warnings={open.isNew ? [] : warnings}
