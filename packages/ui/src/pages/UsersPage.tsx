@@ -18,6 +18,7 @@ import { useMemo, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
 import { DeleteButton } from '../components/DeleteButton.tsx';
+import { useDialog, type DialogProps } from '../components/dialog.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
@@ -66,7 +67,7 @@ function UsersTable({
 }) {
   const users = usePoll(() => api.users(), 0);
   const [search, setSearch] = useState('');
-  const [creating, setCreating] = useState(false);
+  const creating = useDialog(users.reload);
   const [resetting, setResetting] = useState<User>();
   const [deleting, setDeleting] = useState<User>();
   const shown = useMemo(() => {
@@ -83,7 +84,7 @@ function UsersTable({
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Users</Title>
-        <Button onClick={() => setCreating(true)}>Create user</Button>
+        <Button onClick={creating.open}>Create user</Button>
       </Group>
       <ErrorAlert error={users.error} />
       <NotFoundAlert what="user" id={opened !== undefined && users.data && !editing ? opened : undefined} />
@@ -144,14 +145,7 @@ function UsersTable({
       <Text size="sm" data-testid="user-count">
         {shown.length} of {users.data?.length ?? 0} users
       </Text>
-      <CreateUser
-        opened={creating}
-        onClose={() => setCreating(false)}
-        onCreated={() => {
-          setCreating(false);
-          users.reload();
-        }}
-      />
+      <CreateUser {...creating.props} />
       {editing && (
         <EditUser
           key={editing.username}
@@ -198,7 +192,7 @@ function RolePicker({ value, onChange }: { value: RoleName[]; onChange: (v: Role
   );
 }
 
-function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
+function CreateUser({ opened, onClose, onDone }: DialogProps) {
   const [form, setForm] = useState({ name: '', username: '', email: '', password: '', roles: ['user'] as RoleName[] });
   const [error, setError] = useState<string>();
   const submit = async () => {
@@ -214,7 +208,7 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
       notifications.show({ color: 'green', message: `User ${created.username} created` });
       setForm({ name: '', username: '', email: '', password: '', roles: ['user'] as RoleName[] });
       setError(undefined);
-      onCreated();
+      onDone();
     } catch (err) {
       setError(errorText(err));
     }
