@@ -61,8 +61,8 @@ export interface Column<T> {
  * the load error and the not-found alert of a `/{path}/{id}` link, `above` (the page's own panels),
  * the table (Id, `columns`, then the row's actions: View or Edit, Delete for an admin, the row's own
  * buttons), `footer` (the count by default), the drawer showing the open record through `editor`
- * (a new editor for another record, or a new one),
- * and the delete dialog. A kind without a schema (lookups, file uploads) is viewed, never edited.
+ * (mounted anew for another record, or a new one), and the delete dialog. A kind without a schema
+ * (lookups, file uploads) is viewed, never edited.
  */
 export function ResourcePage<T extends Stored>({
   page,
