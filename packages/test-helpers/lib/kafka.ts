@@ -11,11 +11,18 @@ import { testBootstrap } from './test-node.ts';
  */
 export const keepEverything = [{ name: 'retention.ms', value: '-1' }];
 
-/** Real Kafka clients for tests that write to and read from topics directly. */
-export async function createTopics(topics: string[], partitions = 1): Promise<void> {
+/**
+ * Real Kafka clients for tests that write to and read from topics directly. `configs`: the topics'
+ * settings (a short `retention.ms` for the retention warnings); by default they keep everything.
+ */
+export async function createTopics(
+  topics: string[],
+  partitions = 1,
+  configs: { name: string; value: string }[] = keepEverything,
+): Promise<void> {
   const admin = new Admin({ clientId: 'weir-test-admin', bootstrapBrokers: [testBootstrap()] });
   try {
-    await admin.createTopics({ topics, partitions, replicas: 1, configs: keepEverything });
+    await admin.createTopics({ topics, partitions, replicas: 1, configs });
   } finally {
     await admin.close();
   }

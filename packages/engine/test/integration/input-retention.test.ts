@@ -115,17 +115,7 @@ describe('the stream engine: input topics whose retention deletes records before
     await node.start();
     token = await initAdmin(node);
     await createTopics([output]);
-    const admin = new Admin({ clientId: 'weir-test-admin', bootstrapBrokers: [testBootstrap()] });
-    try {
-      await admin.createTopics({
-        topics: [input],
-        partitions: 1,
-        replicas: 1,
-        configs: [{ name: 'retention.ms', value: String(day) }],
-      });
-    } finally {
-      await admin.close();
-    }
+    await createTopics([input], 1, [{ name: 'retention.ms', value: String(day) }]);
     const calls: [string, unknown][] = [
       ['/api/tasks', { id: 1, name: 'parse', description: '', function: 'PARSE_KV', definition: {} }],
       ['/api/pipelines', { id: 1, name: 'parse', description: '', tasks: [1] }],

@@ -46,8 +46,3 @@ export function ConfirmDelete({
     </Modal>
   );
 }
-
-/** The next free integer id of a list of records (tasks, pipelines, topologies). */
-export function nextId(records: readonly { id: number }[] | undefined): number {
-  return (records ?? []).reduce((m, r) => Math.max(m, r.id), 0) + 1;
-}

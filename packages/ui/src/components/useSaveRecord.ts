@@ -1,15 +1,17 @@
 import { notifications } from '@mantine/notifications';
 import type { ResourceApi } from '@weir/client';
+import type { KindInfo } from '@weir/contract';
 import { useState } from 'react';
 import { errorText, fieldErrors } from '../lib/errors.ts';
+import { kindLabels } from '../lib/kind-labels.ts';
 
 /**
- * Saves an editor's numbered record (create when new, else update) and notifies `${kind} ${id} saved`;
+ * Saves an editor's numbered record of `kind` (create when new, else update) and notifies `Task 3 saved`;
  * keeps the API's refusal and its per-field errors, and whether the record differs from the saved one.
  */
 export function useSaveRecord<T extends { id: number }>(
   resource: ResourceApi<T, number>,
-  kind: string,
+  kind: Pick<KindInfo, 'path' | 'names'>,
   record: T,
   isNew: boolean,
   onSaved: (stored: T) => void,
@@ -23,7 +25,7 @@ export function useSaveRecord<T extends { id: number }>(
       setError(undefined);
       setErrors({});
       setSaved(JSON.stringify(stored));
-      notifications.show({ color: 'green', message: `${kind} ${stored.id} saved` });
+      notifications.show({ color: 'green', message: `${kindLabels(kind).record(stored.id)} saved` });
       onSaved(stored);
     } catch (err) {
       setError(errorText(err));

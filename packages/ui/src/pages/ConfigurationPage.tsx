@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import {
   bundleKinds,
   exportBundle,
@@ -105,13 +106,7 @@ export default function ConfigurationPage() {
                   {pending.name}, exported {pending.bundle.exportedAt}:
                 </Text>
                 <Table withTableBorder aria-label="Records in the file">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Kind</Table.Th>
-                      <Table.Th>Records</Table.Th>
-                      <Table.Th>Ids</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
+                  <TableHead headers={['Kind', 'Records', 'Ids']} />
                   <Table.Tbody>
                     {bundleKinds.map((k) => (
                       <Table.Tr key={k}>

@@ -19,6 +19,7 @@ import { api } from '../lib/api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
 import { useActionError, useDialog, type DialogProps } from '../components/dialog.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { isoTimeExample, parseTime } from '../lib/iso-time.ts';
 import { lagChartModel } from '../lib/lag-series.ts';
 import { usePathId } from '../lib/path-id.ts';
@@ -77,15 +78,7 @@ function GroupList() {
         onChange={(e) => setSearch(e.currentTarget.value)}
       />
       <Table striped highlightOnHover aria-label="Consumer groups">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Group</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th>Members</Table.Th>
-            <Table.Th>Lag</Table.Th>
-            <Table.Th>Topologies</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead headers={['Group', 'State', 'Members', 'Lag', 'Topologies']} />
         <Table.Tbody>
           {shown.map((g) => (
             <Table.Tr key={g.id}>
@@ -184,16 +177,7 @@ function PartitionTable({ group }: { group: ConsumerGroupDetail }) {
   const clientOf = new Map(group.memberDetails.map((m) => [m.id, `${m.clientId} (${m.host})`]));
   return (
     <Table striped aria-label="Partitions of the group">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Topic</Table.Th>
-          <Table.Th>Partition</Table.Th>
-          <Table.Th>Committed offset</Table.Th>
-          <Table.Th>End offset</Table.Th>
-          <Table.Th>Lag</Table.Th>
-          <Table.Th>Member</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
+      <TableHead headers={['Topic', 'Partition', 'Committed offset', 'End offset', 'Lag', 'Member']} />
       <Table.Tbody>
         {group.partitions.map((p) => (
           <Table.Tr key={`${p.topic}:${p.partition}`}>

@@ -2,21 +2,19 @@ import '@mantine/dropzone/styles.css';
 import { Button, FileButton, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
+import { lookupKind, type Lookup } from '@weir/contract';
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
-import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
-import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
-import { RecordDrawer } from '../components/RecordDrawer.tsx';
-import { useOpenRecord } from '../components/useOpenRecord.ts';
+import { ResourcePage, useResourcePage, type ResourceCalls } from '../components/ResourcePage.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { download } from '../lib/download.ts';
 import { errorText } from '../lib/errors.ts';
 import { columnsOf, previewLookup, type Row } from '../lib/lookup-preview.ts';
-import { useSession } from '../lib/session.tsx';
-import { usePoll } from '../lib/usePoll.ts';
 
 const previewRows = 200;
+
+const lookupCalls: ResourceCalls<Lookup> = { list: () => api.lookups(), delete: (id) => api.deleteLookup(id) };
 
 /** A file read and previewed, waiting to be saved as a new lookup or to replace one. */
 interface Pending {
@@ -28,16 +26,13 @@ interface Pending {
 
 /** Lookups: list; upload CSV/JSON (drop or pick), preview as a table before saving; replace, download, delete. */
 export default function LookupsPage() {
-  const { isAdmin } = useSession();
-  const lookups = usePoll(() => api.lookups(), 0);
+  // `/lookups/{id}` (the palette's link) opens that lookup as its View button does; closing goes back to `/lookups`.
+  const page = useResourcePage(lookupKind, lookupCalls);
+  const { isAdmin } = page;
   const [pending, setPending] = useState<Pending>();
   const [readError, setReadError] = useState<string>();
   const [saveError, setSaveError] = useState<string>();
-  const [deleting, setDeleting] = useState<string>();
-  const existing = new Set((lookups.data ?? []).map((l) => l.id));
-  // `/lookups/{id}` (the palette's link) opens that lookup as its View button does; closing goes back to `/lookups`.
-  const { open, show, close, notFound, closeLink } = useOpenRecord('/lookups', lookups.data, (l) => l.id);
-
+  const existing = new Set((page.records.data ?? []).map((l) => l.id));
   const read = async (file: File | undefined | null, replaceId?: string) => {
     if (!file) return;
     setSaveError(undefined);
@@ -66,143 +61,109 @@ export default function LookupsPage() {
       });
       setPending(undefined);
       setSaveError(undefined);
-      lookups.reload();
+      page.records.reload();
     } catch (err) {
       setSaveError(errorText(err));
     }
   };
   return (
-    <Stack>
-      <Title order={1}>Lookups</Title>
-      <ErrorAlert error={lookups.error} />
-      <NotFoundAlert what="lookup" id={notFound} onClose={closeLink} />
-      {isAdmin && (
-        <Stack gap="xs">
-          <Dropzone
-            onDrop={(files) => void read(files[0])}
-            multiple={false}
-            maxFiles={1}
-            aria-label="Drop a CSV or JSON lookup file here"
-            data-testid="lookup-dropzone"
-            onReject={(r) =>
-              setReadError(r.map((x) => `${x.file.name}: ${x.errors.map((e) => e.message).join(', ')}`).join('; '))
-            }
-          >
-            <Stack align="center" gap={4} py="md" style={{ pointerEvents: 'none' }}>
-              <Text fw={500}>Drop a CSV or JSON file here</Text>
-              <Text size="sm">
-                CSV: the first line gives the field names. JSON: an array of objects. You see a preview before anything
-                is saved.
-              </Text>
+    <ResourcePage
+      page={page}
+      above={
+        <>
+          {isAdmin && (
+            <Stack gap="xs">
+              <Dropzone
+                onDrop={(files) => void read(files[0])}
+                multiple={false}
+                maxFiles={1}
+                aria-label="Drop a CSV or JSON lookup file here"
+                data-testid="lookup-dropzone"
+                onReject={(r) =>
+                  setReadError(r.map((x) => `${x.file.name}: ${x.errors.map((e) => e.message).join(', ')}`).join('; '))
+                }
+              >
+                <Stack align="center" gap={4} py="md" style={{ pointerEvents: 'none' }}>
+                  <Text fw={500}>Drop a CSV or JSON file here</Text>
+                  <Text size="sm">
+                    CSV: the first line gives the field names. JSON: an array of objects. You see a preview before
+                    anything is saved.
+                  </Text>
+                </Stack>
+              </Dropzone>
+              <Group>
+                <FileButton onChange={(f) => void read(f)} accept=".csv,.json,text/csv,application/json">
+                  {(props) => (
+                    <Button variant="default" {...props}>
+                      Choose a file
+                    </Button>
+                  )}
+                </FileButton>
+              </Group>
             </Stack>
-          </Dropzone>
-          <Group>
-            <FileButton onChange={(f) => void read(f)} accept=".csv,.json,text/csv,application/json">
+          )}
+          <ErrorAlert error={readError} title="This file is not a lookup table" />
+          {pending && (
+            <Stack gap="xs" data-testid="lookup-preview">
+              <Title order={2} size="h4">
+                Preview of {pending.file.name}: {pending.rows.length} rows, {columnsOf(pending.rows).length} columns
+              </Title>
+              <Group align="end">
+                <TextInput
+                  label="Lookup id"
+                  required
+                  readOnly={pending.replace}
+                  value={pending.id}
+                  onChange={(e) => setPending({ ...pending, id: e.currentTarget.value })}
+                  error={
+                    !pending.replace && existing.has(pending.id)
+                      ? 'A lookup with this id exists: use its Replace button to replace it'
+                      : undefined
+                  }
+                />
+                <Button
+                  onClick={() => void save()}
+                  disabled={!pending.id || (!pending.replace && existing.has(pending.id))}
+                >
+                  {pending.replace ? `Replace ${pending.id}` : 'Save lookup'}
+                </Button>
+                <Button variant="default" onClick={() => setPending(undefined)}>
+                  Cancel
+                </Button>
+              </Group>
+              <ErrorAlert error={saveError} title="The engine refused the file" />
+              <RowsTable rows={pending.rows} label={`Preview of ${pending.file.name}`} />
+            </Stack>
+          )}
+        </>
+      }
+      columns={[
+        { header: 'Rows', cell: (l) => l.content.length },
+        { header: 'Columns', cell: (l) => columnsOf(l.content).join(', ') },
+      ]}
+      trailingRowActions={(l) => (
+        <>
+          <Button
+            size="compact-xs"
+            variant="outline"
+            onClick={() => download(`${l.id}.json`, JSON.stringify(l.content, null, 2))}
+            aria-label={`Download lookup ${l.id}`}
+          >
+            Download
+          </Button>
+          {isAdmin && (
+            <FileButton onChange={(f) => void read(f, l.id)} accept=".csv,.json,text/csv,application/json">
               {(props) => (
-                <Button variant="default" {...props}>
-                  Choose a file
+                <Button size="compact-xs" variant="outline" {...props} aria-label={`Replace lookup ${l.id}`}>
+                  Replace
                 </Button>
               )}
             </FileButton>
-          </Group>
-        </Stack>
+          )}
+        </>
       )}
-      <ErrorAlert error={readError} title="This file is not a lookup table" />
-      {pending && (
-        <Stack gap="xs" data-testid="lookup-preview">
-          <Title order={2} size="h4">
-            Preview of {pending.file.name}: {pending.rows.length} rows, {columnsOf(pending.rows).length} columns
-          </Title>
-          <Group align="end">
-            <TextInput
-              label="Lookup id"
-              required
-              readOnly={pending.replace}
-              value={pending.id}
-              onChange={(e) => setPending({ ...pending, id: e.currentTarget.value })}
-              error={
-                !pending.replace && existing.has(pending.id)
-                  ? 'A lookup with this id exists: use its Replace button to replace it'
-                  : undefined
-              }
-            />
-            <Button
-              onClick={() => void save()}
-              disabled={!pending.id || (!pending.replace && existing.has(pending.id))}
-            >
-              {pending.replace ? `Replace ${pending.id}` : 'Save lookup'}
-            </Button>
-            <Button variant="default" onClick={() => setPending(undefined)}>
-              Cancel
-            </Button>
-          </Group>
-          <ErrorAlert error={saveError} title="The engine refused the file" />
-          <RowsTable rows={pending.rows} label={`Preview of ${pending.file.name}`} />
-        </Stack>
-      )}
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Id</Table.Th>
-            <Table.Th>Rows</Table.Th>
-            <Table.Th>Columns</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(lookups.data ?? []).map((l) => (
-            <Table.Tr key={l.id} data-testid="lookup-row">
-              <Table.Td>{l.id}</Table.Td>
-              <Table.Td>{l.content.length}</Table.Td>
-              <Table.Td>{columnsOf(l.content).join(', ')}</Table.Td>
-              <Table.Td>
-                <Group gap="xs">
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => show(l)}
-                    aria-label={`View lookup ${l.id}`}
-                  >
-                    View
-                  </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => download(`${l.id}.json`, JSON.stringify(l.content, null, 2))}
-                    aria-label={`Download lookup ${l.id}`}
-                  >
-                    Download
-                  </Button>
-                  {isAdmin && (
-                    <FileButton onChange={(f) => void read(f, l.id)} accept=".csv,.json,text/csv,application/json">
-                      {(props) => (
-                        <Button size="compact-xs" variant="outline" {...props} aria-label={`Replace lookup ${l.id}`}>
-                          Replace
-                        </Button>
-                      )}
-                    </FileButton>
-                  )}
-                  {isAdmin && <DeleteButton what={`lookup ${l.id}`} onClick={() => setDeleting(l.id)} />}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text size="sm">{lookups.data?.length ?? 0} lookups</Text>
-      <RecordDrawer opened={open !== undefined} onClose={close} title={`Lookup ${open?.record.id ?? ''}`}>
-        {open && <RowsTable rows={open.record.content} label={`Lookup ${open.record.id}`} />}
-      </RecordDrawer>
-      <ConfirmDelete
-        what={deleting && `lookup ${deleting}`}
-        onClose={() => setDeleting(undefined)}
-        onConfirm={async () => {
-          await api.deleteLookup(deleting!);
-          setDeleting(undefined);
-          lookups.reload();
-        }}
-      />
-    </Stack>
+      editor={(open) => <RowsTable rows={open.record.content} label={`Lookup ${open.record.id}`} />}
+    />
   );
 }
 
@@ -217,13 +178,7 @@ function RowsTable({ rows, label }: { rows: readonly Row[]; label: string }) {
     <Stack gap={4}>
       <Table.ScrollContainer minWidth={400} maxHeight={420}>
         <Table striped withTableBorder aria-label={label}>
-          <Table.Thead>
-            <Table.Tr>
-              {columns.map((c) => (
-                <Table.Th key={c}>{c}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead headers={columns} />
           <Table.Tbody>
             {rows.slice(0, previewRows).map((r, i) => (
               <Table.Tr key={i}>

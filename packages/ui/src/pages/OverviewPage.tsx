@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { Sparkline } from '../components/Sparkline.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { labelsOf, total, type ClusterReading, type CounterKind } from '../lib/cluster-metrics.ts';
 import { errorText } from '../lib/errors.ts';
 import { useSession } from '../lib/session.tsx';
@@ -73,16 +74,7 @@ function NodesCard({ nodes, reload }: { nodes: NodeStatus[]; reload: () => void 
         Nodes
       </Title>
       <Table>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>UUID</Table.Th>
-            <Table.Th>Host</Table.Th>
-            <Table.Th>Group</Table.Th>
-            <Table.Th>Engine</Table.Th>
-            <Table.Th>Last seen</Table.Th>
-            {isAdmin && <Table.Th>Actions</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead headers={['UUID', 'Host', 'Group', 'Engine', 'Last seen', isAdmin && 'Actions']} />
         <Table.Tbody>
           {nodes.map((n) => {
             const states = n.states ?? [];
@@ -174,17 +166,7 @@ function TopologiesCard({ reading }: { reading: ClusterReading | undefined }) {
         <Text size="sm">No topology has processed a record since the nodes started.</Text>
       ) : (
         <Table data-testid="topology-figures">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Topology</Table.Th>
-              <Table.Th>Records in</Table.Th>
-              <Table.Th>In /s</Table.Th>
-              <Table.Th>Records out</Table.Th>
-              <Table.Th>Out /s</Table.Th>
-              <Table.Th>Alerts</Table.Th>
-              <Table.Th>Dead letters</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead headers={['Topology', 'Records in', 'In /s', 'Records out', 'Out /s', 'Alerts', 'Dead letters']} />
           <Table.Tbody>
             {names.map((name) => (
               <Table.Tr key={name}>
@@ -218,12 +200,7 @@ function TopRulesCard({ reading }: { reading: ClusterReading | undefined }) {
         <Text size="sm">No rule has matched since the nodes started.</Text>
       ) : (
         <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Rule</Table.Th>
-              <Table.Th>Matches</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
+          <TableHead headers={['Rule', 'Matches']} />
           <Table.Tbody>
             {matches.map((m) => (
               <Table.Tr key={m.rule}>

@@ -1,32 +1,13 @@
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Card,
-  Code,
-  Group,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
-import type { Pipeline, Task } from '@weir/contract';
+import { ActionIcon, Badge, Button, Card, Code, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { configKinds, type Pipeline, type Task } from '@weir/contract';
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
-import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
-import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
-import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { ResourcePage, useResourcePage } from '../components/ResourcePage.tsx';
 import { RecordFields } from '../components/RecordFields.tsx';
-import { RowActions } from '../components/RowActions.tsx';
 import { SaveBar } from '../components/SaveBar.tsx';
-import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
 import { errorText } from '../lib/errors.ts';
 import { runSteps, type Step } from '../lib/pipeline-steps.ts';
-import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
 
 const taskLabel = (id: number, tasks: ReadonlyMap<number, Task>) => {
@@ -36,82 +17,29 @@ const taskLabel = (id: number, tasks: ReadonlyMap<number, Task>) => {
 
 /** Pipelines: ordered tasks (drag, or the move buttons), create/edit/delete, a step-by-step test. */
 export default function PipelinesPage() {
-  const { isAdmin } = useSession();
-  const pipelines = usePoll(() => api.pipelines.list(), 0);
+  // `/pipelines/{id}` (the palette's link) opens that pipeline as a click on its row does; closing goes back to `/pipelines`.
+  const page = useResourcePage(configKinds.pipelines, api.pipelines);
   const tasks = usePoll(() => api.tasks.list(), 0);
   const byId = new Map((tasks.data ?? []).map((t) => [t.id, t]));
-  const [deleting, setDeleting] = useState<Pipeline>();
-  // `/pipelines/{id}` (the palette's link) opens that pipeline as a click on its row does; closing goes back to `/pipelines`.
-  const { open, show, close, notFound, closeLink } = useOpenRecord('/pipelines', pipelines.data, (p) => String(p.id));
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={1}>Pipelines</Title>
-        {isAdmin && (
-          <Button onClick={() => show({ id: nextId(pipelines.data), name: '', description: '', tasks: [] }, true)}>
-            New pipeline
-          </Button>
-        )}
-      </Group>
-      <ErrorAlert error={pipelines.error ?? tasks.error} />
-      <NotFoundAlert what="pipeline" id={notFound} onClose={closeLink} />
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Id</Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Tasks, in order</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(pipelines.data ?? []).map((p) => (
-            <Table.Tr key={p.id} data-testid="pipeline-row">
-              <Table.Td>{p.id}</Table.Td>
-              <Table.Td>{p.name}</Table.Td>
-              <Table.Td>{p.tasks.map((id) => taskLabel(id, byId)).join(' → ')}</Table.Td>
-              <Table.Td>
-                <RowActions
-                  what={`pipeline ${p.id}`}
-                  isAdmin={isAdmin}
-                  onOpen={() => show(p)}
-                  onDelete={() => setDeleting(p)}
-                />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text size="sm">{pipelines.data?.length ?? 0} pipelines</Text>
-      <RecordDrawer
-        opened={open !== undefined}
-        onClose={close}
-        title={open?.isNew ? 'New pipeline' : `Pipeline ${open?.record.id ?? ''}`}
-      >
-        {open && (
-          <PipelineEditor
-            key={`${open.record.id}-${open.isNew}`}
-            initial={open.record}
-            isNew={open.isNew}
-            readOnly={!isAdmin}
-            tasks={byId}
-            onSaved={(p) => {
-              pipelines.reload();
-              show(p);
-            }}
-          />
-        )}
-      </RecordDrawer>
-      <ConfirmDelete
-        what={deleting && `pipeline ${deleting.id} (${deleting.name})`}
-        onClose={() => setDeleting(undefined)}
-        onConfirm={async () => {
-          await api.pipelines.delete(deleting!.id);
-          setDeleting(undefined);
-          pipelines.reload();
-        }}
-      />
-    </Stack>
+    <ResourcePage
+      page={page}
+      error={tasks.error}
+      newRecord={(id) => ({ id, name: '', description: '', tasks: [] })}
+      columns={[
+        { header: 'Name', cell: (p) => p.name },
+        { header: 'Tasks, in order', cell: (p) => p.tasks.map((id) => taskLabel(id, byId)).join(' → ') },
+      ]}
+      editor={(open, readOnly) => (
+        <PipelineEditor
+          initial={open.record}
+          isNew={open.isNew}
+          readOnly={readOnly}
+          tasks={byId}
+          onSaved={page.saved}
+        />
+      )}
+    />
   );
 }
 
@@ -136,7 +64,7 @@ function PipelineEditor({
   onSaved: (p: Pipeline) => void;
 }) {
   const [pipeline, setPipeline] = useState<Pipeline>(initial);
-  const { save, error, errors, dirty } = useSaveRecord(api.pipelines, 'Pipeline', pipeline, isNew, onSaved);
+  const { save, error, errors, dirty } = useSaveRecord(api.pipelines, configKinds.pipelines, pipeline, isNew, onSaved);
   const [adding, setAdding] = useState<string | null>(null);
   const [dragged, setDragged] = useState<number>();
   const [raw, setRaw] = useState('');

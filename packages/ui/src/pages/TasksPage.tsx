@@ -1,106 +1,40 @@
-import { Alert, Button, Code, Group, Select, Stack, Table, Text, Textarea, Title } from '@mantine/core';
-import { taskDefaults, taskFunctions as taskSchemas, type Task, type TaskFunction } from '@weir/contract';
+import { Alert, Button, Code, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { configKinds, taskDefaults, taskFunctions as taskSchemas, type Task, type TaskFunction } from '@weir/contract';
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
-import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
-import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
-import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { ResourcePage, useResourcePage } from '../components/ResourcePage.tsx';
 import { RecordFields } from '../components/RecordFields.tsx';
-import { RowActions } from '../components/RowActions.tsx';
 import { SaveBar } from '../components/SaveBar.tsx';
-import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
 import { errorText } from '../lib/errors.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
-import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
 
 const functions = Object.keys(taskSchemas) as TaskFunction[];
 
 /** Tasks: list; a form per task function generated from the schema the API validates with; test on an event. */
 export default function TasksPage() {
-  const { isAdmin } = useSession();
-  const tasks = usePoll(() => api.tasks.list(), 0);
-  const [deleting, setDeleting] = useState<Task>();
   // `/tasks/{id}` (the palette's link) opens that task as a click on its row does; closing goes back to `/tasks`.
-  const { open, show, close, notFound, closeLink } = useOpenRecord('/tasks', tasks.data, (t) => String(t.id));
+  const page = useResourcePage(configKinds.tasks, api.tasks);
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={1}>Tasks</Title>
-        {isAdmin && (
-          <Button
-            onClick={() =>
-              show({ id: nextId(tasks.data), name: '', description: '', function: 'PARSE_KV', definition: {} }, true)
-            }
-          >
-            New task
-          </Button>
-        )}
-      </Group>
-      <ErrorAlert error={tasks.error} />
-      <NotFoundAlert what="task" id={notFound} onClose={closeLink} />
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Id</Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Function</Table.Th>
-            <Table.Th>Description</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(tasks.data ?? []).map((t) => (
-            <Table.Tr key={t.id} data-testid="task-row">
-              <Table.Td>{t.id}</Table.Td>
-              <Table.Td>{t.name}</Table.Td>
-              <Table.Td>
-                <Code>{t.function}</Code>
-              </Table.Td>
-              <Table.Td>{t.description}</Table.Td>
-              <Table.Td>
-                <RowActions
-                  what={`task ${t.id}`}
-                  isAdmin={isAdmin}
-                  onOpen={() => show(t)}
-                  onDelete={() => setDeleting(t)}
-                />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text size="sm">{tasks.data?.length ?? 0} tasks</Text>
-      <RecordDrawer
-        opened={open !== undefined}
-        onClose={close}
-        title={open?.isNew ? 'New task' : `Task ${open?.record.id ?? ''}`}
-      >
-        {open && (
-          <TaskEditor
-            key={`${open.record.id}-${open.isNew}`}
-            initial={open.record}
-            isNew={open.isNew}
-            readOnly={!isAdmin}
-            onSaved={(t) => {
-              tasks.reload();
-              show(t);
-            }}
-          />
-        )}
-      </RecordDrawer>
-      <ConfirmDelete
-        what={deleting && `task ${deleting.id} (${deleting.name})`}
-        onClose={() => setDeleting(undefined)}
-        onConfirm={async () => {
-          await api.tasks.delete(deleting!.id);
-          setDeleting(undefined);
-          tasks.reload();
-        }}
-      />
-    </Stack>
+    <ResourcePage
+      page={page}
+      newRecord={(id): Task => ({
+        id,
+        name: '',
+        description: '',
+        function: 'PARSE_KV',
+        definition: {},
+      })}
+      columns={[
+        { header: 'Name', cell: (t) => t.name },
+        { header: 'Function', cell: (t) => <Code>{t.function}</Code> },
+        { header: 'Description', cell: (t) => t.description },
+      ]}
+      editor={(open, readOnly) => (
+        <TaskEditor initial={open.record} isNew={open.isNew} readOnly={readOnly} onSaved={page.saved} />
+      )}
+    />
   );
 }
 
@@ -116,7 +50,7 @@ function TaskEditor({
   onSaved: (t: Task) => void;
 }) {
   const [task, setTask] = useState<Task>(initial);
-  const { save, error, errors, dirty } = useSaveRecord(api.tasks, 'Task', task, isNew, onSaved);
+  const { save, error, errors, dirty } = useSaveRecord(api.tasks, configKinds.tasks, task, isNew, onSaved);
   const [event, setEvent] = useState('');
   const [result, setResult] = useState<{ ok: boolean; text: string }>();
   const rules = usePoll(() => api.rules.list().then((r) => r.map((x) => x.id)), 0);

@@ -19,6 +19,7 @@ import { useMemo, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { useActionError, useDialog, type DialogProps } from '../components/dialog.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { isoTimeExample, parseTime } from '../lib/iso-time.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
@@ -75,18 +76,9 @@ export function TopicDetail({ name, onBack }: { name: string; onBack: () => void
             {p.partitions.length} partitions · {count(p.messages)} messages · {bytes(p.sizeBytes)}
           </Text>
           <Table striped aria-label="Partitions">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Partition</Table.Th>
-                <Table.Th>Leader</Table.Th>
-                <Table.Th>Replicas</Table.Th>
-                <Table.Th>In sync</Table.Th>
-                <Table.Th>Low offset</Table.Th>
-                <Table.Th>High offset</Table.Th>
-                <Table.Th>Messages</Table.Th>
-                <Table.Th>Size</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
+            <TableHead
+              headers={['Partition', 'Leader', 'Replicas', 'In sync', 'Low offset', 'High offset', 'Messages', 'Size']}
+            />
             <Table.Tbody>
               {p.partitions.map((r) => (
                 <Table.Tr key={r.partition}>
@@ -121,14 +113,7 @@ export function TopicDetail({ name, onBack }: { name: string; onBack: () => void
       </Group>
       <ErrorAlert error={settings.error} />
       <Table striped aria-label="Settings">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Setting</Table.Th>
-            <Table.Th>Value</Table.Th>
-            <Table.Th>Source</Table.Th>
-            {isAdmin && <Table.Th>Actions</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead headers={['Setting', 'Value', 'Source', isAdmin && 'Actions']} />
         <Table.Tbody>
           {shownSettings.map((s) => (
             <Table.Tr key={s.name}>

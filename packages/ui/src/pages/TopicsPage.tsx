@@ -18,6 +18,7 @@ import { api } from '../lib/api.ts';
 import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { errorText } from '../lib/errors.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
@@ -67,12 +68,7 @@ function TopicList() {
         onChange={(e) => setSearch(e.currentTarget.value)}
       />
       <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead headers={['Name', 'Actions']} />
         <Table.Tbody>
           {shown.map((name) => (
             <Table.Tr key={name}>
@@ -127,12 +123,7 @@ function TopicList() {
               Partitions: {described.numberOfPartitions} · Replication factor: {described.replicationFactor}
             </Text>
             <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Config</Table.Th>
-                  <Table.Th>Value</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
+              <TableHead headers={['Config', 'Value']} />
               <Table.Tbody>
                 {Object.entries(described.options ?? {})
                   .sort()

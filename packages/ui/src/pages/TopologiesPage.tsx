@@ -8,27 +8,20 @@ import {
   Select,
   Stack,
   Switch,
-  Table,
   Text,
   TextInput,
   Title,
   Autocomplete,
 } from '@mantine/core';
-import type { EngineWarning, TopicEndpoint, Topology } from '@weir/contract';
+import { configKinds, type EngineWarning, type TopicEndpoint, type Topology } from '@weir/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../lib/api.ts';
-import { ConfirmDelete, nextId } from '../components/ConfirmDelete.tsx';
-import { ErrorAlert } from '../components/ErrorAlert.tsx';
-import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
-import { RecordDrawer } from '../components/RecordDrawer.tsx';
+import { ResourcePage, useResourcePage } from '../components/ResourcePage.tsx';
 import { RecordFields } from '../components/RecordFields.tsx';
 import { RetentionWarnings } from '../components/RetentionWarnings.tsx';
-import { RowActions } from '../components/RowActions.tsx';
 import { SaveBar } from '../components/SaveBar.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
-import { useOpenRecord } from '../components/useOpenRecord.ts';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
-import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
 import { clusterWarnings, useCluster } from '../lib/useCluster.ts';
 import type { ClusterReading } from '../lib/cluster-metrics.ts';
@@ -66,154 +59,99 @@ function useTopologyFigures(reading: ClusterReading | undefined): ReadonlyMap<st
 
 /** Topologies: the graph of each (React Flow + dagre) with live rates; create, edit (with serdes), delete. */
 export default function TopologiesPage() {
-  const { isAdmin } = useSession();
-  const topologies = usePoll(() => api.topologies.list(), 0);
+  const page = useResourcePage(configKinds.topologies, api.topologies);
   const pipelines = usePoll(() => api.pipelines.list(), 0);
   const tasks = usePoll(() => api.tasks.list(), 0);
   const cluster = useCluster(2000);
   const figures = useTopologyFigures(cluster.reading);
   const warnings = useMemo(() => clusterWarnings(cluster.nodes), [cluster.nodes]);
   const [shown, setShown] = useState<number>();
-  const [deleting, setDeleting] = useState<Topology>();
   const pipelineMap = useMemo(() => new Map((pipelines.data ?? []).map((p) => [p.id, p])), [pipelines.data]);
   const taskMap = useMemo(() => new Map((tasks.data ?? []).map((t) => [t.id, t])), [tasks.data]);
-  const list = topologies.data ?? [];
+  const list = page.records.data ?? [];
   // `/topologies/{id}` (the palette's link) opens that topology as its View/Edit button does and shows
   // its graph; closing the drawer goes back to `/topologies`, the graph staying on it.
-  const { open, show, close, linked, notFound, closeLink } = useOpenRecord('/topologies', topologies.data, (t) =>
-    String(t.id),
-  );
+  const { linked } = page;
   useEffect(() => {
     if (linked) setShown(linked.id);
   }, [linked?.id]);
   const current = list.find((t) => t.id === shown) ?? list[0];
-  const error = topologies.error ?? pipelines.error ?? tasks.error;
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={1}>Topologies</Title>
-        {isAdmin && (
-          <Button
-            onClick={() =>
-              show(
-                {
-                  id: nextId(list),
-                  name: '',
-                  description: '',
-                  group: 'default',
-                  enabled: true,
-                  input: endpoint(),
-                  pipelines: [],
-                  output: [],
-                },
-                true,
-              )
-            }
-          >
-            New topology
-          </Button>
-        )}
-      </Group>
-      <ErrorAlert error={error} />
-      <NotFoundAlert what="topology" id={notFound} onClose={closeLink} />
-      {list.map((t) => (
+    <ResourcePage
+      page={page}
+      error={pipelines.error ?? tasks.error}
+      newRecord={(id) => ({
+        id,
+        name: '',
+        description: '',
+        group: 'default',
+        enabled: true,
+        input: endpoint(),
+        pipelines: [],
+        output: [],
+      })}
+      above={list.map((t) => (
         <RetentionWarnings key={t.id} warnings={warnings} topology={t} />
       ))}
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Id</Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Input</Table.Th>
-            <Table.Th>Pipelines</Table.Th>
-            <Table.Th>Outputs</Table.Th>
-            <Table.Th>State</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {list.map((t) => (
-            <Table.Tr key={t.id} data-testid="topology-row">
-              <Table.Td>{t.id}</Table.Td>
-              <Table.Td>{t.name}</Table.Td>
-              <Table.Td>{t.input.name}</Table.Td>
-              <Table.Td>{(t.pipelines ?? []).join(' → ')}</Table.Td>
-              <Table.Td>{(t.output ?? []).map((o) => o.name).join(', ')}</Table.Td>
-              <Table.Td>
-                <Badge variant="dot" color={t.enabled === false ? 'gray' : 'green'}>
-                  {t.enabled === false ? 'disabled' : 'enabled'}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                <RowActions
-                  what={`topology ${t.id}`}
-                  isAdmin={isAdmin}
-                  onOpen={() => show(t)}
-                  onDelete={() => setDeleting(t)}
-                >
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => setShown(t.id)}
-                    aria-label={`Graph of topology ${t.id}`}
-                  >
-                    Graph
-                  </Button>
-                </RowActions>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      {current ? (
-        <Card withBorder>
-          <Group justify="space-between" mb="xs">
-            <Title order={2} size="h4">
-              Topology {current.id} · {current.name}
-            </Title>
-            <Text size="sm">Live records/s (the whole cluster, refreshed every 2 s)</Text>
-          </Group>
-          <TopologyGraph
-            topology={current}
-            pipelines={pipelineMap}
-            tasks={taskMap}
-            figures={figures.get(current.name) ?? noFigures}
-          />
-        </Card>
-      ) : (
-        <Text size="sm">No topology yet.</Text>
+      columns={[
+        { header: 'Name', cell: (t) => t.name },
+        { header: 'Input', cell: (t) => t.input.name },
+        { header: 'Pipelines', cell: (t) => (t.pipelines ?? []).join(' → ') },
+        { header: 'Outputs', cell: (t) => (t.output ?? []).map((o) => o.name).join(', ') },
+        {
+          header: 'State',
+          cell: (t) => (
+            <Badge variant="dot" color={t.enabled === false ? 'gray' : 'green'}>
+              {t.enabled === false ? 'disabled' : 'enabled'}
+            </Badge>
+          ),
+        },
+      ]}
+      rowActions={(t) => (
+        <Button
+          size="compact-xs"
+          variant="outline"
+          onClick={() => setShown(t.id)}
+          aria-label={`Graph of topology ${t.id}`}
+        >
+          Graph
+        </Button>
       )}
-      <RecordDrawer
-        opened={open !== undefined}
-        onClose={close}
-        title={open?.isNew ? 'New topology' : `Topology ${open?.record.id ?? ''}`}
-      >
-        {open && (
-          <TopologyEditor
-            key={`${open.record.id}-${open.isNew}`}
-            initial={open.record}
-            isNew={open.isNew}
-            warnings={open.isNew ? [] : warnings}
-            readOnly={!isAdmin}
-            pipelines={(pipelines.data ?? []).map((p) => ({ value: String(p.id), label: `${p.id} · ${p.name}` }))}
-            onSaved={(t) => {
-              topologies.reload();
-              setShown(t.id);
-              close();
-            }}
-          />
-        )}
-      </RecordDrawer>
-      <ConfirmDelete
-        what={deleting && `topology ${deleting.id} (${deleting.name})`}
-        onClose={() => setDeleting(undefined)}
-        onConfirm={async () => {
-          await api.topologies.delete(deleting!.id);
-          setDeleting(undefined);
-          topologies.reload();
-        }}
-      />
-    </Stack>
+      footer={
+        current ? (
+          <Card withBorder>
+            <Group justify="space-between" mb="xs">
+              <Title order={2} size="h4">
+                Topology {current.id} · {current.name}
+              </Title>
+              <Text size="sm">Live records/s (the whole cluster, refreshed every 2 s)</Text>
+            </Group>
+            <TopologyGraph
+              topology={current}
+              pipelines={pipelineMap}
+              tasks={taskMap}
+              figures={figures.get(current.name) ?? noFigures}
+            />
+          </Card>
+        ) : (
+          <Text size="sm">No topology yet.</Text>
+        )
+      }
+      editor={(open, readOnly) => (
+        <TopologyEditor
+          initial={open.record}
+          isNew={open.isNew}
+          warnings={open.isNew ? [] : warnings}
+          readOnly={readOnly}
+          pipelines={(pipelines.data ?? []).map((p) => ({ value: String(p.id), label: `${p.id} · ${p.name}` }))}
+          onSaved={(t) => {
+            page.records.reload();
+            setShown(t.id);
+            page.close();
+          }}
+        />
+      )}
+    />
   );
 }
 
@@ -233,7 +171,7 @@ function TopologyEditor({
   onSaved: (t: Topology) => void;
 }) {
   const [topology, setTopology] = useState<Topology>(initial);
-  const { save, error, errors } = useSaveRecord(api.topologies, 'Topology', topology, isNew, onSaved);
+  const { save, error, errors } = useSaveRecord(api.topologies, configKinds.topologies, topology, isNew, onSaved);
   const serdes = usePoll(() => api.serdes().then((s) => s.serde), 0);
   const topics = usePoll(() => api.topics(), 0);
   const outputs = topology.output ?? [];

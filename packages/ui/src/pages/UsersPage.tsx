@@ -18,9 +18,11 @@ import { useMemo, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
 import { DeleteButton } from '../components/DeleteButton.tsx';
+import { useDialog, type DialogProps } from '../components/dialog.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { NameEmailInputs } from '../components/NameEmailInputs.tsx';
 import { NotFoundAlert } from '../components/NotFoundAlert.tsx';
+import { TableHead } from '../components/TableHead.tsx';
 import { errorText } from '../lib/errors.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
@@ -65,7 +67,7 @@ function UsersTable({
 }) {
   const users = usePoll(() => api.users(), 0);
   const [search, setSearch] = useState('');
-  const [creating, setCreating] = useState(false);
+  const creating = useDialog(users.reload);
   const [resetting, setResetting] = useState<User>();
   const [deleting, setDeleting] = useState<User>();
   const shown = useMemo(() => {
@@ -82,7 +84,7 @@ function UsersTable({
     <Stack>
       <Group justify="space-between">
         <Title order={1}>Users</Title>
-        <Button onClick={() => setCreating(true)}>Create user</Button>
+        <Button onClick={creating.open}>Create user</Button>
       </Group>
       <ErrorAlert error={users.error} />
       <NotFoundAlert what="user" id={opened !== undefined && users.data && !editing ? opened : undefined} />
@@ -93,15 +95,7 @@ function UsersTable({
         onChange={(e) => setSearch(e.currentTarget.value)}
       />
       <Table striped highlightOnHover aria-label="Users">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Username</Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>E-mail</Table.Th>
-            <Table.Th>Roles</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
+        <TableHead headers={['Username', 'Name', 'E-mail', 'Roles', 'Actions']} />
         <Table.Tbody>
           {shown.map((u) => (
             <Table.Tr key={u.username} data-testid="user-row">
@@ -151,14 +145,7 @@ function UsersTable({
       <Text size="sm" data-testid="user-count">
         {shown.length} of {users.data?.length ?? 0} users
       </Text>
-      <CreateUser
-        opened={creating}
-        onClose={() => setCreating(false)}
-        onCreated={() => {
-          setCreating(false);
-          users.reload();
-        }}
-      />
+      <CreateUser {...creating.props} />
       {editing && (
         <EditUser
           key={editing.username}
@@ -205,7 +192,7 @@ function RolePicker({ value, onChange }: { value: RoleName[]; onChange: (v: Role
   );
 }
 
-function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
+function CreateUser({ opened, onClose, onDone }: DialogProps) {
   const [form, setForm] = useState({ name: '', username: '', email: '', password: '', roles: ['user'] as RoleName[] });
   const [error, setError] = useState<string>();
   const submit = async () => {
@@ -221,7 +208,7 @@ function CreateUser({ opened, onClose, onCreated }: { opened: boolean; onClose: 
       notifications.show({ color: 'green', message: `User ${created.username} created` });
       setForm({ name: '', username: '', email: '', password: '', roles: ['user'] as RoleName[] });
       setError(undefined);
-      onCreated();
+      onDone();
     } catch (err) {
       setError(errorText(err));
     }

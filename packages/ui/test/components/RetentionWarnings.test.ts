@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
+import { ProduceAcks, Producer } from '@platformatic/kafka';
 import type { BrowserContext, Page } from 'playwright-core';
 import { isolatedEngine, post, waitFor } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
@@ -27,17 +27,7 @@ before(async () => {
   c = await startConsole(isolatedEngine('ui-retention'));
   const token = await c.node.initAdmin();
   await createTopics([output]);
-  const admin = new Admin({ clientId: 'weir-test-admin', bootstrapBrokers: [testBootstrap()] });
-  try {
-    await admin.createTopics({
-      topics: [input],
-      partitions: 1,
-      replicas: 1,
-      configs: [{ name: 'retention.ms', value: '86400000' }],
-    });
-  } finally {
-    await admin.close();
-  }
+  await createTopics([input], 1, [{ name: 'retention.ms', value: '86400000' }]);
   await post(c.node, token, '/api/tasks', {
     id: 1,
     name: 'parse',

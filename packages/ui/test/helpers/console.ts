@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 import { buildUi, uiBuildStale } from '../../../../scripts/ui-build.ts';
 import { loadUiSettings } from '../../server/ui-settings.ts';
@@ -168,6 +168,47 @@ export async function writeRuleWithSyntaxError(
 export interface Login {
   username: string;
   password: string;
+}
+
+/** Uma, the read-only account (role `user`) the role tests sign in as. */
+export const readOnlyUser: Login = { username: 'uma', password: 'uma-password-1' };
+
+/** Creates Uma (role `user`) through the API as `admin`, from page `p`; her login. */
+export async function createReadOnlyUser(p: Page, admin: Login): Promise<Login> {
+  const created = await apiAs(p, admin, 'POST', '/api/users', {
+    name: 'Uma User',
+    username: readOnlyUser.username,
+    email: 'uma@example.com',
+    password: readOnlyUser.password,
+    roles: [{ name: 'user' }],
+  });
+  assert.equal(created.status, 201, created.text);
+  return readOnlyUser;
+}
+
+/**
+ * Signs `login` in on a new page in the light, then the dark scheme; runs `check` on it, then axe-core
+ * (no serious violation may remain) and closes it.
+ */
+export async function inBothSchemes(
+  c: Console,
+  login: Login,
+  check: (p: Page, scheme: 'light' | 'dark') => Promise<void>,
+): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    const ctx = await c.context(scheme);
+    const p = await ctx.newPage();
+    await signIn(p, login.username, login.password);
+    await check(p, scheme);
+    assert.deepEqual(await seriousViolations(p), [], scheme);
+    await ctx.close();
+  }
+}
+
+/** The texts (trimmed) of the buttons in `where` (a page, a dialog) that `pattern` matches: a user's must be none. */
+export async function buttonsMatching(where: Page | Locator, pattern: RegExp): Promise<string[]> {
+  const texts = await where.getByRole('button').allTextContents();
+  return texts.map((b) => b.trim()).filter((b) => pattern.test(b));
 }
 
 /** Opens the console and initialises its engine from the page (POST /api/init) with admin `grace`: the status. */

@@ -169,6 +169,8 @@ describe('users and profiles', () => {
       .waitFor();
     await dialog.getByLabel(/^Password/).fill('uma-password-1');
     await dialog.getByRole('button', { name: 'Create' }).click();
+    // Created, the dialog closes (axe below must not see it fading out) and the list shows the user.
+    await dialog.waitFor({ state: 'hidden' });
     const row = page.getByTestId('user-row').filter({ hasText: 'uma' });
     await row.waitFor();
     assert.match((await row.textContent()) ?? '', /umaUma Useruma@example\.comuser/);

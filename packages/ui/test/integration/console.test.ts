@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   apiAs,
+  buttonsMatching,
+  createReadOnlyUser,
   publishDocScreenshots,
   seriousViolations,
   shoot,
@@ -233,33 +235,22 @@ describe('every page, light and dark: no serious or critical accessibility viola
 
 describe('role test: a `user` sees no write control, and a forged write is refused', () => {
   test('user pages are read-only; POST /api/rules with the user token → 403', async () => {
-    const created = await apiAs(page, { username: 'ada', password: 'ada-password-1' }, 'POST', '/api/users', {
-      name: 'Uma User',
-      username: 'uma',
-      email: 'uma@example.com',
-      password: 'uma-password-1',
-      roles: [{ name: 'user' }],
-    });
-    assert.equal(created.status, 201, created.text);
+    const uma = await createReadOnlyUser(page, { username: 'ada', password: 'ada-password-1' });
     const ctx = await c.context('light');
     const p = await ctx.newPage();
-    await signIn(p, 'uma', 'uma-password-1');
+    await signIn(p, uma.username, uma.password);
     assert.equal(await p.getByTestId('whoami').textContent(), 'uma (user)');
     const writeControls =
       /^(Create topic|Delete|New rule|Import JSON|Save rule|Produce|Edit and re-produce|Start engine|Stop engine|Create)$/;
     // The configuration pages (lookups, tasks, pipelines, topologies, export/import).
     const configWriteControls =
       /^(New task|Save task|New pipeline|Save pipeline|Add task|New topology|Save topology|Add output|Edit|Remove|Replace|Choose a file|Save lookup|Choose an exported file|Import configuration|Add .* step)$/;
+    const writeOrConfigControls = new RegExp(`${writeControls.source}|${configWriteControls.source}`);
     for (const [heading, url, name] of pagesToVisit) {
       await p.goto(url);
       await p.getByRole('heading', { name: heading, exact: true }).waitFor();
       await p.waitForLoadState('networkidle').catch(() => {});
-      const buttons = await p.getByRole('button').allTextContents();
-      assert.deepEqual(
-        buttons.filter((b) => writeControls.test(b.trim()) || configWriteControls.test(b.trim())),
-        [],
-        `${url} shows write controls to a user`,
-      );
+      assert.deepEqual(await buttonsMatching(p, writeOrConfigControls), [], `${url} shows write controls to a user`);
       // A record of the configuration pages opens read-only: no write control in its drawer either.
       const view = { '/tasks': 'View task 1', '/pipelines': 'View pipeline 1', '/topologies': 'View topology 1' }[url];
       if (view) {
@@ -271,9 +262,8 @@ describe('role test: a `user` sees no write control, and a forged write is refus
           '',
           `${view}: the name is read-only`,
         );
-        const inDrawer = await drawer.getByRole('button').allTextContents();
         assert.deepEqual(
-          inDrawer.filter((b) => writeControls.test(b.trim()) || configWriteControls.test(b.trim())),
+          await buttonsMatching(drawer, writeOrConfigControls),
           [],
           `${view} shows write controls to a user`,
         );
@@ -285,7 +275,7 @@ describe('role test: a `user` sees no write control, and a forged write is refus
       }
       await shoot(p, `${name}-as-user`);
     }
-    const forged = await apiAs(p, { username: 'uma', password: 'uma-password-1' }, 'POST', '/api/rules', {
+    const forged = await apiAs(p, uma, 'POST', '/api/rules', {
       id: 'forged',
       name: 'forged',
       pdl: 'a=1',
@@ -293,15 +283,9 @@ describe('role test: a `user` sees no write control, and a forged write is refus
     });
     assert.equal(forged.status, 403);
     assert.equal(forged.text, '');
-    const produce = await apiAs(
-      p,
-      { username: 'uma', password: 'uma-password-1' },
-      'POST',
-      '/api/topics/auth-logs/produce',
-      {
-        messages: [{ value: 'x' }],
-      },
-    );
+    const produce = await apiAs(p, uma, 'POST', '/api/topics/auth-logs/produce', {
+      messages: [{ value: 'x' }],
+    });
     assert.equal(produce.status, 403);
     await ctx.close();
   });
