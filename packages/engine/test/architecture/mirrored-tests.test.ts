@@ -132,7 +132,6 @@ const withoutTest = new Set([
   'packages/ui/src/components/ConfirmDelete.tsx',
   'packages/ui/src/components/DeleteButton.tsx',
   'packages/ui/src/components/ErrorAlert.tsx',
-  'packages/ui/src/components/JsonView.tsx',
   'packages/ui/src/components/MessageTable.tsx',
   'packages/ui/src/components/NameEmailInputs.tsx',
   'packages/ui/src/components/NotFoundAlert.tsx',

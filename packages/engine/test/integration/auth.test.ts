@@ -28,7 +28,9 @@ describe('init, login and tokens over HTTPS', () => {
     for (const [name, value] of Object.entries(fixed)) assert.equal(res.headers[name], value, name);
   });
 
-  test('POST /api/init creates the first user once; a second init is 409 with the spec text', async () => {
+  // The answers of POST /api/init (201 with the user, 409 with the spec text) are checked in process
+  // (routes/init.test.ts); here the first user is created over HTTPS and signs in.
+  test('POST /api/init over HTTPS creates the first user, who signs in and is the only user', async () => {
     const user = {
       name: 'Ada',
       username: 'ada',
@@ -36,23 +38,8 @@ describe('init, login and tokens over HTTPS', () => {
       password: 'secret-1',
       roles: [{ name: 'admin' }],
     };
-    const first = await t.call('POST', '/api/init', { body: user });
-    assert.equal(first.status, 201);
-    assert.equal(first.headers.location, '/api/users');
-    assert.deepEqual(first.body, {
-      name: 'Ada',
-      username: 'ada',
-      email: 'ada@example.com',
-      roles: [{ id: 1, name: 'admin' }],
-    });
-    const second = await t.call('POST', '/api/init', { body: { ...user, username: 'eve' } });
-    assert.equal(second.status, 409);
-    assert.deepEqual(second.body, {
-      status: 'CONFLICT',
-      message: 'Resource already exists',
-      debugMessage: 'API and users are already initialized.',
-    });
-    assert.deepEqual((await t.call('GET', '/api/init')).body, { initialized: true });
+    assert.equal((await t.call('POST', '/api/init', { body: user })).status, 201);
+    assert.equal((await t.call('POST', '/api/init', { body: { ...user, username: 'eve' } })).status, 409);
     const users = await t.call('GET', '/api/users', { token: (await t.login('ada', 'secret-1')).access_token });
     assert.deepEqual(
       (users.body as { username: string }[]).map((u) => u.username),

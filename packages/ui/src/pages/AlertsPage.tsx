@@ -3,7 +3,7 @@ import type { ConsumedMessage } from '@weir/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { techniqueName } from '../lib/attack.ts';
-import { JsonView } from '../components/JsonView.tsx';
+import { JsonTree } from '../components/JsonTree.tsx';
 import { MessageTable, preview } from '../components/MessageTable.tsx';
 import { download } from '../lib/download.ts';
 import { errorText } from '../lib/errors.ts';
@@ -116,7 +116,7 @@ export default function AlertsPage() {
                 </Badge>
               ))}
             </Group>
-            <JsonView value={selected.value} label="Alert event" />
+            <JsonTree value={selected.value} label="Alert event" />
           </Stack>
         )}
       </Drawer>
