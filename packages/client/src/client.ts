@@ -8,6 +8,7 @@ import type {
   SigmaMappingFile,
   SigmaMappingSummary,
   SyntaxResult,
+  TailQuery,
   TestResult,
 } from '@weir/contract';
 import type {
@@ -478,16 +479,6 @@ export class WeirClient {
   danglingReferences(): Promise<DanglingReferences> {
     return this.#json('GET', '/api/diagnostics/references');
   }
-}
-
-export interface TailQuery {
-  offset?: 'earliest' | 'latest';
-  startOffset?: number;
-  startTimestamp?: number;
-  partition?: number;
-  keyDeserializer?: string;
-  valueDeserializer?: string;
-  maxSeconds?: number;
 }
 
 /** Reads `event:`/`data:` blocks until the stream ends; returns the `end` event's reason. */

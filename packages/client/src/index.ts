@@ -1,4 +1,4 @@
-export { WeirClient, type ClientOptions, type TailQuery, type PdlSyntax, type ResourceApi } from './client.ts';
+export { WeirClient, type ClientOptions, type PdlSyntax, type ResourceApi } from './client.ts';
 export { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
 export * from './types.ts';
 export {

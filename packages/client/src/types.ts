@@ -47,21 +47,10 @@ export type {
   UserUpdate,
 } from '@weir/contract';
 export type { TaskFunction as TaskFunctionName } from '@weir/contract';
+export type { SigmaImportRequest, TailQuery } from '@weir/contract';
 
 /** A task or pipeline test's answer as the SDK reads it: `warnings` names the rules APPLY_RULES skipped ("rule `failed` does not exist"), empty when none. */
 export interface TaskTestOutcome {
   result: unknown;
   warnings: string[];
-}
-
-/** The body of `POST /api/import/sigma` (docs/api.md, "Sigma import"). */
-export interface SigmaImportRequest {
-  yaml: string;
-  /** A built-in mapping's name (e.g. `evtx-json`); the server's default when omitted. */
-  mapping?: string;
-  /** A mapping file of your own (YAML), instead of `mapping`. */
-  mappingYaml?: string;
-  dryRun?: boolean;
-  /** Recorded as each rule's license (SigmaHQ's rules carry none: `DRL-1.1`). */
-  license?: string;
 }

@@ -65,3 +65,40 @@ export const lookupUpload = (id: boolean) => ({
   },
   required: id ? ['id', 'file'] : ['file'],
 });
+
+/** `POST /api/import/sigma` as JSON: the Sigma YAML and the import's options. */
+export const sigmaImportJson = {
+  type: 'object',
+  properties: {
+    yaml: { type: 'string' },
+    /** A built-in mapping's name (e.g. `evtx-json`); the server's default when omitted. */
+    mapping: { type: 'string' },
+    /** A mapping file of your own (YAML), instead of `mapping`. */
+    mappingYaml: { type: 'string' },
+    dryRun: { type: 'boolean' },
+    /** Recorded as each rule's license (SigmaHQ's rules carry none: `DRL-1.1`). */
+    license: { type: ['string', 'null'] },
+  },
+  required: ['yaml'],
+} as const;
+export type SigmaImportRequest = FromSchema<typeof sigmaImportJson>;
+
+/**
+ * `POST /api/import/sigma`: the YAML as text (options in the query) or the JSON form; checked where
+ * it is handled (the route's readRequest words its errors), declared here for the API document.
+ */
+export const sigmaImportBody = {
+  description:
+    'Sigma YAML as text/plain, application/yaml or application/x-yaml (options in the query), or JSON {yaml, mapping | mappingYaml, dryRun, license}',
+  anyOf: [{ type: 'string' }, { type: 'object', properties: sigmaImportJson.properties }],
+};
+
+/** Options of the text form of `POST /api/import/sigma` (checked by the route, which words their errors). */
+export const sigmaImportQuery = {
+  type: 'object',
+  properties: {
+    mapping: { type: 'string' },
+    dryRun: { type: 'string', description: 'true or false' },
+    license: { type: 'string' },
+  },
+};

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { auditQuery, idParams, lookupUpload, tailQuery } from '../src/requests.ts';
+import {
+  auditQuery,
+  idParams,
+  lookupUpload,
+  sigmaImportBody,
+  sigmaImportJson,
+  sigmaImportQuery,
+  tailQuery,
+} from '../src/requests.ts';
 import { violationsOf } from './helpers/ajv.ts';
 
 test('path parameters are text; tail queries are typed (the API coerces the text): integers >= 0, known words', () => {
@@ -43,4 +51,12 @@ test('a lookup upload names the id part on create only, and the file part always
   assert.equal(lookupUpload(false).properties.file.format, 'binary');
   assert.deepEqual(lookupUpload(true).required, ['id', 'file']);
   assert.deepEqual(lookupUpload(false).required, ['file']);
+});
+
+test('the Sigma import: JSON with its yaml required and the options typed; the text form takes them in the query', () => {
+  const json = violationsOf(sigmaImportJson);
+  assert.deepEqual(json({ yaml: 'title: x', mapping: 'evtx-json', dryRun: true, license: null }), []);
+  assert.deepEqual(json({ mapping: 'evtx-json', dryRun: 'yes' }).sort(), ['/ required', '/dryRun type']);
+  assert.deepEqual(violationsOf(sigmaImportBody)('title: x'), []);
+  assert.deepEqual(Object.keys(sigmaImportQuery.properties), ['mapping', 'dryRun', 'license']);
 });

@@ -7,7 +7,7 @@ import { apiError } from '../core/errors.ts';
 import { ConfigResource } from '../resources/config-resource.ts';
 import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
-import { sigmaImport, sigmaMapping, sigmaMappings } from '@weir/contract';
+import { sigmaImport, sigmaImportBody, sigmaImportQuery, sigmaMapping, sigmaMappings } from '@weir/contract';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
 
 type Query = { Querystring: { mapping?: string; dryRun?: string; license?: string } };
@@ -16,33 +16,6 @@ type Query = { Querystring: { mapping?: string; dryRun?: string; license?: strin
  * The body: the Sigma YAML as text/plain, application/yaml or application/x-yaml (options in the
  * query), or JSON; read and checked by readRequest (documented here).
  */
-const sigmaBody = {
-  description:
-    'Sigma YAML as text/plain, application/yaml or application/x-yaml (options in the query), or JSON {yaml, mapping | mappingYaml, dryRun, license}',
-  anyOf: [
-    { type: 'string' },
-    {
-      type: 'object',
-      properties: {
-        yaml: { type: 'string' },
-        mapping: { type: 'string' },
-        mappingYaml: { type: 'string' },
-        dryRun: { type: 'boolean' },
-        license: { type: ['string', 'null'] },
-      },
-    },
-  ],
-};
-/** Options of the text/plain form (checked by readRequest, which words their errors). */
-const sigmaQuery = {
-  type: 'object',
-  properties: {
-    mapping: { type: 'string' },
-    dryRun: { type: 'string', description: 'true or false' },
-    license: { type: 'string' },
-  },
-};
-
 /** The mapping an import uses when it names none. */
 const defaultMapping = 'evtx-json';
 
@@ -249,7 +222,7 @@ export const sigmaImportRoutes: RouteModule = async (app, ctx) => {
       {
         config: { access: access.admin },
         ...handlerCheckedBody,
-        schema: { body: sigmaBody, querystring: sigmaQuery, response: { 200: sigmaImport } },
+        schema: { body: sigmaImportBody, querystring: sigmaImportQuery, response: { 200: sigmaImport } },
       },
       async (request) => {
         const yamlBody = isYamlMediaType(request.headers['content-type']);
