@@ -33,7 +33,13 @@ export async function produce(
   values: (string | Buffer)[],
   keyOf?: (i: number) => string,
 ): Promise<void> {
-  const producer = new Producer({ clientId: 'weir-test-producer', bootstrapBrokers: [testBootstrap()] });
+  // Idempotent: right after a topic is created its leaders may not be known yet, and the client's
+  // retry of a batch the broker did write would otherwise write it again (tests saw records twice).
+  const producer = new Producer({
+    clientId: 'weir-test-producer',
+    bootstrapBrokers: [testBootstrap()],
+    idempotent: true,
+  });
   try {
     for (let i = 0; i < values.length; i += 5000) {
       const messages = values.slice(i, i + 5000).map((v, j) => ({
