@@ -127,7 +127,6 @@ const withoutTest = new Set([
   'packages/ui/src/app/LoginPage.tsx',
   'packages/ui/src/app/Shell.tsx',
   'packages/ui/src/app/pages.ts',
-  'packages/ui/src/app/palette.ts',
   'packages/ui/src/components/CenteredForm.tsx',
   'packages/ui/src/components/ConfirmDelete.tsx',
   'packages/ui/src/components/DeleteButton.tsx',

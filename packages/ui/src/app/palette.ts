@@ -1,7 +1,9 @@
 import type { SpotlightActionData, SpotlightActionGroupData } from '@mantine/spotlight';
+import { configKinds, lookupKind } from '@weir/contract';
 import { useCallback, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { errorText } from '../lib/errors.ts';
+import { capitalised } from '../lib/kind-labels.ts';
 import type { PageDef } from './pages.ts';
 
 /** One thing the Ctrl+K palette can jump to. */
@@ -26,6 +28,26 @@ export const resourcePath = {
 };
 
 const kinds = ['Rules', 'Topics', 'Tasks', 'Pipelines', 'Topologies', 'Lookups', 'Users'] as const;
+
+/**
+ * Each group's one-record name, the kinds registry's (`topology`, not "Topologie"); topics and users
+ * are not configuration kinds, so they are named here.
+ */
+const singular: Record<string, string> = {
+  Rules: configKinds.rules.names.one,
+  Topics: 'topic',
+  Tasks: configKinds.tasks.names.one,
+  Pipelines: configKinds.pipelines.names.one,
+  Topologies: configKinds.topologies.names.one,
+  Lookups: lookupKind.names.one,
+  Users: 'user',
+};
+
+/** What an entry's line under its name says: its kind (`Topology`), and its id when the name is not the id. */
+export function entryDescription(e: Pick<PaletteEntry, 'kind' | 'id' | 'name'>): string {
+  const kind = capitalised(singular[e.kind] ?? e.kind);
+  return e.name === e.id ? kind : `${kind} ${e.id}`;
+}
 
 /**
  * Every resource the signed-in user may read, fetched through the SDK when the palette opens (a
@@ -99,7 +121,7 @@ export function paletteActions(
     g.push({
       id: `${e.kind}:${e.id}`,
       label: e.name,
-      description: e.name === e.id ? e.kind.slice(0, -1) : `${e.kind.slice(0, -1)} ${e.id}`,
+      description: entryDescription(e),
       keywords: [e.id],
       onClick: () => navigate(e.to),
     });

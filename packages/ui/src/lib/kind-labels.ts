@@ -1,6 +1,7 @@
 import type { KindInfo } from '@weir/contract';
 
-const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** `topology` → `Topology`. */
+export const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The words and paths a resource page shows for one kind of the registry (`configKinds.tasks` → "Tasks", "New task"…). */
 export interface KindLabels {
