@@ -89,7 +89,7 @@ test('each kind: its heading, Id then its own columns then Actions, a row a reco
         ['Id', 'Name', 'Tasks, in order', 'Actions'],
         ['1', 'main', '1 · parse (PARSE_KV) → 2 · filter (PARSE_CEF)', 'EditDelete'],
       ],
-      '1 pipelines',
+      '1 pipeline',
     ],
     [
       '/topologies',
@@ -109,7 +109,7 @@ test('each kind: its heading, Id then its own columns then Actions, a row a reco
         ['Id', 'Rows', 'Columns', 'Actions'],
         ['hosts', '2', 'host, owner', 'ViewDownloadReplaceDelete'],
       ],
-      '1 lookups',
+      '1 lookup',
     ],
   ] as const;
   for (const [url, heading, rowTestId, rows, footer] of pages) {
