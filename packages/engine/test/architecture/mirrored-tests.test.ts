@@ -140,7 +140,6 @@ const withoutTest = new Set([
   'packages/ui/src/components/RowActions.tsx',
   'packages/ui/src/components/SaveBar.tsx',
   'packages/ui/src/components/Sparkline.tsx',
-  'packages/ui/src/components/TopologyGraph.tsx',
   'packages/ui/src/components/VirtualTable.tsx',
   'packages/ui/src/components/useOpenRecord.ts',
   'packages/ui/src/components/useSaveRecord.ts',
