@@ -1,10 +1,7 @@
-import type { SpotlightActionData, SpotlightActionGroupData } from '@mantine/spotlight';
 import { configKinds, lookupKind } from '@weir/contract';
-import { useCallback, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { errorText } from '../lib/errors.ts';
 import { capitalised } from '../lib/kind-labels.ts';
-import type { PageDef } from './pages.ts';
 
 /** One thing the Ctrl+K palette can jump to. */
 export interface PaletteEntry {
@@ -108,13 +105,22 @@ export async function loadPaletteEntries(
   return { entries, problems };
 }
 
+/** One action of the palette (the shape of Mantine Spotlight's actions; kept free of React for node tests). */
+export interface PaletteAction {
+  id: string;
+  label: string;
+  description: string;
+  keywords?: string[];
+  onClick: () => void;
+}
+
 /** The palette's actions: every page, then every resource grouped by kind (label name, keywords id). */
 export function paletteActions(
-  pages: readonly PageDef[],
+  pages: readonly { readonly path: string; readonly label: string }[],
   entries: readonly PaletteEntry[],
   navigate: (to: string) => void,
-): (SpotlightActionData | SpotlightActionGroupData)[] {
-  const groups = new Map<string, SpotlightActionData[]>();
+): { group: string; actions: PaletteAction[] }[] {
+  const groups = new Map<string, PaletteAction[]>();
   for (const e of entries) {
     let g = groups.get(e.kind);
     if (!g) groups.set(e.kind, (g = []));
@@ -138,22 +144,4 @@ export function paletteActions(
     },
     ...[...groups].map(([group, actions]) => ({ group, actions })),
   ];
-}
-
-/** Loads the resources each time the palette opens (so it never shows a stale list for long). */
-export function usePaletteEntries(isAdmin: boolean, me: string | undefined) {
-  const [state, setState] = useState<{ entries: PaletteEntry[]; problems: string[]; loading: boolean }>({
-    entries: [],
-    problems: [],
-    loading: false,
-  });
-  const seq = useRef(0);
-  const load = useCallback(() => {
-    const n = ++seq.current;
-    setState((s) => ({ ...s, loading: true }));
-    void loadPaletteEntries(isAdmin, me).then((r) => {
-      if (n === seq.current) setState({ ...r, loading: false });
-    });
-  }, [isAdmin, me]);
-  return { ...state, load };
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { SpotlightActionData, SpotlightActionGroupData } from '@mantine/spotlight';
 import { entryDescription, paletteActions, resourcePath, type PaletteEntry } from '../../src/app/palette.ts';
 
 /** The Ctrl+K palette's actions (app/palette.ts): pages first, then each kind's records named by the kinds registry. */
@@ -22,13 +21,13 @@ test("each record's line names its kind in the singular (the registry's, not a c
   assert.equal(entryDescription({ kind: 'Tasks', id: '2', name: 'parse' }), 'Task 2');
 });
 
-test('the actions: the pages group, then one group per kind in the order first seen; a click navigates', () => {
+test('the actions: the pages group (each page), then one group per kind in the order first seen; a click navigates', () => {
   const went: string[] = [];
-  const actions = paletteActions([], entries, (to) => went.push(to)) as SpotlightActionGroupData[];
+  const actions = paletteActions([{ path: '/rules', label: 'Rules' }], entries, (to) => went.push(to));
   assert.deepEqual(
-    actions.map((g) => [g.group, g.actions.map((a: SpotlightActionData) => [a.id, a.label, a.description])]),
+    actions.map((g) => [g.group, g.actions.map((a) => [a.id, a.label, a.description])]),
     [
-      ['Pages', []],
+      ['Pages', [['page:/rules', 'Rules', 'Go to Rules']]],
       [
         'Topologies',
         [
