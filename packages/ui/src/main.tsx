@@ -28,7 +28,8 @@ const theme = createTheme({
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto">
-      <Notifications position="top-right" />
+      {/* Bottom right: a toast never covers a drawer's title and close button (drawers open on the right). */}
+      <Notifications position="bottom-right" />
       <Router>
         <SessionProvider>
           <App />

@@ -13,11 +13,29 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Spotlight, spotlight } from '@mantine/spotlight';
-import { Suspense, type KeyboardEvent } from 'react';
+import { Suspense, useCallback, useRef, useState, type KeyboardEvent } from 'react';
 import { pageFor, pages } from './pages.ts';
-import { paletteActions, usePaletteEntries } from './palette.ts';
+import { loadPaletteEntries, paletteActions, type PaletteEntry } from './palette.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
+
+/** Loads the palette's resources each time it opens (so it never shows a stale list for long). */
+function usePaletteEntries(isAdmin: boolean, me: string | undefined) {
+  const [state, setState] = useState<{ entries: PaletteEntry[]; problems: string[]; loading: boolean }>({
+    entries: [],
+    problems: [],
+    loading: false,
+  });
+  const seq = useRef(0);
+  const load = useCallback(() => {
+    const n = ++seq.current;
+    setState((s) => ({ ...s, loading: true }));
+    void loadPaletteEntries(isAdmin, me).then((r) => {
+      if (n === seq.current) setState({ ...r, loading: false });
+    });
+  }, [isAdmin, me]);
+  return { ...state, load };
+}
 
 /** The frame of every page: navigation, theme, user, Ctrl+K palette. */
 export function Shell() {

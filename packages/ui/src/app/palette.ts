@@ -1,8 +1,7 @@
-import type { SpotlightActionData, SpotlightActionGroupData } from '@mantine/spotlight';
-import { useCallback, useRef, useState } from 'react';
+import { configKinds, lookupKind } from '@weir/contract';
 import { api } from '../lib/api.ts';
 import { errorText } from '../lib/errors.ts';
-import type { PageDef } from './pages.ts';
+import { capitalised } from '../lib/kind-labels.ts';
 
 /** One thing the Ctrl+K palette can jump to. */
 export interface PaletteEntry {
@@ -26,6 +25,26 @@ export const resourcePath = {
 };
 
 const kinds = ['Rules', 'Topics', 'Tasks', 'Pipelines', 'Topologies', 'Lookups', 'Users'] as const;
+
+/**
+ * Each group's one-record name, the kinds registry's (`topology`, not "Topologie"); topics and users
+ * are not configuration kinds, so they are named here.
+ */
+const singular: Record<string, string> = {
+  Rules: configKinds.rules.names.one,
+  Topics: 'topic',
+  Tasks: configKinds.tasks.names.one,
+  Pipelines: configKinds.pipelines.names.one,
+  Topologies: configKinds.topologies.names.one,
+  Lookups: lookupKind.names.one,
+  Users: 'user',
+};
+
+/** What an entry's line under its name says: its kind (`Topology`), and its id when the name is not the id. */
+export function entryDescription(e: Pick<PaletteEntry, 'kind' | 'id' | 'name'>): string {
+  const kind = capitalised(singular[e.kind] ?? e.kind);
+  return e.name === e.id ? kind : `${kind} ${e.id}`;
+}
 
 /**
  * Every resource the signed-in user may read, fetched through the SDK when the palette opens (a
@@ -86,20 +105,29 @@ export async function loadPaletteEntries(
   return { entries, problems };
 }
 
+/** One action of the palette (the shape of Mantine Spotlight's actions; kept free of React for node tests). */
+export interface PaletteAction {
+  id: string;
+  label: string;
+  description: string;
+  keywords?: string[];
+  onClick: () => void;
+}
+
 /** The palette's actions: every page, then every resource grouped by kind (label name, keywords id). */
 export function paletteActions(
-  pages: readonly PageDef[],
+  pages: readonly { readonly path: string; readonly label: string }[],
   entries: readonly PaletteEntry[],
   navigate: (to: string) => void,
-): (SpotlightActionData | SpotlightActionGroupData)[] {
-  const groups = new Map<string, SpotlightActionData[]>();
+): { group: string; actions: PaletteAction[] }[] {
+  const groups = new Map<string, PaletteAction[]>();
   for (const e of entries) {
     let g = groups.get(e.kind);
     if (!g) groups.set(e.kind, (g = []));
     g.push({
       id: `${e.kind}:${e.id}`,
       label: e.name,
-      description: e.name === e.id ? e.kind.slice(0, -1) : `${e.kind.slice(0, -1)} ${e.id}`,
+      description: entryDescription(e),
       keywords: [e.id],
       onClick: () => navigate(e.to),
     });
@@ -116,22 +144,4 @@ export function paletteActions(
     },
     ...[...groups].map(([group, actions]) => ({ group, actions })),
   ];
-}
-
-/** Loads the resources each time the palette opens (so it never shows a stale list for long). */
-export function usePaletteEntries(isAdmin: boolean, me: string | undefined) {
-  const [state, setState] = useState<{ entries: PaletteEntry[]; problems: string[]; loading: boolean }>({
-    entries: [],
-    problems: [],
-    loading: false,
-  });
-  const seq = useRef(0);
-  const load = useCallback(() => {
-    const n = ++seq.current;
-    setState((s) => ({ ...s, loading: true }));
-    void loadPaletteEntries(isAdmin, me).then((r) => {
-      if (n === seq.current) setState({ ...r, loading: false });
-    });
-  }, [isAdmin, me]);
-  return { ...state, load };
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { KindInfo } from '@weir/contract';
 import { Fragment, useState, type ReactNode } from 'react';
 import { kindLabels, type KindLabels } from '../lib/kind-labels.ts';
@@ -11,6 +11,18 @@ import { RecordDrawer } from './RecordDrawer.tsx';
 import { RowActions } from './RowActions.tsx';
 import { TableHead } from './TableHead.tsx';
 import { useOpenRecord } from './useOpenRecord.ts';
+
+/**
+ * What a `user` sees on a page an admin edits: the role may view, not change (a note, not an alert:
+ * nothing went wrong).
+ */
+export function ReadOnlyNotice({ children }: { children: ReactNode }) {
+  return (
+    <Alert variant="light" color="gray" role="note" title="Read only" data-testid="read-only-notice">
+      {children}
+    </Alert>
+  );
+}
 
 /** A record of any kind: its id (the registry's `idField`) and, for most kinds, a name. */
 type Stored = { readonly id: string | number; readonly name?: string };
@@ -97,6 +109,11 @@ export function ResourcePage<T extends Stored>({
           <Button onClick={() => show(newRecord(nextId(list)), true)}>{labels.newRecord}</Button>
         )}
       </Group>
+      {!isAdmin && (
+        <ReadOnlyNotice>
+          Your role (user) can view {labels.title.toLowerCase()}, not change them; an admin can.
+        </ReadOnlyNotice>
+      )}
       <ErrorAlert error={records.error ?? error} />
       <NotFoundAlert what={page.kind.names.one} id={notFound} onClose={closeLink} />
       {above}

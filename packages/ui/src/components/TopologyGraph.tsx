@@ -35,8 +35,9 @@ const nodeTypes = { pipeline: PipelineBox };
 
 /**
  * The topology as a graph: input topic → each pipeline's tasks in order (pipelines drawn as boxes
- * around their tasks) → output topics, laid out left to right by dagre. Edges out of the input and
- * into each output carry the live records/s; nodes carry their dead letters.
+ * around their tasks; an APPLY_RULES task lists its rules) → output topics, laid out left to right by
+ * dagre; dashed side paths lead to the alerts topic and the input's `<input>-dlq`. Edges out of the
+ * input and into each output carry the live records/s; nodes carry their dead letters.
  */
 export function TopologyGraph({
   topology,
@@ -58,7 +59,11 @@ export function TopologyGraph({
       sourcePosition: Position.Right,
       targetPosition: Position.Left,
     }));
-    const edges: Edge[] = graph.edges.map((e) => ({ ...e, markerEnd: { type: MarkerType.ArrowClosed } }));
+    const edges: Edge[] = graph.edges.map(({ dashed, ...e }) => ({
+      ...e,
+      markerEnd: { type: MarkerType.ArrowClosed },
+      style: dashed ? { strokeDasharray: '6 4' } : undefined,
+    }));
     return { nodes, edges };
   }, [topology, pipelines, tasks, figures]);
   // A new shape (pipelines or tasks loaded or changed) is fitted into view again; a new rate is not.

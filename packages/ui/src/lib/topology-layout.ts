@@ -20,6 +20,8 @@ export interface GraphEdge {
   target: string;
   label?: string;
   animated: boolean;
+  /** Dashed: a side path (alerts, dead letters), not the records' main flow. */
+  dashed?: boolean;
 }
 
 /** Live figures of one topology (from the metrics summary): records/s in and out, dead letters. */
@@ -31,11 +33,30 @@ export interface TopologyFigures {
 }
 
 const taskSize = { width: 190, height: 62 };
+const rulesTaskSize = { width: 190, height: 84 };
+/** How many rule ids an APPLY_RULES node lists before `+N more`, and how long each may be. */
+const shownRules = 3;
+const ruleIdLength = 24;
 const topicSize = { width: 200, height: 56 };
 const pad = 16;
 
 const rate = (r: number | undefined) =>
   r === undefined ? '… rec/s' : `${r < 10 ? r.toFixed(1) : Math.round(r)} rec/s`;
+
+/** The second line of an APPLY_RULES node: the ids of its rules, the first few, then `+N more`. */
+export function rulesLine(rules: readonly string[]): string {
+  if (rules.length === 0) return 'no rule';
+  const ids = rules
+    .slice(0, shownRules)
+    .map((id) => (id.length > ruleIdLength ? `${id.slice(0, ruleIdLength - 1)}…` : id))
+    .join(', ');
+  return rules.length > shownRules ? `${ids} +${rules.length - shownRules} more` : ids;
+}
+
+function ruleIds(task: Task): string[] {
+  const rules = (task.definition as { rules?: unknown }).rules;
+  return Array.isArray(rules) ? rules.map(String) : [];
+}
 
 function deadBadge(n: number | undefined): string {
   return n ? ` · ${n} dead letter${n === 1 ? '' : 's'}` : '';
@@ -43,7 +64,9 @@ function deadBadge(n: number | undefined): string {
 
 /**
  * The nodes and edges of a topology's graph, laid out left to right by dagre: the input topic, each
- * pipeline's tasks in order (a `pipeline` box behind them), the output topics.
+ * pipeline's tasks in order (a `pipeline` box behind them; an APPLY_RULES task lists its rules), the
+ * output topics, and the side paths: the alerts topic (fed by each APPLY_RULES task) and the input's
+ * dead-letter topic `<input>-dlq` (any step's failures).
  */
 export function buildTopologyGraph(
   topology: Topology,
@@ -68,6 +91,7 @@ export function buildTopologyGraph(
   g.setNode(input, { ...topicSize });
   // The chain: each pipeline's tasks in order, pipelines one after the other.
   const groups: { id: string; label: string; members: string[] }[] = [];
+  const rulesTasks: string[] = [];
   let previous = input;
   let first = true;
   const link = (to: string) => {
@@ -103,14 +127,21 @@ export function buildTopologyGraph(
       const t = tasks.get(tid);
       const id = `p${pi}-t${ti}`;
       const dead = t ? figures.deadLetters.get(t.name) : undefined;
+      const applies = t?.function === 'APPLY_RULES';
+      const size = applies ? rulesTaskSize : taskSize;
+      if (applies) rulesTasks.push(id);
+      const label = t ? `${t.name} (${t.function})${deadBadge(dead)}` : `task ${tid} does not exist`;
       nodes.push({
         id,
         position: { x: 0, y: 0 },
-        data: { label: t ? `${t.name} (${t.function})${deadBadge(dead)}` : `task ${tid} does not exist` },
-        ...taskSize,
-        style: dead ? { borderColor: 'var(--mantine-color-red-7)', borderWidth: 2 } : undefined,
+        data: { label: applies ? `${label}\nrules: ${rulesLine(ruleIds(t))}` : label },
+        ...size,
+        style: {
+          ...(applies ? { whiteSpace: 'pre-line' } : {}),
+          ...(dead ? { borderColor: 'var(--mantine-color-red-7)', borderWidth: 2 } : {}),
+        },
       });
-      g.setNode(id, { ...taskSize });
+      g.setNode(id, { ...size });
       members.push(id);
       link(id);
     }
@@ -133,6 +164,17 @@ export function buildTopologyGraph(
     edges.push({ id: `${last}->${id}`, source: last, target: id, label: rate(r), animated: (r ?? 0) > 0 });
     g.setEdge(last, id);
   }
+  const side = (id: string, label: string, from: readonly string[], edgeLabel: string) => {
+    nodes.push({ id, type: 'output', position: { x: 0, y: 0 }, data: { label }, ...topicSize });
+    g.setNode(id, { ...topicSize });
+    for (const source of from) {
+      edges.push({ id: `${source}->${id}`, source, target: id, label: edgeLabel, animated: false, dashed: true });
+      g.setEdge(source, id);
+    }
+  };
+  if (rulesTasks.length > 0) side('topic-alerts', 'alerts topic ⇢', rulesTasks, 'alerts');
+  const allDead = [...figures.deadLetters.values()].reduce((a, b) => a + b, 0);
+  side('topic-dlq', `${topology.input.name}-dlq ⇢${deadBadge(allDead)}`, [last], 'dead letters');
   layout(g);
   for (const n of nodes) {
     const { x, y, width, height } = g.node(n.id);

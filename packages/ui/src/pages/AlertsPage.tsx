@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Drawer, Group, Stack, Switch, Text, TextInput, Ti
 import type { ConsumedMessage } from '@weir/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { api } from '../lib/api.ts';
+import { countOf } from '../lib/kind-labels.ts';
 import { techniqueName } from '../lib/attack.ts';
 import { JsonTree } from '../components/JsonTree.tsx';
 import { MessageTable, preview } from '../components/MessageTable.tsx';
@@ -95,7 +96,7 @@ export default function AlertsPage() {
           w={320}
         />
         <Text size="sm" data-testid="alert-count">
-          {shown.length} alerts (last hour and live)
+          {countOf(shown.length, 'alert')} (last hour and live)
         </Text>
       </Group>
       <MessageTable messages={shown} onSelect={setSelected} label="Alerts" />

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { ReadOnlyNotice } from '../components/ResourcePage.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import {
   bundleKinds,
@@ -68,6 +69,9 @@ export default function ConfigurationPage() {
         One JSON file holds every lookup, rule, task, pipeline and topology of this node (users and topics are not part
         of it).
       </Text>
+      {!isAdmin && (
+        <ReadOnlyNotice>Your role (user) can export the configuration, not import one; an admin can.</ReadOnlyNotice>
+      )}
       <Card withBorder>
         <Stack>
           <Title order={2} size="h4">

@@ -11,6 +11,7 @@ import { TableHead } from '../components/TableHead.tsx';
 import { download } from '../lib/download.ts';
 import { errorText } from '../lib/errors.ts';
 import { columnsOf, previewLookup, type Row } from '../lib/lookup-preview.ts';
+import { countOf } from '../lib/kind-labels.ts';
 
 const previewRows = 200;
 
@@ -57,7 +58,7 @@ export default function LookupsPage() {
       else await api.createLookup(pending.id, pending.file, pending.file.name);
       notifications.show({
         color: 'green',
-        message: `Lookup ${pending.id} ${pending.replace ? 'replaced' : 'saved'} (${pending.rows.length} rows)`,
+        message: `Lookup ${pending.id} ${pending.replace ? 'replaced' : 'saved'} (${countOf(pending.rows.length, 'row')})`,
       });
       setPending(undefined);
       setSaveError(undefined);
@@ -106,7 +107,8 @@ export default function LookupsPage() {
           {pending && (
             <Stack gap="xs" data-testid="lookup-preview">
               <Title order={2} size="h4">
-                Preview of {pending.file.name}: {pending.rows.length} rows, {columnsOf(pending.rows).length} columns
+                Preview of {pending.file.name}: {countOf(pending.rows.length, 'row')},{' '}
+                {countOf(columnsOf(pending.rows).length, 'column')}
               </Title>
               <Group align="end">
                 <TextInput

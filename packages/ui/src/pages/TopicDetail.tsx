@@ -21,6 +21,7 @@ import { useActionError, useDialog, type DialogProps } from '../components/dialo
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { isoTimeExample, parseTime } from '../lib/iso-time.ts';
+import { countOf } from '../lib/kind-labels.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
@@ -73,7 +74,8 @@ export function TopicDetail({ name, onBack }: { name: string; onBack: () => void
       {p && (
         <>
           <Text data-testid="topic-totals">
-            {p.partitions.length} partitions · {count(p.messages)} messages · {bytes(p.sizeBytes)}
+            {countOf(p.partitions.length, 'partition')} ·{' '}
+            {countOf(p.messages, 'message', 'messages', count(p.messages))} · {bytes(p.sizeBytes)}
           </Text>
           <Table striped aria-label="Partitions">
             <TableHead
@@ -209,15 +211,15 @@ function AddPartitions({ partitions, opened, onClose, onDone }: DialogProps & { 
   const submit = () =>
     attempt(async () => {
       await api.addPartitions(partitions.name, Number(total));
-      notifications.show({ color: 'green', message: `${partitions.name} has ${total} partitions` });
+      notifications.show({ color: 'green', message: `${partitions.name} has ${countOf(Number(total), 'partition')}` });
     }, onDone);
   return (
     <Modal opened={opened} onClose={onClose} title={`Add partitions to ${partitions.name}`}>
       <Stack>
         <ErrorAlert error={error} />
         <Text size="sm">
-          The topic has {current} partitions. Partitions can be added, never removed; keys written later may go to
-          another partition than before.
+          The topic has {countOf(current, 'partition')}. Partitions can be added, never removed; keys written later may
+          go to another partition than before.
         </Text>
         <NumberInput label="New number of partitions" min={current + 1} value={total} onChange={setTotal} />
         <Button onClick={() => void submit()}>Add partitions</Button>

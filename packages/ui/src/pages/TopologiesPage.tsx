@@ -6,6 +6,7 @@ import {
   Group,
   MultiSelect,
   Select,
+  type SelectProps,
   Stack,
   Switch,
   Text,
@@ -23,9 +24,20 @@ import { SaveBar } from '../components/SaveBar.tsx';
 import { TopologyGraph, type TopologyFigures } from '../components/TopologyGraph.tsx';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
 import { usePoll } from '../lib/usePoll.ts';
+import { serdeOptions } from '../lib/serde-names.ts';
 import { clusterWarnings, useCluster } from '../lib/useCluster.ts';
 import type { ClusterReading } from '../lib/cluster-metrics.ts';
 import { labelsOf, total } from '../lib/cluster-metrics.ts';
+
+/** A serde in the open list: its short name, the full class name under it. */
+const serdeOption: SelectProps['renderOption'] = ({ option }) => (
+  <Stack gap={0}>
+    <Text size="sm">{option.label}</Text>
+    <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+      {option.value}
+    </Text>
+  </Stack>
+);
 
 const stringSerde = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const endpoint = (name = ''): TopicEndpoint => ({ name, keySerde: stringSerde, valueSerde: stringSerde });
@@ -195,7 +207,9 @@ function TopologyEditor({
         <Select
           label="Key serde"
           disabled={readOnly}
-          data={serdes.data ?? [e.keySerde]}
+          data={serdeOptions(serdes.data ?? [e.keySerde])}
+          renderOption={serdeOption}
+          title={e.keySerde}
           value={e.keySerde}
           allowDeselect={false}
           error={errors[`${path}.keySerde`]}
@@ -204,7 +218,9 @@ function TopologyEditor({
         <Select
           label="Value serde"
           disabled={readOnly}
-          data={serdes.data ?? [e.valueSerde]}
+          data={serdeOptions(serdes.data ?? [e.valueSerde])}
+          renderOption={serdeOption}
+          title={e.valueSerde}
           value={e.valueSerde}
           allowDeselect={false}
           error={errors[`${path}.valueSerde`]}

@@ -89,7 +89,7 @@ test('each kind: its heading, Id then its own columns then Actions, a row a reco
         ['Id', 'Name', 'Tasks, in order', 'Actions'],
         ['1', 'main', '1 · parse (PARSE_KV) → 2 · filter (PARSE_CEF)', 'EditDelete'],
       ],
-      '1 pipelines',
+      '1 pipeline',
     ],
     [
       '/topologies',
@@ -109,7 +109,7 @@ test('each kind: its heading, Id then its own columns then Actions, a row a reco
         ['Id', 'Rows', 'Columns', 'Actions'],
         ['hosts', '2', 'host, owner', 'ViewDownloadReplaceDelete'],
       ],
-      '1 lookups',
+      '1 lookup',
     ],
   ] as const;
   for (const [url, heading, rowTestId, rows, footer] of pages) {
@@ -150,8 +150,16 @@ test('new: the next id, saved with its toast and kept open; delete asks, naming 
   assert.equal(await drawer.getByRole('textbox', { name: /^Id/ }).inputValue(), '3');
   await drawer.getByRole('textbox', { name: /^Name/ }).fill('third');
   await drawer.getByRole('button', { name: 'Save task' }).click();
-  await page.getByText('Task 3 saved', { exact: true }).waitFor();
-  await page.getByRole('dialog', { name: 'Task 3' }).waitFor();
+  const toast = page.getByText('Task 3 saved', { exact: true });
+  await toast.waitFor();
+  const saved = page.getByRole('dialog', { name: 'Task 3' });
+  await saved.waitFor();
+  // The toast leaves the drawer's header (title, close button) free.
+  const [t, close] = [await toast.boundingBox(), await saved.getByRole('button', { name: 'Close' }).boundingBox()];
+  assert.ok(
+    t && close && t.y > close.y + close.height,
+    `toast ${JSON.stringify(t)} below close ${JSON.stringify(close)}`,
+  );
   await page.keyboard.press('Escape');
   await page.getByText('3 tasks', { exact: true }).waitFor();
 
@@ -182,17 +190,22 @@ test('a delete the engine refuses keeps the dialog open with its reason; closed,
   await page.getByTestId('task-row').filter({ hasText: 'filter' }).waitFor();
 });
 
-test('the user role views each record: View buttons, no New, Edit, Delete or Save', async () => {
+test('the user role views each record: a read-only note, View buttons, no New, Edit, Delete or Save', async () => {
   await c.node.createUser(token, 'uma');
   const p = await (await c.context('light')).newPage();
   await signIn(p, 'uma', 'uma-pw');
-  for (const [url, view, title] of [
-    ['/tasks', 'View task 1', 'Task 1'],
-    ['/pipelines', 'View pipeline 1', 'Pipeline 1'],
-    ['/topologies', 'View topology 4', 'Topology 4'],
-    ['/lookups', 'View lookup hosts', 'Lookup hosts'],
+  for (const [url, view, title, kind] of [
+    ['/tasks', 'View task 1', 'Task 1', 'tasks'],
+    ['/pipelines', 'View pipeline 1', 'Pipeline 1', 'pipelines'],
+    ['/topologies', 'View topology 4', 'Topology 4', 'topologies'],
+    ['/lookups', 'View lookup hosts', 'Lookup hosts', 'lookups'],
   ] as const) {
     await p.goto(url);
+    assert.equal(
+      await p.getByRole('note').textContent(),
+      `Read onlyYour role (user) can view ${kind}, not change them; an admin can.`,
+      url,
+    );
     await p.getByRole('button', { name: view }).click();
     const drawer = p.getByRole('dialog', { name: title });
     await drawer.waitFor();
@@ -200,4 +213,13 @@ test('the user role views each record: View buttons, no New, Edit, Delete or Sav
     await p.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
   }
+  await p.goto('/configuration');
+  await p
+    .getByRole('note')
+    .filter({ hasText: 'Your role (user) can export the configuration, not import one; an admin can.' })
+    .waitFor();
+  // An admin, who may change them, sees no such note.
+  await page.goto('/tasks');
+  await page.getByTestId('task-row').first().waitFor();
+  assert.equal(await page.getByRole('note').count(), 0);
 });

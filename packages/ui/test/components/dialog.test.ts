@@ -38,7 +38,7 @@ test('refused: the reason in the open dialog; closed: nothing changed; done: clo
   await page.goto(`/topics/${topic}`);
   await page
     .getByTestId('topic-totals')
-    .getByText(/^1 partitions/)
+    .getByText(/^1 partition · /)
     .waitFor();
 
   await page.getByRole('button', { name: 'Purge records' }).click();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { configKinds, lookupKind } from '@weir/contract';
-import { kindLabels } from '../../src/lib/kind-labels.ts';
+import { countOf, kindLabels } from '../../src/lib/kind-labels.ts';
 
 /** The words the resource pages show come from the kinds registry (@weir/contract). */
 const shown = (l: ReturnType<typeof kindLabels>, id: string | number, name?: string) => [
@@ -56,6 +56,26 @@ test('each configuration kind: heading, path, new button, drawer title, row, del
     '2 rules',
     'rule-row',
   ]);
+});
+
+test('the count is singular for exactly one record, plural otherwise; countOf does the same for any word', () => {
+  assert.deepEqual(
+    [0, 1, 2].map((n) => kindLabels(configKinds.topologies).count(n)),
+    ['0 topologies', '1 topology', '2 topologies'],
+  );
+  assert.deepEqual(
+    [1, 3].map((n) => kindLabels(lookupKind).count(n)),
+    ['1 lookup', '3 lookups'],
+  );
+  assert.deepEqual(
+    [
+      countOf(1, 'row'),
+      countOf(2, 'row'),
+      countOf(1, 'entry', 'entries'),
+      countOf(1200, 'message', 'messages', '1,200'),
+    ],
+    ['1 row', '2 rows', '1 entry', '1,200 messages'],
+  );
 });
 
 test('a record without a name (a lookup) is named by its id alone', () => {

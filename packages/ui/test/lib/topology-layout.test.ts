@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Pipeline, Task, Topology } from '@weir/client';
-import { buildTopologyGraph, type TopologyFigures } from '../../src/lib/topology-layout.ts';
+import { buildTopologyGraph, rulesLine, type TopologyFigures } from '../../src/lib/topology-layout.ts';
 
 const serde = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const topic = (name: string) => ({ name, keySerde: serde, valueSerde: serde });
@@ -66,6 +66,8 @@ test('live records/s on the edge out of the input and into each output; dead let
       ['p1-t0', 'p1-t1', undefined],
       ['p1-t1', 'topic-out-auth-alerts', '0.5 rec/s'],
       ['p1-t1', 'topic-out-audit', '0.0 rec/s'],
+      ['p1-t1', 'topic-alerts', 'alerts'],
+      ['p1-t1', 'topic-dlq', 'dead letters'],
     ],
   );
   assert.ok(nodes.some((n) => n.data.label === 'time (TIMESTAMP) · 3 dead letters'));
@@ -73,6 +75,47 @@ test('live records/s on the edge out of the input and into each output; dead let
     nodes.some((n) => n.data.label === '⇢ auth-logs · 1 dead letter'),
     'decode failures count on the input',
   );
+  assert.ok(
+    nodes.some((n) => n.data.label === 'auth-logs-dlq ⇢ · 4 dead letters'),
+    'the dead-letter topic counts them all',
+  );
+});
+
+test('side paths, dashed: each APPLY_RULES task to the alerts topic, the last step to the input-dlq topic', () => {
+  const two = new Map(tasks).set(4, {
+    id: 4,
+    name: 'more',
+    function: 'APPLY_RULES',
+    definition: { rules: ['a', 'b'] },
+  });
+  const both = new Map(pipelines).set(3, { id: 3, name: 'more', tasks: [4, 1] });
+  const { nodes, edges } = buildTopologyGraph({ ...topology, pipelines: [3, 2] }, both, two, figures);
+  assert.deepEqual(
+    edges.filter((e) => e.dashed).map((e) => [e.source, e.target, e.label]),
+    [
+      ['p0-t0', 'topic-alerts', 'alerts'],
+      ['p1-t1', 'topic-alerts', 'alerts'],
+      ['p1-t1', 'topic-dlq', 'dead letters'],
+    ],
+  );
+  assert.ok(edges.filter((e) => !e.dashed).every((e) => !e.target.startsWith('topic-alerts')));
+  const x = (id: string) => nodes.find((n) => n.id === id)!.position.x;
+  assert.ok(x('topic-alerts') > x('p1-t1') && x('topic-dlq') > x('p1-t1'), 'the side topics sit after the tasks');
+  // Without an APPLY_RULES task there is no alerts topic; the dead-letter topic is always there.
+  const plain = buildTopologyGraph({ ...topology, pipelines: [1] }, pipelines, tasks, figures);
+  assert.deepEqual(
+    plain.nodes.filter((n) => n.type === 'output').map((n) => n.data.label),
+    ['auth-alerts ⇢', 'audit ⇢', 'auth-logs-dlq ⇢ · 4 dead letters'],
+  );
+});
+
+test("an APPLY_RULES node lists its rules' ids: the first three, each cut at 24 characters, then +N more", () => {
+  const { nodes } = buildTopologyGraph(topology, pipelines, tasks, figures);
+  assert.equal(nodes.find((n) => n.id === 'p1-t1')!.data.label, 'rules (APPLY_RULES)\nrules: r');
+  assert.equal(rulesLine([]), 'no rule');
+  assert.equal(rulesLine(['a', 'b', 'c']), 'a, b, c');
+  assert.equal(rulesLine(['a', 'b', 'c', 'd', 'e']), 'a, b, c +2 more');
+  assert.equal(rulesLine(['proc-creation-win-susp-powershell-enc', 'b']), 'proc-creation-win-susp-…, b');
 });
 
 test('before the first rate sample the edges say so; a missing pipeline or task is drawn as missing', () => {
