@@ -7,7 +7,7 @@ import { unavailableOr } from '../kafka/broker-errors.ts';
 import { messageMasker } from '../kafka/masking.ts';
 import type { ConsumedMessage } from '../kafka/consumer-session.ts';
 import { defaultDeserializer, serdeTypeOf, type SerdeType } from '../kafka/serdes.ts';
-import { weirTopicNames } from '../kafka/weir-topics.ts';
+import { alertsTopicName } from '../kafka/weir-topics.ts';
 import { metricNames } from '../stream/metric-names.ts';
 import type { RouteModule } from './route-module.ts';
 import { startPosition, type StartFields } from './topic-schemas.ts';
@@ -43,7 +43,13 @@ export const liveRoutes: RouteModule = (app, ctx) => {
     '/api/alerts/tail',
     { config: { access: access.member }, schema: { querystring: tailQuery, response: { 200: eventStream } } },
     (request, reply) =>
-      tail(ctx, request, reply, weirTopicNames(ctx.settings.get('weir.topic.prefix')).alerts, 'latest'),
+      tail(
+        ctx,
+        request,
+        reply,
+        alertsTopicName(ctx.settings.get('weir.topic.prefix'), ctx.settings.get('weir.output.names')),
+        'latest',
+      ),
   );
 };
 

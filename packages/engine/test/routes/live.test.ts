@@ -107,3 +107,20 @@ test('tails: a missing topic is 404; bad query parameters are 400 naming them', 
     ],
   );
 });
+
+const original = useInProcessNode({ 'weir.output.names': 'original' });
+
+test("GET /api/alerts/tail tails the topic the engine writes alerts to: the original's padas_alerts with weir.output.names=original", async () => {
+  const { admin, user } = original.tokens;
+  await original.node.call('POST', '/api/topics', {
+    token: admin,
+    body: { name: 'padas_alerts', numberOfPartitions: 1, replicationFactor: 1 },
+  });
+  const res = await original.node.call('GET', '/api/alerts/tail?maxSeconds=1', { token: user });
+  assert.equal(res.status, 200);
+  assert.equal(
+    res.text,
+    'event: open\ndata: {"topic":"padas_alerts","start":{"kind":"latest"}}\n\n' +
+      'event: end\ndata: {"reason":"maxSeconds reached"}\n\n',
+  );
+});
