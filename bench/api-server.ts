@@ -7,8 +7,7 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { loadSettings } from '../packages/engine/src/config/settings.ts';
-import { WeirNode } from '../packages/engine/src/node/node.ts';
+import { loadSettings, WeirNode } from '@weir/engine';
 
 const [mode, arg] = process.argv.slice(2) as [string, string];
 const options = JSON.parse(arg) as { bootstrap: string; home: string; body?: string; streamThreads?: number };

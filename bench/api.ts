@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '@weir/engine';
 import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { cpuSeconds } from './engine-procs.ts';
 import { benchRules, pdlRules } from './engine-workload.ts';

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Admin, Consumer, ProduceAcks, Producer } from '@platformatic/kafka';
 import { compile, InMemoryCorrelationStateStore } from '../packages/pdl/src/index.ts';
-import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '@weir/engine';
 import { readChangelog } from '../packages/engine/src/stream/state/changelog-restore.ts';
 import { PartitionedStateStore } from '../packages/engine/src/stream/state/partitioned-state.ts';
 import type { OutgoingRecord } from '../packages/engine/src/stream/records.ts';

@@ -29,7 +29,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Admin, Consumer, ProduceAcks, Producer, type Message } from '@platformatic/kafka';
-import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '@weir/engine';
 import { buildPeer, cpuSeconds, residentMiB, startPeer, startWeir, type Runner } from './engine-procs.ts';
 import { benchRules, line } from './engine-workload.ts';
 

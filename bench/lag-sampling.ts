@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Admin, ListOffsetTimestamps, ProduceAcks, Producer } from '@platformatic/kafka';
-import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '@weir/engine';
 import { ConsumerGroups } from '../packages/engine/src/kafka/consumer-groups.ts';
 import { LagSampler } from '../packages/engine/src/kafka/lag-sampler.ts';
 

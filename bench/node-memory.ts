@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
-import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '@weir/engine';
 import { multipartBody } from '@weir/test-helpers/multipart';
 import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { residentMiB } from './engine-procs.ts';

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
-import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '@weir/engine';
 import type { ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
 import { StreamWorker } from '../packages/engine/src/stream/stream-worker.ts';
 

@@ -20,7 +20,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
-import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '@weir/engine';
 import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { residentMiB } from './engine-procs.ts';
 import { benchRules, line, pdlRules, referenceTasks } from './engine-workload.ts';

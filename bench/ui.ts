@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
-import { EmbeddedBroker } from '../packages/engine/src/broker/embedded-broker.ts';
+import { EmbeddedBroker } from '@weir/engine';
 import { WeirClient, type Rule } from '../packages/client/src/index.ts';
 import { loadUiSettings } from '../packages/ui/server/ui-settings.ts';
 import { startUiServer } from '../packages/ui/server/ui-server.ts';
