@@ -103,7 +103,8 @@ async function listPage(
   await page.getByRole('heading', { name: 'Overview', exact: true }).waitFor();
   const t0 = performance.now();
   await page.getByRole('link', { name: link, exact: true }).first().click();
-  await page.locator('tbody tr').first().waitFor();
+  // A table's first body row, or a virtualised ARIA table's first row after the header.
+  await page.locator('tbody tr, [role=row][aria-rowindex="2"]').first().waitFor();
   const firstRows = performance.now() - t0;
   await page
     .getByTestId(countId)
