@@ -41,6 +41,8 @@ const stateColor = (state: string) => (state === 'Stable' ? 'green' : state === 
 
 function TopologyLinks({ topologies }: { topologies: { id: number; name: string }[] }) {
   const { navigate } = useRouter();
+  // Most groups run no topology: no empty Group in each of their rows.
+  if (topologies.length === 0) return null;
   return (
     <Group gap={6}>
       {topologies.map((t) => (
