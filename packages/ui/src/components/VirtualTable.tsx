@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 
 /** What a row of a VirtualTable spreads on its element: its ARIA role and index, and its place in the grid. */
 export interface VirtualRow {
@@ -20,6 +20,7 @@ export function VirtualTable({
   gap,
   headerPadding,
   testId,
+  scrollToIndex,
   renderRow,
 }: {
   label: string;
@@ -33,6 +34,8 @@ export function VirtualTable({
   gap?: number;
   headerPadding: string;
   testId?: string;
+  /** A row to bring into view (centred) whenever this index changes; none when absent or negative. */
+  scrollToIndex?: number;
   renderRow: (index: number, row: VirtualRow) => ReactNode;
 }) {
   const parent = useRef<HTMLDivElement>(null);
@@ -42,6 +45,10 @@ export function VirtualTable({
     estimateSize: () => rowHeight,
     overscan,
   });
+  useEffect(() => {
+    if (scrollToIndex !== undefined && scrollToIndex >= 0)
+      virtualizer.scrollToIndex(scrollToIndex, { align: 'center' });
+  }, [scrollToIndex, virtualizer]);
   return (
     <div
       role="table"

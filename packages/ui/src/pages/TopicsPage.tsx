@@ -13,12 +13,13 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { BrokerTopic } from '@weir/contract';
-import { useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { api } from '../lib/api.ts';
 import { DeleteButton } from '../components/DeleteButton.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { RecordDrawer } from '../components/RecordDrawer.tsx';
 import { TableHead } from '../components/TableHead.tsx';
+import { VirtualTable } from '../components/VirtualTable.tsx';
 import { errorText } from '../lib/errors.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
@@ -43,17 +44,21 @@ function TopicList() {
   const [described, setDescribed] = useState<BrokerTopic>();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<string>();
+  // The topic just created in the Create topic dialog: scrolled into view and marked until the next search.
+  const [created, setCreated] = useState<string>();
+  // The list filters on a deferred copy of the search, so typing never waits for the table.
+  const deferred = useDeferredValue(search);
   const shown = useMemo(
-    () => (topics.data ?? []).filter((t) => t.toLowerCase().includes(search.toLowerCase())).sort(),
-    [topics.data, search],
+    () => (topics.data ?? []).filter((t) => t.toLowerCase().includes(deferred.toLowerCase())).sort(),
+    [topics.data, deferred],
   );
-  const describe = async (name: string) => {
+  const describe = useCallback(async (name: string) => {
     try {
       setDescribed(await api.topic(name));
     } catch (err) {
       notifications.show({ color: 'red', title: `Cannot describe ${name}`, message: errorText(err) });
     }
-  };
+  }, []);
   return (
     <Stack>
       <Group justify="space-between">
@@ -65,49 +70,19 @@ function TopicList() {
         label="Search topics"
         placeholder="name contains…"
         value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setCreated(undefined);
+        }}
       />
-      <Table striped highlightOnHover>
-        <TableHead headers={['Name', 'Actions']} />
-        <Table.Tbody>
-          {shown.map((name) => (
-            <Table.Tr key={name}>
-              <Table.Td>
-                <Anchor
-                  href={`/topics/${encodeURIComponent(name)}`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    navigate(`/topics/${encodeURIComponent(name)}`);
-                  }}
-                >
-                  {name}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <Group gap="xs">
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => void describe(name)}
-                    aria-label={`Describe ${name}`}
-                  >
-                    Describe
-                  </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    onClick={() => navigate(`/messages?topic=${encodeURIComponent(name)}`)}
-                    aria-label={`Messages of ${name}`}
-                  >
-                    Messages
-                  </Button>
-                  {isAdmin && <DeleteButton what={name} onClick={() => setDeleting(name)} />}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <TopicRows
+        topics={shown}
+        isAdmin={isAdmin}
+        created={created}
+        navigate={navigate}
+        onDescribe={describe}
+        onDelete={setDeleting}
+      />
       <Text size="sm" data-testid="topic-count">
         {shown.length} of {topics.data?.length ?? 0} topics
       </Text>
@@ -141,8 +116,9 @@ function TopicList() {
       <CreateTopic
         opened={creating}
         onClose={() => setCreating(false)}
-        onCreated={() => {
+        onCreated={(name) => {
           setCreating(false);
+          setCreated(name);
           topics.reload();
         }}
       />
@@ -158,7 +134,108 @@ function TopicList() {
   );
 }
 
-function CreateTopic({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: () => void }) {
+const rowHeight = 40;
+const headerHeight = 38;
+const maxHeight = 600;
+
+/**
+ * The topics as a virtualised ARIA table (issue 23: 1,000 topics): only the visible rows are in the
+ * page, in a box as tall as its rows up to `maxHeight`; memoised, so a keystroke in the search
+ * re-renders it once, when the filtered list changes. A topic just created is scrolled into view.
+ */
+const TopicRows = memo(function TopicRows({
+  topics,
+  isAdmin,
+  created,
+  navigate,
+  onDescribe,
+  onDelete,
+}: {
+  topics: readonly string[];
+  isAdmin: boolean;
+  created: string | undefined;
+  navigate: (to: string) => void;
+  onDescribe: (name: string) => Promise<void>;
+  onDelete: (name: string) => void;
+}) {
+  const cell = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
+  return (
+    <VirtualTable
+      label="Topics"
+      headers={['Name', 'Actions']}
+      columns={`minmax(0, 1fr) ${isAdmin ? 240 : 170}px`}
+      rowCount={topics.length}
+      rowHeight={rowHeight}
+      height={Math.min(maxHeight, headerHeight + topics.length * rowHeight + 2)}
+      overscan={10}
+      gap={8}
+      headerPadding="8px 10px"
+      scrollToIndex={created === undefined ? undefined : topics.indexOf(created)}
+      renderRow={(index, row) => {
+        const name = topics[index]!;
+        const href = `/topics/${encodeURIComponent(name)}`;
+        return (
+          <div
+            key={name}
+            {...row}
+            aria-current={name === created ? 'true' : undefined}
+            style={{
+              ...row.style,
+              alignItems: 'center',
+              padding: '0 10px',
+              borderBottom: '1px solid var(--mantine-color-default-border)',
+              background: index % 2 === 0 ? 'var(--mantine-color-default-hover)' : undefined,
+              boxShadow: name === created ? 'inset 4px 0 0 var(--mantine-primary-color-filled)' : undefined,
+            }}
+          >
+            <span role="cell" style={cell}>
+              <Anchor
+                href={href}
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate(href);
+                }}
+              >
+                {name}
+              </Anchor>
+            </span>
+            <span role="cell">
+              <Group gap="xs" wrap="nowrap">
+                <Button
+                  size="compact-xs"
+                  variant="outline"
+                  onClick={() => void onDescribe(name)}
+                  aria-label={`Describe ${name}`}
+                >
+                  Describe
+                </Button>
+                <Button
+                  size="compact-xs"
+                  variant="outline"
+                  onClick={() => navigate(`/messages?topic=${encodeURIComponent(name)}`)}
+                  aria-label={`Messages of ${name}`}
+                >
+                  Messages
+                </Button>
+                {isAdmin && <DeleteButton what={name} onClick={() => onDelete(name)} />}
+              </Group>
+            </span>
+          </div>
+        );
+      }}
+    />
+  );
+});
+
+function CreateTopic({
+  opened,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (name: string) => void;
+}) {
   const [name, setName] = useState('');
   const [partitions, setPartitions] = useState<number | string>(1);
   const [replication, setReplication] = useState<number | string>(1);
@@ -186,7 +263,7 @@ function CreateTopic({ opened, onClose, onCreated }: { opened: boolean; onClose:
       notifications.show({ color: 'green', message: `Topic ${name} created` });
       setName('');
       setError(undefined);
-      onCreated();
+      onCreated(name);
     } catch (err) {
       setError(errorText(err));
     }
