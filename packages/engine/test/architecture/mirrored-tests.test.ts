@@ -167,7 +167,6 @@ const withoutTest = new Set([
   'packages/ui/src/pages/ProfilePage.tsx',
   'packages/ui/src/pages/RuleEditor.tsx',
   'packages/ui/src/pages/RulesPage.tsx',
-  'packages/ui/src/pages/TasksPage.tsx',
   'packages/ui/src/pages/TopicsPage.tsx',
   'packages/ui/src/pages/TopologiesPage.tsx',
   'packages/ui/src/pages/UsersPage.tsx',
