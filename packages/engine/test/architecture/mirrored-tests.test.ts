@@ -166,13 +166,11 @@ const withoutTest = new Set([
   'packages/ui/src/pages/PipelinesPage.tsx',
   'packages/ui/src/pages/ProfilePage.tsx',
   'packages/ui/src/pages/RuleEditor.tsx',
-  'packages/ui/src/pages/RulesPage.tsx',
   'packages/ui/src/pages/TopicsPage.tsx',
   'packages/ui/src/pages/TopologiesPage.tsx',
   'packages/ui/src/pages/UsersPage.tsx',
   'packages/ui/src/pages/coverage.ts',
   'packages/ui/src/pages/message-filter.ts',
-  'packages/ui/src/pages/rule-filter.ts',
   'packages/ui/src/pdl/PdlEditor.tsx',
   'packages/ui/src/pdl/pdlLanguage.ts',
 ]);
