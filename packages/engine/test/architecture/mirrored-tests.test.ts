@@ -165,7 +165,6 @@ const withoutTest = new Set([
   'packages/ui/src/pages/OverviewPage.tsx',
   'packages/ui/src/pages/PipelinesPage.tsx',
   'packages/ui/src/pages/ProfilePage.tsx',
-  'packages/ui/src/pages/RuleEditor.tsx',
   'packages/ui/src/pages/TopicsPage.tsx',
   'packages/ui/src/pages/TopologiesPage.tsx',
   'packages/ui/src/pages/UsersPage.tsx',
