@@ -159,6 +159,8 @@ export async function writeRuleWithSyntaxError(
   const annotations = p.getByRole('combobox', { name: 'Annotations: ATT&CK techniques and other tags' });
   await annotations.fill('T1110');
   await annotations.press('Enter');
+  // The picker's list stays open on the field: closed, so that it covers nothing.
+  await annotations.press('Escape');
   await p.getByRole('button', { name: 'Save rule' }).click();
   await p.getByRole('heading', { name: 'Rule failed-login', exact: true }).waitFor();
   await p.getByLabel('Events (a JSON array, or one JSON object per line)').fill(rule.events.join('\n'));
