@@ -1,3 +1,4 @@
+import { UnstyledButton } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type CSSProperties, type ReactNode } from 'react';
 
@@ -6,6 +7,13 @@ export interface VirtualRow {
   role: 'row';
   'aria-rowindex': number;
   style: CSSProperties;
+}
+
+/** A header that sorts its column: its order now (`aria-sort`) and what a click does. */
+export interface SortableHeader {
+  label: string;
+  sort: 'ascending' | 'descending' | 'none';
+  onSort: () => void;
 }
 
 /** A virtualised ARIA table in a scroll box: a sticky header row, and only the visible rows in the page. */
@@ -24,7 +32,8 @@ export function VirtualTable({
   renderRow,
 }: {
   label: string;
-  headers: readonly string[];
+  /** Column headers: text, or a button sorting the column (its `aria-sort` on the header cell). */
+  headers: readonly (string | SortableHeader)[];
   /** The CSS grid template of the header and of every row. */
   columns: string;
   rowCount: number;
@@ -77,11 +86,20 @@ export function VirtualTable({
             borderBottom: '1px solid var(--mantine-color-default-border)',
           }}
         >
-          {headers.map((h) => (
-            <span key={h} role="columnheader">
-              {h}
-            </span>
-          ))}
+          {headers.map((h) =>
+            typeof h === 'string' ? (
+              <span key={h} role="columnheader">
+                {h}
+              </span>
+            ) : (
+              <span key={h.label} role="columnheader" aria-sort={h.sort}>
+                <UnstyledButton fw={600} fz="inherit" onClick={h.onSort}>
+                  {h.label}
+                  <span aria-hidden="true">{h.sort === 'ascending' ? ' ▲' : h.sort === 'descending' ? ' ▼' : ''}</span>
+                </UnstyledButton>
+              </span>
+            ),
+          )}
         </div>
       </div>
       <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>

@@ -1,4 +1,6 @@
 import { Button, Fieldset, Group, Select, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { missingText, pickListChange } from './pick-list.ts';
 
 /** The part of JSON Schema the engine's task schemas use (@weir/contract: task-schemas.ts). */
 export interface JsonSchema {
@@ -23,8 +25,17 @@ export interface SchemaFormProps {
   readonly path: string;
   /** Defaults the engine applies when a field is left out (shown as placeholders). */
   readonly defaults?: Readonly<Record<string, unknown>>;
-  /** Suggested values per field name (e.g. `rules` → the rule ids). */
-  readonly suggestions?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * List fields whose values must be picked from known ids, by field name (e.g. `rules` → the rule
+   * ids, `what: 'rule'`); `options` is undefined while they load.
+   */
+  readonly choices?: Readonly<Record<string, Choices>>;
+}
+
+/** The ids a list field's values are picked from, and what one is called in messages (`rule`). */
+export interface Choices {
+  readonly options: readonly string[] | undefined;
+  readonly what: string;
 }
 
 const multiline = new Set(['pdl', 'regex', 'value', 'condition']);
@@ -42,7 +53,7 @@ export function SchemaForm({
   errors,
   path,
   defaults = {},
-  suggestions = {},
+  choices = {},
 }: SchemaFormProps) {
   const required = new Set(schema.required ?? []);
   const set = (key: string, v: unknown) => {
@@ -139,13 +150,23 @@ export function SchemaForm({
             </Fieldset>
           );
         }
+        if (field.type === 'array' && choices[key]) {
+          return (
+            <PickListInput
+              key={key}
+              {...common}
+              choices={choices[key]}
+              value={(value[key] as string[] | undefined) ?? []}
+              onChange={(v) => set(key, v.length ? v : undefined)}
+            />
+          );
+        }
         if (field.type === 'array') {
           return (
             <TagsInput
               key={key}
               {...common}
               description="Enter or comma after each"
-              data={[...(suggestions[key] ?? [])]}
               value={(value[key] as string[] | undefined) ?? []}
               onChange={(v) => set(key, v.length ? v : undefined)}
               disabled={readOnly}
@@ -175,5 +196,50 @@ export function SchemaForm({
         );
       })}
     </Stack>
+  );
+}
+
+/**
+ * A list of ids picked from `choices.options` (searchable): typed text that names no known id is not
+ * added, and the field says so; ids already in the record that no longer exist are kept and named
+ * under the field (the API's own violation comes first).
+ */
+function PickListInput({
+  label,
+  required,
+  error,
+  readOnly,
+  choices,
+  value,
+  onChange,
+}: {
+  label: string;
+  required: boolean;
+  error: string | undefined;
+  readOnly: boolean;
+  choices: Choices;
+  value: string[];
+  onChange: (value: string[]) => void;
+}) {
+  const [refused, setRefused] = useState<string>();
+  return (
+    <TagsInput
+      label={label}
+      required={required}
+      readOnly={readOnly}
+      disabled={readOnly}
+      description={`Pick each ${choices.what} from the list (type to search)`}
+      data={[...(choices.options ?? [])]}
+      value={value}
+      error={refused ?? error ?? missingText(value, choices.options, choices.what)}
+      onSearchChange={(text) => {
+        if (text !== '') setRefused(undefined);
+      }}
+      onChange={(next) => {
+        const change = pickListChange(value, next, choices.options, choices.what);
+        setRefused(change.refused);
+        onChange(change.value);
+      }}
+    />
   );
 }

@@ -9,6 +9,7 @@ import {
   Select,
   Stack,
   Switch,
+  TagsInput,
   Text,
   TextInput,
   Textarea,
@@ -21,6 +22,7 @@ import { parse } from '@weir/pdl';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { SigmaMetadata } from '../components/SigmaMetadata.tsx';
+import { annotationProblems, techniqueOptions, type TechniqueOption } from '../lib/attack-picker.ts';
 import { errorText } from '../lib/errors.ts';
 import { PdlEditor } from '../pdl/PdlEditor.tsx';
 import type { PdlHelpers } from '../pdl/pdlLanguage.ts';
@@ -76,9 +78,33 @@ export function parseEvents(text: string): Record<string, unknown>[] {
     });
 }
 
-/** The rule editor: PDL with highlighting, completion and live validation; a test panel. */
+/**
+ * The rule editor: PDL with highlighting, completion and live validation; ATT&CK techniques picked
+ * from the shipped table; a test panel. A `user` views and tests a rule (a notice says so) and
+ * creates none: `/rules/new` tells them only an admin does.
+ */
 export function RuleEditor({ id }: { id: string | undefined }) {
   const { isAdmin } = useSession();
+  const { navigate } = useRouter();
+  if (id === undefined && !isAdmin) {
+    return (
+      <Stack>
+        <Title order={1}>New rule</Title>
+        <Alert color="blue" title="Only an admin creates rules" role="status">
+          Your role (user) views and tests the rules; an admin creates and changes them.
+        </Alert>
+        <Group>
+          <Button variant="default" onClick={() => navigate('/rules')}>
+            Back to rules
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  return <RuleForm id={id} isAdmin={isAdmin} />;
+}
+
+function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean }) {
   const { navigate } = useRouter();
   const [rule, setRule] = useState<Rule>(empty);
   const [loadError, setLoadError] = useState<string>();
@@ -176,6 +202,7 @@ export function RuleEditor({ id }: { id: string | undefined }) {
   };
 
   const matched = outcomes?.filter((o) => o.matched).length ?? 0;
+  const problems = annotationProblems(rule.annotations ?? []);
   return (
     <Stack>
       <Group justify="space-between">
@@ -185,6 +212,11 @@ export function RuleEditor({ id }: { id: string | undefined }) {
         </Button>
       </Group>
       <ErrorAlert error={loadError} />
+      {!isAdmin && (
+        <Alert color="blue" role="status" data-testid="read-only-notice">
+          Read-only: your role (user) views and tests this rule; an admin changes it.
+        </Alert>
+      )}
       <Group grow align="start">
         <TextInput
           label="Id"
@@ -235,19 +267,15 @@ export function RuleEditor({ id }: { id: string | undefined }) {
         </div>
       </Stack>
       <Group grow align="end">
-        <TextInput
-          label="ATT&CK annotations (comma separated)"
+        <TagsInput
+          label="Annotations: ATT&CK techniques and other tags"
+          description="Type a technique's id or name and pick it from the list; other tags are kept as written"
           readOnly={!isAdmin}
-          value={(rule.annotations ?? []).join(', ')}
-          onChange={(e) =>
-            setRule({
-              ...rule,
-              annotations: e.currentTarget.value
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean),
-            })
-          }
+          data={techniqueOptions as TechniqueOption[]}
+          limit={30}
+          value={rule.annotations ?? []}
+          error={problems.length ? problems.join('; ') : undefined}
+          onChange={(annotations) => setRule({ ...rule, annotations })}
         />
         <Switch
           label="Enabled"

@@ -5,6 +5,7 @@ import {
   CloseButton,
   FileButton,
   Group,
+  Select,
   Stack,
   Switch,
   Text,
@@ -17,7 +18,7 @@ import { memo, useCallback, useDeferredValue, useMemo, useRef, useState } from '
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { VirtualTable } from '../components/VirtualTable.tsx';
-import { techniqueName } from '../lib/attack.ts';
+import { tactics, techniqueName } from '../lib/attack.ts';
 import { download } from '../lib/download.ts';
 import { errorText } from '../lib/errors.ts';
 import { useRouter } from '../lib/router.tsx';
@@ -25,7 +26,30 @@ import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
 import { RuleEditor } from './RuleEditor.tsx';
 import { annotatesTechnique } from './coverage.ts';
-import { filterRules } from './rule-filter.ts';
+import {
+  filterFacets,
+  filterRules,
+  noSeverity,
+  ruleFacets,
+  severities,
+  sortRules,
+  type RuleSort,
+  type SortKey,
+} from './rule-filter.ts';
+
+const severityChoices = [
+  ...severities.map((s) => ({ value: s, label: s })),
+  { value: noSeverity, label: 'no severity' },
+];
+const tacticChoices = tactics.map((t) => ({ value: t.shortName, label: t.name }));
+const tacticName = new Map(tactics.map((t) => [t.shortName, t.name]));
+const severityColor: Record<string, string> = {
+  critical: 'red',
+  high: 'orange',
+  medium: 'yellow',
+  low: 'blue',
+  informational: 'gray',
+};
 
 /** `/rules`: the table; `/rules/new` and `/rules/{id}`: the editor. */
 export default function RulesPage() {
@@ -42,6 +66,9 @@ function RulesTable() {
   const [search, setSearch] = useState(() => params.get('search') ?? '');
   // `?technique=T1110` (from the ATT&CK coverage page): the rules annotated with it or its sub-techniques.
   const [technique, setTechnique] = useState(() => params.get('technique') ?? undefined);
+  const [severity, setSeverity] = useState<string | null>(() => params.get('severity'));
+  const [tactic, setTactic] = useState<string | null>(() => params.get('tactic'));
+  const [sort, setSort] = useState<RuleSort>();
   const [pending, setPending] = useState<Rule[]>();
   // The list filters on a deferred copy of the search, so typing never waits for the table.
   const deferred = useDeferredValue(search);
@@ -49,7 +76,20 @@ function RulesTable() {
     () => (technique ? (rules.data ?? []).filter((r) => annotatesTechnique(r, technique)) : (rules.data ?? [])),
     [rules.data, technique],
   );
-  const shown = useMemo(() => filterRules(byTechnique, deferred), [byTechnique, deferred]);
+  const searched = useMemo(() => filterRules(byTechnique, deferred), [byTechnique, deferred]);
+  const shown = useMemo(() => {
+    const filtered = filterFacets(searched, { severity: severity ?? undefined, tactic: tactic ?? undefined });
+    return sort ? sortRules(filtered, sort) : filtered;
+  }, [searched, severity, tactic, sort]);
+  // A header click sorts by its column, ascending first; a second click reverses the order.
+  const onSort = useCallback(
+    (key: SortKey) =>
+      setSort((s) => ({
+        key,
+        direction: s?.key === key && s.direction === 'ascending' ? 'descending' : 'ascending',
+      })),
+    [],
+  );
   const existing = useMemo(() => new Map((rules.data ?? []).map((r) => [r.id, r])), [rules.data]);
   const onOpen = useCallback((r: Rule) => navigate(`/rules/${encodeURIComponent(r.id)}`), [navigate]);
   const toggle = async (rule: Rule, enabled: boolean) => {
@@ -144,12 +184,35 @@ function RulesTable() {
           </Stack>
         </Alert>
       )}
-      <TextInput
-        label="Search rules"
-        placeholder="id, name, PDL or technique"
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-      />
+      <Group align="end" grow>
+        <TextInput
+          label="Search rules"
+          placeholder="id, name, PDL or technique"
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+        />
+        <Select
+          label="Severity"
+          placeholder="any"
+          data={severityChoices}
+          value={severity}
+          onChange={setSeverity}
+          clearable
+          clearButtonProps={{ 'aria-label': 'Clear Severity', 'aria-hidden': false, tabIndex: 0 }}
+          maw={220}
+        />
+        <Select
+          label="Tactic"
+          placeholder="any"
+          data={tacticChoices}
+          value={tactic}
+          onChange={setTactic}
+          searchable
+          clearable
+          clearButtonProps={{ 'aria-label': 'Clear Tactic', 'aria-hidden': false, tabIndex: 0 }}
+          maw={280}
+        />
+      </Group>
       {technique && (
         <Group gap="xs" data-testid="technique-filter">
           <Badge variant="light" size="lg">
@@ -163,7 +226,7 @@ function RulesTable() {
           />
         </Group>
       )}
-      <RuleRows rules={shown} isAdmin={isAdmin} onToggle={toggleRef} onOpen={onOpen} />
+      <RuleRows rules={shown} isAdmin={isAdmin} onToggle={toggleRef} onOpen={onOpen} sort={sort} onSort={onSort} />
       <Text size="sm" data-testid="rule-count">
         {shown.length} of {rules.data?.length ?? 0} rules
       </Text>
@@ -172,7 +235,12 @@ function RulesTable() {
 }
 
 const rowHeight = 40;
-const columns = '90px 220px 260px 320px 1fr';
+const columns = '80px 200px 220px 110px 260px 200px 1fr';
+const sortable: readonly (readonly [SortKey, string])[] = [
+  ['enabled', 'Enabled'],
+  ['id', 'Id'],
+  ['name', 'Name'],
+];
 
 /**
  * The rules as a virtualised ARIA table: only the visible rows are rendered (10,000 rules stay
@@ -183,17 +251,32 @@ const RuleRows = memo(function RuleRows({
   isAdmin,
   onToggle,
   onOpen,
+  sort,
+  onSort,
 }: {
   rules: readonly Rule[];
   isAdmin: boolean;
   onToggle: (r: Rule, on: boolean) => void;
   onOpen: (r: Rule) => void;
+  sort: RuleSort | undefined;
+  onSort: (key: SortKey) => void;
 }) {
+  const header = (key: SortKey, label: string) => ({
+    label,
+    sort: sort?.key === key ? sort.direction : ('none' as const),
+    onSort: () => onSort(key),
+  });
   const cell = { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } as const;
   return (
     <VirtualTable
       label="Rules"
-      headers={['Enabled', 'Id', 'Name', 'ATT&CK', 'PDL']}
+      headers={[
+        ...sortable.map(([key, label]) => header(key, label)),
+        header('severity', 'Severity'),
+        'ATT&CK',
+        'Tactics',
+        'PDL',
+      ]}
       columns={columns}
       rowCount={rules.length}
       rowHeight={rowHeight}
@@ -203,6 +286,7 @@ const RuleRows = memo(function RuleRows({
       headerPadding="6px 8px"
       renderRow={(index, row) => {
         const r = rules[index]!;
+        const f = ruleFacets(r);
         return (
           <div
             key={r.id}
@@ -233,18 +317,34 @@ const RuleRows = memo(function RuleRows({
               {r.name}
             </span>
             <span role="cell" style={cell}>
-              {(r.annotations ?? []).map((a) => (
+              {f.severity && (
                 <Badge
-                  key={a}
+                  variant="dot"
+                  size="sm"
+                  color={severityColor[f.severity] ?? 'gray'}
+                  style={{ textTransform: 'none' }}
+                >
+                  {f.severity}
+                </Badge>
+              )}
+            </span>
+            <span role="cell" style={cell}>
+              {f.techniques.map((t) => (
+                <Badge
+                  key={t}
                   variant="outline"
                   size="sm"
                   mr={4}
-                  title={techniqueName(a) ?? 'not in the shipped ATT&CK table'}
+                  title={techniqueName(t) ?? 'not in the shipped ATT&CK table'}
+                  style={{ textTransform: 'none' }}
                 >
-                  {a}
-                  {techniqueName(a) ? ` ${techniqueName(a)}` : ''}
+                  {t}
+                  {techniqueName(t) ? ` ${techniqueName(t)}` : ''}
                 </Badge>
               ))}
+            </span>
+            <span role="cell" style={cell}>
+              {f.tactics.map((t) => tacticName.get(t) ?? t).join(', ')}
             </span>
             <span role="cell" style={{ ...cell, fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 }}>
               {r.pdl}

@@ -8,6 +8,7 @@ import { SaveBar } from '../components/SaveBar.tsx';
 import { useSaveRecord } from '../components/useSaveRecord.ts';
 import { errorText } from '../lib/errors.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
+import { quoted, unknownValues } from '../forms/pick-list.ts';
 import { usePoll } from '../lib/usePoll.ts';
 
 const functions = Object.keys(taskSchemas) as TaskFunction[];
@@ -52,15 +53,24 @@ function TaskEditor({
   const [task, setTask] = useState<Task>(initial);
   const { save, error, errors, dirty } = useSaveRecord(api.tasks, configKinds.tasks, task, isNew, onSaved);
   const [event, setEvent] = useState('');
-  const [result, setResult] = useState<{ ok: boolean; text: string }>();
+  const [result, setResult] = useState<{ ok: boolean; text: string; warnings?: readonly string[] }>();
+  const [refusal, setRefusal] = useState<string>();
   const rules = usePoll(() => api.rules.list().then((r) => r.map((x) => x.id)), 0);
   const fn = task.function as TaskFunction;
   const test = async () => {
     try {
-      setResult({ ok: true, text: JSON.stringify(await api.testTask(task.id, event), null, 2) });
+      const outcome = await api.testTaskOutcome(task.id, event);
+      setResult({ ok: true, text: JSON.stringify(outcome.result, null, 2), warnings: outcome.warnings });
     } catch (err) {
       setResult({ ok: false, text: errorText(err) });
     }
+  };
+  // The API accepts an APPLY_RULES task naming a rule that does not exist (the engine skips it); the
+  // console does not save one.
+  const onSave = () => {
+    const refused = fn === 'APPLY_RULES' ? missingRulesRefusal(task.definition.rules, rules) : undefined;
+    setRefusal(refused);
+    if (refused === undefined) void save();
   };
   return (
     <Stack>
@@ -83,9 +93,9 @@ function TaskEditor({
         errors={errors}
         path="definition"
         defaults={taskDefaults[fn]}
-        suggestions={{ rules: rules.data ?? [] }}
+        choices={{ rules: { options: rules.data, what: 'rule' } }}
       />
-      <SaveBar what="task" error={error} readOnly={readOnly} unsaved={dirty && !isNew} onSave={() => void save()} />
+      <SaveBar what="task" error={refusal ?? error} readOnly={readOnly} unsaved={dirty && !isNew} onSave={onSave} />
       <Title order={2} size="h4">
         Test on an event
       </Title>
@@ -105,6 +115,15 @@ function TaskEditor({
           Run task test
         </Button>
       </Group>
+      {result?.warnings && result.warnings.length > 0 && (
+        <Alert color="yellow" title="Rules skipped" data-testid="task-test-warnings">
+          {result.warnings.map((w) => (
+            <Text size="sm" key={w}>
+              {w}
+            </Text>
+          ))}
+        </Alert>
+      )}
       {result &&
         (result.ok ? (
           <Code block data-testid="task-test-result">
@@ -117,4 +136,20 @@ function TaskEditor({
         ))}
     </Stack>
   );
+}
+
+/** Why an APPLY_RULES task cannot be saved from the console: it names rules that do not exist, or they cannot be checked. */
+function missingRulesRefusal(
+  named: unknown,
+  rules: { data: readonly string[] | undefined; error: string | undefined },
+): string | undefined {
+  const ids = Array.isArray(named) ? named.filter((r): r is string => typeof r === 'string') : [];
+  if (ids.length === 0) return undefined;
+  if (rules.data === undefined)
+    return `The rules could not be checked: ${rules.error ?? 'the list of rules is still loading'}`;
+  const missing = unknownValues(ids, rules.data);
+  if (missing.length === 0) return undefined;
+  return `definition.rules: ${missing.length === 1 ? 'the rule' : 'the rules'} ${quoted(missing)} ${
+    missing.length === 1 ? 'does' : 'do'
+  } not exist. Pick existing rules (the engine skips a rule that does not exist).`;
 }

@@ -1,4 +1,6 @@
 import type { Rule } from '@weir/contract';
+import { tactics, techniques } from '../lib/attack.ts';
+import { sigmaMetadata } from '../lib/sigma-metadata.ts';
 
 /**
  * The lower-case search text of every rule (id, name, PDL, annotations), built once per list of
@@ -24,4 +26,90 @@ export function filterRules(rules: readonly Rule[], search: string): Rule[] {
   const out: Rule[] = [];
   for (let i = 0; i < rules.length; i++) if (text[i]!.includes(q)) out.push(rules[i]!);
   return out;
+}
+
+/** Sigma's levels, most severe first: a rule's severity is its `sigma.level=<level>` annotation. */
+export const severities = ['critical', 'high', 'medium', 'low', 'informational'] as const;
+
+export type SortKey = 'id' | 'name' | 'enabled' | 'severity';
+export interface RuleSort {
+  readonly key: SortKey;
+  readonly direction: 'ascending' | 'descending';
+}
+
+/** What the table shows of a rule beside its fields, computed once per rule object. */
+interface Facets {
+  readonly severity: string | undefined;
+  readonly techniques: readonly string[];
+  readonly tactics: readonly string[];
+}
+const facetsOf = new WeakMap<Rule, Facets>();
+
+/**
+ * A rule's severity (the value of its first `sigma.level=` annotation, lower case), its ATT&CK
+ * technique ids (`T1110`, `attack.t1110.001`: not URLs, tactics or `sigma.*` metadata), and its
+ * tactics' short names in the matrix's order: those of its techniques in the shipped table and its
+ * own `attack.<tactic>` tags.
+ */
+export function ruleFacets(rule: Rule): Facets {
+  let f = facetsOf.get(rule);
+  if (!f) {
+    const m = sigmaMetadata(rule);
+    const level = m.metadata
+      .find((x) => x.key === 'level')
+      ?.value.trim()
+      .toLowerCase();
+    const named = new Set([
+      ...m.tactics.map((t) => t.shortName),
+      ...m.techniques.flatMap((id) => techniques.get(id)?.tactics ?? []),
+    ]);
+    const ordered = tactics.map((t) => t.shortName).filter((t) => named.has(t));
+    const newer = [...named].filter((t) => !ordered.includes(t));
+    f = { severity: level || undefined, techniques: [...new Set(m.techniques)], tactics: [...ordered, ...newer] };
+    facetsOf.set(rule, f);
+  }
+  return f;
+}
+
+/** `none`: the severity filter's choice for the rules without a `sigma.level`. */
+export const noSeverity = 'none';
+
+/** The rules of `severity` (or without one: `none`) and of `tactic` (a short name); undefined means any. */
+export function filterFacets(
+  rules: readonly Rule[],
+  { severity, tactic }: { severity?: string | undefined; tactic?: string | undefined },
+): Rule[] {
+  if (severity === undefined && tactic === undefined) return rules as Rule[];
+  return rules.filter((r) => {
+    const f = ruleFacets(r);
+    if (severity !== undefined && (f.severity ?? noSeverity) !== severity) return false;
+    return tactic === undefined || f.tactics.includes(tactic);
+  });
+}
+
+/** Severity as a number, most severe highest; an unknown level below `informational`, none lowest. */
+function severityRank(severity: string | undefined): number {
+  if (severity === undefined) return -2;
+  const i = (severities as readonly string[]).indexOf(severity);
+  return i < 0 ? -1 : severities.length - i;
+}
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** The rules sorted by `sort` (a new array); ties in ascending id order. Names and ids compare as people read them (`r2` before `r10`). */
+export function sortRules(rules: readonly Rule[], sort: RuleSort): Rule[] {
+  const compare = (a: Rule, b: Rule): number => {
+    switch (sort.key) {
+      case 'id':
+        return collator.compare(a.id, b.id);
+      case 'name':
+        return collator.compare(a.name, b.name);
+      case 'enabled':
+        return Number(a.enabled) - Number(b.enabled);
+      case 'severity':
+        return severityRank(ruleFacets(a).severity) - severityRank(ruleFacets(b).severity);
+    }
+  };
+  const sign = sort.direction === 'ascending' ? 1 : -1;
+  return [...rules].sort((a, b) => sign * compare(a, b) || collator.compare(a.id, b.id));
 }

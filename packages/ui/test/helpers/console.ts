@@ -156,7 +156,11 @@ export async function writeRuleWithSyntaxError(
   await p.keyboard.type(rule.fix);
   await p.keyboard.press('Escape');
   await p.getByTestId('pdl-status').getByText('Valid PDL').waitFor();
-  await p.getByLabel('ATT&CK annotations (comma separated)').fill('T1110');
+  const annotations = p.getByRole('combobox', { name: 'Annotations: ATT&CK techniques and other tags' });
+  await annotations.fill('T1110');
+  await annotations.press('Enter');
+  // The picker's list stays open on the field: closed, so that it covers nothing.
+  await annotations.press('Escape');
   await p.getByRole('button', { name: 'Save rule' }).click();
   await p.getByRole('heading', { name: 'Rule failed-login', exact: true }).waitFor();
   await p.getByLabel('Events (a JSON array, or one JSON object per line)').fill(rule.events.join('\n'));
