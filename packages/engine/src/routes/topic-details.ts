@@ -18,6 +18,26 @@ import { auditedChange } from './topics.ts';
 
 type ByName = { Params: { name: string } };
 
+/** Kafka's protocol carries a config name or value as a string of at most 32,767 bytes (int16 length). */
+const maxSettingTextBytes = 32_767;
+
+/** The first name or value of a settings change too long for Kafka's protocol, as a violation. */
+function settingTextTooLong(change: SettingsChange): string | undefined {
+  const texts: [string, string][] = [
+    ...Object.entries(change.set).flatMap(([key, value]): [string, string][] => [
+      ['body.set (a setting name)', key],
+      [`body.set.${key.slice(0, 64)}`, value],
+    ]),
+    ...change.reset.map((key, i): [string, string] => [`body.reset[${i}]`, key]),
+  ];
+  for (const [where, text] of texts) {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    if (bytes > maxSettingTextBytes)
+      return `${where}: at most ${maxSettingTextBytes} bytes (UTF-8) reach Kafka; found ${bytes}`;
+  }
+  return undefined;
+}
+
 /**
  * Topics in depth (issue 23; docs/api.md → Topics in depth): partitions with offsets and sizes,
  * settings marked changed, and the admin's changes: settings, added partitions, purged records.
@@ -72,6 +92,8 @@ export const topicDetailRoutes: RouteModule = (app, ctx) => {
         throw apiError('VALIDATION', 'body: give at least one setting in set or reset');
       const both = change.reset.filter((key) => key in change.set);
       if (both.length > 0) throw apiError('VALIDATION', `body.reset: ${both.join(', ')} also in body.set`);
+      const tooLong = settingTextTooLong(change);
+      if (tooLong) throw apiError('VALIDATION', tooLong);
       await settingsOf(name);
       await auditedChange(ctx, 'topic', 'configure', name, change, () =>
         withKafka(() => kafka.details.changeSettings(name, change), name),

@@ -126,6 +126,17 @@ test('settings: changed ones marked; set and reset; broker refusals and bad bodi
       badRequest('body.reset: retention.ms also in body.set'),
     ],
     [{ sets: {} }, 400, schemaError("body must NOT have additional properties 'sets'")],
+    // Kafka's protocol carries config names and values of at most 32,767 bytes: 16,385 'é' are 32,770
+    [
+      { set: { 'retention.ms': '1', 'x.y': 'é'.repeat(16_385) } },
+      400,
+      badRequest('body.set.x.y: at most 32767 bytes (UTF-8) reach Kafka; found 32770'),
+    ],
+    [
+      { reset: ['a', 'n'.repeat(40_000)] },
+      400,
+      badRequest('body.reset[1]: at most 32767 bytes (UTF-8) reach Kafka; found 40000'),
+    ],
   ];
   for (const [body, status, answer] of cases) {
     const res = await t.node.call('PATCH', '/api/topics/tuned/configs', { token: admin, body });
