@@ -27,10 +27,15 @@ const clientDir = path.resolve(import.meta.dirname, '../..');
 const repo = path.resolve(clientDir, '../..');
 
 /** Every Node to run the installed CLI with: this one (24) and the others on the machine, by real path. */
+/** One Node binary per version found on this machine (two installs of one version are tested once). */
 function nodes(): string[] {
   const found = new Map<string, string>();
+  const seen = new Set<string>();
   const add = (p: string) => {
-    if (existsSync(p)) found.set(realpathSync(p), p);
+    if (!existsSync(p) || seen.has(realpathSync(p))) return;
+    seen.add(realpathSync(p));
+    const version = versionOf(p);
+    if (!found.has(version)) found.set(version, p);
   };
   add(process.execPath);
   for (const dir of (process.env.PATH ?? '').split(path.delimiter))
