@@ -20,7 +20,7 @@
  * LogAppendTime, read with kcat) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
- * (`throughput,latency,memory`; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
+ * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
  * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
  * `node_modules/.bin/node bench/engine.ts 50000`.
  */
@@ -366,6 +366,55 @@ async function throughput(input: string): Promise<number> {
   return best('c');
 }
 
+/**
+ * Before against after only (WEIR_BENCH_BEFORE, part `compare`): each round runs both checkouts on the
+ * passthrough and on the reference pipeline, the order swapped every round (odd rounds: after first),
+ * so that neither side always runs on the warmer or the busier machine. Prints every round's pair and
+ * the median of the per-round ratios.
+ */
+async function compare(input: string): Promise<void> {
+  if (!before) throw new Error('the compare part needs WEIR_BENCH_BEFORE=<the other checkout>');
+  const ratios: Record<'passthrough' | 'reference', { rate: number[]; cpu: number[] }> = {
+    passthrough: { rate: [], cpu: [] },
+    reference: { rate: [], cpu: [] },
+  };
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  for (let round = 1; round <= rounds; round++) {
+    for (const scenario of ['passthrough', 'reference'] as const) {
+      const sides = round % 2 === 1 ? (['after', 'before'] as const) : (['before', 'after'] as const);
+      const got: Partial<Record<'after' | 'before', Measured>> = {};
+      for (const side of sides) {
+        const key = `cmp-${scenario}-${side}-${round}`;
+        await createTopics([`out-${key}`, `alerts-${key}`]);
+        const runner = weir(
+          scenario,
+          key,
+          input,
+          `out-${key}`,
+          `alerts-${key}`,
+          {},
+          side === 'before' ? before : undefined,
+        );
+        got[side] = await measure(runner, key, input, `out-${key}`);
+      }
+      const [a, b] = [got.after!, got.before!];
+      ratios[scenario].rate.push(a.rate / b.rate);
+      ratios[scenario].cpu.push(a.cpuPerMillion / b.cpuPerMillion);
+      console.log(
+        `round ${round} ${scenario.padEnd(11)} (${sides.join(' then ')}): after ${fmtRate(a.rate)} events/s ${fmtCpu(a.cpuPerMillion)} CPU-s/1M; ` +
+          `before ${fmtRate(b.rate)} events/s ${fmtCpu(b.cpuPerMillion)} CPU-s/1M; after/before events/s ${(a.rate / b.rate).toFixed(2)}, CPU ${(a.cpuPerMillion / b.cpuPerMillion).toFixed(2)}`,
+      );
+    }
+  }
+  for (const scenario of ['passthrough', 'reference'] as const) {
+    const r = ratios[scenario];
+    console.log(
+      `after/before ${scenario}, median of ${rounds} rounds: events/s ${median(r.rate).toFixed(2)} (${r.rate.map((x) => x.toFixed(2)).join(' ')}), ` +
+        `CPU-s per 1M ${median(r.cpu).toFixed(2)} (${r.cpu.map((x) => x.toFixed(2)).join(' ')})`,
+    );
+  }
+}
+
 /** (key, timestamp) of every record of a topic, read with kcat (librdkafka reports LogAppendTime). */
 function kcat(topic: string): [string, number][] {
   const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%k %T\n'], {
@@ -501,6 +550,7 @@ async function main(): Promise<void> {
     );
     let bestReference = Number(process.env.WEIR_BENCH_LATENCY_RATE ?? 0) * 2;
     if (parts.has('throughput')) bestReference = await throughput(input);
+    if (parts.has('compare')) await compare(input);
     if (parts.has('latency')) {
       const rate = Math.round((bestReference || 20_000) / 2);
       await latency('weir', rate);
