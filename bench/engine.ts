@@ -15,7 +15,7 @@
  * one worker thread), at its defaults (30 s at at-least-once; timed to its last output, since its
  * last commit comes up to 30 s later) and at commit.interval.ms=1000.
  * WEIR_BENCH_BEFORE=<another checkout, with its node_modules> also runs that checkout's Weir as (b0)
- * and (c0) in each round, for before/after ratios in one run.
+ * and (c0) in each round, for before/after ratios in one run (after first in odd rounds, before first in even ones).
  * Then latency (reference pipeline at half of Weir's best rate: input append → output append, both
  * LogAppendTime, read with kcat) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
@@ -278,9 +278,14 @@ async function throughput(input: string): Promise<number> {
       add(key, m);
       return m;
     };
+    // with a before checkout, the order swaps every round: neither side always runs first
+    if (before && round % 2 === 0) {
+      await runWeir('b0', 'passthrough', before);
+      await runWeir('c0', 'reference', before);
+    }
     const b = await runWeir('b', 'passthrough');
     const c = await runWeir('c', 'reference');
-    if (before) {
+    if (before && round % 2 === 1) {
       await runWeir('b0', 'passthrough', before);
       await runWeir('c0', 'reference', before);
     }
