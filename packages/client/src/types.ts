@@ -4,6 +4,7 @@
  * with, so the SDK and the server cannot drift apart.
  */
 export type {
+  AlertMetadata,
   BrokerTopic,
   ConsumedMessage,
   ConsumerGroupDetail,
@@ -29,6 +30,7 @@ export type {
   ResetOffsetsResult,
   Role,
   Rule,
+  Severity,
   SerdeConfiguration,
   SigmaImportResult,
   SigmaMappingFile,

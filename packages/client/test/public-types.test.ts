@@ -94,6 +94,7 @@ pin<
       enabled: boolean;
       description?: string;
       annotations?: string[];
+      severity?: 'informational' | 'low' | 'medium' | 'high' | 'critical';
       datamodel?: string;
     }
   >

@@ -1,5 +1,6 @@
 export type { FromSchema } from './from-schema.ts';
 export { anyJson, listOf, responseShape } from './response-shape.ts';
+export * from './alert-record.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './requests.ts';
@@ -7,6 +8,7 @@ export * from './resources.ts';
 export * from './responses.ts';
 export * from './roles.ts';
 export * from './serdes.ts';
+export * from './severity.ts';
 export { fixedHeaders, hstsHeader } from './security-headers.ts';
 export { taskDefaults, type RawOptions } from './task-defaults.ts';
 export { taskFunctionNames, taskFunctions, type TaskDefinitions, type TaskFunction } from './task-schemas.ts';

@@ -1,5 +1,6 @@
 import type { FromSchema } from './from-schema.ts';
 import { integerId, integerIdRule, stringId, stringIdRule } from './ids.ts';
+import { severitySchema } from './severity.ts';
 import { serdeConfiguration } from './serdes.ts';
 import { taskFunctionNames, taskFunctions } from './task-schemas.ts';
 import { topicNameSchema } from './topic-names.ts';
@@ -35,6 +36,8 @@ export const ruleSchema = {
     description: descriptionField,
     pdl: { type: 'string', minLength: 1, maxLength: 1024 * 1024 },
     annotations: { type: 'array', items: { type: 'string', maxLength: 1024 }, maxItems: 1000 },
+    /** Optional; a rule without one is `medium` (severity.ts). */
+    severity: severitySchema,
     enabled: { type: 'boolean' },
     /** Earlier form (spec: Versioning): accepted and kept. */
     datamodel: { type: 'string', maxLength: 1024 },

@@ -12,6 +12,7 @@ import { childPath, fail, SigmaConversionError } from './errors.ts';
 import type { Mapping } from './mapping.ts';
 import { findLogsource } from './mapping.ts';
 import { annotations, describe, readMetadata } from './metadata.ts';
+import { severityFromLevel } from './severity.ts';
 import { group } from './pdlText.ts';
 
 export interface ConvertOptions {
@@ -209,6 +210,7 @@ export function convertSigma(text: string, options: ConvertOptions): DocumentRes
           description: describe(b.meta),
           pdl,
           annotations: annotations(b.meta),
+          ...severityFromLevel(b.meta.level, b.warnings),
           enabled: true,
         },
         store: b.usedBy.length === 0 || b.generate,

@@ -7,6 +7,7 @@ import { fieldPath } from './detection.ts';
 import { childPath, fail } from './errors.ts';
 import type { Mapping } from './mapping.ts';
 import { annotations, describe, readMetadata } from './metadata.ts';
+import { severityFromLevel } from './severity.ts';
 import { group, or, pdlField, pdlString } from './pdlText.ts';
 
 export interface CorrelationContext {
@@ -209,6 +210,7 @@ export function convertCorrelation(
         description: describe(meta),
         pdl,
         annotations: annotations(meta),
+        ...severityFromLevel(meta.level, warnings),
         enabled: true,
       },
       store: true,

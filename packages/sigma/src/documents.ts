@@ -1,3 +1,4 @@
+import type { Severity } from '@weir/contract';
 import type { SigmaMetadata } from './metadata.ts';
 
 /** What convertSigma returns for each YAML document, and the Weir rule it makes of one. */
@@ -9,6 +10,8 @@ export interface WeirRule {
   readonly description: string;
   readonly pdl: string;
   readonly annotations: string[];
+  /** From Sigma's `level` (severity.ts); absent when the document has none or an unknown one. */
+  readonly severity?: Severity;
   readonly enabled: boolean;
 }
 

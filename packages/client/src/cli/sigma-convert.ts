@@ -53,6 +53,8 @@ export interface ConvertRow {
   readonly id?: string;
   readonly pdl?: string;
   readonly annotations?: string[];
+  /** From Sigma's `level`; absent without one (the rule is then medium). */
+  readonly severity?: string;
   readonly appliedTo?: string[];
   readonly path?: string;
   readonly reason?: string;
@@ -65,7 +67,13 @@ export function convertFiles(files: readonly string[], mapping: Mapping): Conver
     for (const r of convertSigma(readFileSync(file, 'utf8'), { mapping })) {
       const base = { file, document: r.document, status: r.status, title: r.sigma.title };
       if (r.status === 'converted')
-        rows.push({ ...base, id: r.rule.id, pdl: r.rule.pdl, annotations: r.rule.annotations });
+        rows.push({
+          ...base,
+          id: r.rule.id,
+          pdl: r.rule.pdl,
+          annotations: r.rule.annotations,
+          ...(r.rule.severity ? { severity: r.rule.severity } : {}),
+        });
       else if (r.status === 'filter') rows.push({ ...base, appliedTo: r.appliedTo });
       else rows.push({ ...base, path: r.path, reason: r.reason });
     }

@@ -13,6 +13,8 @@ export interface RuleEntry {
   readonly id: string;
   readonly name: string;
   readonly annotations: readonly string[];
+  /** As stored (optional): what an alert's severity is read from (severityOf of @weir/contract). */
+  readonly severity?: string;
   /** What the original's `padasRule` carries besides id, name and annotations (weir.output.names=original). */
   readonly description?: string;
   readonly pdl?: string;
@@ -40,6 +42,7 @@ function ruleFields(rule: {
   id: string;
   name: string;
   annotations?: readonly string[];
+  severity?: string;
   description?: string;
   pdl?: string;
   datamodel?: string;
@@ -48,6 +51,7 @@ function ruleFields(rule: {
     id: rule.id,
     name: rule.name,
     annotations: rule.annotations ?? [],
+    ...(rule.severity === undefined ? {} : { severity: rule.severity }),
     description: rule.description,
     pdl: rule.pdl,
     datamodel: rule.datamodel,

@@ -112,13 +112,13 @@ export const applyRules: TaskFactory = (definition, task, env) => {
         }
         if (rule.compiled.hasCorrelation) {
           for (const output of rule.compiled.feed(event, context)) {
-            (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp });
+            (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp, rule });
             if (!d.matchAll) break;
           }
         } else {
           const output = rule.compiled.run(event, context);
           if (output !== null)
-            (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp });
+            (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp, rule });
         }
         if (!d.matchAll && alerts !== null) break;
       }
@@ -142,6 +142,7 @@ export const applyRules: TaskFactory = (definition, task, env) => {
           records.push({
             value: alert(output, rule, false),
             timestamp: typeof time === 'number' && Number.isFinite(time) ? time : Date.now(),
+            rule,
           });
         }
       }
@@ -153,5 +154,8 @@ export const applyRules: TaskFactory = (definition, task, env) => {
 /** A resumed correlation's outputs as alerts, timestamped like the record that completed them. */
 function alertsOf(outputs: readonly JsonObject[], rule: RuleEntry, timestamp: number, alert: Raise): TaskResult {
   if (outputs.length === 0) return nothing;
-  return { kind: 'alerts', records: outputs.map((output, i) => ({ value: alert(output, rule, i > 0), timestamp })) };
+  return {
+    kind: 'alerts',
+    records: outputs.map((output, i) => ({ value: alert(output, rule, i > 0), timestamp, rule })),
+  };
 }

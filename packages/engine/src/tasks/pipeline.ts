@@ -62,9 +62,7 @@ export function resumePipeline(tasks: readonly CompiledTask[], taskIndex: number
   };
   if (result.kind === 'error') return acc;
   const last = taskIndex === tasks.length - 1;
-  if (result.kind === 'alerts')
-    for (const a of result.records)
-      acc.alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
+  if (result.kind === 'alerts') for (const a of result.records) acc.alerts.push(last ? a : raised(a));
   if (result.routes) for (const routed of result.routes) acc.routes!.push({ taskIndex, routed });
   return continuePipeline(tasks, taskIndex + 1, [...result.records], acc);
 }
@@ -96,8 +94,7 @@ function continuePipeline(
       }
       if (result.kind === 'alerts') {
         // later tasks may change the records they get: the alerts topic keeps the alerts as raised
-        for (const a of result.records)
-          alerts.push(last ? a : { value: cloneJson(a.value) as TaskRecord['value'], timestamp: a.timestamp });
+        for (const a of result.records) alerts.push(last ? a : raised(a));
       }
       if (result.routes) for (const routed of result.routes) (routes ??= []).push({ taskIndex: t, routed });
       if (next === null) next = current.length === 1 ? (result.records as TaskRecord[]) : [...result.records];
@@ -109,4 +106,10 @@ function continuePipeline(
   for (const out of current) withTime(out);
   for (const a of alerts) withTime(a);
   return routes === undefined ? { records: current, alerts, failures } : { records: current, alerts, failures, routes };
+}
+
+/** An alert as raised, kept for the alerts topic: a copy, since later tasks may change the record. */
+function raised(a: TaskRecord): TaskRecord {
+  const value = cloneJson(a.value) as TaskRecord['value'];
+  return a.rule === undefined ? { value, timestamp: a.timestamp } : { value, timestamp: a.timestamp, rule: a.rule };
 }

@@ -1,6 +1,6 @@
 import type { CompileOptions, CompiledPdl, CorrelationStateStore, LookupResolver } from '@weir/pdl';
 import type { TaskFunction } from '@weir/contract';
-import type { RuleSource } from '../rules/rule-book.ts';
+import type { RuleEntry, RuleSource } from '../rules/rule-book.ts';
 
 /**
  * The contract of a task function (../shared/spec/tasks.md): a task is compiled once from its
@@ -15,6 +15,8 @@ export interface TaskRecord {
   readonly value: string | JsonObject;
   /** Epoch milliseconds (the Kafka record timestamp). */
   readonly timestamp: number;
+  /** An alert's rule (APPLY_RULES): what the alerts topic's `_alert` is made of (docs/alerts.md). */
+  readonly rule?: RuleEntry;
 }
 
 /**

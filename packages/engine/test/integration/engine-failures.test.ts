@@ -119,7 +119,7 @@ async function adminToken(url: string): Promise<string> {
 }
 
 /** Every sequence number seen on the output, and how many records carried a number already seen. */
-function tally(values: Buffer[]): { distinct: number; duplicates: number } {
+function tally(values: readonly (Buffer | string)[]): { distinct: number; duplicates: number } {
   const seen = new Set<number>();
   let duplicates = 0;
   for (const v of values) {

@@ -145,3 +145,19 @@ for (const k of kinds) {
     assert.deepEqual((await call('GET', base)).body, []);
   });
 }
+
+test('rules: a severity is stored and read back; one that is not among the five is refused naming the field, nothing stored', async () => {
+  const { admin } = t.tokens;
+  const rule = { id: 'sev-1', name: 'Sev', pdl: 'a=1', enabled: true, severity: 'critical' };
+  const created = await t.node.call('POST', '/api/rules', { token: admin, body: rule });
+  assert.deepEqual([created.status, created.body], [201, rule]);
+  assert.deepEqual((await t.node.call('GET', '/api/rules/sev-1', { token: admin })).body, rule);
+  const refused = await t.node.call('POST', '/api/rules', {
+    token: admin,
+    body: { ...rule, id: 'sev-2', severity: 'severe' },
+  });
+  const errors = ['severity: must be one of informational, low, medium, high, critical'];
+  assert.deepEqual([refused.status, refused.body], [400, { ...badRequest(`Invalid rule: ${errors[0]}`), errors }]);
+  assert.equal((await t.node.call('GET', '/api/rules/sev-2', { token: admin })).status, 404);
+  await t.node.call('DELETE', '/api/rules/sev-1', { token: admin });
+});

@@ -47,6 +47,7 @@ const converted = (stored: boolean, license?: string) => ({
       'sigma.status=test',
       ...(license ? [`sigma.license=${license}`] : []),
     ],
+    severity: 'high',
     enabled: true,
   },
 });

@@ -8,15 +8,25 @@ function rule(id: string, pdl: string, enabled = true): RuleEntry {
   return { id, name: `Rule ${id}`, annotations: [`attack.${id}`], enabled, compiled: compile(pdl) };
 }
 
+/** A task result with the records' `rule` left out, to compare what is written. */
+function withoutRules(result: ReturnType<typeof run>): unknown {
+  if (result.kind !== 'alerts') return result;
+  return { ...result, records: result.records.map(({ value, timestamp }) => ({ value, timestamp })) };
+}
+
 function source(...rules: RuleEntry[]): RuleSource & { set(r: RuleEntry): void; delete(id: string): void } {
   const map = new Map(rules.map((r) => [r.id, r]));
   return { get: (id) => map.get(id), set: (r) => map.set(r.id, r), delete: (id) => map.delete(id) };
 }
 
-test('every match, in the listed order, yields an alert: rule output plus _rule', () => {
-  const rules = source(rule('r1', 'user="bob"'), rule('r2', 'port=443 | eval risk="high"'), rule('r3', 'user="eve"'));
+test('every match, in the listed order, yields an alert: rule output plus _rule, and the rule it came from', () => {
+  const [r1, r2] = [rule('r1', 'user="bob"'), rule('r2', 'port=443 | eval risk="high"')];
+  const rules = source(r1, r2, rule('r3', 'user="eve"'));
   const task = makeTask('APPLY_RULES', { rules: ['r2', 'r1', 'r3'] }, { rules });
-  assert.deepEqual(run(task, { user: 'bob', port: 443 }), {
+  const result = run(task, { user: 'bob', port: 443 });
+  // the rule beside each alert (for the alerts topic's `_alert`, docs/alerts.md), not in its value
+  assert.deepEqual(result.kind === 'alerts' ? result.records.map((r) => r.rule) : [], [r2, r1]);
+  assert.deepEqual(withoutRules(result), {
     kind: 'alerts',
     records: [
       {

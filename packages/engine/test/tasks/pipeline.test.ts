@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compile } from '@weir/pdl';
 import { runPipeline } from '../../src/tasks/pipeline.ts';
-import type { CompiledTask, RuleEntry, RuleSource } from '../../src/tasks/task-function.ts';
+import type { CompiledTask, RuleEntry, RuleSource, TaskRecord } from '../../src/tasks/task-function.ts';
 import { T0, makeTask } from './task-harness.ts';
 
 const rules: RuleSource = {
@@ -18,6 +18,9 @@ const rules: RuleSource = {
       ssh: { id: 'ssh', name: 'SSH', annotations: [], enabled: true, compiled: compile('port=22') },
     })[id],
 };
+
+/** Records as written: value and timestamp (an alert's `rule` is checked on its own). */
+const plain = (records: readonly TaskRecord[]) => records.map(({ value, timestamp }) => ({ value, timestamp }));
 
 test('pipeline test shape: raw key=value text → parsed fields, _raw and an integer _time', () => {
   const tasks = [makeTask('PARSE_KV', {}), makeTask('TIMESTAMP', { field: 'ts', format: 'epoch' })];
@@ -75,7 +78,13 @@ test('the reference pipeline: PARSE_KV → TIMESTAMP → EVAL → APPLY_RULES; a
     },
     { value: { ...base, _rule: { id: 'ssh', name: 'SSH', annotations: [] } }, timestamp: 1680674828000 },
   ];
-  assert.deepEqual(result, { records: expected, alerts: expected, failures: [] });
+  assert.deepEqual(plain(result.records), expected);
+  assert.deepEqual(plain(result.alerts), expected);
+  assert.deepEqual(result.failures, []);
+  assert.deepEqual(
+    result.alerts.map((a) => a.rule?.id),
+    ['admin', 'ssh'],
+  );
   assert.deepEqual(runPipeline(tasks, { value: 'user=bob port=80 time="2023-04-05 06:07:08"', timestamp: 1 }), {
     records: [],
     alerts: [],
@@ -87,9 +96,11 @@ test('tasks after APPLY_RULES change the records, not the alerts as raised', () 
   const tasks = [makeTask('APPLY_RULES', { rules: ['ssh'] }, { rules }), makeTask('OUTPUT_FIELD', { field: '_rule' })];
   const result = runPipeline(tasks, { value: { port: 22, _time: 9 }, timestamp: T0 });
   assert.deepEqual(result.records, [{ value: '{"id":"ssh","name":"SSH","annotations":[]}', timestamp: T0 }]);
-  assert.deepEqual(result.alerts, [
+  assert.deepEqual(plain(result.alerts), [
     { value: { port: 22, _time: 9, _rule: { id: 'ssh', name: 'SSH', annotations: [] } }, timestamp: T0 },
   ]);
+  // the copy kept for the alerts topic keeps its rule
+  assert.equal(result.alerts[0]!.rule?.id, 'ssh');
 });
 
 test('a task error stops that record and reports task, message and the failing input (for the DLQ)', () => {

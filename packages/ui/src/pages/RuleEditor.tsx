@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { Rule } from '@weir/contract';
+import { severities, severityOf, type Rule, type Severity } from '@weir/contract';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { parse } from '@weir/pdl';
 import { api } from '../lib/api.ts';
@@ -31,7 +31,9 @@ import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
 import { sampleNote, topicSample } from './topic-sample.ts';
 
-const empty: Rule = { id: '', name: '', description: '', pdl: '', annotations: [], enabled: true };
+const empty: Rule = { id: '', name: '', description: '', pdl: '', annotations: [], severity: 'medium', enabled: true };
+/** Most severe first, as the rules table lists them. */
+const severityChoices = [...severities].reverse().map((s) => ({ value: s, label: s }));
 
 interface Outcome {
   index: number;
@@ -276,6 +278,15 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
           value={rule.annotations ?? []}
           error={problems.length ? problems.join('; ') : undefined}
           onChange={(annotations) => setRule({ ...rule, annotations })}
+        />
+        <Select
+          label="Severity"
+          description="Alerts carry it; without one a rule is medium"
+          readOnly={!isAdmin}
+          allowDeselect={false}
+          data={severityChoices}
+          value={severityOf(rule)}
+          onChange={(v) => v && setRule({ ...rule, severity: v as Severity })}
         />
         <Switch
           label="Enabled"

@@ -24,12 +24,12 @@ import { errorText } from '../lib/errors.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
+import { severityColor } from '../lib/severity-colors.ts';
 import { RuleEditor } from './RuleEditor.tsx';
 import { annotatesTechnique } from './coverage.ts';
 import {
   filterFacets,
   filterRules,
-  noSeverity,
   ruleFacets,
   severities,
   sortRules,
@@ -37,20 +37,9 @@ import {
   type SortKey,
 } from './rule-filter.ts';
 
-const severityChoices = [
-  ...severities.map((s) => ({ value: s, label: s })),
-  { value: noSeverity, label: 'no severity' },
-];
+const severityChoices = severities.map((s) => ({ value: s, label: s }));
 const tacticChoices = tactics.map((t) => ({ value: t.shortName, label: t.name }));
 const tacticName = new Map(tactics.map((t) => [t.shortName, t.name]));
-const severityColor: Record<string, string> = {
-  critical: 'red',
-  high: 'orange',
-  medium: 'yellow',
-  low: 'blue',
-  informational: 'gray',
-};
-
 /** `/rules`: the table; `/rules/new` and `/rules/{id}`: the editor. */
 export default function RulesPage() {
   const { path } = useRouter();
@@ -317,16 +306,9 @@ const RuleRows = memo(function RuleRows({
               {r.name}
             </span>
             <span role="cell" style={cell}>
-              {f.severity && (
-                <Badge
-                  variant="dot"
-                  size="sm"
-                  color={severityColor[f.severity] ?? 'gray'}
-                  style={{ textTransform: 'none' }}
-                >
-                  {f.severity}
-                </Badge>
-              )}
+              <Badge variant="dot" size="sm" color={severityColor[f.severity]} style={{ textTransform: 'none' }}>
+                {f.severity}
+              </Badge>
             </span>
             <span role="cell" style={cell}>
               {f.techniques.map((t) => (

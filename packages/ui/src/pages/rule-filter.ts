@@ -1,4 +1,4 @@
-import type { Rule } from '@weir/contract';
+import { severityOf, severityRank, type Rule, type Severity } from '@weir/contract';
 import { tactics, techniques } from '../lib/attack.ts';
 import { sigmaMetadata } from '../lib/sigma-metadata.ts';
 
@@ -28,7 +28,7 @@ export function filterRules(rules: readonly Rule[], search: string): Rule[] {
   return out;
 }
 
-/** Sigma's levels, most severe first: a rule's severity is its `sigma.level=<level>` annotation. */
+/** The severities, most severe first (the filter's choices). */
 export const severities = ['critical', 'high', 'medium', 'low', 'informational'] as const;
 
 export type SortKey = 'id' | 'name' | 'enabled' | 'severity';
@@ -39,14 +39,14 @@ export interface RuleSort {
 
 /** What the table shows of a rule beside its fields, computed once per rule object. */
 interface Facets {
-  readonly severity: string | undefined;
+  readonly severity: Severity;
   readonly techniques: readonly string[];
   readonly tactics: readonly string[];
 }
 const facetsOf = new WeakMap<Rule, Facets>();
 
 /**
- * A rule's severity (the value of its first `sigma.level=` annotation, lower case), its ATT&CK
+ * A rule's severity (its own; else a Sigma import's `sigma.level=` annotation; else medium: severityOf), its ATT&CK
  * technique ids (`T1110`, `attack.t1110.001`: not URLs, tactics or `sigma.*` metadata), and its
  * tactics' short names in the matrix's order: those of its techniques in the shipped table and its
  * own `attack.<tactic>` tags.
@@ -55,26 +55,19 @@ export function ruleFacets(rule: Rule): Facets {
   let f = facetsOf.get(rule);
   if (!f) {
     const m = sigmaMetadata(rule);
-    const level = m.metadata
-      .find((x) => x.key === 'level')
-      ?.value.trim()
-      .toLowerCase();
     const named = new Set([
       ...m.tactics.map((t) => t.shortName),
       ...m.techniques.flatMap((id) => techniques.get(id)?.tactics ?? []),
     ]);
     const ordered = tactics.map((t) => t.shortName).filter((t) => named.has(t));
     const newer = [...named].filter((t) => !ordered.includes(t));
-    f = { severity: level || undefined, techniques: [...new Set(m.techniques)], tactics: [...ordered, ...newer] };
+    f = { severity: severityOf(rule), techniques: [...new Set(m.techniques)], tactics: [...ordered, ...newer] };
     facetsOf.set(rule, f);
   }
   return f;
 }
 
-/** `none`: the severity filter's choice for the rules without a `sigma.level`. */
-export const noSeverity = 'none';
-
-/** The rules of `severity` (or without one: `none`) and of `tactic` (a short name); undefined means any. */
+/** The rules of `severity` and of `tactic` (a short name); undefined means any. */
 export function filterFacets(
   rules: readonly Rule[],
   { severity, tactic }: { severity?: string | undefined; tactic?: string | undefined },
@@ -82,16 +75,9 @@ export function filterFacets(
   if (severity === undefined && tactic === undefined) return rules as Rule[];
   return rules.filter((r) => {
     const f = ruleFacets(r);
-    if (severity !== undefined && (f.severity ?? noSeverity) !== severity) return false;
+    if (severity !== undefined && f.severity !== severity) return false;
     return tactic === undefined || f.tactics.includes(tactic);
   });
-}
-
-/** Severity as a number, most severe highest; an unknown level below `informational`, none lowest. */
-function severityRank(severity: string | undefined): number {
-  if (severity === undefined) return -2;
-  const i = (severities as readonly string[]).indexOf(severity);
-  return i < 0 ? -1 : severities.length - i;
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });

@@ -7,18 +7,19 @@ import { seriousViolations, signIn, startConsole, type Console } from '../helper
 /**
  * The rules table in Debian's chromium against the real UI server and engine: ATT&CK chips are
  * technique ids only (tactics in their own column; `sigma.*` metadata and reference URLs left out),
- * the severity from `sigma.level`, columns sorted by a header click, severity and tactic filters.
+ * the severity (the rule's own, else `sigma.level` from an earlier import, else medium), columns sorted by a header click, severity and tactic filters.
  */
 let c: Console;
 let page: Page;
 
-const rule = (id: string, name: string, annotations: string[], enabled = true) => ({
+const rule = (id: string, name: string, annotations: string[], enabled = true, more: { severity?: string } = {}) => ({
   id,
   name,
   description: '',
   pdl: `rule=${id}`,
   annotations,
   enabled,
+  ...more,
 });
 
 before(async () => {
@@ -35,7 +36,7 @@ before(async () => {
     ]),
     rule('brute', 'Brute force', ['T1110'], false),
     rule('dump10', 'credential dump', ['T1003', 'sigma.level=critical']),
-    rule('dump2', 'Another', []),
+    rule('dump2', 'Another', ['sigma.level=high'], true, { severity: 'low' }),
   ])
     await post(c.node, token, '/api/rules', r);
   page = await (await c.context('light')).newPage();
@@ -82,9 +83,9 @@ test('a row: severity, technique ids as ATT&CK chips with names, tactics as tact
       'Execution',
       'rule=ps-download',
     ],
-    ['', 'brute', 'Brute force', '', 'T1110 Brute Force', 'Credential Access', 'rule=brute'],
+    ['', 'brute', 'Brute force', 'medium', 'T1110 Brute Force', 'Credential Access', 'rule=brute'],
     ['', 'dump10', 'credential dump', 'critical', 'T1003 OS Credential Dumping', 'Credential Access', 'rule=dump10'],
-    ['', 'dump2', 'Another', '', '', '', 'rule=dump2'],
+    ['', 'dump2', 'Another', 'low', '', '', 'rule=dump2'],
   ]);
   assert.deepEqual(await seriousViolations(page), []);
 });
@@ -108,7 +109,7 @@ test('a header click sorts by its column (aria-sort says how); a second click re
   assert.deepEqual(await ids(page), ['brute', 'dump2', 'dump10', 'ps-download']);
   // Severity: ascending first (none, then low … critical); a second click puts critical first.
   await page.getByRole('button', { name: 'Severity', exact: true }).click();
-  assert.deepEqual(await ids(page), ['brute', 'dump2', 'ps-download', 'dump10']);
+  assert.deepEqual(await ids(page), ['dump2', 'brute', 'ps-download', 'dump10']);
   await page.getByRole('button', { name: 'Severity', exact: true }).click();
   assert.equal(await header('Severity').getAttribute('aria-sort'), 'descending');
   assert.deepEqual(await ids(page), ['dump10', 'ps-download', 'brute', 'dump2']);
@@ -119,8 +120,11 @@ test('the severity and tactic filters, alone and together with the search', asyn
   await choose(page, 'Severity', 'high');
   assert.deepEqual(await ids(page), ['ps-download']);
   assert.equal(await count(), '1 of 4 rules');
-  await choose(page, 'Severity', 'no severity');
-  assert.deepEqual(await ids(page), ['brute', 'dump2']);
+  await choose(page, 'Severity', 'medium');
+  assert.deepEqual(await ids(page), ['brute']);
+  await choose(page, 'Severity', 'low');
+  assert.deepEqual(await ids(page), ['dump2']);
+  await choose(page, 'Severity', 'medium');
 
   await choose(page, 'Tactic', 'Credential Access');
   assert.deepEqual(await ids(page), ['brute']);

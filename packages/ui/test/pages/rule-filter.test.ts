@@ -23,14 +23,14 @@ const imported = rule('sigma-1', [
   'sigma.reference=https://attack.mitre.org/techniques/T1003/',
 ]);
 
-test('ruleFacets: severity from sigma.level, technique ids only (no URL, tactic or metadata), tactics in matrix order', () => {
+test('ruleFacets: severity from sigma.level (no severity of its own), technique ids only (no URL, tactic or metadata), tactics in matrix order', () => {
   assert.deepEqual(ruleFacets(imported), {
     severity: 'high',
     techniques: ['T1059.001', 'T1110'],
     tactics: ['execution', 'credential-access'],
   });
   assert.deepEqual(ruleFacets(rule('plain', ['T1110.001', 'https://example.com/T1003'])), {
-    severity: undefined,
+    severity: 'medium',
     techniques: ['T1110.001'],
     tactics: ['credential-access'],
   });
@@ -46,10 +46,10 @@ const rules = [
 ];
 const ids = (rs: readonly Rule[]) => rs.map((r) => r.id);
 
-test('filterFacets: by severity (`none` for rules without one) and by tactic, both together', () => {
+test('filterFacets: by severity (medium for rules without one) and by tactic, both together', () => {
   assert.deepEqual(ids(filterFacets(rules, {})), ['r10', 'r2', 'r1', 'r3']);
   assert.deepEqual(ids(filterFacets(rules, { severity: 'high' })), ['r3']);
-  assert.deepEqual(ids(filterFacets(rules, { severity: 'none' })), ['r1']);
+  assert.deepEqual(ids(filterFacets(rules, { severity: 'medium' })), ['r1']);
   assert.deepEqual(ids(filterFacets(rules, { tactic: 'credential-access' })), ['r10']);
   assert.deepEqual(ids(filterFacets(rules, { tactic: 'persistence' })), ['r3']);
   assert.deepEqual(ids(filterFacets(rules, { tactic: 'execution', severity: 'critical' })), ['r2']);
@@ -62,15 +62,24 @@ test('sortRules: by id and name as people read them, by enabled, by severity; ti
   // `beta` and `Beta` tie (case is ignored): id order.
   assert.deepEqual(ids(sortRules(rules, { key: 'name', direction: 'ascending' })), ['r2', 'r3', 'r10', 'r1']);
   assert.deepEqual(ids(sortRules(rules, { key: 'enabled', direction: 'ascending' })), ['r2', 'r1', 'r3', 'r10']);
-  assert.deepEqual(ids(sortRules(rules, { key: 'severity', direction: 'descending' })), ['r2', 'r3', 'r10', 'r1']);
-  assert.deepEqual(ids(sortRules(rules, { key: 'severity', direction: 'ascending' })), ['r1', 'r10', 'r3', 'r2']);
+  assert.deepEqual(ids(sortRules(rules, { key: 'severity', direction: 'descending' })), ['r2', 'r3', 'r1', 'r10']);
+  assert.deepEqual(ids(sortRules(rules, { key: 'severity', direction: 'ascending' })), ['r10', 'r1', 'r3', 'r2']);
   // The input is not reordered.
   assert.deepEqual(ids(rules), ['r10', 'r2', 'r1', 'r3']);
 });
 
-test('an unknown level sorts below informational and above none', () => {
-  const odd = [rule('a', []), rule('b', ['sigma.level=weird']), rule('c', ['sigma.level=informational'])];
-  assert.deepEqual(ids(sortRules(odd, { key: 'severity', direction: 'descending' })), ['c', 'b', 'a']);
+test("a rule's own severity wins over a Sigma level; an unknown level counts as medium", () => {
+  const odd = [
+    rule('a', []),
+    rule('b', ['sigma.level=weird']),
+    rule('c', ['sigma.level=informational']),
+    rule('d', ['sigma.level=informational'], { severity: 'critical' }),
+  ];
+  assert.deepEqual(
+    odd.map((r) => ruleFacets(r).severity),
+    ['medium', 'medium', 'informational', 'critical'],
+  );
+  assert.deepEqual(ids(sortRules(odd, { key: 'severity', direction: 'descending' })), ['d', 'a', 'b', 'c']);
 });
 
 test('filterRules: the search still finds id, name, PDL and annotations', () => {

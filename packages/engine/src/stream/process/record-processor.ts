@@ -10,6 +10,7 @@ import { metricNames } from '../metric-names.ts';
 import type { FetchedRecord, OutgoingRecord, SourceRecord } from '../records.ts';
 import type { StageBinding, StreamPlan, TopologyPlan } from '../topology-plan.ts';
 import type { WorkerStats } from '../worker-stats.ts';
+import { alertRecordValue, ordinalOf } from './alert-record.ts';
 import { deadLetterRecord, deadLetterTopic } from './dead-letter.ts';
 import { decodeValue, encodeValue } from './record-codec.ts';
 import { decodeRouted, encodeRouted, partitionOf } from './repartition-records.ts';
@@ -188,11 +189,13 @@ function writeResult(
     else stats.add(metricNames.skipped, [topology.name, failure.task.name]);
   }
   writeOutputs(source ?? { key }, topology, result.records, stats, out, key);
-  for (const alert of result.alerts) {
+  const alerts = result.alerts;
+  for (let i = 0; i < alerts.length; i++) {
+    const alert = alerts[i]!;
     out.push({
       topic: env.alertsTopic,
       key,
-      value: Buffer.from(JSON.stringify(alert.value)),
+      value: alertRecordValue(alert, source, ordinalOf(alerts, i)),
       timestamp: BigInt(alert.timestamp),
     });
     stats.add(metricNames.alerts, [topology.name]);

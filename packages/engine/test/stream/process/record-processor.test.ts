@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { AlertMetadata } from '@weir/contract';
 import { test } from 'node:test';
 import type { ConfigSnapshot } from '../../../src/stream/config-snapshot.ts';
 import { metricNames } from '../../../src/stream/metric-names.ts';
@@ -15,6 +16,9 @@ import { RuleBook } from '../../../src/rules/rule-book.ts';
 import { PartitionedStateStore } from '../../../src/stream/state/partitioned-state.ts';
 import { buildPlan, TaskCache, type StreamPlan } from '../../../src/stream/topology-plan.ts';
 import { WorkerStats } from '../../../src/stream/worker-stats.ts';
+
+/** An alerts-topic record's value as a test reads it. */
+type AlertValue = Record<string, unknown> & { _alert: AlertMetadata };
 
 const string = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const json = (name: string) => ({ name, keySerde: string, valueSerde: string });
@@ -179,4 +183,48 @@ test('a clock tick moves a stage partition on; partitions of no stage are passed
     closed.map((r) => r.topic),
     ['out'],
   );
+});
+
+test('an alert on the alerts topic carries `_alert`: a deterministic id, severity, techniques, event time and its source record', () => {
+  const rules: ConfigSnapshot['rules'] = [
+    { id: 'r1', name: 'R1', pdl: 'a=1', annotations: ['attack.t1110.001', 'T1078'], severity: 'high', enabled: true },
+    { id: 'r2', name: 'R2', pdl: 'a=1', annotations: ['sigma.level=low'], enabled: true },
+  ];
+  const applyRules = [{ id: 1, name: 'rules', function: 'APPLY_RULES', definition: { rules: ['r1', 'r2'] } }];
+  const run = (offset: number) => {
+    const { out } = processBatch(
+      [fetched('in', offset, '{"a":1,"_time":1000}')],
+      plan(applyRules, undefined, { rules }),
+      noState,
+      env(),
+    );
+    return out.filter((r) => r.topic === 'alerts').map((r) => JSON.parse(r.value!.toString()) as AlertValue);
+  };
+  const [a1, a2] = run(7);
+  assert.deepEqual(Object.keys(a1!), ['a', '_time', '_rule', '_alert']);
+  assert.deepEqual(
+    { ...a1!._alert, id: typeof a1!._alert.id },
+    {
+      id: 'string',
+      severity: 'high',
+      techniques: ['T1110.001', 'T1078'],
+      time: 1000,
+      source: { topic: 'in', partition: 0, offset: 7 },
+    },
+  );
+  assert.match(a1!._alert.id, /^[0-9a-f]{32}$/);
+  // no severity of its own: the Sigma level annotation of an earlier import; no technique
+  assert.deepEqual([a2!._alert.severity, a2!._alert.techniques], ['low', []]);
+  // the same record and rules again (a replay, another node): the same ids; another record: others
+  const again = run(7);
+  assert.deepEqual(
+    again.map((a) => a._alert.id),
+    [a1!._alert.id, a2!._alert.id],
+  );
+  assert.notEqual(a1!._alert.id, a2!._alert.id);
+  const other = run(8);
+  assert.ok(other.every((a, i) => a._alert.id !== [a1, a2][i]!._alert.id));
+  // the topology's output keeps the alert as pdl.md shows it: no `_alert`
+  const { out } = processBatch([fetched('in', 7, '{"a":1}')], plan(applyRules, undefined, { rules }), noState, env());
+  assert.ok(out.filter((r) => r.topic === 'out').every((r) => !r.value!.toString().includes('_alert')));
 });

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import { alertMetadataKey, severityOf, techniqueIds, type AlertMetadata } from '@weir/contract';
+import type { TaskRecord } from '../../tasks/index.ts';
+import type { SourceRecord } from '../records.ts';
+
+/**
+ * An alert as the alerts topic gets it (docs/alerts.md): the alert (the rule's output plus `_rule`)
+ * with `_alert` added: a deterministic id, the rule's severity and ATT&CK techniques, the event time
+ * and the input record it came from. `ordinal` numbers the alerts one rule raised for one record
+ * (0 for the first), so that two alerts of one record and rule keep distinct ids.
+ */
+export function alertRecordValue(alert: TaskRecord, source: SourceRecord | undefined, ordinal: number): Buffer {
+  const json = JSON.stringify(alert.value);
+  const rule = alert.rule;
+  if (rule === undefined || typeof alert.value !== 'object' || json.length < 2) return Buffer.from(json);
+  const time = alert.value['_time'];
+  const metadata: AlertMetadata = {
+    id: alertId(rule.id, source, ordinal, json),
+    severity: severityOf(rule),
+    techniques: techniqueIds(rule.annotations),
+    time: typeof time === 'number' && Number.isFinite(time) ? time : alert.timestamp,
+    source: source ? { topic: source.topic, partition: source.partition, offset: Number(source.offset) } : null,
+  };
+  // an alert of a rule over alerts may hold its source alert's: replaced, in place
+  if (Object.hasOwn(alert.value, alertMetadataKey))
+    return Buffer.from(JSON.stringify({ ...alert.value, [alertMetadataKey]: metadata }));
+  // else the metadata goes last, written into the alert's own JSON text (no copy of the alert object)
+  const close = json.length === 2 ? '' : ',';
+  return Buffer.from(`${json.slice(0, -1)}${close}"${alertMetadataKey}":${JSON.stringify(metadata)}}`);
+}
+
+/**
+ * SHA-256 (first 32 hex digits) of the rule id and the source record's coordinates and the
+ * ordinal; without a source record (a window closed idle), of the rule id and the alert's JSON.
+ */
+export function alertId(ruleId: string, source: SourceRecord | undefined, ordinal: number, json: string): string {
+  const hash = createHash('sha256').update(ruleId).update('\u0000');
+  if (source) hash.update(`${source.topic}\u0000${source.partition}\u0000${source.offset}\u0000${ordinal}`);
+  else hash.update(json);
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** How many alerts of the same rule come before `alerts[i]` (one record's alerts, as raised). */
+export function ordinalOf(alerts: readonly TaskRecord[], i: number): number {
+  const rule = alerts[i]!.rule;
+  let n = 0;
+  for (let j = 0; j < i; j++) if (alerts[j]!.rule === rule) n++;
+  return n;
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import type { AlertMetadata } from '@weir/contract';
+import { test } from 'node:test';
+import { compile } from '@weir/pdl';
+import type { RuleEntry } from '../../../src/rules/rule-book.ts';
+import { alertId, alertRecordValue, ordinalOf } from '../../../src/stream/process/alert-record.ts';
+import type { SourceRecord } from '../../../src/stream/records.ts';
+import type { TaskRecord } from '../../../src/tasks/index.ts';
+
+/** An alerts-topic record's value as a test reads it. */
+type AlertValue = Record<string, unknown> & { _alert: AlertMetadata };
+
+const rule = (id: string, more: Partial<RuleEntry> = {}): RuleEntry => ({
+  id,
+  name: id,
+  annotations: [],
+  enabled: true,
+  compiled: compile('a=1'),
+  ...more,
+});
+const source = (offset: bigint): SourceRecord => ({
+  topic: 'in',
+  partition: 3,
+  offset,
+  key: undefined,
+  value: undefined,
+  timestamp: 5n,
+});
+const parse = (b: Buffer) => JSON.parse(b.toString()) as AlertValue;
+
+test('without a source record (a window closed idle) the id comes from the rule and the alert itself', () => {
+  const r = rule('c1');
+  const a: TaskRecord = { value: { n: 3, _time: 9 }, timestamp: 20, rule: r };
+  const value = parse(alertRecordValue(a, undefined, 0));
+  assert.equal(value._alert.source, null);
+  assert.equal(value._alert.time, 9);
+  assert.equal(value._alert.severity, 'medium');
+  assert.equal(value._alert.id, alertId('c1', undefined, 0, '{"n":3,"_time":9}'));
+  assert.notEqual(value._alert.id, alertId('c1', undefined, 0, '{"n":4,"_time":9}'));
+});
+
+test('no `_time`: the record timestamp is the time; an alert of a rule over alerts gets its own `_alert`, once', () => {
+  const r = rule('over', { severity: 'critical' });
+  const prior = { id: 'x'.repeat(32), severity: 'low', techniques: [], time: 1, source: null };
+  const value = parse(alertRecordValue({ value: { _alert: prior, b: 1 }, timestamp: 42, rule: r }, source(1n), 0));
+  assert.deepEqual(Object.keys(value), ['_alert', 'b']);
+  assert.equal(value._alert.severity, 'critical');
+  assert.equal(value._alert.time, 42);
+  assert.deepEqual(value._alert.source, { topic: 'in', partition: 3, offset: 1 });
+});
+
+test('the ordinal counts the earlier alerts of the same rule: two alerts of one record and rule differ', () => {
+  const [r1, r2] = [rule('r1'), rule('r2')];
+  const alerts: TaskRecord[] = [r1, r2, r1, r1].map((r) => ({ value: {}, timestamp: 0, rule: r }));
+  assert.deepEqual(
+    alerts.map((_, i) => ordinalOf(alerts, i)),
+    [0, 0, 1, 2],
+  );
+  assert.notEqual(alertId('r1', source(1n), 0, ''), alertId('r1', source(1n), 1, ''));
+  assert.equal(
+    parse(alertRecordValue({ value: {}, timestamp: 0, rule: r1 }, source(1n), 0))._alert.id,
+    alertId('r1', source(1n), 0, ''),
+  );
+});
+
+test('a record without a rule (not raised by APPLY_RULES) is written as it is', () => {
+  assert.equal(alertRecordValue({ value: { a: 1 }, timestamp: 0 }, source(1n), 0).toString(), '{"a":1}');
+});
