@@ -1,18 +1,22 @@
 import { createHash } from 'node:crypto';
 import { alertMetadataKey, severityOf, techniqueIds, type AlertMetadata } from '@weir/contract';
+import { outputNames } from '@weir/pdl';
 import type { TaskRecord } from '../../tasks/index.ts';
 import type { SourceRecord } from '../records.ts';
 
 /**
  * An alert as the alerts topic gets it (docs/alerts.md): the alert (the rule's output plus `_rule`)
  * with `_alert` added: a deterministic id, the rule's severity and ATT&CK techniques, the event time
- * and the input record it came from. `ordinal` numbers the alerts one rule raised for one record
+ * and the input record it came from (not with `weir.output.names=original`: there the record stays
+ * the original product's). `ordinal` numbers the alerts one rule raised for one record
  * (0 for the first), so that two alerts of one record and rule keep distinct ids.
  */
 export function alertRecordValue(alert: TaskRecord, source: SourceRecord | undefined, ordinal: number): Buffer {
   const json = JSON.stringify(alert.value);
   const rule = alert.rule;
-  if (rule === undefined || typeof alert.value !== 'object' || json.length < 2) return Buffer.from(json);
+  // the original's output names: its alerts topic keeps the original's record, field for field
+  if (rule === undefined || typeof alert.value !== 'object' || json.length < 2 || outputNames() === 'original')
+    return Buffer.from(json);
   const time = alert.value['_time'];
   const metadata: AlertMetadata = {
     id: alertId(rule.id, source, ordinal, json),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AlertMetadata } from '@weir/contract';
 import { test } from 'node:test';
-import { compile } from '@weir/pdl';
+import { compile, setOutputNames } from '@weir/pdl';
 import type { RuleEntry } from '../../../src/rules/rule-book.ts';
 import { alertId, alertRecordValue, ordinalOf } from '../../../src/stream/process/alert-record.ts';
 import type { SourceRecord } from '../../../src/stream/records.ts';
@@ -65,4 +65,14 @@ test('the ordinal counts the earlier alerts of the same rule: two alerts of one 
 
 test('a record without a rule (not raised by APPLY_RULES) is written as it is', () => {
   assert.equal(alertRecordValue({ value: { a: 1 }, timestamp: 0 }, source(1n), 0).toString(), '{"a":1}');
+});
+
+test("with the original's output names the alerts topic keeps the original's record: no `_alert`", (t) => {
+  setOutputNames('original');
+  t.after(() => setOutputNames('weir'));
+  const value = { padasRule: { id: 'r1' }, a: 1 };
+  assert.equal(
+    alertRecordValue({ value, timestamp: 0, rule: rule('r1') }, source(1n), 0).toString(),
+    JSON.stringify(value),
+  );
 });
