@@ -9,6 +9,7 @@ import { useSaveRecord } from '../components/useSaveRecord.ts';
 import { errorText } from '../lib/errors.ts';
 import { runSteps, type Step } from '../lib/pipeline-steps.ts';
 import { usePoll } from '../lib/usePoll.ts';
+import { SkippedRules } from '../components/SkippedRules.tsx';
 
 const taskLabel = (id: number, tasks: ReadonlyMap<number, Task>) => {
   const t = tasks.get(id);
@@ -69,7 +70,7 @@ function PipelineEditor({
   const [dragged, setDragged] = useState<number>();
   const [raw, setRaw] = useState('');
   const [steps, setSteps] = useState<Step[]>();
-  const [final, setFinal] = useState<{ ok: boolean; text: string }>();
+  const [final, setFinal] = useState<{ ok: boolean; text: string; warnings?: readonly string[] }>();
   const [announce, setAnnounce] = useState('');
   const setTasks = (list: number[], message?: string) => {
     setPipeline({ ...pipeline, tasks: list });
@@ -81,7 +82,8 @@ function PipelineEditor({
     setSteps(await runSteps(list, raw));
     if (!isNew && !dirty) {
       try {
-        setFinal({ ok: true, text: JSON.stringify(await api.testPipeline(pipeline.id, raw), null, 2) });
+        const outcome = await api.testPipelineOutcome(pipeline.id, raw);
+        setFinal({ ok: true, text: JSON.stringify(outcome.result, null, 2), warnings: outcome.warnings });
       } catch (err) {
         setFinal({ ok: false, text: errorText(err) });
       }
@@ -247,6 +249,7 @@ function PipelineEditor({
               <Text size="sm" fw={600}>
                 Result of the saved pipeline (the engine's run)
               </Text>
+              <SkippedRules warnings={final.warnings} testId="pipeline-test-warnings" />
               {final.ok ? (
                 <Code block data-testid="pipeline-result">
                   {final.text}

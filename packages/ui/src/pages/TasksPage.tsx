@@ -10,6 +10,7 @@ import { errorText } from '../lib/errors.ts';
 import { SchemaForm, type JsonSchema } from '../forms/SchemaForm.tsx';
 import { quoted, unknownValues } from '../forms/pick-list.ts';
 import { usePoll } from '../lib/usePoll.ts';
+import { SkippedRules } from '../components/SkippedRules.tsx';
 
 const functions = Object.keys(taskSchemas) as TaskFunction[];
 
@@ -115,15 +116,7 @@ function TaskEditor({
           Run task test
         </Button>
       </Group>
-      {result?.warnings && result.warnings.length > 0 && (
-        <Alert color="yellow" title="Rules skipped" data-testid="task-test-warnings">
-          {result.warnings.map((w) => (
-            <Text size="sm" key={w}>
-              {w}
-            </Text>
-          ))}
-        </Alert>
-      )}
+      <SkippedRules warnings={result?.warnings} testId="task-test-warnings" />
       {result &&
         (result.ok ? (
           <Code block data-testid="task-test-result">

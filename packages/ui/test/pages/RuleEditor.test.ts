@@ -37,7 +37,7 @@ async function pills(p: Page): Promise<string[]> {
   return (await p.locator('.mantine-TagsInput-pill').allTextContents()).map((t) => t.trim());
 }
 
-test('the ATT&CK picker: a technique found by name, an id not in the table flagged, other tags kept; saved', async () => {
+test('the ATT&CK picker: a technique found by name, an id not in the table flagged, other tags kept; a severity picked; saved', async () => {
   const page = await (await c.context('light')).newPage();
   await signIn(page, 'admin', 'admin-pw');
   await page.goto('/rules/brute');
@@ -73,10 +73,17 @@ test('the ATT&CK picker: a technique found by name, an id not in the table flagg
   assert.deepEqual(await pills(page), ['T1110', 'T1110.001', 'team-red']);
   assert.equal(await page.getByText('is not an ATT&CK technique', { exact: false }).count(), 0);
 
+  // No severity stored: the select shows the default; a choice is saved with the rule.
+  const severity = page.getByRole('textbox', { name: 'Severity' }).or(page.getByRole('combobox', { name: 'Severity' }));
+  assert.equal(await severity.first().inputValue(), 'medium');
+  await severity.first().click();
+  await page.getByRole('option', { name: 'high', exact: true }).click();
+
   await page.getByRole('button', { name: 'Save rule' }).click();
   await page.getByText('Rule brute saved', { exact: true }).waitFor();
   const stored = await c.node.call('GET', '/api/rules/brute', { token });
   assert.deepEqual((stored.body as { annotations: string[] }).annotations, ['T1110', 'T1110.001', 'team-red']);
+  assert.equal((stored.body as { severity?: string }).severity, 'high');
   await page.context().close();
 });
 
