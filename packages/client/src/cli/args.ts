@@ -75,11 +75,12 @@ export const commands: Record<string, CommandSpec> = {
     max: 2,
   },
   produce: {
-    usage: 'produce <topic> [-f EVENTS] [--key-field F] [--key-serializer C] [--value-serializer C]',
-    summary: 'write events to a topic (stdin by default)',
+    usage: 'produce <topic> [-f EVENTS] [--key-field F] [--key-serializer C] [--value-serializer C] [--offsets]',
+    summary: 'write events to a topic (stdin by default); --offsets prints where each went',
     options: {
       filename: { type: 'string', short: 'f' },
       raw: { type: 'boolean' },
+      offsets: { type: 'boolean' },
       'key-field': { type: 'string' },
       'key-serializer': { type: 'string' },
       'value-serializer': { type: 'string' },
@@ -101,10 +102,11 @@ export const commands: Record<string, CommandSpec> = {
   },
   consume: {
     usage:
-      'consume <topic>|alerts [-f] [--from earliest|latest] [--offset N] [--partition P] [--max N] [--timeout S] [--values]',
-    summary: 'read messages as JSON lines; -f follows like tail -f',
+      'consume <topic>|alerts [-f | -e] [--from earliest|latest] [--offset N] [--partition P] [--max N] [--timeout S] [--values]',
+    summary: 'read messages as JSON lines; -f follows like tail -f; -e stops at the end',
     options: {
       follow: { type: 'boolean', short: 'f' },
+      'until-end': { type: 'boolean', short: 'e' },
       from: { type: 'string' },
       offset: { type: 'string' },
       partition: { type: 'string' },

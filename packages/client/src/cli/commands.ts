@@ -234,13 +234,19 @@ const produce: Handler = async (cmd, io) => {
   const { weir } = openSession(cmd, io.env);
   const batch = 500;
   for (let i = 0; i < messages.length; i += batch) {
-    const res = await weir.produce(topic, {
-      ...(cmd.values['key-serializer'] ? { keySerializer: cmd.values['key-serializer'] as string } : {}),
-      ...(cmd.values['value-serializer'] ? { valueSerializer: cmd.values['value-serializer'] as string } : {}),
-      messages: messages.slice(i, i + batch),
-    });
+    const res = await weir.produce(
+      topic,
+      {
+        ...(cmd.values['key-serializer'] ? { keySerializer: cmd.values['key-serializer'] as string } : {}),
+        ...(cmd.values['value-serializer'] ? { valueSerializer: cmd.values['value-serializer'] as string } : {}),
+        messages: messages.slice(i, i + batch),
+      },
+      { offsets: cmd.values.offsets === true },
+    );
     if (res.result !== 'success')
       throw new Error(`produce to ${topic} failed after ${i} messages: ${res.message ?? res.result}`);
+    // --offsets: one line per message, in the input's order: where it was written
+    for (const o of res.offsets ?? []) io.out(`${JSON.stringify({ partition: o.partition, offset: o.offset })}\n`);
   }
   io.err(`${messages.length} messages produced to ${topic}\n`);
 };
@@ -255,6 +261,8 @@ const consume: Handler = async (cmd, io) => {
   const max = intFlag(cmd.values, 'max');
   const timeout = intFlag(cmd.values, 'timeout');
   if (from !== undefined && startOffset !== undefined) throw new UsageError('give --from or --offset, not both');
+  const untilEnd = cmd.values['until-end'] === true;
+  if (untilEnd && cmd.values.follow) throw new UsageError('give -f (follow) or -e (stop at the end), not both');
   const deser = {
     ...(cmd.values['key-deserializer'] ? { keyDeserializer: cmd.values['key-deserializer'] as string } : {}),
     ...(cmd.values['value-deserializer'] ? { valueDeserializer: cmd.values['value-deserializer'] as string } : {}),
@@ -305,6 +313,7 @@ const consume: Handler = async (cmd, io) => {
     ...deser,
     maxEvents: max ?? 1000,
     maxTimeoutSeconds: timeout ?? 5,
+    ...(untilEnd ? { untilEnd: true } : {}),
   });
   let index = 0;
   for (;;) {

@@ -480,6 +480,34 @@ describe('weirctl against a real node', () => {
     );
   });
 
+  test('produce --offsets prints where each message went (kcat agrees); consume -e stops at the end', async () => {
+    const produced = await cli(['produce', topic, '--offsets'], '{"n":6}\n{"n":7}\n');
+    assert.equal(produced.code, 0, produced.stderr);
+    assert.deepEqual(lines(produced.stdout), [
+      { partition: 0, offset: 5 },
+      { partition: 0, offset: 6 },
+    ]);
+    const seen = execFileSync(
+      'kcat',
+      ['-C', '-b', testBootstrap(), '-t', topic, '-p', '0', '-o', '5', '-c', '2', '-e', '-f', '%o|%s\n'],
+      { encoding: 'utf8' },
+    );
+    assert.deepEqual(seen.trim().split('\n'), ['5|{"n":6}', '6|{"n":7}']);
+
+    // -e: the session completes at the end offsets it found, long before its 300 s timeout
+    const started = Date.now();
+    const consumed = await cli(['consume', topic, '-e', '--timeout', '300', '--values']);
+    assert.equal(consumed.code, 0, consumed.stderr);
+    assert.deepEqual(
+      lines(consumed.stdout).map((v) => v.n),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
+    assert.ok(Date.now() - started < 120_000, 'consume -e did not wait for its timeout');
+    const both = await cli(['consume', topic, '-e', '-f']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /give -f \(follow\) or -e \(stop at the end\), not both/);
+  });
+
   test('consumer groups: get, describe, reset-offsets (kafka-consumer-groups sees the reset), delete', async () => {
     const groupTopic = `cli-group-${suffix}`;
     const group = `cli-readers-${suffix}`;
