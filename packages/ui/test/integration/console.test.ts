@@ -268,6 +268,8 @@ describe('role test: a `user` sees no write control, and a forged write is refus
           `${view} shows write controls to a user`,
         );
         await p.keyboard.press('Escape');
+        // the screenshot below shows the page, not the drawer's closing transition
+        await drawer.waitFor({ state: 'hidden' });
       }
       if (url === '/rules') {
         const toggle = p.getByRole('switch', { name: 'Rule failed-login enabled' });
