@@ -196,6 +196,16 @@ export const resourceKindInfos = [
 ] as const;
 export type ResourcePath = (typeof resourceKindInfos)[number]['path'];
 
-/** The store's collections: the resources', and the node's own records. */
-export const collections = ['meta', 'users', 'tasks', 'pipelines', 'topologies', 'rules', 'lookups', 'nodes'] as const;
+/** The store's collections: the resources', the node's own records, and the alerts' silences. */
+export const collections = [
+  'meta',
+  'users',
+  'tasks',
+  'pipelines',
+  'topologies',
+  'rules',
+  'lookups',
+  'nodes',
+  'silences',
+] as const;
 export type Collection = (typeof collections)[number];

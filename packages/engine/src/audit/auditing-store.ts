@@ -18,6 +18,7 @@ const kindOf: Partial<Record<Collection, string>> = {
   rules: 'rule',
   lookups: 'lookup',
   nodes: 'node',
+  silences: 'silence',
 };
 
 /** What the audit trail keeps of a record: users without secrets, lookups without their rows. */

@@ -11,6 +11,7 @@ export const weirTopicSuffixes = {
   topologies: 'topologies',
   lookups: 'lookups',
   users: 'users',
+  silences: 'silences',
   alerts: 'alerts',
 } as const;
 export type WeirTopic = keyof typeof weirTopicSuffixes;
@@ -41,6 +42,7 @@ export const configTopics = [
   'topologies',
   'lookups',
   'users',
+  'silences',
 ] as const satisfies readonly WeirTopic[];
 
 /** The topics `GET /api/topics/init` requires (spec: Versioning, earlier forms): the six config topics and alerts. */

@@ -1,7 +1,7 @@
 /**
  * Where a node keeps its configuration: users, the token secret, tasks, pipelines, topologies,
- * rules, lookups and nodes. Reads are synchronous (the store is materialised in memory or on local
- * disk); writes resolve once the record is durable and visible to this node's reads.
+ * rules, lookups, nodes and silences. Reads are synchronous (the store is materialised in memory or
+ * on local disk); writes resolve once the record is durable and visible to this node's reads.
  */
 import type { Collection } from '@weir/contract';
 

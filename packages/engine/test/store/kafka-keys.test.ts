@@ -10,6 +10,7 @@ test('the product topic names are exactly the weir_* names', () => {
     'weir_nodes',
     'weir_pipelines',
     'weir_rules',
+    'weir_silences',
     'weir_tasks',
     'weir_topologies',
     'weir_users',
