@@ -43,6 +43,9 @@ import type {
   Topology,
   User,
   UserInput,
+  Silence,
+  SilenceRequest,
+  SilenceState,
 } from './types.ts';
 import {
   isRefreshFailure,
@@ -412,6 +415,23 @@ export class WeirClient {
   }
   async deleteLookup(id: string): Promise<void> {
     await this.#call('DELETE', `/api/lookups/${enc(id)}`);
+  }
+
+  // Silences (docs/alerts.md, "Silences"): expired, never deleted
+  silences(state?: SilenceState): Promise<Silence[]> {
+    return this.#json('GET', `/api/silences${state ? `?state=${enc(state)}` : ''}`);
+  }
+  silence(id: string): Promise<Silence> {
+    return this.#json('GET', `/api/silences/${enc(id)}`);
+  }
+  createSilence(silence: SilenceRequest): Promise<Silence> {
+    return this.#json('POST', '/api/silences', { json: silence });
+  }
+  updateSilence(id: string, silence: SilenceRequest): Promise<Silence> {
+    return this.#json('PUT', `/api/silences/${enc(id)}`, { json: silence });
+  }
+  expireSilence(id: string): Promise<Silence> {
+    return this.#json('POST', `/api/silences/${enc(id)}/expire`);
   }
 
   // Tests

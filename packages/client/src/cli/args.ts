@@ -128,6 +128,21 @@ export const commands: Record<string, CommandSpec> = {
     min: 0,
     max: 0,
   },
+  silence: {
+    usage:
+      "silence list [--state pending|active|expired] | create --match 'field=value'... (--for 2h | --until T) [--from T] --comment TEXT | expire <id>",
+    summary: 'silence alerts for a while (not notified; still stored and shown)',
+    options: {
+      state: { type: 'string' },
+      match: { type: 'string', multiple: true },
+      for: { type: 'string' },
+      until: { type: 'string' },
+      from: { type: 'string' },
+      comment: { type: 'string' },
+    },
+    min: 1,
+    max: 2,
+  },
   sigma: {
     usage: 'sigma convert|import <file|folder>... [--mapping NAME] [--mapping-file F] [--dry-run]',
     summary: 'convert Sigma rules to PDL here (convert), or on the server and store them (import)',

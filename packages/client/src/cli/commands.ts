@@ -14,6 +14,7 @@ import { manifestFiles, readManifests } from './manifests.ts';
 import { formatRecord, formatRecords, formatValue, table } from './output.ts';
 import { deleteRecord, getRecord, listRecords, parseId } from './records.ts';
 import { connection, openSession } from './session.ts';
+import { silence } from './silence.ts';
 import { convertFiles, convertReport, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
 
@@ -480,6 +481,7 @@ export const handlers: Record<string, Handler> = {
   nodes,
   diagnose,
   sigma,
+  silence,
   completion,
   help,
 };

@@ -14,7 +14,8 @@ _weirctl() {
   case "$prev" in
     -f|--filename|--ca) if [ "$cmd" != consume ]; then COMPREPLY=( $(compgen -f -- "$cur") ); return; fi ;;
     -o|--output) COMPREPLY=( $(compgen -W "table json yaml" -- "$cur") ); return ;;
-    --from) COMPREPLY=( $(compgen -W "earliest latest" -- "$cur") ); return ;;
+    --from) if [ "$cmd" = consume ]; then COMPREPLY=( $(compgen -W "earliest latest" -- "$cur") ); return; fi ;;
+    --state) COMPREPLY=( $(compgen -W "pending active expired" -- "$cur") ); return ;;
   esac
   if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=( $(compgen -W "${cmds}" -- "$cur") ); return; fi
   if [ "$COMP_CWORD" -eq 2 ]; then
@@ -23,6 +24,7 @@ _weirctl() {
       engine) COMPREPLY=( $(compgen -W "start stop state" -- "$cur") ) ;;
       test) COMPREPLY=( $(compgen -W "rule pdl task pipeline" -- "$cur") ) ;;
       sigma) COMPREPLY=( $(compgen -W "convert import" -- "$cur") ) ;;
+      silence) COMPREPLY=( $(compgen -W "list create expire" -- "$cur") ) ;;
       completion) COMPREPLY=( $(compgen -W "bash zsh" -- "$cur") ) ;;
       help) COMPREPLY=( $(compgen -W "${cmds}" -- "$cur") ) ;;
       *) COMPREPLY=( $(compgen -f -- "$cur") ) ;;

@@ -508,6 +508,70 @@ describe('weirctl against a real node', () => {
     assert.match(both.stderr, /give -f \(follow\) or -e \(stop at the end\), not both/);
   });
 
+  test('silence create, list, expire: the node stores what the command said; bad matchers and durations exit 2', async () => {
+    const created = await cli([
+      'silence',
+      'create',
+      '--match',
+      '_rule.id=failed-login',
+      '--match',
+      'host.name=~web-[0-9]+',
+      '--for',
+      '2h',
+      '--comment',
+      'maintenance, change 4711',
+      '-o',
+      'json',
+    ]);
+    assert.equal(created.code, 0, created.stderr);
+    const [silence] = JSON.parse(created.stdout) as { id: string; startsAt: string; endsAt: string }[];
+    const stored = await a.call('GET', `/api/silences/${silence!.id}`, { token: admin });
+    assert.equal(stored.status, 200);
+    const body = stored.body as { matchers: unknown; comment: string; state: string; createdBy: string };
+    assert.deepEqual(
+      [body.matchers, body.comment, body.state, body.createdBy],
+      [
+        [
+          { field: '_rule.id', op: '=', value: 'failed-login' },
+          { field: 'host.name', op: '=~', value: 'web-[0-9]+' },
+        ],
+        'maintenance, change 4711',
+        'active',
+        'admin',
+      ],
+    );
+    assert.equal(Date.parse(silence!.endsAt) - Date.parse(silence!.startsAt), 7_200_000);
+
+    const listed = await cli(['silence', 'list', '--state', 'active']);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^ID +STATE +MATCHERS/);
+    assert.match(
+      listed.stdout,
+      new RegExp(`${silence!.id} +active +_rule\\.id="failed-login", host\\.name=~"web-\\[0-9\\]\\+"`),
+    );
+
+    const expired = await cli(['silence', 'expire', silence!.id, '-o', 'json']);
+    assert.equal(expired.code, 0, expired.stderr);
+    assert.equal((JSON.parse(expired.stdout) as { state: string }[])[0]!.state, 'expired');
+    const active = await cli(['silence', 'list', '--state', 'active', '-o', 'json']);
+    assert.ok(!(JSON.parse(active.stdout) as { id: string }[]).some((s) => s.id === silence!.id));
+    // refused by the server: a regular expression that does not compile (exit 1 with its message)
+    const badRegex = await cli(['silence', 'create', '--match', 'user=~(', '--for', '1h', '--comment', 'x']);
+    assert.equal(badRegex.code, 1);
+    assert.match(badRegex.stderr, /matchers\.0\.value/);
+
+    for (const args of [
+      ['silence', 'create', '--match', 'no-operator', '--for', '1h', '--comment', 'x'],
+      ['silence', 'create', '--match', 'a=b', '--for', '2 hours', '--comment', 'x'],
+      ['silence', 'create', '--match', 'a=b', '--comment', 'x'],
+      ['silence', 'create', '--match', 'a=b', '--for', '1h'],
+      ['silence', 'mute'],
+    ]) {
+      const r = await cli(args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    }
+  });
+
   test('consumer groups: get, describe, reset-offsets (kafka-consumer-groups sees the reset), delete', async () => {
     const groupTopic = `cli-group-${suffix}`;
     const group = `cli-readers-${suffix}`;
