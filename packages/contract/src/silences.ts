@@ -103,3 +103,19 @@ export function silenceState(s: { readonly startsAt: string; readonly endsAt: st
   if (at < Date.parse(s.startsAt)) return 'pending';
   return at < Date.parse(s.endsAt) ? 'active' : 'expired';
 }
+
+/**
+ * A matcher written as text, as `weirctl silence create --match` and the console's links take it:
+ * `field=value`, `field!=value`, `field=~regex`, `field!~regex` (the first operator after the field
+ * name counts, so a value may hold `=`). Undefined when the text is none of these.
+ */
+export function parseMatcherText(text: string): SilenceMatcher | undefined {
+  const m = /^([^=!~]+?)\s*(=~|!~|!=|=)(.*)$/s.exec(text);
+  if (m === null || m[1]!.trim() === '') return undefined;
+  return { field: m[1]!.trim(), op: m[2] as SilenceOp, value: m[3]! };
+}
+
+/** A matcher as text: the field, the operator and the value in quotes (`user!="root"`). */
+export function matcherText(m: SilenceMatcher): string {
+  return `${m.field}${m.op}${JSON.stringify(m.value)}`;
+}

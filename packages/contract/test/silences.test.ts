@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { silenceBody, silenceListQuery, silenceOps, silenceState, silenceStates } from '../src/silences.ts';
+import {
+  matcherText,
+  parseMatcherText,
+  silenceBody,
+  silenceListQuery,
+  silenceOps,
+  silenceState,
+  silenceStates,
+} from '../src/silences.ts';
 import { violationsOf } from './helpers/ajv.ts';
 
 const body = {
@@ -48,4 +56,12 @@ test('a state: pending before the start, active from the start, expired from the
   assert.equal(silenceState(s, end - 1), 'active');
   assert.equal(silenceState(s, end), 'expired');
   assert.equal(silenceState(s, end + 86_400_000), 'expired');
+});
+
+test('a matcher as text reads back: field, the first operator after it, the value as written', () => {
+  assert.deepEqual(parseMatcherText('host.name=~web-[0-9]+'), { field: 'host.name', op: '=~', value: 'web-[0-9]+' });
+  assert.deepEqual(parseMatcherText('a != b=c'), { field: 'a', op: '!=', value: ' b=c' });
+  assert.equal(parseMatcherText('no operator'), undefined);
+  assert.equal(parseMatcherText(' =x'), undefined);
+  assert.equal(matcherText({ field: 'user', op: '=', value: 'x"y' }), 'user="x\\"y"');
 });

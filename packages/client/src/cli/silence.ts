@@ -1,4 +1,4 @@
-import { silenceStates, type SilenceMatcher, type SilenceState } from '@weir/contract';
+import { matcherText, parseMatcherText, silenceStates, type SilenceMatcher, type SilenceState } from '@weir/contract';
 import type { Silence } from '../types.ts';
 import type { ParsedCommand } from './args.ts';
 import { UsageError } from './errors.ts';
@@ -64,18 +64,14 @@ export async function silence(
   throw new UsageError(`silence: list, create or expire, found '${action ?? ''}'`);
 }
 
-/** `field=value`, `field!=value`, `field=~regex`, `field!~regex` (the first operator after the field). */
+/** A `--match`: `field=value`, `field!=value`, `field=~regex` or `field!~regex` (parseMatcherText). */
 export function parseMatcher(text: string): SilenceMatcher {
-  const m = /^([^=!~]+?)\s*(=~|!~|!=|=)(.*)$/s.exec(text);
-  if (m === null)
+  const matcher = parseMatcherText(text);
+  if (matcher === undefined)
     throw new UsageError(
       `--match '${text}': write field=value, field!=value, field=~regex or field!~regex (e.g. _rule.id=failed-login)`,
     );
-  return { field: m[1]!.trim(), op: m[2] as SilenceMatcher['op'], value: m[3]! };
-}
-
-export function matcherText(m: SilenceMatcher): string {
-  return `${m.field}${m.op}${JSON.stringify(m.value)}`;
+  return matcher;
 }
 
 const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

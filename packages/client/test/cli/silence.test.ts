@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UsageError } from '../../src/cli/errors.ts';
-import { durationMs, matcherText, parseMatcher } from '../../src/cli/silence.ts';
+import { matcherText } from '@weir/contract';
+import { durationMs, parseMatcher } from '../../src/cli/silence.ts';
 
 test('a --match reads field, the first operator after it, and the value as written', () => {
   assert.deepEqual(parseMatcher('_rule.id=failed-login'), { field: '_rule.id', op: '=', value: 'failed-login' });
