@@ -15,6 +15,7 @@ import { sigmaImportRoutes } from './sigma-import.ts';
 import { liveRoutes } from './live.ts';
 import { auditRoutes } from './audit.ts';
 import { diagnosticsRoutes } from './diagnostics.ts';
+import { alertRoutes } from './alerts.ts';
 
 /** Every route module of the API, in registration order. */
 export const routeModules: readonly RouteModule[] = [
@@ -32,6 +33,7 @@ export const routeModules: readonly RouteModule[] = [
   testRoutes,
   sigmaImportRoutes,
   liveRoutes,
+  alertRoutes,
   auditRoutes,
   diagnosticsRoutes,
 ];
