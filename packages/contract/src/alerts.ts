@@ -89,9 +89,16 @@ export const alertParams = {
 } as const;
 
 const time = { type: 'string', maxLength: 64 } as const;
+/** A parameter that may repeat: one value is a string, several an array (the route checks the values). */
+const repeatable = {
+  type: ['string', 'array'],
+  maxLength: 64,
+  items: { type: 'string', maxLength: 64 },
+  maxItems: 64,
+} as const;
 
 /**
- * `GET /api/alerts`. `severity` and `technique` may repeat (any of them); `minSeverity` keeps
+ * `GET /api/alerts`. `severity`, `status` and `technique` may repeat (any of them); `minSeverity` keeps
  * that severity and the ones above it; `field.<path>=<value>` keeps alerts whose field at the
  * dotted path equals the value (repeatable for different paths, all must match).
  */
@@ -101,11 +108,11 @@ export const alertListQuery = {
     from: time,
     to: time,
     rule: { type: 'string', maxLength: 1024 },
-    severity: { type: 'array', items: { type: 'string', enum: severities } },
+    severity: repeatable,
     minSeverity: { type: 'string', enum: severities },
-    status: { type: 'array', items: { type: 'string', enum: alertStatuses } },
+    status: repeatable,
     assignee: { type: 'string', maxLength: 256 },
-    technique: { type: 'array', items: { type: 'string', maxLength: 64 } },
+    technique: repeatable,
     q: { type: 'string', minLength: 1, maxLength: 1024 },
     limit: { type: 'integer', minimum: 0, maximum: 999_999_999 },
     cursor: { type: 'string', maxLength: 1024 },

@@ -1,5 +1,6 @@
 import { domainError } from '../core/errors.ts';
 import {
+  alertStatuses,
   maxAlertPage,
   severities,
   severityRank,
@@ -81,13 +82,24 @@ export function decodeCursor(raw: string): AlertCursor {
   throw domainError('VALIDATION', `query.cursor is not a cursor of this API (pass nextCursor of the previous page)`);
 }
 
+/** The values of a repeatable parameter, each one of `allowed`, else VALIDATION naming it. */
+function oneOf<T extends string>(name: string, raw: string | readonly string[] | undefined, allowed: readonly T[]): T[] {
+  const values = [raw ?? []].flat();
+  for (const v of values)
+    if (!(allowed as readonly string[]).includes(v))
+      throw domainError('VALIDATION', `query.${name} must be one of ${allowed.join(', ')}; got '${v}'`);
+  return values as T[];
+}
+
 /** The checked filter of `GET /api/alerts`; throws VALIDATION naming the parameter. */
 export function alertFilter(query: AlertListQuery): AlertFilter {
   const limit = query.limit ?? 100;
   if (limit < 1 || limit > maxAlertPage)
     throw domainError('VALIDATION', `query.limit must be from 1 to ${maxAlertPage}; got ${limit}`);
   const ranks = new Set<number>();
-  for (const s of query.severity ?? []) ranks.add(severityRank(s));
+  for (const s of oneOf('severity', query.severity, severities)) ranks.add(severityRank(s));
+  const statuses = oneOf('status', query.status, alertStatuses);
+  const techniques = [query.technique ?? []].flat();
   if (query.minSeverity !== undefined) {
     const min = severityRank(query.minSeverity);
     if (ranks.size > 0) {
@@ -107,9 +119,9 @@ export function alertFilter(query: AlertListQuery): AlertFilter {
     ...range(query),
     ...(query.rule === undefined ? {} : { rule: query.rule }),
     ...(ranks.size === 0 ? {} : { severities: [...ranks] }),
-    ...(query.status === undefined ? {} : { statuses: query.status }),
+    ...(statuses.length === 0 ? {} : { statuses }),
     ...(query.assignee === undefined ? {} : { assignee: query.assignee }),
-    ...(query.technique === undefined ? {} : { techniques: query.technique.map((t) => t.toUpperCase()) }),
+    ...(techniques.length === 0 ? {} : { techniques: techniques.map((t) => t.toUpperCase()) }),
     ...(query.q === undefined ? {} : { text: query.q }),
     ...(fields.length === 0 ? {} : { fields }),
     limit,
