@@ -155,16 +155,7 @@ const alertShape = {
     ...alertTriageSchema.properties,
     record: { type: 'object' },
   },
-  required: [
-    'id',
-    'time',
-    'rule',
-    'severity',
-    'techniques',
-    'source',
-    ...alertTriageSchema.required,
-    'record',
-  ],
+  required: ['id', 'time', 'rule', 'severity', 'techniques', 'source', ...alertTriageSchema.required, 'record'],
 } as const;
 export type AlertView = FromSchema<typeof alertShape>;
 export const alertView = responseShape(alertShape);

@@ -93,7 +93,11 @@ function parseAlert(value: Buffer | null): ParsedAlert | undefined {
 }
 
 /** `$."a"."b"` for the dotted path `a.b` (the path's characters are checked by alert-query.ts). */
-const jsonPath = (dotted: string) => `$.${dotted.split('.').map((p) => `"${p}"`).join('.')}`;
+const jsonPath = (dotted: string) =>
+  `$.${dotted
+    .split('.')
+    .map((p) => `"${p}"`)
+    .join('.')}`;
 
 /**
  * A node's alert index (docs/alerts.md, "The alert store and triage"): one SQLite file (WAL,
@@ -195,7 +199,11 @@ export class AlertIndex {
    * unless one from a later offset is stored already; with `topic` and `next`, the topic's positions
    * move in the same transaction. Triage of an alert not stored yet is kept for when it arrives.
    */
-  applyTriage(entries: readonly { id: string; triage: AlertTriage; offset: number }[], topic?: string, next?: Positions) {
+  applyTriage(
+    entries: readonly { id: string; triage: AlertTriage; offset: number }[],
+    topic?: string,
+    next?: Positions,
+  ) {
     this.#transaction(() => {
       for (const e of entries) {
         const changed = this.#upsertTriage.run(e.id, JSON.stringify(e.triage), e.offset).changes > 0;
@@ -251,7 +259,8 @@ export class AlertIndex {
     if (filter.text !== undefined) add('instr(lower(a.record), lower(?)) > 0', filter.text);
     for (const [p, value] of filter.fields ?? [])
       add('CAST(json_extract(a.record, ?) AS TEXT) = ?', jsonPath(p), value);
-    if (filter.after) add('(a.time < ? OR (a.time = ? AND a.id < ?))', filter.after.time, filter.after.time, filter.after.id);
+    if (filter.after)
+      add('(a.time < ? OR (a.time = ? AND a.id < ?))', filter.after.time, filter.after.time, filter.after.id);
     const rows = this.#db
       .prepare(
         `SELECT a.*, t.value AS triage FROM alerts a LEFT JOIN triage t ON t.id = a.id
@@ -272,8 +281,14 @@ export class AlertIndex {
     const args: SQLInputValue[] = [];
     const key = by.kind === 'rule' ? 'rule' : 'CAST(json_extract(record, ?) AS TEXT)';
     if (by.kind === 'field') args.push(jsonPath(by.path));
-    if (range.from !== undefined) (where.push('time >= ?'), args.push(range.from));
-    if (range.to !== undefined) (where.push('time <= ?'), args.push(range.to));
+    if (range.from !== undefined) {
+      where.push('time >= ?');
+      args.push(range.from);
+    }
+    if (range.to !== undefined) {
+      where.push('time <= ?');
+      args.push(range.to);
+    }
     return this.#db
       .prepare(
         `SELECT ${key} AS key, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen FROM alerts

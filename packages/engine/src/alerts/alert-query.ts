@@ -83,7 +83,11 @@ export function decodeCursor(raw: string): AlertCursor {
 }
 
 /** The values of a repeatable parameter, each one of `allowed`, else VALIDATION naming it. */
-function oneOf<T extends string>(name: string, raw: string | readonly string[] | undefined, allowed: readonly T[]): T[] {
+function oneOf<T extends string>(
+  name: string,
+  raw: string | readonly string[] | undefined,
+  allowed: readonly T[],
+): T[] {
   const values = [raw ?? []].flat();
   for (const v of values)
     if (!(allowed as readonly string[]).includes(v))

@@ -46,7 +46,13 @@ export class AlertStore {
   #skipped = 0;
   #pruneTimer: NodeJS.Timeout | undefined;
 
-  constructor(settings: Settings, uuid: string, producer: TopicPorts['producer'], audit: AuditingStore, log: AlertStoreLog) {
+  constructor(
+    settings: Settings,
+    uuid: string,
+    producer: TopicPorts['producer'],
+    audit: AuditingStore,
+    log: AlertStoreLog,
+  ) {
     this.#settings = settings;
     this.#uuid = uuid;
     this.#producer = producer;
@@ -132,7 +138,10 @@ export class AlertStore {
       const missing = ids.filter((id) => !known.has(id));
       if (missing.length === 1) throw domainError('ALERT_MISSING', missing[0]!);
       if (missing.length > 1)
-        throw withDetails(domainError('ALERT_MISSING', missing.join(', ')), missing.map((id) => `${id}: not stored`));
+        throw withDetails(
+          domainError('ALERT_MISSING', missing.join(', ')),
+          missing.map((id) => `${id}: not stored`),
+        );
       const now = Date.now();
       const changes = ids.map((id) => {
         const before = this.index.triageOf(id);

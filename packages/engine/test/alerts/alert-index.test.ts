@@ -28,7 +28,11 @@ test('ingest: upsert by _alert.id (a later record of the same alert wins), skipp
   const { index, dir } = open();
   const first = index.ingest('a', alertRecords([{ n: 1 }, { n: 2 }]), new Map([[0, 2]]));
   assert.deepEqual(first, { stored: 2, skipped: 0 });
-  const update = { partition: 1, offset: 0, value: Buffer.from(JSON.stringify(alertRecord({ n: 1, extra: { count: 7 } }))) };
+  const update = {
+    partition: 1,
+    offset: 0,
+    value: Buffer.from(JSON.stringify(alertRecord({ n: 1, extra: { count: 7 } }))),
+  };
   const junk = [
     { partition: 1, offset: 1, value: Buffer.from('not json') },
     { partition: 1, offset: 2, value: Buffer.from('{"padasRule":{"id":"x"}}') },
@@ -38,19 +42,25 @@ test('ingest: upsert by _alert.id (a later record of the same alert wins), skipp
   assert.deepEqual(index.ingest('a', [update, ...junk], new Map([[1, 5]])), { stored: 1, skipped: 4 });
   assert.equal(index.count(), 2);
   assert.equal(index.get(alertId(1))!.record.count, 7);
-  assert.deepEqual([...index.positions('a')], [
-    [0, 2],
-    [1, 5],
-  ]);
+  assert.deepEqual(
+    [...index.positions('a')],
+    [
+      [0, 2],
+      [1, 5],
+    ],
+  );
   assert.deepEqual([...index.positions('b')], []);
   index.close();
   // reopened: the same rows and positions
   const again = open(undefined, dir).index;
   assert.equal(again.count(), 2);
-  assert.deepEqual([...again.positions('a')], [
-    [0, 2],
-    [1, 5],
-  ]);
+  assert.deepEqual(
+    [...again.positions('a')],
+    [
+      [0, 2],
+      [1, 5],
+    ],
+  );
   again.close();
 });
 

@@ -25,7 +25,10 @@ test('alertFilter: defaults, severities at least, repeatable values, fields, cur
 
 test('groupQuery: rule or field:<path>, else a 400 naming by', () => {
   assert.deepEqual(groupQuery({ by: 'rule' }), { by: { kind: 'rule' } });
-  assert.deepEqual(groupQuery({ by: 'field:host.name', from: '1' }), { by: { kind: 'field', path: 'host.name' }, from: 1 });
+  assert.deepEqual(groupQuery({ by: 'field:host.name', from: '1' }), {
+    by: { kind: 'field', path: 'host.name' },
+    from: 1,
+  });
   assert.throws(() => groupQuery({ by: 'field:' }), /query.by must name a field/);
   assert.throws(() => groupQuery({ by: 'user' }), /query.by must be 'rule' or 'field:<dotted path>'; got 'user'/);
 });

@@ -26,14 +26,21 @@ function follow(topic: string, positions: Map<number, number>, got: TopicRecord[
 test('TopicFollower: every record of every partition once, resumed from the positions it was given', async () => {
   const topic = uniqueTopic('follower');
   await createTopics([topic], 3);
-  await produce(topic, Array.from({ length: 30 }, (_, i) => `r${i}`), (i) => `k${i}`);
+  await produce(
+    topic,
+    Array.from({ length: 30 }, (_, i) => `r${i}`),
+    (i) => `k${i}`,
+  );
   const positions = new Map<number, number>();
   const got: TopicRecord[] = [];
   const first = follow(topic, positions, got);
   await waitFor('30 records', async () => got.length >= 30);
   await first.close();
   assert.deepEqual(got.map((r) => r.value!.toString()).sort(), Array.from({ length: 30 }, (_, i) => `r${i}`).sort());
-  assert.equal([...positions.values()].reduce((a, b) => a + b, 0), 30);
+  assert.equal(
+    [...positions.values()].reduce((a, b) => a + b, 0),
+    30,
+  );
 
   await produce(topic, ['later']);
   const more: TopicRecord[] = [];
@@ -41,5 +48,8 @@ test('TopicFollower: every record of every partition once, resumed from the posi
   await waitFor('the later record', async () => more.length >= 1);
   await new Promise((r) => setTimeout(r, 500));
   await second.close();
-  assert.deepEqual(more.map((r) => r.value!.toString()), ['later']);
+  assert.deepEqual(
+    more.map((r) => r.value!.toString()),
+    ['later'],
+  );
 });

@@ -13,7 +13,10 @@ test('applyTriageChange: status, assignee, notes with who and when; closing need
     updatedAt: 5,
   });
   assert.throws(() => applyTriageChange(acked, { status: 'closed' }, 'al', 6), /body.resolution is required to close/);
-  assert.throws(() => applyTriageChange(acked, { resolution: 'benign' }, 'al', 6), /only accepted when the alert is closed/);
+  assert.throws(
+    () => applyTriageChange(acked, { resolution: 'benign' }, 'al', 6),
+    /only accepted when the alert is closed/,
+  );
   const closed = applyTriageChange(acked, { status: 'closed', resolution: 'benign' }, 'bo', 7);
   assert.equal(describeTriageChange(acked, closed), 'status acknowledged → closed, resolution benign');
   const noted = applyTriageChange(closed, { note: 'ok', assignee: null }, 'cy', 8);

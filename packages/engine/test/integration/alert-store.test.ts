@@ -11,10 +11,14 @@ const run = promisify(execFile);
 
 /** Every id of `_alert` on the topic, as kcat (librdkafka) reads it from start to end. */
 async function kcatAlertIds(topic: string): Promise<Set<string>> {
-  const { stdout } = await run('kcat', ['-C', '-b', testBootstrap(), '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%s\n'], {
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 60_000,
-  });
+  const { stdout } = await run(
+    'kcat',
+    ['-C', '-b', testBootstrap(), '-t', topic, '-o', 'beginning', '-e', '-q', '-f', '%s\n'],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 60_000,
+    },
+  );
   const lines = stdout.split('\n').filter((l) => l.length > 0);
   return new Set(lines.map((l) => (JSON.parse(l) as { _alert: { id: string } })._alert.id));
 }
@@ -69,9 +73,13 @@ describe('the alert store on a node', () => {
     });
     assert.equal(listed.length, onTopic.size);
     assert.deepEqual(new Set(listed), onTopic);
-    const one = await t.call('GET', `/api/alerts/${(JSON.parse(updates[0]!) as { _alert: { id: string } })._alert.id}`, {
-      token,
-    });
+    const one = await t.call(
+      'GET',
+      `/api/alerts/${(JSON.parse(updates[0]!) as { _alert: { id: string } })._alert.id}`,
+      {
+        token,
+      },
+    );
     assert.equal((one.body as { record: { count: number } }).record.count, 9);
 
     await t.restart();

@@ -94,18 +94,31 @@ test('GET /api/alerts: bad input is a 400 naming the parameter', async () => {
   const cases: [string, unknown][] = [
     ['status=open', badRequest("query.status must be one of new, acknowledged, closed; got 'open'")],
     ['status=new&status=gone', badRequest("query.status must be one of new, acknowledged, closed; got 'gone'")],
-    ['severity=urgent', badRequest("query.severity must be one of informational, low, medium, high, critical; got 'urgent'")],
-    ['cursor=bm90LWEtY3Vyc29y', badRequest('query.cursor is not a cursor of this API (pass nextCursor of the previous page)')],
-    ['from=2024-01-02T00:00:00Z&to=2024-01-01T00:00:00Z', badRequest('query.from (2024-01-02T00:00:00Z) is after query.to (2024-01-01T00:00:00Z)')],
+    [
+      'severity=urgent',
+      badRequest("query.severity must be one of informational, low, medium, high, critical; got 'urgent'"),
+    ],
+    [
+      'cursor=bm90LWEtY3Vyc29y',
+      badRequest('query.cursor is not a cursor of this API (pass nextCursor of the previous page)'),
+    ],
+    [
+      'from=2024-01-02T00:00:00Z&to=2024-01-01T00:00:00Z',
+      badRequest('query.from (2024-01-02T00:00:00Z) is after query.to (2024-01-01T00:00:00Z)'),
+    ],
     ['limit=0', badRequest('query.limit must be from 1 to 1000; got 0')],
     ['limit=1001', badRequest('query.limit must be from 1 to 1000; got 1001')],
     [
       'from=yesterday',
-      badRequest("query.from must be an ISO 8601 date-time (2026-11-23T06:00:00Z) or milliseconds since the epoch; got 'yesterday'"),
+      badRequest(
+        "query.from must be an ISO 8601 date-time (2026-11-23T06:00:00Z) or milliseconds since the epoch; got 'yesterday'",
+      ),
     ],
     [
       'field.a..b=1',
-      badRequest("query.field.a..b must name a field by its dotted path (letters, digits, _ @ $ -, separated by dots); got 'a..b'"),
+      badRequest(
+        "query.field.a..b must name a field by its dotted path (letters, digits, _ @ $ -, separated by dots); got 'a..b'",
+      ),
     ],
   ];
   for (const [query, body] of cases) {
@@ -126,16 +139,19 @@ test('GET /api/alerts/{id}: the alert, or 404 ALERT_MISSING', async () => {
 
 test('GET /api/alerts/groups: by rule and by field, with first and last seen; a bad by is a 400', async () => {
   const byRule = await get('/api/alerts/groups?by=rule');
-  assert.deepEqual([byRule.status, byRule.body], [
-    200,
-    {
-      by: 'rule',
-      groups: [
-        { key: 'failed-login', count: 2, firstSeen: 1_700_000_001_000, lastSeen: 1_700_000_002_000 },
-        { key: 'root-login', count: 2, firstSeen: 1_700_000_003_000, lastSeen: 1_700_000_004_000 },
-      ],
-    },
-  ]);
+  assert.deepEqual(
+    [byRule.status, byRule.body],
+    [
+      200,
+      {
+        by: 'rule',
+        groups: [
+          { key: 'failed-login', count: 2, firstSeen: 1_700_000_001_000, lastSeen: 1_700_000_002_000 },
+          { key: 'root-login', count: 2, firstSeen: 1_700_000_003_000, lastSeen: 1_700_000_004_000 },
+        ],
+      },
+    ],
+  );
   const byUser = await get(`/api/alerts/groups?by=field:user&from=${1_700_000_002_000}`);
   assert.deepEqual(byUser.body, {
     by: 'field:user',
@@ -146,7 +162,10 @@ test('GET /api/alerts/groups: by rule and by field, with first and last seen; a 
     ],
   });
   const bad = await get('/api/alerts/groups?by=host');
-  assert.deepEqual([bad.status, bad.body], [400, badRequest("query.by must be 'rule' or 'field:<dotted path>'; got 'host'")]);
+  assert.deepEqual(
+    [bad.status, bad.body],
+    [400, badRequest("query.by must be 'rule' or 'field:<dotted path>'; got 'host'")],
+  );
   const none = await get('/api/alerts/groups');
   assert.deepEqual([none.status, none.body], [400, schemaError("querystring must have required property 'by'")]);
 });
@@ -173,18 +192,21 @@ test('PATCH /api/alerts/{id}: triage written to the triage topic, shown at once,
     body: { status: 'closed', resolution: 'false_positive' },
   });
   const after = closed.body as { updatedAt: number };
-  assert.deepEqual([closed.status, closed.body], [
-    200,
-    {
-      ...untouched(1),
-      status: 'closed',
-      resolution: 'false_positive',
-      assignee: 'alice',
-      notes: [{ user: 'alice', time: noteTime, text: 'looking' }],
-      updatedBy: 'admin',
-      updatedAt: after.updatedAt,
-    },
-  ]);
+  assert.deepEqual(
+    [closed.status, closed.body],
+    [
+      200,
+      {
+        ...untouched(1),
+        status: 'closed',
+        resolution: 'false_positive',
+        assignee: 'alice',
+        notes: [{ user: 'alice', time: noteTime, text: 'looking' }],
+        updatedBy: 'admin',
+        updatedAt: after.updatedAt,
+      },
+    ],
+  );
   // the list filters see it
   assert.deepEqual(ids((await get('/api/alerts?status=closed')).body), [id]);
   assert.deepEqual(ids((await get('/api/alerts?assignee=alice')).body), [id]);
@@ -205,7 +227,10 @@ test('PATCH /api/alerts/{id}: triage written to the triage topic, shown at once,
 test('PATCH /api/alerts/{id}: bad changes are a 400 naming the field, nothing changed; an unknown id is a 404', async () => {
   const id = alertId(2);
   const cases: [unknown, unknown][] = [
-    [{ status: 'open' }, schemaError('body.status must be equal to one of the allowed values: new, acknowledged, closed')],
+    [
+      { status: 'open' },
+      schemaError('body.status must be equal to one of the allowed values: new, acknowledged, closed'),
+    ],
     [{}, schemaError('body must NOT have fewer than 1 properties')],
     [
       { status: 'closed' },
@@ -215,7 +240,9 @@ test('PATCH /api/alerts/{id}: bad changes are a 400 naming the field, nothing ch
     ],
     [
       { resolution: 'benign' },
-      badRequest("body.resolution is only accepted when the alert is closed (status 'closed'); the status would be 'new'"),
+      badRequest(
+        "body.resolution is only accepted when the alert is closed (status 'closed'); the status would be 'new'",
+      ),
     ],
   ];
   for (const [body, error] of cases) {
