@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { alertRecord } from '../alerts/alert-fixtures.ts';
 import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
-import { testBootstrap, useTestNode, type TestNode } from '@weir/test-helpers/test-node';
+import { startTestNode, testBootstrap, useTestNode, type TestNode } from '@weir/test-helpers/test-node';
 
 const run = promisify(execFile);
 
@@ -91,5 +91,54 @@ describe('the alert store on a node', () => {
     });
     assert.equal(after.length, onTopic.size + 1);
     assert.equal(new Set(after).size, onTopic.size + 1);
+  });
+
+  test('two nodes on one broker: a triage change made on one is read on the other; a node started late fills its index', async () => {
+    const other = await startTestNode(settings);
+    try {
+      const otherToken = await other.initAdmin();
+      const total = (await kcatAlertIds(alertsTopic)).size;
+      await waitFor(
+        'the other node to fill its index',
+        async () => (await apiAlertIds(other, otherToken)).length === total,
+      );
+      const [id] = await apiAlertIds(t, token);
+      const patched = await t.call('PATCH', `/api/alerts/${id}`, {
+        token,
+        body: { status: 'closed', resolution: 'benign', assignee: 'alice', note: 'maintenance' },
+      });
+      assert.equal(patched.status, 200);
+      const read = await waitFor('the triage on the other node', async () => {
+        const res = await other.call('GET', `/api/alerts/${id}`, { token: otherToken });
+        const alert = res.body as { status: string };
+        return alert.status === 'closed' ? alert : undefined;
+      });
+      assert.deepEqual(read, patched.body);
+      const closed = await other.call('GET', '/api/alerts?status=closed', { token: otherToken });
+      assert.deepEqual(
+        (closed.body as { alerts: { id: string }[] }).alerts.map((a) => a.id),
+        [id],
+      );
+    } finally {
+      await other.stop();
+    }
+    const late = await startTestNode(settings);
+    try {
+      const lateToken = await late.initAdmin();
+      const total = (await kcatAlertIds(alertsTopic)).size;
+      const ids = await waitFor('the late node to fill its index', async () => {
+        const listed = await apiAlertIds(late, lateToken);
+        return listed.length === total ? listed : undefined;
+      });
+      assert.deepEqual(new Set(ids), await kcatAlertIds(alertsTopic));
+      const closed = await waitFor('the triage on the late node', async () => {
+        const res = await late.call('GET', '/api/alerts?status=closed', { token: lateToken });
+        const alerts = (res.body as { alerts: { updatedBy: string; notes: { text: string }[] }[] }).alerts;
+        return alerts.length === 1 ? alerts : undefined;
+      });
+      assert.deepEqual([closed[0]!.updatedBy, closed[0]!.notes.map((n) => n.text)], ['admin', ['maintenance']]);
+    } finally {
+      await late.stop();
+    }
   });
 });
