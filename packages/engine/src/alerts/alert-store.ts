@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Settings } from '../config/settings.ts';
 import type { AuditingStore } from '../audit/auditing-store.ts';
+import { currentActor } from '../audit/audit-context.ts';
+import type { AuditEntry } from '../store/config-store.ts';
 import { domainError, withDetails } from '../core/errors.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import { kafkaConnection } from '../kafka/client-options.ts';
@@ -130,7 +132,8 @@ export class AlertStore {
   /**
    * The same change for every alert of `ids`, all or none: an unknown id or a change that breaks the
    * triage rules for one alert refuses the whole request. Each change is one record on the triage
-   * topic (acks=all), then applied here and audited.
+   * topic (acks=all), then applied here and audited (before and after; a failed audit write is a
+   * 503 that says the change was stored).
    */
   async bulkTriage(ids: readonly string[], change: AlertTriageChange, user: string | null): Promise<AlertView[]> {
     return this.#writes.run(async () => {
@@ -152,11 +155,27 @@ export class AlertStore {
         changes.map((c) => ({ key: Buffer.from(c.id), value: Buffer.from(JSON.stringify(c.after)) })),
       );
       this.index.applyTriage(changes.map((c, i) => ({ id: c.id, triage: c.after, offset: written[i]!.offset })));
-      for (const c of changes)
-        await this.#audit.record('alert', 'triage', c.id, {
-          after: c.after,
-          detail: describeTriageChange(c.before, c.after),
-        });
+      const actor = currentActor();
+      const entries: AuditEntry[] = changes.map((c) => ({
+        time: now,
+        user,
+        address: actor?.address ?? null,
+        kind: 'alert',
+        action: 'triage',
+        id: c.id,
+        before: c.before,
+        after: c.after,
+        detail: describeTriageChange(c.before, c.after),
+      }));
+      try {
+        await this.#audit.appendAudit(entries);
+      } catch (err) {
+        // the change is on the triage topic already: say so, rather than that nothing changed
+        throw domainError(
+          'UNAVAILABLE',
+          `The triage change was stored, but its audit entries could not be written (${(err as Error).message}).`,
+        );
+      }
       return ids.map((id) => this.get(id));
     });
   }

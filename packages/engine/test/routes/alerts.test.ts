@@ -214,14 +214,26 @@ test('PATCH /api/alerts/{id}: triage written to the triage topic, shown at once,
   assert.deepEqual(t.node.topics.endOffsets(triageTopic), [2]);
   // audited: who, what
   const audit = await t.node.call('GET', `/api/audit?kind=alert&id=${id}`, { token: t.tokens.admin });
-  const entries = (audit.body as { entries: { user: string; action: string; detail: string }[] }).entries;
+  type Entry = { user: string; action: string; detail: string; before: { status: string }; after: unknown };
+  const entries = (audit.body as { entries: Entry[] }).entries;
   assert.deepEqual(
-    entries.map((e) => [e.user, e.action, e.detail]),
+    entries.map((e) => [e.user, e.action, e.detail, e.before.status]),
     [
-      ['admin', 'triage', 'status acknowledged → closed, resolution false_positive'],
-      ['alice', 'triage', 'status new → acknowledged, assignee alice, note added'],
+      ['admin', 'triage', 'status acknowledged → closed, resolution false_positive', 'acknowledged'],
+      ['alice', 'triage', 'status new → acknowledged, assignee alice, note added', 'new'],
     ],
   );
+  const {
+    id: _i,
+    time: _t,
+    rule: _r,
+    severity: _s,
+    techniques: _q,
+    source: _o,
+    record: _c,
+    ...triageAfter
+  } = closed.body as Record<string, unknown>;
+  assert.deepEqual(entries[0]!.after, triageAfter);
 });
 
 test('PATCH /api/alerts/{id}: bad changes are a 400 naming the field, nothing changed; an unknown id is a 404', async () => {
