@@ -6,6 +6,7 @@ import type { AuditEntry } from '../store/config-store.ts';
 import { domainError, withDetails } from '../core/errors.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import { kafkaConnection } from '../kafka/client-options.ts';
+import { brokerReason } from '../kafka/broker-errors.ts';
 import type { TopicPorts } from '../kafka/topic-clients.ts';
 import { alertsTopicName, alertTriageTopicName } from '../kafka/weir-topics.ts';
 import { AlertIndex } from './alert-index.ts';
@@ -150,10 +151,18 @@ export class AlertStore {
         const before = this.index.triageOf(id);
         return { id, before, after: applyTriageChange(before, change, user, now) };
       });
-      const written = await this.#producer.send(
-        this.triageTopic,
-        changes.map((c) => ({ key: Buffer.from(c.id), value: Buffer.from(JSON.stringify(c.after)) })),
-      );
+      let written;
+      try {
+        written = await this.#producer.send(
+          this.triageTopic,
+          changes.map((c) => ({ key: Buffer.from(c.id), value: Buffer.from(JSON.stringify(c.after)) })),
+        );
+      } catch (err) {
+        throw domainError(
+          'UNAVAILABLE',
+          `Nothing was changed: the triage could not be written to ${this.triageTopic} (${brokerReason(err)}).`,
+        );
+      }
       this.index.applyTriage(changes.map((c, i) => ({ id: c.id, triage: c.after, offset: written[i]!.offset })));
       const actor = currentActor();
       const entries: AuditEntry[] = changes.map((c) => ({

@@ -311,3 +311,28 @@ test('POST /api/alerts/triage: one change for many alerts, all or none', async (
   );
   assert.deepEqual(ids((await get('/api/alerts?status=acknowledged')).body), [...some].reverse());
 });
+
+test('PATCH /api/alerts/{id}: a triage that cannot be written to the triage topic is a 503, nothing changed', async () => {
+  await t.node.topics.admin.delete(triageTopic);
+  try {
+    const res = await t.node.call('PATCH', `/api/alerts/${alertId(2)}`, {
+      token: t.tokens.user,
+      body: { status: 'acknowledged' },
+    });
+    assert.deepEqual(
+      [res.status, res.body],
+      [
+        503,
+        {
+          status: 'SERVICE_UNAVAILABLE',
+          message: 'Service unavailable',
+          debugMessage:
+            'Nothing was changed: the triage could not be written to weir_alert_triage (This server does not host this topic-partition.).',
+        },
+      ],
+    );
+    assert.deepEqual((await get(`/api/alerts/${alertId(2)}`)).body, untouched(2));
+  } finally {
+    await t.node.topics.admin.create({ name: triageTopic, numberOfPartitions: 1, replicationFactor: 1, options: {} });
+  }
+});
