@@ -48,6 +48,7 @@ export const errorCatalog = {
     (state: string) => `Unable to start engine, please stop it properly. Current state is ${state}`,
   ],
   NODE_MISSING: [404, () => 'Requested node does not exist'],
+  ALERT_MISSING: [404, (id: string) => `Requested alert does not exist: ${id}`],
   NODE_MISMATCH: [
     400,
     () => 'Unable to remove node. In order to remove properly the node must match the provided UUID',

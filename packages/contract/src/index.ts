@@ -1,6 +1,7 @@
 export type { FromSchema } from './from-schema.ts';
 export { anyJson, listOf, responseShape } from './response-shape.ts';
 export * from './alert-record.ts';
+export * from './alerts.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './requests.ts';

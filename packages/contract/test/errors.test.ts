@@ -40,6 +40,7 @@ test("every error code's HTTP status", () => {
     USERNAME_MISMATCH: 400,
     ENGINE_NOT_STOPPED: 400,
     NODE_MISSING: 404,
+    ALERT_MISSING: 404,
     NODE_MISMATCH: 400,
     NODE_NOT_STOPPED: 400,
     TOPIC_MISSING: 404,

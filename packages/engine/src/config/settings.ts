@@ -244,6 +244,18 @@ export const settingDefinitions = {
     36500,
     'How long audit entries are kept (local store: rows older are deleted; kafka store: `retention.ms` of `<prefix>_audit` when Weir creates it, and entries older are dropped from memory). See docs/security.md.',
   ),
+  'weir.alerts.retention-days': integer(
+    365,
+    0,
+    36500,
+    "How long each node's alert index keeps an alert, counted from its event time (`_alert.time`); 0: no age limit. The alerts topic keeps its own retention. See docs/alerts.md.",
+  ),
+  'weir.alerts.max-count': integer(
+    1_000_000,
+    0,
+    1_000_000_000,
+    "Most alerts each node's alert index keeps; beyond it the oldest by event time are deleted (checked every minute); 0: no limit. See docs/alerts.md.",
+  ),
   'weir.http.max-connections': integer(
     1000,
     1,

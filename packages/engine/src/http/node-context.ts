@@ -4,6 +4,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import type { User, UserDirectory } from '../auth/user-directory.ts';
 import type { RouteAccess } from '../auth/roles.ts';
 import type { AuditingStore } from '../audit/auditing-store.ts';
+import type { AlertStore } from '../alerts/alert-store.ts';
 import type { NodeRegistry } from '../nodes/node-registry.ts';
 import type { TopicPorts } from '../kafka/topic-clients.ts';
 import type { LagSampler } from '../kafka/lag-sampler.ts';
@@ -37,6 +38,8 @@ export interface NodeContext {
   readonly engine: StreamEngine;
   /** This node's metrics (`/metrics`, and its JSON summary on the API). */
   readonly metrics: EngineMetrics;
+  /** This node's alert index and triage (docs/alerts.md, "The alert store and triage"). */
+  readonly alerts: AlertStore;
   /** Whether the node is stopping (readiness answers 503 from then on). */
   readonly lifecycle: HealthState;
 }

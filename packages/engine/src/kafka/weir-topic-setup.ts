@@ -2,7 +2,14 @@ import { Admin } from '@platformatic/kafka';
 import type { Settings } from '../config/settings.ts';
 import { isTopicAlreadyExists } from './broker-errors.ts';
 import { kafkaConnection } from './client-options.ts';
-import { alertsTopicName, auditTopicName, configTopics, weirTopicNames, type WeirTopic } from './weir-topics.ts';
+import {
+  alertsTopicName,
+  alertTriageTopicName,
+  auditTopicName,
+  configTopics,
+  weirTopicNames,
+  type WeirTopic,
+} from './weir-topics.ts';
 
 /** Broker settings of the compacted configuration topics (architecture: Stores). */
 export const configTopicSettings = { 'cleanup.policy': 'compact', 'retention.bytes': '-1' } as const;
@@ -49,7 +56,8 @@ export async function internalReplication(admin: Admin): Promise<InternalReplica
 }
 
 /**
- * Creates the topics Weir needs when they are missing: `<prefix>_alerts` always and, with
+ * Creates the topics Weir needs when they are missing: `<prefix>_alerts` and the compacted
+ * `<prefix>_alert_triage` (one partition) always and, with
  * `withConfigTopics`, the eight compacted configuration topics (one partition each, so that a
  * multi-record write is one atomic record batch), replicated as `internalReplication` says.
  * Existing topics are left as they are.
@@ -88,6 +96,20 @@ export async function ensureWeirTopics(settings: Settings, clientId: string, wit
         });
       } catch (err) {
         // Another node may have created it in the meantime.
+        if (!isTopicAlreadyExists(err)) throw err;
+      }
+    }
+    const triage = alertTriageTopicName(settings.get('weir.topic.prefix'));
+    if (!existing.has(triage)) {
+      const { replicas, configs } = replication ?? (await internalReplication(admin));
+      try {
+        await admin.createTopics({
+          topics: [triage],
+          partitions: 1,
+          replicas,
+          configs: [...Object.entries(configTopicSettings).map(([name, value]) => ({ name, value })), ...configs],
+        });
+      } catch (err) {
         if (!isTopicAlreadyExists(err)) throw err;
       }
     }

@@ -57,6 +57,14 @@ export const requiredTopics = [
 ] as const satisfies readonly WeirTopic[];
 
 /**
+ * The alerts' triage topic (docs/alerts.md, "The alert store and triage"): compacted, one
+ * partition, key = alert id, value = the alert's triage; every node applies it to its alert index.
+ */
+export function alertTriageTopicName(prefix: string = defaultTopicPrefix): string {
+  return `${prefix}_alert_triage`;
+}
+
+/**
  * The audit trail's topic in kafka store mode: not compacted (`cleanup.policy=delete`), kept for
  * `weir.audit.retention-days` (docs/security.md, "Audit trail").
  */

@@ -14,6 +14,7 @@ import { ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
 import { NodeRegistry } from '../nodes/node-registry.ts';
 import { openStore } from '../store/open-store.ts';
 import { AuditingStore } from '../audit/auditing-store.ts';
+import { AlertStore } from '../alerts/alert-store.ts';
 import { EngineMetrics } from '../stream/engine-metrics.ts';
 import { StreamEngine, type EngineLog } from '../stream/stream-engine.ts';
 import { startMetricsServer } from '../http/metrics-server.ts';
@@ -68,6 +69,7 @@ export async function createNodeContext(
     ),
     metrics,
     lifecycle: { stopping: false },
+    alerts: new AlertStore(settings, uuid, topics.producer, store, log),
     engine: new StreamEngine(settings, store, uuid, metrics, log),
   };
   context.nodes.attachEngine({
@@ -120,9 +122,10 @@ export class WeirNode {
         if (settings.get('weir.config.store') === 'local') {
           // In kafka mode the store created the topics; in local mode only the alerts topic is needed.
           await ensureWeirTopics(settings, `weir-admin-${uuid}`, false).catch((err: Error) =>
-            warn(new Error(`could not create the alerts topic: ${err.message}`)),
+            warn(new Error(`could not create the alerts topics: ${err.message}`)),
           );
         }
+        context.alerts.start();
         await context.nodes.register({ host: os.hostname(), rest: node.restUrl, group: settings.get('weir.group') });
         context.lagHistory.start();
         if (settings.get('weir.metrics.enabled')) node.metrics = await startMetricsServer(settings, context.metrics);
@@ -130,6 +133,7 @@ export class WeirNode {
       } catch (err) {
         await context.lagHistory.stop();
         await context.engine.stop();
+        await context.alerts.close();
         await node.metrics?.close();
         await api.close();
         throw err;
@@ -168,6 +172,7 @@ export class WeirNode {
     this.context.nodes.stopHeartbeat();
     await this.api.close();
     await this.context.lagHistory.stop();
+    await this.context.alerts.close();
     await this.context.topics.close();
     await this.#store.close();
   }

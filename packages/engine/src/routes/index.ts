@@ -16,6 +16,7 @@ import { liveRoutes } from './live.ts';
 import { auditRoutes } from './audit.ts';
 import { diagnosticsRoutes } from './diagnostics.ts';
 import { silenceRoutes } from './silences.ts';
+import { alertRoutes } from './alerts.ts';
 
 /** Every route module of the API, in registration order. */
 export const routeModules: readonly RouteModule[] = [
@@ -33,6 +34,7 @@ export const routeModules: readonly RouteModule[] = [
   testRoutes,
   sigmaImportRoutes,
   liveRoutes,
+  alertRoutes,
   auditRoutes,
   diagnosticsRoutes,
   silenceRoutes,

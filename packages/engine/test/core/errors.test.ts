@@ -92,6 +92,12 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
     'BAD_REQUEST',
     'Unable to start engine, please stop it properly. Current state is <state>',
   ],
+  ALERT_MISSING: [
+    ['0123456789abcdef0123456789abcdef'],
+    404,
+    'NOT_FOUND',
+    'Requested alert does not exist: 0123456789abcdef0123456789abcdef',
+  ],
   NODE_MISSING: [[], 404, 'NOT_FOUND', 'Requested node does not exist'],
   NODE_MISMATCH: [
     [],
@@ -281,7 +287,7 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
 };
 
 test("the API error catalog: count, and every code's status and text", () => {
-  assert.equal(Object.keys(errorCatalog).length, 59);
+  assert.equal(Object.keys(errorCatalog).length, 60);
   assert.deepEqual(Object.keys(errorCatalog).sort(), Object.keys(pinned).sort());
   for (const [code, [args, httpStatus, status, debugMessage]] of Object.entries(pinned)) {
     const error = (apiError as (c: string, ...a: unknown[]) => ApiError)(code, ...args);

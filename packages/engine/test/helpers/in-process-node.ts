@@ -123,6 +123,7 @@ export async function startInProcessNode(overrides: Partial<Record<SettingKey, s
       context.nodes.stopHeartbeat();
       await context.lagHistory.stop();
       await app.close();
+      await context.alerts.close();
       await topics.close();
       await store.close();
       rmSync(home, { recursive: true, force: true });

@@ -1,0 +1,145 @@
+import { Consumer, FetchIsolationLevels, type ConsumerOptions, type RecordsBatch } from '@platformatic/kafka';
+import { dropAbortedRecords } from '../kafka/aborted-transactions.ts';
+import { visitRecords } from '../kafka/record-batches.ts';
+import { describeError } from '../kafka/weir-topic-setup.ts';
+import type { Positions, TopicRecord } from './alert-index.ts';
+
+const offsetOutOfRange = 1;
+const fetchWaitMs = 250;
+
+export interface FollowerOptions {
+  readonly connection: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>;
+  readonly topic: string;
+  /** Where to resume, per partition (absent: the partition's first offset). */
+  readonly positions: () => Map<number, number>;
+  /**
+   * The records of one fetch, in offset order per partition, and the positions after them: the
+   * caller stores both in one transaction (a failure here refetches the same records).
+   */
+  readonly apply: (records: readonly TopicRecord[], next: Positions) => void;
+  readonly onError: (err: Error) => void;
+}
+
+/**
+ * Reads every partition of one topic, committed records only, from the positions its caller
+ * keeps (the alert index's SQLite file), and goes on tailing it; partitions added later are read
+ * from their start. The consumer never joins its group: the positions live with the data they
+ * describe, not in Kafka, so a node killed mid-way resumes exactly after its last transaction.
+ */
+export class TopicFollower {
+  readonly #o: FollowerOptions;
+  readonly #consumer: Consumer<Buffer, Buffer, Buffer, Buffer>;
+  #closed = false;
+  #loop: Promise<void> | undefined;
+
+  constructor(options: FollowerOptions) {
+    this.#o = options;
+    this.#consumer = new Consumer(options.connection);
+  }
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#loop?.catch(() => {});
+    await this.#consumer.close(true).catch(() => {});
+  }
+
+  async #run(): Promise<void> {
+    let failures = 0;
+    while (!this.#closed) {
+      try {
+        await this.#fetchOnce(failures > 0);
+        failures = 0;
+      } catch (err) {
+        if (this.#closed) return;
+        failures++;
+        if (failures === 1 || failures % 50 === 0)
+          this.#o.onError(new Error(`reading ${this.#o.topic} failed: ${describeError(err)}`));
+        await new Promise((r) => setTimeout(r, Math.min(200 * failures, 5000)));
+      }
+    }
+  }
+
+  async #firstOffsets(): Promise<bigint[]> {
+    const starts = await this.#consumer.listOffsets({
+      topics: [this.#o.topic],
+      timestamp: -2n,
+      isolationLevel: FetchIsolationLevels.READ_COMMITTED,
+    });
+    return starts.get(this.#o.topic) ?? [];
+  }
+
+  async #fetchOnce(refresh: boolean): Promise<void> {
+    const { topic } = this.#o;
+    const metadata = await this.#consumer.metadata({ topics: [topic], forceUpdate: refresh });
+    const info = metadata.topics.get(topic);
+    if (!info) throw new Error(`topic ${topic} does not exist (yet)`);
+    const stored = this.#o.positions();
+    const position = new Map<number, bigint>();
+    let starts: bigint[] | undefined;
+    for (let p = 0; p < info.partitionsCount; p++) {
+      const at = stored.get(p);
+      if (at !== undefined) position.set(p, BigInt(at));
+      else position.set(p, (starts ??= await this.#firstOffsets())[p] ?? 0n);
+    }
+    const byLeader = new Map<number, number[]>();
+    for (const [p, partition] of info.partitions.entries()) {
+      if (!partition) continue;
+      byLeader.set(partition.leader, [...(byLeader.get(partition.leader) ?? []), p]);
+    }
+    const records: TopicRecord[] = [];
+    const next = new Map<number, number>();
+    await Promise.all(
+      [...byLeader].map(async ([node, partitions]) => {
+        const response = await this.#consumer.fetch({
+          node,
+          maxWaitTime: fetchWaitMs,
+          minBytes: 1,
+          maxBytes: 16 * 1024 * 1024,
+          isolationLevel: FetchIsolationLevels.READ_COMMITTED,
+          topics: [
+            {
+              topicId: info.id,
+              partitions: partitions.map((partition) => ({
+                partition,
+                fetchOffset: position.get(partition)!,
+                partitionMaxBytes: 2 * 1024 * 1024,
+                currentLeaderEpoch: -1,
+                lastFetchedEpoch: -1,
+              })),
+            },
+          ],
+        });
+        dropAbortedRecords(response);
+        for (const t of response.responses) {
+          for (const p of t.partitions) {
+            const from = position.get(p.partitionIndex);
+            if (from === undefined) continue;
+            if (p.errorCode === offsetOutOfRange) {
+              // the records there were deleted by the topic's retention: go on from its first offset
+              next.set(p.partitionIndex, Number((await this.#firstOffsets())[p.partitionIndex] ?? 0n));
+              continue;
+            }
+            if (p.errorCode !== 0) throw new Error(`fetch of ${topic}-${p.partitionIndex}: Kafka error ${p.errorCode}`);
+            const after = visitRecords((p.records ?? []) as readonly RecordsBatch[], from, (offset, record) =>
+              records.push({
+                partition: p.partitionIndex,
+                offset: Number(offset),
+                key: record.key ?? null,
+                value: record.value ?? null,
+              }),
+            );
+            if (after !== from) next.set(p.partitionIndex, Number(after));
+          }
+        }
+      }),
+    );
+    // a partition read for the first time: its start is stored too, so an empty one is not listed again
+    for (const [p, at] of position) if (!stored.has(p) && !next.has(p)) next.set(p, Number(at));
+    if (this.#closed || next.size === 0) return;
+    this.#o.apply(records, next);
+  }
+}

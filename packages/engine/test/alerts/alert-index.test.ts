@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { AlertIndex } from '../../src/alerts/alert-index.ts';
+import { alertFilter } from '../../src/alerts/alert-query.ts';
+import { untriaged } from '../../src/alerts/triage.ts';
+import { alertId, alertRecord, alertRecords } from './alert-fixtures.ts';
+
+const dirs: string[] = [];
+after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function open(retention = { days: 0, maxCount: 0 }, dir = mkdtempSync(path.join(os.tmpdir(), 'weir-alert-index-'))) {
+  dirs.push(dir);
+  return { index: new AlertIndex(dir, retention), dir };
+}
+const ids = (page: { alerts: { id: string }[] }) => page.alerts.map((a) => a.id);
+const triage = (status: 'new' | 'acknowledged' | 'closed', assignee: string | null = null) => ({
+  ...untriaged,
+  status,
+  resolution: status === 'closed' ? ('benign' as const) : null,
+  assignee,
+  updatedBy: 'u',
+  updatedAt: 1,
+});
+
+test('ingest: upsert by _alert.id (a later record of the same alert wins), skipped records counted, positions stored', () => {
+  const { index, dir } = open();
+  const first = index.ingest('a', alertRecords([{ n: 1 }, { n: 2 }]), new Map([[0, 2]]));
+  assert.deepEqual(first, { stored: 2, skipped: 0 });
+  const update = {
+    partition: 1,
+    offset: 0,
+    value: Buffer.from(JSON.stringify(alertRecord({ n: 1, extra: { count: 7 } }))),
+  };
+  const junk = [
+    { partition: 1, offset: 1, value: Buffer.from('not json') },
+    { partition: 1, offset: 2, value: Buffer.from('{"padasRule":{"id":"x"}}') },
+    { partition: 1, offset: 3, value: Buffer.from('{"_alert":{"id":"short","severity":"high","time":1}}') },
+    { partition: 1, offset: 4, value: null },
+  ];
+  assert.deepEqual(index.ingest('a', [update, ...junk], new Map([[1, 5]])), { stored: 1, skipped: 4 });
+  assert.equal(index.count(), 2);
+  assert.equal(index.get(alertId(1))!.record.count, 7);
+  assert.deepEqual(
+    [...index.positions('a')],
+    [
+      [0, 2],
+      [1, 5],
+    ],
+  );
+  assert.deepEqual([...index.positions('b')], []);
+  index.close();
+  // reopened: the same rows and positions
+  const again = open(undefined, dir).index;
+  assert.equal(again.count(), 2);
+  assert.deepEqual(
+    [...again.positions('a')],
+    [
+      [0, 2],
+      [1, 5],
+    ],
+  );
+  again.close();
+});
+
+test('triage: applied before the alert arrives and after; an older offset does not replace a newer one', () => {
+  const { index } = open();
+  index.applyTriage([{ id: alertId(1), triage: triage('closed', 'bo'), offset: 5 }], 't', new Map([[0, 6]]));
+  index.ingest('a', alertRecords([{ n: 1 }, { n: 2 }]), new Map([[0, 2]]));
+  assert.deepEqual(
+    [index.get(alertId(1))!.status, index.get(alertId(1))!.assignee, index.get(alertId(2))!.status],
+    ['closed', 'bo', 'new'],
+  );
+  index.applyTriage([{ id: alertId(2), triage: triage('acknowledged'), offset: 7 }]);
+  index.applyTriage([{ id: alertId(1), triage: triage('acknowledged'), offset: 3 }]);
+  assert.equal(index.get(alertId(1))!.status, 'closed');
+  assert.deepEqual(ids(index.list(alertFilter({ status: 'acknowledged' }))), [alertId(2)]);
+  assert.deepEqual(ids(index.list(alertFilter({ assignee: 'bo' }))), [alertId(1)]);
+  // a re-delivered alert keeps its triage
+  index.ingest('a', alertRecords([{ n: 1 }]), new Map([[0, 3]]));
+  assert.equal(index.get(alertId(1))!.status, 'closed');
+  assert.deepEqual([...index.positions('t')], [[0, 6]]);
+  index.close();
+});
+
+test('list: the cursor pages through equal times by id, newest first, every alert once', () => {
+  const { index } = open();
+  const specs = Array.from({ length: 25 }, (_, n) => ({ n, time: 1000 + Math.floor(n / 4) }));
+  index.ingest('a', alertRecords(specs), new Map([[0, 25]]));
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = index.list(alertFilter({ limit: 4, ...(cursor ? { cursor } : {}) }));
+    seen.push(...ids(page));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  const expected = specs
+    .map((s) => ({ id: alertId(s.n), time: s.time }))
+    .sort((a, b) => b.time - a.time || (a.id < b.id ? 1 : -1))
+    .map((a) => a.id);
+  assert.deepEqual(seen, expected);
+  index.close();
+});
+
+test('retention: by age of the event time and by count, oldest first', () => {
+  const now = 100 * 24 * 3600 * 1000;
+  const day = 24 * 3600 * 1000;
+  const { index } = open({ days: 10, maxCount: 2 });
+  index.ingest(
+    'a',
+    alertRecords([
+      { n: 1, time: now - 11 * day },
+      { n: 2, time: now - 3 * day },
+      { n: 3, time: now - 2 * day },
+      { n: 4, time: now - 1 * day },
+    ]),
+    new Map([[0, 4]]),
+  );
+  assert.equal(index.prune(now), 2);
+  assert.deepEqual(ids(index.list(alertFilter({}))), [alertId(4), alertId(3)]);
+  index.close();
+});
