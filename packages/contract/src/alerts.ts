@@ -154,6 +154,8 @@ const alertShape = {
     source: { type: ['object', 'null'] },
     ...alertTriageSchema.properties,
     record: { type: 'object' },
+    /** The silences that silence it (docs/alerts.md, "Silences"): those matching it that cover its time or now. */
+    silencedBy: { type: 'array', items: { type: 'string' } },
   },
   required: ['id', 'time', 'rule', 'severity', 'techniques', 'source', ...alertTriageSchema.required, 'record'],
 } as const;

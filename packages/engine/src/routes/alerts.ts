@@ -1,4 +1,5 @@
 import { access } from '../auth/roles.ts';
+import { silencesMatching } from '../silences/silence-match.ts';
 import type { RouteModule } from './route-module.ts';
 import {
   alertBulkResult,
@@ -14,6 +15,8 @@ import {
   type AlertGroupQuery,
   type AlertListQuery,
   type AlertTriageChange,
+  type AlertView,
+  type StoredSilence,
 } from '@weir/contract';
 
 /**
@@ -23,10 +26,29 @@ import {
  * `GET /api/alerts/tail` (live.ts) is the live tail of the alerts topic.
  */
 export const alertRoutes: RouteModule = (app, ctx) => {
+  /**
+   * Each alert with `silencedBy`: the silences matching its record that are active at its time or
+   * now (an analyst's silence covers a burst that is still being triaged, as Alertmanager shows an
+   * alert silenced while a silence holds it). Read per answer from the config store.
+   */
+  const withSilences = <T extends { alerts: AlertView[] } | AlertView>(answer: T): T => {
+    const silences = ctx.store.list<StoredSilence>('silences');
+    const now = Date.now();
+    const mark = (a: AlertView): AlertView => {
+      if (silences.length === 0) return { ...a, silencedBy: [] };
+      const ids = new Set([
+        ...silencesMatching(a.record, silences, a.time),
+        ...silencesMatching(a.record, silences, now),
+      ]);
+      return { ...a, silencedBy: [...ids] };
+    };
+    return ('alerts' in answer ? { ...answer, alerts: answer.alerts.map(mark) } : mark(answer)) as T;
+  };
+
   app.get<{ Querystring: AlertListQuery }>(
     '/api/alerts',
     { config: { access: access.member }, schema: { querystring: alertListQuery, response: { 200: alertPage } } },
-    async (request) => ctx.alerts.list(request.query),
+    async (request) => withSilences(ctx.alerts.list(request.query)),
   );
 
   app.get<{ Querystring: AlertGroupQuery }>(
@@ -38,15 +60,16 @@ export const alertRoutes: RouteModule = (app, ctx) => {
   app.post<{ Body: AlertBulkTriage }>(
     '/api/alerts/triage',
     { config: { access: access.member }, schema: { body: alertBulkTriage, response: { 200: alertBulkResult } } },
-    async (request) => ({
-      alerts: await ctx.alerts.bulkTriage(request.body.ids, request.body.change, request.principal.username),
-    }),
+    async (request) =>
+      withSilences({
+        alerts: await ctx.alerts.bulkTriage(request.body.ids, request.body.change, request.principal.username),
+      }),
   );
 
   app.get<{ Params: { id: string } }>(
     '/api/alerts/:id',
     { config: { access: access.member }, schema: { params: alertParams, response: { 200: alertView } } },
-    async (request) => ctx.alerts.get(request.params.id),
+    async (request) => withSilences(ctx.alerts.get(request.params.id)),
   );
 
   app.patch<{ Params: { id: string }; Body: AlertTriageChange }>(
@@ -55,6 +78,7 @@ export const alertRoutes: RouteModule = (app, ctx) => {
       config: { access: access.member },
       schema: { params: alertParams, body: alertTriageChange, response: { 200: alertView } },
     },
-    async (request) => ctx.alerts.triage(request.params.id, request.body, request.principal.username),
+    async (request) =>
+      withSilences(await ctx.alerts.triage(request.params.id, request.body, request.principal.username)),
   );
 };

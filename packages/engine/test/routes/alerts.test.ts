@@ -38,6 +38,7 @@ function untouched(n: number) {
     updatedBy: null,
     updatedAt: 0,
     record,
+    silencedBy: [] as string[],
   };
 }
 
@@ -231,6 +232,7 @@ test('PATCH /api/alerts/{id}: triage written to the triage topic, shown at once,
     techniques: _q,
     source: _o,
     record: _c,
+    silencedBy: _b,
     ...triageAfter
   } = closed.body as Record<string, unknown>;
   assert.deepEqual(entries[0]!.after, triageAfter);
@@ -335,4 +337,40 @@ test('PATCH /api/alerts/{id}: a triage that cannot be written to the triage topi
   } finally {
     await t.node.topics.admin.create({ name: triageTopic, numberOfPartitions: 1, replicationFactor: 1, options: {} });
   }
+});
+
+test('an alert matched by an active silence shows it in `silencedBy`; a pending silence does not count yet', async () => {
+  const { user } = t.tokens;
+  const silence = async (matchers: object[], startsAt: number, endsAt: number) => {
+    const res = await t.node.call('POST', '/api/silences', {
+      token: user,
+      body: { matchers, startsAt, endsAt, comment: 'test' },
+    });
+    assert.equal(res.status, 201, res.text);
+    return (res.body as { id: string }).id;
+  };
+  const hour = 3_600_000;
+  const active = await silence(
+    [{ field: '_rule.id', op: '=', value: 'root-login' }],
+    Date.now() - hour,
+    Date.now() + hour,
+  );
+  await silence(
+    [{ field: '_rule.id', op: '=', value: 'failed-login' }],
+    Date.now() + 24 * hour,
+    Date.now() + 25 * hour,
+  );
+  const all = await get('/api/alerts');
+  assert.deepEqual(
+    (all.body as { alerts: { id: string; silencedBy: string[] }[] }).alerts.map((a) => [a.id, a.silencedBy]),
+    [
+      [alertId(4), [active]],
+      [alertId(3), [active]],
+      [alertId(2), []],
+      [alertId(1), []],
+    ],
+  );
+  assert.deepEqual(((await get(`/api/alerts/${alertId(3)}`)).body as { silencedBy: string[] }).silencedBy, [active]);
+  await t.node.call('POST', `/api/silences/${active}/expire`, { token: user });
+  assert.deepEqual(((await get(`/api/alerts/${alertId(3)}`)).body as { silencedBy: string[] }).silencedBy, []);
 });
