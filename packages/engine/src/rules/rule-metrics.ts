@@ -6,7 +6,7 @@
 export const ruleMetricNames = {
   ruleMatches: 'weir_rule_matches_total',
   rulesSkipped: 'weir_rules_skipped_total',
-  /** Alerts a rule's suppression counted instead of writing (outcome `suppressed`), or wrote late (outcome `late`). */
+  /** A rule's suppression, per outcome: `suppressed` (counted, not written), `duplicate` (an input record read again), `late` (a window opened after its close). */
   ruleSuppressed: 'weir_rule_suppressed_total',
 } as const;
 
@@ -31,7 +31,7 @@ export class RuleMatches {
   };
 
   /** The hook of a rule's suppression (TaskCounters.ruleSuppressed). */
-  readonly ruleSuppressed = (_task: unknown, ruleId: string, outcome: 'suppressed' | 'late'): void => {
+  readonly ruleSuppressed = (_task: unknown, ruleId: string, outcome: string): void => {
     const key = `${ruleId}\u0000${outcome}`;
     this.#suppressed.set(key, (this.#suppressed.get(key) ?? 0) + 1);
   };

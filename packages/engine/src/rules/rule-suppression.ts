@@ -42,13 +42,19 @@ export interface OfferedAlert {
 }
 
 /**
- * What an offer did: `kept` (the first alert of its window: write `record` now), `suppressed`
- * (counted on its window), or `late` (its window was closed already: written as a plain alert).
- * `updates`: the update records of the windows the alert's time closed.
+ * What an offer did: `kept` (the first alert of its window, or the first again when its input record
+ * is read again: write `record` now; `late` when the window opened after stream time had passed its
+ * close, e.g. a replay), `suppressed` (counted on its window) or `duplicate` (an input record of the
+ * window read again: not counted twice). `updates`: the update records of the windows that closed.
  */
 export type Offer =
-  | { readonly kind: 'kept'; readonly record: SuppressionRecord; readonly updates: SuppressionRecord[] }
-  | { readonly kind: 'suppressed' | 'late'; readonly updates: SuppressionRecord[] };
+  | {
+      readonly kind: 'kept';
+      readonly record: SuppressionRecord;
+      readonly late: boolean;
+      readonly updates: SuppressionRecord[];
+    }
+  | { readonly kind: 'suppressed' | 'duplicate'; readonly updates: SuppressionRecord[] };
 
 /** What a window keeps (the `summary` of its CorrelationGroupState, plain JSON for the changelog). */
 interface WindowSummary {
@@ -56,11 +62,18 @@ interface WindowSummary {
   count: number;
   firstSeen: number;
   lastSeen: number;
+  /** Stream time at which it closes: one window after its end, or after it opened when that was later. */
+  closeAt: number;
   /** The representative: the window's earliest alert (event time, then source, then JSON text). */
   alert: JsonObject;
   time: number;
   timestamp: number;
   source: AlertSourceRef | null;
+  /** The input record of the alert written at once, and its time. */
+  lead: AlertSourceRef | null;
+  leadTime: number;
+  /** Per input partition (`topic/partition`), the highest offset counted: an alert from at or below it is one already counted. */
+  seen: Record<string, number>;
 }
 
 /**
@@ -68,11 +81,12 @@ interface WindowSummary {
  * changelog-backed correlation state (scope `rule:<id>#suppression`, one group per field values
  * and window). Windows are aligned to the epoch: an alert at event time t is in
  * `[t - t mod w, t - t mod w + w)`, whatever came before it. The first alert of a window to arrive
- * is kept (written at once); the others are counted. A window closes when the stream time of its
- * partition (the newest alert time it has seen, or moved on by the idle close) reaches its end plus
- * one window (the lateness it allows); then, when it suppressed any, one update record is written:
- * its earliest alert with the count. Ids are the window's (rule id, field values, start), so the
- * record written at once and the update share one id, whichever alert arrived first.
+ * is kept (written at once); the others are counted, each input record once. A window closes when
+ * the stream time of its partition (the newest alert time it has seen, or moved on by the idle
+ * close) reaches its end plus one window (the lateness it allows; a window opened later than that,
+ * one window after it opened); then, when it suppressed any, one update record is written: its
+ * earliest alert with the count. Ids are the window's (rule id, field values, start), so the record
+ * written at once and the update share one id, whichever alert arrived first.
  */
 export class RuleSuppression {
   readonly ruleId: string;
@@ -104,11 +118,17 @@ export class RuleSuppression {
     const updates = this.#closeDue(clock);
     const w = this.windowMs;
     const start = time - mod(time, w);
-    if (start + w + w <= clock.time) return { kind: 'late', updates };
-    const key = `${this.keyOf(offered.alert)}@${start}`;
+    const values = this.keyOf(offered.alert);
+    const key = `${values}@${start}`;
     const state = this.#store.get(this.#scope, key);
+    const source = offered.source ?? null;
     if (state !== undefined) {
       const s = state.summary as unknown as WindowSummary;
+      if (source !== null && sameSource(source, s.lead))
+        return { kind: 'kept', record: this.#kept(state, s, offered), late: false, updates };
+      const at = source === null ? undefined : s.seen[`${source.topic}/${source.partition}`];
+      if (source !== null && at !== undefined && source.offset <= at) return { kind: 'duplicate', updates };
+      if (source !== null) s.seen[`${source.topic}/${source.partition}`] = source.offset;
       s.count++;
       if (time < s.firstSeen) s.firstSeen = time;
       if (time > s.lastSeen) s.lastSeen = time;
@@ -116,21 +136,26 @@ export class RuleSuppression {
         s.alert = offered.alert;
         s.time = time;
         s.timestamp = offered.timestamp;
-        s.source = offered.source ?? null;
+        s.source = source;
       }
       state.maxTime = s.lastSeen;
       this.#store.set(this.#scope, key, state);
       return { kind: 'suppressed', updates };
     }
+    const late = clock.time >= start + w + w;
     const summary: WindowSummary = {
-      id: suppressionId(this.ruleId, this.keyOf(offered.alert), start),
+      id: suppressionId(this.ruleId, values, start),
       count: 0,
       firstSeen: time,
       lastSeen: time,
+      closeAt: Math.max(start + w, clock.time) + w,
       alert: offered.alert,
       time,
       timestamp: offered.timestamp,
-      source: offered.source ?? null,
+      source,
+      lead: source,
+      leadTime: time,
+      seen: source === null ? {} : { [`${source.topic}/${source.partition}`]: source.offset },
     };
     const opened: CorrelationGroupState = {
       open: true,
@@ -141,13 +166,8 @@ export class RuleSuppression {
       summary: summary as unknown as JsonObject,
     };
     this.#store.set(this.#scope, key, opened);
-    if (start + w + w < clock.nextClose) clock.nextClose = start + w + w;
-    const suppression = this.#suppressionOf(opened, summary);
-    return {
-      kind: 'kept',
-      record: { value: offered.alert, timestamp: offered.timestamp, override: { id: summary.id, suppression } },
-      updates,
-    };
+    if (summary.closeAt < clock.nextClose) clock.nextClose = summary.closeAt;
+    return { kind: 'kept', record: this.#kept(opened, summary, offered), late, updates };
   }
 
   /** The idle close: stream time moves on by `elapsedMs` (nothing before the first alert); the update records of the windows it closes. */
@@ -158,15 +178,15 @@ export class RuleSuppression {
     return this.#closeDue(clock);
   }
 
-  /** Closes the windows whose end plus one window the stream time reached, in the order of their ends (then keys). */
+  /** Closes the windows whose close the stream time reached (their state is dropped), in the order of their ends, then keys. */
   #closeDue(clock: StageClock): SuppressionRecord[] {
     if (clock.time < clock.nextClose) return [];
-    const w = this.windowMs;
     const due: [string, CorrelationGroupState][] = [];
     let next = Infinity;
     for (const [key, state] of this.#store.entries(this.#scope)) {
-      if (state.end + w <= clock.time) due.push([key, state]);
-      else if (state.end + w < next) next = state.end + w;
+      const closeAt = (state.summary as unknown as WindowSummary).closeAt;
+      if (closeAt <= clock.time) due.push([key, state]);
+      else if (closeAt < next) next = closeAt;
     }
     clock.nextClose = next;
     due.sort((a, b) => a[1].end - b[1].end || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -178,26 +198,47 @@ export class RuleSuppression {
       updates.push({
         value: s.alert,
         timestamp: s.timestamp,
-        override: { id: s.id, source: s.source, suppression: this.#suppressionOf(state, s) },
+        override: {
+          id: s.id,
+          source: s.source,
+          suppression: this.#suppressionOf(state, s.alert, s.count, s.firstSeen, s.lastSeen),
+        },
       });
     }
     return updates;
   }
 
-  #suppressionOf(state: CorrelationGroupState, s: WindowSummary): AlertSuppression {
-    const values = this.#paths.map((path) => valueAt(s.alert, path));
-    const fields: Record<string, unknown> = {};
-    this.fields.forEach((name, i) =>
-      Object.defineProperty(fields, name, { value: values[i], enumerable: true, writable: true, configurable: true }),
-    );
+  /** The record written at once: the alert as it came, nothing counted yet. */
+  #kept(state: CorrelationGroupState, s: WindowSummary, offered: OfferedAlert): SuppressionRecord {
     return {
-      count: s.count,
-      firstSeen: s.firstSeen,
-      lastSeen: s.lastSeen,
-      fields,
-      window: { start: state.start, end: state.end },
+      value: offered.alert,
+      timestamp: offered.timestamp,
+      override: { id: s.id, suppression: this.#suppressionOf(state, offered.alert, 0, s.leadTime, s.leadTime) },
     };
   }
+
+  #suppressionOf(
+    state: CorrelationGroupState,
+    alert: JsonObject,
+    count: number,
+    firstSeen: number,
+    lastSeen: number,
+  ): AlertSuppression {
+    const fields: Record<string, unknown> = {};
+    for (let i = 0; i < this.fields.length; i++) {
+      Object.defineProperty(fields, this.fields[i] as string, {
+        value: valueAt(alert, this.#paths[i] as readonly string[]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return { count, firstSeen, lastSeen, fields, window: { start: state.start, end: state.end } };
+  }
+}
+
+function sameSource(a: AlertSourceRef, b: AlertSourceRef | null): boolean {
+  return b !== null && a.offset === b.offset && a.partition === b.partition && a.topic === b.topic;
 }
 
 /** The id of a suppression window's alert: SHA-256 (32 hex digits) of the rule id, the field values and the window start. */

@@ -30,7 +30,7 @@ export class EngineMetrics {
         m.ruleSuppressed,
         counter(
           m.ruleSuppressed,
-          "Alerts of a rule's suppression, per rule and outcome (suppressed: counted, not written; late: written, their window closed).",
+          "Alerts of a rule's suppression, per rule and outcome (suppressed: counted, not written; duplicate: an input record read again, not counted twice; late: written, the window opened after its close).",
           ['rule', 'outcome'],
         ),
       ],

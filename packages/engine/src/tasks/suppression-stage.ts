@@ -44,9 +44,9 @@ export function suppressionUpdates(rule: RuleEntry, records: readonly Suppressio
 }
 
 /**
- * A routed alert at its window's partition: written now when it is the first of its window (or
- * when its window closed already: a plain alert), else counted; with the update records of the
- * windows its time closed. A rule that lost its suppression since the alert was routed writes it.
+ * A routed alert at its window's partition: written now when it is the first of its window, else
+ * counted (once per input record); with the update records of the windows its time closed. A rule
+ * that lost its suppression since the alert was routed writes it as it is.
  */
 export function resumeSuppression(
   rule: RuleEntry,
@@ -54,8 +54,8 @@ export function resumeSuppression(
   task: TaskIdentity,
   counters: TaskCounters | undefined,
 ): TaskResult {
-  const plain: TaskRecord = { value: routed.event, timestamp: routed.timestamp, rule };
-  if (rule.suppression === undefined) return { kind: 'alerts', records: [plain] };
+  if (rule.suppression === undefined)
+    return { kind: 'alerts', records: [{ value: routed.event, timestamp: routed.timestamp, rule }] };
   const offer = rule.suppression.offer({
     alert: routed.event,
     time: routed.time,
@@ -64,12 +64,11 @@ export function resumeSuppression(
   });
   const updates = suppressionUpdates(rule, offer.updates);
   if (offer.kind !== 'kept') counters?.ruleSuppressed?.(task, rule.id, offer.kind);
-  const records =
+  else if (offer.late) counters?.ruleSuppressed?.(task, rule.id, 'late');
+  const records: TaskRecord[] =
     offer.kind === 'kept'
       ? [{ value: offer.record.value, timestamp: offer.record.timestamp, rule, alertOverride: offer.record.override }]
-      : offer.kind === 'late'
-        ? [plain]
-        : [];
+      : [];
   if (records.length === 0 && updates.length === 0) return nothing;
   return updates.length === 0 ? { kind: 'alerts', records } : { kind: 'alerts', records, updates };
 }

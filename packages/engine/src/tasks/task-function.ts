@@ -101,6 +101,8 @@ export interface CompiledTask extends TaskIdentity {
 
 export type RuleSkipReason = 'missing' | 'disabled';
 
+export type SuppressionOutcome = 'suppressed' | 'duplicate' | 'late';
+
 /** Metric hooks; every one is optional. */
 export interface TaskCounters {
   /**
@@ -112,8 +114,11 @@ export interface TaskCounters {
   ruleSkipped?(task: TaskIdentity, ruleId: string, reason: RuleSkipReason): void;
   /** APPLY_RULES raised an alert for a rule (once per alert: what `weir_rule_matches_total` counts). */
   ruleMatched?(task: TaskIdentity, ruleId: string): void;
-  /** A rule's suppression kept an alert back (`suppressed`) or wrote one whose window had closed (`late`). */
-  ruleSuppressed?(task: TaskIdentity, ruleId: string, outcome: 'suppressed' | 'late'): void;
+  /**
+   * A rule's suppression counted an alert instead of writing it (`suppressed`), saw an input record's
+   * alert again (`duplicate`: not counted twice) or opened a window after its close (`late`: written).
+   */
+  ruleSuppressed?(task: TaskIdentity, ruleId: string, outcome: SuppressionOutcome): void;
 }
 
 /** The PDL compiler (`compile` of @weir/pdl); injectable so the runtime can wrap it. */

@@ -121,7 +121,7 @@ test('the first alert of a window is kept, the rest counted; the window closes o
   );
 });
 
-test('an alert whose window closed already is late (written as it is); a missing field is the value null', () => {
+test('an alert whose window closed already opens it again (late, same id); a missing field is the value null', () => {
   const s = new RuleSuppression(
     'r',
     { fields: ['user.name', 'host'], window: '1m' },
@@ -130,16 +130,63 @@ test('an alert whose window closed already is late (written as it is); a missing
   const { written, kinds } = feed(s, [
     alertAt(T + 5 * min, undefined, 1),
     alertAt(T + 5 * min + 1, undefined, 2),
-    alertAt(T + 3 * min, 'x', 3), // [3m, 4m) closed at stream time 5m
+    alertAt(T + 3 * min, 'x', 3), // [3m, 4m) closed at stream time 5m: opened again, written
   ]);
-  assert.deepEqual(kinds, ['kept', 'suppressed', 'late']);
+  assert.deepEqual(kinds, ['kept', 'suppressed', 'kept']);
   assert.deepEqual(written[0]!.record.override.suppression.fields, { 'user.name': null, host: null });
   assert.equal(written[0]!.record.override.id, suppressionId('r', '[null,null]', T + 5 * min));
+  // reopened: it closes one window after it opened (stream time 6m), counting what comes until then
+  assert.equal(s.offer(alertAt(T + 3 * min + 5, 'x', 4)).kind, 'suppressed');
+  assert.deepEqual(
+    s.advanceBy(min).map((u) => [u.override.id, u.override.suppression.count]),
+    [[suppressionId('r', '["x",null]', T + 3 * min), 1]],
+  );
+});
+
+test('an input record read again (at-least-once, a replay of an open window) is not counted twice; its first alert is written again', () => {
+  const s = new RuleSuppression('r', { fields: ['user.name'], window: '1m' }, new InMemoryCorrelationStateStore());
+  const { kinds } = feed(s, [
+    alertAt(T, 'a', 10),
+    alertAt(T + 1, 'a', 11),
+    alertAt(T + 2, 'a', 12),
+    alertAt(T + 1, 'a', 11), // read again
+    alertAt(T, 'a', 10), // the first, read again: written again, same id and bytes
+  ]);
+  assert.deepEqual(kinds, ['kept', 'suppressed', 'suppressed', 'duplicate', 'kept']);
+  const [update] = s.advanceBy(2 * min);
+  assert.equal(update?.override.suppression.count, 2);
+});
+
+test('a window opened after stream time passed its close (a replay) closes one window later, with the same records', () => {
+  const store = new InMemoryCorrelationStateStore();
+  const s = new RuleSuppression('r', { fields: ['user.name'], window: '1m' }, store);
+  const burst = [alertAt(T, 'a', 1), alertAt(T + 5, 'a', 2), alertAt(T + 9, 'a', 3)];
+  const live = feed(s, burst).written;
+  const liveUpdates = s.advanceBy(10 * min);
+  // the same records replayed: stream time is 10 minutes on now; the window opens late, stays open for the burst
+  const offers = burst.map((a) => s.offer(a));
+  assert.deepEqual(
+    offers.map((o) => [o.kind, o.kind === 'kept' && o.late]),
+    [
+      ['kept', true],
+      ['suppressed', false],
+      ['suppressed', false],
+    ],
+  );
+  const replayUpdates = s.advanceBy(min);
+  assert.deepEqual(offers[0]!.kind === 'kept' && offers[0]!.record, live[0]!.record);
+  assert.deepEqual(replayUpdates, liveUpdates);
+  assert.equal(liveUpdates[0]?.override.suppression.count, 2);
 });
 
 test('whatever the arrival order, the same windows, ids, counts and update records', () => {
   const alerts: OfferedAlert[] = [];
   for (let i = 0; i < 60; i++) alerts.push(alertAt(T + i * 7_000, ['a', 'b', 'c'][i % 3], i));
+  // from four input partitions, each in offset order
+  for (const a of alerts) {
+    const n = Number(a.alert['n']);
+    (a as { source: unknown }).source = { topic: 'in', partition: n % 4, offset: Math.floor(n / 4) };
+  }
   const closing = alertAt(T + 60 * min, 'z', 999);
   const outcome = (order: readonly OfferedAlert[]) => {
     const s = new RuleSuppression('r', { fields: ['user.name'], window: '2m' }, new InMemoryCorrelationStateStore());
@@ -156,9 +203,10 @@ test('whatever the arrival order, the same windows, ids, counts and update recor
     };
   };
   const inOrder = outcome(alerts);
-  // shuffled: each alert arrives up to 100 s after its event time (less than a window late: none is late)
-  const arrival = (a: OfferedAlert) => a.time + ((Number(a.alert['n']) * 7919) % 100) * 1000;
+  // read with delays of 0 to 90 s per input partition (less than a window: none is late)
+  const arrival = (a: OfferedAlert) => a.time + a.source!.partition * 30_000;
   const shuffled = [...alerts].sort((x, y) => arrival(x) - arrival(y));
+  assert.notDeepEqual(shuffled, alerts, 'another order');
   assert.deepEqual(outcome(shuffled), inOrder);
   // 60 alerts over 7 minutes in 2-minute windows, three users: 4 windows each, 12 kept (and the closing one), 48 counted
   assert.equal(inOrder.ids.length, 13);

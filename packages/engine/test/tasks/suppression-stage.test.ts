@@ -45,8 +45,16 @@ const routesOf = (r: TaskResult): readonly RoutedRecord[] => (r.kind === 'error'
 const shape = (r: TaskResult) =>
   r.kind === 'alerts'
     ? {
-        records: r.records.map((a) => [a.value['n'], a.alertOverride?.id, a.alertOverride?.suppression.count]),
-        updates: (r.updates ?? []).map((a) => [a.value['n'], a.alertOverride?.id, a.alertOverride?.suppression.count]),
+        records: r.records.map((a) => [
+          (a.value as Record<string, unknown>)['n'],
+          a.alertOverride?.id,
+          a.alertOverride?.suppression.count,
+        ]),
+        updates: (r.updates ?? []).map((a) => [
+          (a.value as Record<string, unknown>)['n'],
+          a.alertOverride?.id,
+          a.alertOverride?.suppression.count,
+        ]),
       }
     : r.kind;
 
