@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { suppressionWindowMs, type AlertMetadata } from '@weir/contract';
-import type { CorrelationGroupState, CorrelationStateStore, StageClock } from '@weir/pdl';
+import { cloneJson, type CorrelationGroupState, type CorrelationStateStore, type StageClock } from '@weir/pdl';
 
 type JsonObject = Record<string, unknown>;
 
@@ -133,7 +133,7 @@ export class RuleSuppression {
       if (time < s.firstSeen) s.firstSeen = time;
       if (time > s.lastSeen) s.lastSeen = time;
       if (earlier(offered, s)) {
-        s.alert = offered.alert;
+        s.alert = cloneJson(offered.alert) as JsonObject;
         s.time = time;
         s.timestamp = offered.timestamp;
         s.source = source;
@@ -149,7 +149,8 @@ export class RuleSuppression {
       firstSeen: time,
       lastSeen: time,
       closeAt: Math.max(start + w, clock.time) + w,
-      alert: offered.alert,
+      // a copy: the alert written at once goes on through the pipeline, whose later tasks may change it
+      alert: cloneJson(offered.alert) as JsonObject,
       time,
       timestamp: offered.timestamp,
       source,

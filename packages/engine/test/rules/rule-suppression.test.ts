@@ -238,3 +238,12 @@ test('a second instance on the same store (a restore) goes on where the first le
   assert.equal(again.offer(alertAt(T + 5, 'a', 2)).kind, 'suppressed');
   assert.equal(again.windowMs, 3_600_000);
 });
+
+test('the window keeps a copy of its earliest alert: later tasks that change the alert written at once do not change the update', () => {
+  const s = new RuleSuppression('r', { fields: ['user.name'], window: '1m' }, new InMemoryCorrelationStateStore());
+  const first = alertAt(T, 'a', 1, { tags: ['x'] });
+  const offer = s.offer(first);
+  (offer.kind === 'kept' ? (offer.record.value['tags'] as string[]) : []).push('changed later');
+  s.offer(alertAt(T + 1, 'a', 2));
+  assert.deepEqual(s.advanceBy(2 * min)[0]?.value['tags'], ['x']);
+});
