@@ -403,7 +403,7 @@ async function suppressionCost(input: string): Promise<void> {
         `out-${key}`,
         events,
         undefined,
-        `${key}-reference-1-task4-repartition`,
+        side === 'with' ? `${key}-reference-1-task4-repartition` : undefined,
       );
     }
     const [a, b] = [got.with!, got.without!];
