@@ -22,6 +22,8 @@ export interface WeirRunnerOptions {
   readonly rules?: number;
   /** Rows of a lookup table the enrich task also looks the source address up in (memory figures). */
   readonly lookupRows?: number;
+  /** A suppression window (`5m`): every rule gets `suppression: {fields: ['user'], window}` (the `suppression` part). */
+  readonly suppression?: string;
 }
 
 /** What the runner tells its parent. */
@@ -49,7 +51,11 @@ function lookupRows(count: number): { id: string; content: Record<string, unknow
 function benchSnapshot() {
   const rules = benchRules(options.rules ?? 100);
   const rows = options.lookupRows ?? 0;
-  const base = snapshot(options.scenario, options.input, options.output, rules, rows > 0 ? lookupRows(rows) : []);
+  const plain = snapshot(options.scenario, options.input, options.output, rules, rows > 0 ? lookupRows(rows) : []);
+  const window = options.suppression;
+  const base = window
+    ? { ...plain, rules: plain.rules.map((r) => ({ ...r, suppression: { fields: ['user'], window } })) }
+    : plain;
   if (rows === 0) return base;
   const tasks = base.tasks.map((t) =>
     t.name === 'enrich'

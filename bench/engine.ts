@@ -21,7 +21,8 @@
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
- * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
+ * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it;
+ * `suppression`: the reference pipeline without and with a suppression on every rule, WEIR_BENCH_SUPPRESSION_WINDOW (5m)), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
  * `node_modules/.bin/node bench/engine.ts 50000`.
  */
 import { spawnSync } from 'node:child_process';
@@ -97,6 +98,8 @@ async function measure(
   output: string,
   total = events,
   outputs?: number,
+  /** A repartition topic the group must also have consumed to its end (the `suppression` part). */
+  drained?: string,
 ): Promise<Measured> {
   const cpu = () => (runner ? cpuSeconds(runner.pid) : (process.cpuUsage().user + process.cpuUsage().system) / 1e6);
   const rss = () => (runner ? residentMiB(runner.pid) : process.memoryUsage().rss / 2 ** 20);
@@ -115,7 +118,7 @@ async function measure(
   const steps = [rss()];
   for (;;) {
     const done = outputs === undefined ? await committed(group, input) : (await endOffset(output)) * (total / outputs);
-    if (done >= total) break;
+    if (done >= total && (!drained || (await committed(group, drained)) >= (await endOffset(drained)))) break;
     rssMax = Math.max(rssMax, rss());
     if (steps.length === 1 && done >= total / 2) steps.push(rss());
     check();
@@ -203,7 +206,7 @@ function weir(
   input: string,
   output: string,
   alertsTopic: string,
-  extra: { rules?: number; lookupRows?: number } = {},
+  extra: { rules?: number; lookupRows?: number; suppression?: string } = {},
   checkout?: string,
 ): Runner {
   return startWeir({ bootstrap, group, scenario, input, output, alertsTopic, threads, ...extra }, log(group), checkout);
@@ -372,6 +375,53 @@ async function throughput(input: string): Promise<number> {
 }
 
 /**
+ * What suppression costs (part `suppression`): each round runs the reference pipeline as it is and
+ * with every rule given `suppression: {fields: ["user"], window: WEIR_BENCH_SUPPRESSION_WINDOW (5m)}`
+ * (every alert then goes through the task's repartition topic to its window's partition), the order
+ * swapped every round. Measured to the input's last commit and the stage's repartition topic's. Prints each round and
+ * the median of the with/without ratios.
+ */
+const supKey = (round: number, side: 'with' | 'without') => `sup-${side}-${round}`;
+
+async function suppressionCost(input: string): Promise<void> {
+  const window = process.env.WEIR_BENCH_SUPPRESSION_WINDOW ?? '5m';
+  const rate: number[] = [];
+  const cpu: number[] = [];
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  for (let round = 1; round <= rounds; round++) {
+    const sides = round % 2 === 1 ? (['with', 'without'] as const) : (['without', 'with'] as const);
+    const got: Partial<Record<'with' | 'without', Measured>> = {};
+    for (const side of sides) {
+      const key = supKey(round, side);
+      await createTopics([`out-${key}`, `alerts-${key}`]);
+      const extra = side === 'with' ? { suppression: window } : {};
+      // to the end of the stage's repartition topic too: the alerts go on to their windows' partitions there
+      got[side] = await measure(
+        weir('reference', key, input, `out-${key}`, `alerts-${key}`, extra),
+        key,
+        input,
+        `out-${key}`,
+        events,
+        undefined,
+        side === 'with' ? `${key}-reference-1-task4-repartition` : undefined,
+      );
+    }
+    const [a, b] = [got.with!, got.without!];
+    rate.push(a.rate / b.rate);
+    cpu.push(a.cpuPerMillion / b.cpuPerMillion);
+    console.log(
+      `round ${round} reference (${sides.join(' then ')}): with suppression ${fmtRate(a.rate)} events/s ${fmtCpu(a.cpuPerMillion)} CPU-s/1M, ` +
+        `${(await endOffset(`alerts-${supKey(round, 'with')}`)).toLocaleString('en-US')} alerts written; without ${fmtRate(b.rate)} events/s ${fmtCpu(b.cpuPerMillion)} CPU-s/1M, ` +
+        `${(await endOffset(`alerts-${supKey(round, 'without')}`)).toLocaleString('en-US')} alerts; with/without events/s ${(a.rate / b.rate).toFixed(2)}, CPU ${(a.cpuPerMillion / b.cpuPerMillion).toFixed(2)}`,
+    );
+  }
+  console.log(
+    `suppression (window ${window}) with/without, reference, median of ${rounds} rounds: events/s ${median(rate).toFixed(2)} (${rate.map((x) => x.toFixed(2)).join(' ')}), ` +
+      `CPU-s per 1M ${median(cpu).toFixed(2)} (${cpu.map((x) => x.toFixed(2)).join(' ')})`,
+  );
+}
+
+/**
  * Before against after only (WEIR_BENCH_BEFORE, part `compare`): each round runs both checkouts on the
  * passthrough and on the reference pipeline, the order swapped every round (odd rounds: after first),
  * so that neither side always runs on the warmer or the busier machine. Prints every round's pair and
@@ -535,7 +585,8 @@ async function main(): Promise<void> {
   dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-engine-'));
   rulesFile = path.join(dir, 'rules.json');
   writeFileSync(rulesFile, JSON.stringify(benchRules()));
-  buildPeer();
+  // the Kafka Streams peer is built only for the parts that run it
+  if (![...parts].every((p) => ['compare', 'rss', 'profile', 'suppression'].includes(p))) buildPeer();
   const broker = new EmbeddedBroker({ dir, internalPartitions: 1 });
   bootstrap = await broker.start();
   // interrupted: the broker (a JVM of its own) must not outlive the bench
@@ -556,6 +607,7 @@ async function main(): Promise<void> {
     let bestReference = Number(process.env.WEIR_BENCH_LATENCY_RATE ?? 0) * 2;
     if (parts.has('throughput')) bestReference = await throughput(input);
     if (parts.has('compare')) await compare(input);
+    if (parts.has('suppression')) await suppressionCost(input);
     if (parts.has('latency')) {
       const rate = Math.round((bestReference || 20_000) / 2);
       await latency('weir', rate);

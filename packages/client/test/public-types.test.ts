@@ -95,6 +95,7 @@ pin<
       description?: string;
       annotations?: string[];
       severity?: 'informational' | 'low' | 'medium' | 'high' | 'critical';
+      suppression?: { fields: string[]; window: string };
       datamodel?: string;
     }
   >

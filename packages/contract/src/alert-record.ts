@@ -1,5 +1,6 @@
 import type { FromSchema } from './from-schema.ts';
 import { severitySchema } from './severity.ts';
+import { alertSuppressionSchema } from './suppression.ts';
 
 /**
  * What every record on the alerts topic carries besides the alert itself (docs/alerts.md): the
@@ -29,6 +30,8 @@ export const alertMetadataSchema = {
       required: ['topic', 'partition', 'offset'],
       additionalProperties: false,
     },
+    /** Only on the records of a rule with a suppression (docs/alerts.md, "Suppression"). */
+    suppression: alertSuppressionSchema,
   },
   required: ['id', 'severity', 'techniques', 'time', 'source'],
   additionalProperties: false,

@@ -11,6 +11,7 @@ export * from './roles.ts';
 export * from './serdes.ts';
 export * from './severity.ts';
 export * from './silences.ts';
+export * from './suppression.ts';
 export { fixedHeaders, hstsHeader } from './security-headers.ts';
 export { taskDefaults, type RawOptions } from './task-defaults.ts';
 export { taskFunctionNames, taskFunctions, type TaskDefinitions, type TaskFunction } from './task-schemas.ts';

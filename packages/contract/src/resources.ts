@@ -1,6 +1,7 @@
 import type { FromSchema } from './from-schema.ts';
 import { integerId, integerIdRule, stringId, stringIdRule } from './ids.ts';
 import { severitySchema } from './severity.ts';
+import { suppressionSchema } from './suppression.ts';
 import { serdeConfiguration } from './serdes.ts';
 import { taskFunctionNames, taskFunctions } from './task-schemas.ts';
 import { topicNameSchema } from './topic-names.ts';
@@ -38,6 +39,8 @@ export const ruleSchema = {
     annotations: { type: 'array', items: { type: 'string', maxLength: 1024 }, maxItems: 1000 },
     /** Optional; a rule without one is `medium` (severity.ts). */
     severity: severitySchema,
+    /** Optional: keep the first alert of each value of `fields` per `window`, count the rest (suppression.ts). */
+    suppression: suppressionSchema,
     enabled: { type: 'boolean' },
     /** Earlier form (spec: Versioning): accepted and kept. */
     datamodel: { type: 'string', maxLength: 1024 },

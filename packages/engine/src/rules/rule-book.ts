@@ -1,5 +1,12 @@
 import type { StoredRule } from '@weir/contract';
-import { compile, type CompiledPdl, type CorrelationStateStore, type LookupResolver } from '@weir/pdl';
+import {
+  compile,
+  InMemoryCorrelationStateStore,
+  type CompiledPdl,
+  type CorrelationStateStore,
+  type LookupResolver,
+} from '@weir/pdl';
+import { RuleSuppression } from './rule-suppression.ts';
 
 /**
  * What APPLY_RULES evaluates: the rule's compiled PDL (never re-parsed per event). When `ast` is
@@ -21,6 +28,8 @@ export interface RuleEntry {
   readonly datamodel?: string;
   readonly enabled: boolean;
   readonly compiled: RuleMatcher;
+  /** The rule's alert suppression, when it has one (rule-suppression.ts). */
+  readonly suppression?: RuleSuppression;
 }
 
 /**
@@ -172,6 +181,16 @@ export class RuleBook implements RuleSource {
       }
     }
     this.#programs.set(rule.id, program);
-    return { ...ruleFields(rule), enabled: rule.enabled !== false, compiled: program.compiled };
+    const entry = { ...ruleFields(rule), enabled: rule.enabled !== false, compiled: program.compiled };
+    if (rule.suppression === undefined) return entry;
+    try {
+      const store = this.#stateStore ?? new InMemoryCorrelationStateStore();
+      return { ...entry, suppression: new RuleSuppression(rule.id, rule.suppression, store) };
+    } catch (err) {
+      // the schema refuses such a window: only a record that bypassed it gets here
+      this.broken.set(rule.id, `suppression: ${(err as Error).message}`);
+      this.#errors.set(rule.id, err);
+      return undefined;
+    }
   }
 }

@@ -26,6 +26,14 @@ export class EngineMetrics {
         counter(m.deadLettered, 'Records sent to a dead-letter topic, per topology and task.', ['topology', 'task']),
       ],
       [m.ruleMatches, counter(m.ruleMatches, 'Rule matches (alerts), per rule.', ['rule'])],
+      [
+        m.ruleSuppressed,
+        counter(
+          m.ruleSuppressed,
+          "Alerts of a rule's suppression, per rule and outcome (suppressed: counted, not written; duplicate: an input record read again, not counted twice; late: written, the window opened after its close).",
+          ['rule', 'outcome'],
+        ),
+      ],
       [m.alerts, counter(m.alerts, 'Alerts written to the alerts topic, per topology.', ['topology'])],
       [
         m.skipped,

@@ -14,6 +14,7 @@ export const metricNames = {
   skipped: 'weir_records_skipped_total',
   taskErrors: 'weir_task_errors_total',
   rulesSkipped: ruleMetricNames.rulesSkipped,
+  ruleSuppressed: ruleMetricNames.ruleSuppressed,
   nearRetention: 'weir_input_records_near_retention_total',
   deletedUnread: 'weir_input_records_deleted_unread_total',
   batchSeconds: 'weir_batch_processing_seconds',

@@ -71,7 +71,11 @@ export class TaskCache {
     this.#used.add(key);
     let task = this.#tasks.get(key);
     if (!task) {
-      const counters = { ...env.counters, ruleMatched: this.ruleMatches.ruleMatched };
+      const counters = {
+        ...env.counters,
+        ruleMatched: this.ruleMatches.ruleMatched,
+        ruleSuppressed: this.ruleMatches.ruleSuppressed,
+      };
       task = compileTask(spec, {
         rules: env.rules,
         lookups: env.lookups,

@@ -12,6 +12,13 @@ import type {
 } from './task-function.ts';
 import { withRule } from '../rules/rule-alert.ts';
 import { failure, nothing } from './task-results.ts';
+import {
+  resumeSuppression,
+  suppresses,
+  suppressionRoute,
+  suppressionStage,
+  suppressionUpdates,
+} from './suppression-stage.ts';
 
 interface ApplyRulesDefinition {
   readonly rules: readonly string[];
@@ -117,7 +124,12 @@ export const applyRules: TaskFactory = (definition, task, env) => {
           }
         } else {
           const output = rule.compiled.run(event, context);
-          if (output !== null)
+          if (output !== null && route && suppresses(rule)) {
+            // engine mode: the alert is kept or counted on the partition of its suppression window (resume)
+            const value = alert(output, rule, alerts !== null || routes !== null);
+            (routes ??= []).push(suppressionRoute(rule, value, record.timestamp));
+            if (!d.matchAll) break;
+          } else if (output !== null)
             (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp, rule });
         }
         if (!d.matchAll && alerts !== null) break;
@@ -127,26 +139,43 @@ export const applyRules: TaskFactory = (definition, task, env) => {
     },
     resume(routed) {
       const rule = routed.stage.startsWith('rule:') ? rules.get(routed.stage.slice(5)) : undefined;
-      if (rule === undefined || !rule.enabled || !rule.compiled.resume) return nothing;
+      if (rule === undefined || !rule.enabled) return nothing;
+      if (routed.pdlStage === suppressionStage) return resumeSuppression(rule, routed, task, counters);
+      if (!rule.compiled.resume) return nothing;
       const outputs = rule.compiled.resume({ stage: routed.pdlStage, event: routed.event, time: routed.time });
+      if (route && suppresses(rule) && outputs.length > 0) {
+        // a correlation's alerts go on to the partitions of their suppression windows
+        const routes = outputs.map((o, i) => suppressionRoute(rule, alert(o, rule, i > 0), routed.timestamp));
+        return { kind: 'alerts', records: [], routes };
+      }
       return alertsOf(outputs, rule, routed.timestamp, alert);
     },
-    holdsCorrelation: () => ids.some((id) => rules.get(id)?.compiled.hasCorrelation === true),
+    holdsCorrelation: () =>
+      ids.some((id) => {
+        const rule = rules.get(id);
+        return rule !== undefined && (rule.compiled.hasCorrelation || rule.suppression !== undefined);
+      }),
     advanceBy(elapsedMs) {
       const records: TaskRecord[] = [];
+      const routes: RoutedRecord[] = [];
+      const updates: TaskRecord[] = [];
       for (const id of ids) {
         const rule = rules.get(id);
-        if (rule === undefined || !rule.enabled || !rule.compiled.hasCorrelation || !rule.compiled.advanceBy) continue;
-        for (const output of rule.compiled.advanceBy(elapsedMs)) {
-          const time = output['_time'];
-          records.push({
-            value: alert(output, rule, false),
-            timestamp: typeof time === 'number' && Number.isFinite(time) ? time : Date.now(),
-            rule,
-          });
+        if (rule === undefined || !rule.enabled) continue;
+        if (rule.compiled.hasCorrelation && rule.compiled.advanceBy) {
+          for (const output of rule.compiled.advanceBy(elapsedMs)) {
+            const time = output['_time'];
+            const timestamp = typeof time === 'number' && Number.isFinite(time) ? time : Date.now();
+            const value = alert(output, rule, false);
+            if (route && suppresses(rule)) routes.push(suppressionRoute(rule, value, timestamp));
+            else records.push({ value, timestamp, rule });
+          }
         }
+        if (rule.suppression)
+          for (const u of suppressionUpdates(rule, rule.suppression.advanceBy(elapsedMs))) updates.push(u);
       }
-      return records.length === 0 ? nothing : { kind: 'alerts', records };
+      if (records.length === 0 && routes.length === 0 && updates.length === 0) return nothing;
+      return { kind: 'alerts', records, ...(routes.length ? { routes } : {}), ...(updates.length ? { updates } : {}) };
     },
   };
 };

@@ -62,7 +62,10 @@ export function resumePipeline(tasks: readonly CompiledTask[], taskIndex: number
   };
   if (result.kind === 'error') return acc;
   const last = taskIndex === tasks.length - 1;
-  if (result.kind === 'alerts') for (const a of result.records) acc.alerts.push(last ? a : raised(a));
+  if (result.kind === 'alerts') {
+    for (const a of result.records) acc.alerts.push(last ? a : raised(a));
+    if (result.updates) for (const u of result.updates) acc.alerts.push(u);
+  }
   if (result.routes) for (const routed of result.routes) acc.routes!.push({ taskIndex, routed });
   return continuePipeline(tasks, taskIndex + 1, [...result.records], acc);
 }
@@ -111,5 +114,8 @@ function continuePipeline(
 /** An alert as raised, kept for the alerts topic: a copy, since later tasks may change the record. */
 function raised(a: TaskRecord): TaskRecord {
   const value = cloneJson(a.value) as TaskRecord['value'];
-  return a.rule === undefined ? { value, timestamp: a.timestamp } : { value, timestamp: a.timestamp, rule: a.rule };
+  if (a.rule === undefined) return { value, timestamp: a.timestamp };
+  return a.alertOverride === undefined
+    ? { value, timestamp: a.timestamp, rule: a.rule }
+    : { value, timestamp: a.timestamp, rule: a.rule, alertOverride: a.alertOverride };
 }

@@ -1,6 +1,7 @@
 import type { CompileOptions, CompiledPdl, CorrelationStateStore, LookupResolver } from '@weir/pdl';
 import type { TaskFunction } from '@weir/contract';
 import type { RuleEntry, RuleSource } from '../rules/rule-book.ts';
+import type { AlertOverride, AlertSourceRef } from '../rules/rule-suppression.ts';
 
 /**
  * The contract of a task function (../shared/spec/tasks.md): a task is compiled once from its
@@ -17,6 +18,8 @@ export interface TaskRecord {
   readonly timestamp: number;
   /** An alert's rule (APPLY_RULES): what the alerts topic's `_alert` is made of (docs/alerts.md). */
   readonly rule?: RuleEntry;
+  /** A suppressed rule's alert (rules/rule-suppression.ts): the `_alert` id, source and suppression it gets instead. */
+  readonly alertOverride?: AlertOverride;
 }
 
 /**
@@ -27,7 +30,13 @@ export interface TaskRecord {
  */
 export type TaskResult =
   | { readonly kind: 'records'; readonly records: readonly TaskRecord[]; readonly routes?: readonly RoutedRecord[] }
-  | { readonly kind: 'alerts'; readonly records: readonly TaskRecord[]; readonly routes?: readonly RoutedRecord[] }
+  | {
+      readonly kind: 'alerts';
+      readonly records: readonly TaskRecord[];
+      readonly routes?: readonly RoutedRecord[];
+      /** Alerts for the alerts topic only (a suppression window's update record): they do not go on through the pipeline. */
+      readonly updates?: readonly TaskRecord[];
+    }
   | { readonly kind: 'error'; readonly message: string };
 
 /**
@@ -48,6 +57,8 @@ export interface RoutedRecord {
   readonly time: number;
   /** The record timestamp it came with. */
   readonly timestamp: number;
+  /** Where it is resumed: the input record it came from, when there is one (a suppression's representative alert keeps it). */
+  readonly origin?: AlertSourceRef;
 }
 
 /** The stored task resource, as far as compiling it is concerned. */
@@ -90,6 +101,8 @@ export interface CompiledTask extends TaskIdentity {
 
 export type RuleSkipReason = 'missing' | 'disabled';
 
+export type SuppressionOutcome = 'suppressed' | 'duplicate' | 'late';
+
 /** Metric hooks; every one is optional. */
 export interface TaskCounters {
   /**
@@ -101,6 +114,11 @@ export interface TaskCounters {
   ruleSkipped?(task: TaskIdentity, ruleId: string, reason: RuleSkipReason): void;
   /** APPLY_RULES raised an alert for a rule (once per alert: what `weir_rule_matches_total` counts). */
   ruleMatched?(task: TaskIdentity, ruleId: string): void;
+  /**
+   * A rule's suppression counted an alert instead of writing it (`suppressed`), saw an input record's
+   * alert again (`duplicate`: not counted twice) or opened a window after its close (`late`: written).
+   */
+  ruleSuppressed?(task: TaskIdentity, ruleId: string, outcome: SuppressionOutcome): void;
 }
 
 /** The PDL compiler (`compile` of @weir/pdl); injectable so the runtime can wrap it. */

@@ -146,6 +146,45 @@ for (const k of kinds) {
   });
 }
 
+test('rules: a suppression is stored and read back; bad fields or a bad window are refused naming the field, nothing stored', async () => {
+  const { admin } = t.tokens;
+  const rule = {
+    id: 'sup-1',
+    name: 'Sup',
+    pdl: 'a=1',
+    enabled: true,
+    suppression: { fields: ['user.name', 'host'], window: '5m' },
+  };
+  const created = await t.node.call('POST', '/api/rules', { token: admin, body: rule });
+  assert.deepEqual([created.status, created.body], [201, rule]);
+  assert.deepEqual((await t.node.call('GET', '/api/rules/sup-1', { token: admin })).body, rule);
+  const cases: [unknown, string][] = [
+    [{ fields: [], window: '5m' }, 'suppression.fields: must NOT have fewer than 1 items'],
+    [{ fields: ['user..name'], window: '5m' }, 'suppression.fields[0]: "user..name" does not match ^[^.]+(\\.[^.]+)*$'],
+    [
+      { fields: ['user'], window: '5 minutes' },
+      'suppression.window: "5 minutes" does not match ^[1-9][0-9]{0,8}[smhdw]$',
+    ],
+    [{ fields: ['user'] }, 'suppression.window: is required'],
+    [
+      { fields: ['user'], window: '1h', count: 3 },
+      'suppression.count: is not an accepted field; accepted: fields, window',
+    ],
+  ];
+  for (const [suppression, error] of cases) {
+    const refused = await t.node.call('POST', '/api/rules', {
+      token: admin,
+      body: { ...rule, id: 'sup-2', suppression },
+    });
+    assert.deepEqual(
+      [refused.status, refused.body],
+      [400, { ...badRequest(`Invalid rule: ${error}`), errors: [error] }],
+    );
+  }
+  assert.equal((await t.node.call('GET', '/api/rules/sup-2', { token: admin })).status, 404);
+  await t.node.call('DELETE', '/api/rules/sup-1', { token: admin });
+});
+
 test('rules: a severity is stored and read back; one that is not among the five is refused naming the field, nothing stored', async () => {
   const { admin } = t.tokens;
   const rule = { id: 'sev-1', name: 'Sev', pdl: 'a=1', enabled: true, severity: 'critical' };

@@ -7,7 +7,9 @@ test('the rule metrics keep their names, listed with every other metric name', (
   assert.deepEqual(ruleMetricNames, {
     ruleMatches: 'weir_rule_matches_total',
     rulesSkipped: 'weir_rules_skipped_total',
+    ruleSuppressed: 'weir_rule_suppressed_total',
   });
+  assert.equal(metricNames.ruleSuppressed, 'weir_rule_suppressed_total');
   assert.equal(metricNames.ruleMatches, 'weir_rule_matches_total');
   assert.equal(metricNames.rulesSkipped, 'weir_rules_skipped_total');
 });
@@ -27,4 +29,19 @@ test('matches are tallied per rule and added to the stats once, then start over'
   ]);
   matches.drainInto(stats);
   assert.equal(added.length, 2, 'nothing new: nothing added');
+});
+
+test("a suppression's outcomes are tallied per rule and outcome, drained with the matches", () => {
+  const added: [string, readonly string[], number | undefined][] = [];
+  const stats = { add: (name: string, labels: readonly string[], delta?: number) => added.push([name, labels, delta]) };
+  const matches = new RuleMatches();
+  matches.ruleSuppressed(null, 'a', 'suppressed');
+  matches.ruleSuppressed(null, 'a', 'suppressed');
+  matches.ruleSuppressed(null, 'a', 'late');
+  matches.drainInto(stats);
+  matches.drainInto(stats);
+  assert.deepEqual(added, [
+    ['weir_rule_suppressed_total', ['a', 'suppressed'], 2],
+    ['weir_rule_suppressed_total', ['a', 'late'], 1],
+  ]);
 });

@@ -9,7 +9,8 @@ import type { SourceRecord } from '../records.ts';
  * with `_alert` added: a deterministic id, the rule's severity and ATT&CK techniques, the event time
  * and the input record it came from (not with `weir.output.names=original`: there the record stays
  * the original product's). `ordinal` numbers the alerts one rule raised for one record
- * (0 for the first), so that two alerts of one record and rule keep distinct ids.
+ * (0 for the first), so that two alerts of one record and rule keep distinct ids. A suppressed
+ * rule's alert carries its suppression window's id and `_alert.suppression` (`alertOverride`).
  */
 export function alertRecordValue(alert: TaskRecord, source: SourceRecord | undefined, ordinal: number): Buffer {
   const json = JSON.stringify(alert.value);
@@ -18,12 +19,20 @@ export function alertRecordValue(alert: TaskRecord, source: SourceRecord | undef
   if (rule === undefined || typeof alert.value !== 'object' || json.length < 2 || outputNames() === 'original')
     return Buffer.from(json);
   const time = alert.value['_time'];
+  // a suppressed rule's alert (rules/rule-suppression.ts): its window's id and suppression, and its own source when written later
+  const override = alert.alertOverride;
   const metadata: AlertMetadata = {
-    id: alertId(rule.id, source, ordinal, json),
+    id: override ? override.id : alertId(rule.id, source, ordinal, json),
     severity: severityOf(rule),
     techniques: techniqueIds(rule.annotations),
     time: typeof time === 'number' && Number.isFinite(time) ? time : alert.timestamp,
-    source: source ? { topic: source.topic, partition: source.partition, offset: Number(source.offset) } : null,
+    source:
+      override?.source !== undefined
+        ? override.source
+        : source
+          ? { topic: source.topic, partition: source.partition, offset: Number(source.offset) }
+          : null,
+    ...(override ? { suppression: override.suppression } : {}),
   };
   // an alert of a rule over alerts may hold its source alert's: replaced, in place
   if (Object.hasOwn(alert.value, alertMetadataKey))

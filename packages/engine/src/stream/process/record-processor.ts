@@ -152,7 +152,14 @@ function processRouted(
     timestamp: origin.timestamp,
     deadLetterTo: deadLetterTopic(topology.input),
   };
-  const result = task.resume(decoded.routed);
+  // the origin's coordinates travel with the routed record: a suppression window keeps its representative's
+  const routed = decoded.origin
+    ? {
+        ...decoded.routed,
+        origin: { topic: origin.topic, partition: origin.partition, offset: Number(origin.offset) },
+      }
+    : decoded.routed;
+  const result = task.resume(routed);
   continueRouted(source, decoded.sourceKey, topology, stage.taskIndex, result, env, processed.out, true);
 }
 

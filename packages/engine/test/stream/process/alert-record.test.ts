@@ -76,3 +76,35 @@ test("with the original's output names the alerts topic keeps the original's rec
     JSON.stringify(value),
   );
 });
+
+test("a suppressed rule's alert carries its window's id and suppression; an update record its own source", () => {
+  const r = rule('s1');
+  const suppression = { count: 0, firstSeen: 9, lastSeen: 9, fields: { user: 'a' }, window: { start: 0, end: 60_000 } };
+  const kept = parse(
+    alertRecordValue(
+      { value: { _time: 9 }, timestamp: 9, rule: r, alertOverride: { id: 'f'.repeat(32), suppression } },
+      source(7n),
+      0,
+    ),
+  );
+  assert.deepEqual(kept._alert, {
+    id: 'f'.repeat(32),
+    severity: 'medium',
+    techniques: [],
+    time: 9,
+    source: { topic: 'in', partition: 3, offset: 7 },
+    suppression,
+  });
+  const override = {
+    id: 'f'.repeat(32),
+    source: { topic: 'in', partition: 1, offset: 2 },
+    suppression: { ...suppression, count: 4, lastSeen: 50 },
+  };
+  const update = parse(
+    alertRecordValue({ value: { _time: 9 }, timestamp: 9, rule: r, alertOverride: override }, undefined, 0),
+  );
+  assert.deepEqual(
+    [update._alert.id, update._alert.source, update._alert.suppression],
+    [override.id, override.source, override.suppression],
+  );
+});
