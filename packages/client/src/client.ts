@@ -46,6 +46,12 @@ import type {
   Silence,
   SilenceRequest,
   SilenceState,
+  AlertGroupQuery,
+  AlertGroups,
+  AlertListQuery,
+  AlertPage,
+  AlertTriageChange,
+  AlertView,
 } from './types.ts';
 import {
   isRefreshFailure,
@@ -417,6 +423,26 @@ export class WeirClient {
     await this.#call('DELETE', `/api/lookups/${enc(id)}`);
   }
 
+  // The alert store and triage (docs/alerts.md, "The alert store and triage")
+  /** A page of alerts, newest first; `query` as `GET /api/alerts` takes it (repeatable filters as arrays). */
+  alerts(query: AlertListQuery = {}): Promise<AlertPage> {
+    return this.#json('GET', `/api/alerts${queryString(query)}`);
+  }
+  alert(id: string): Promise<AlertView> {
+    return this.#json('GET', `/api/alerts/${enc(id)}`);
+  }
+  triageAlert(id: string, change: AlertTriageChange): Promise<AlertView> {
+    return this.#json('PATCH', `/api/alerts/${enc(id)}`, { json: change });
+  }
+  /** One change for many alerts, all or none. */
+  async triageAlerts(ids: string[], change: AlertTriageChange): Promise<AlertView[]> {
+    return (await this.#json<{ alerts: AlertView[] }>('POST', '/api/alerts/triage', { json: { ids, change } })).alerts;
+  }
+  /** Counts by rule (`by: 'rule'`) or by a field (`by: 'field:user'`), with first and last seen. */
+  alertGroups(query: AlertGroupQuery): Promise<AlertGroups> {
+    return this.#json('GET', `/api/alerts/groups${queryString(query)}`);
+  }
+
   // Silences (docs/alerts.md, "Silences"): expired, never deleted
   silences(state?: SilenceState): Promise<Silence[]> {
     return this.#json('GET', `/api/silences${state ? `?state=${enc(state)}` : ''}`);
@@ -572,4 +598,15 @@ async function apiError(method: string, path: string, res: Response): Promise<We
     // no JSON body (401, 403)
   }
   return new WeirApiError(method, path, res.status, readErrorBody(res.status, parsed));
+}
+
+/** `?a=1&b=x&b=y`: each defined value, arrays as repeated parameters; empty when there is none. */
+function queryString(query: object): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, String(v));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }

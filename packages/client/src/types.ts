@@ -4,7 +4,16 @@
  * with, so the SDK and the server cannot drift apart.
  */
 export type {
+  AlertGroup,
+  AlertGroupQuery,
+  AlertGroups,
+  AlertListQuery,
   AlertMetadata,
+  AlertPage,
+  AlertResolution,
+  AlertStatus,
+  AlertTriageChange,
+  AlertView,
   BrokerTopic,
   ConsumedMessage,
   ConsumerGroupDetail,

@@ -197,3 +197,4 @@ const alertGroupsShape = {
   required: ['by', 'groups'],
 } as const;
 export const alertGroups = responseShape(alertGroupsShape);
+export type AlertGroups = FromSchema<typeof alertGroupsShape>;
