@@ -87,3 +87,32 @@ export async function kcatOffsetsAt(
   for (const match of stdout.matchAll(/\[(\d+)\]\s+offset\s+(-?\d+)/g)) offsets[Number(match[1])] = Number(match[2]);
   return offsets;
 }
+
+/**
+ * The lines kcat prints for every record of a topic, from its start to its current end, each as
+ * `format` says (kcat's `-f`: `%s` value, `%k` key, `%p` partition, `%o` offset; end it with `\n`).
+ */
+export async function kcatLines(topic: string, format: string, bootstrap = testBootstrap()): Promise<string[]> {
+  const { stdout } = await run(
+    'kcat',
+    ['-C', '-b', bootstrap, '-t', topic, '-o', 'beginning', '-e', '-q', '-f', format],
+    {
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 60_000,
+    },
+  );
+  return stdout.split('\n').filter((l) => l.length > 0);
+}
+
+/**
+ * Writes each line as an unkeyed record with kcat. Sticky partitioning is off, so each record picks
+ * its partition at random (with it a whole batch would stick to one): the lines spread over the
+ * topic's partitions, as unkeyed records from many producers do.
+ */
+export async function kcatProduce(topic: string, lines: readonly string[], bootstrap = testBootstrap()): Promise<void> {
+  const child = execFile('kcat', ['-P', '-b', bootstrap, '-t', topic, '-X', 'sticky.partitioning.linger.ms=0']);
+  child.stdin!.end(lines.join('\n') + '\n');
+  await new Promise<void>((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
+  );
+}

@@ -128,6 +128,30 @@ export const commands: Record<string, CommandSpec> = {
     min: 0,
     max: 0,
   },
+  alerts: {
+    usage:
+      'alerts list [--severity S]... [--min-severity S] [--status S]... [--rule R] [--assignee A] [--technique T]... [--field path=value]... [-q TEXT] [--from T] [--to T] [--limit N] [--all] | get <id> | ack <id>... [--note TEXT] [--assignee A] | close <id>... --resolution R [--note TEXT] | group --by rule|field:<path> [--from T] [--to T]',
+    summary: "the node's alert store: list, read, acknowledge, close and group alerts",
+    options: {
+      severity: { type: 'string', multiple: true },
+      'min-severity': { type: 'string' },
+      status: { type: 'string', multiple: true },
+      rule: { type: 'string' },
+      assignee: { type: 'string' },
+      technique: { type: 'string', multiple: true },
+      field: { type: 'string', multiple: true },
+      q: { type: 'string', short: 'q' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      limit: { type: 'string' },
+      all: { type: 'boolean' },
+      note: { type: 'string' },
+      resolution: { type: 'string' },
+      by: { type: 'string' },
+    },
+    min: 1,
+    max: Infinity,
+  },
   silence: {
     usage:
       "silence list [--state pending|active|expired] | create --match 'field=value'... (--for 2h | --until T) [--from T] --comment TEXT | expire <id>",

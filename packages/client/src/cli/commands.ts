@@ -15,6 +15,7 @@ import { formatRecord, formatRecords, formatValue, table } from './output.ts';
 import { deleteRecord, getRecord, listRecords, parseId } from './records.ts';
 import { connection, openSession } from './session.ts';
 import { silence } from './silence.ts';
+import { alerts } from './alerts.ts';
 import { convertFiles, convertReport, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
 
@@ -481,6 +482,7 @@ export const handlers: Record<string, Handler> = {
   nodes,
   diagnose,
   sigma,
+  alerts,
   silence,
   completion,
   help,

@@ -25,6 +25,7 @@ _weirctl() {
       test) COMPREPLY=( $(compgen -W "rule pdl task pipeline" -- "$cur") ) ;;
       sigma) COMPREPLY=( $(compgen -W "convert import" -- "$cur") ) ;;
       silence) COMPREPLY=( $(compgen -W "list create expire" -- "$cur") ) ;;
+      alerts) COMPREPLY=( $(compgen -W "list get ack close group" -- "$cur") ) ;;
       completion) COMPREPLY=( $(compgen -W "bash zsh" -- "$cur") ) ;;
       help) COMPREPLY=( $(compgen -W "${cmds}" -- "$cur") ) ;;
       *) COMPREPLY=( $(compgen -f -- "$cur") ) ;;

@@ -150,7 +150,7 @@ describe('weirctl config and completion', () => {
     assert.match(bash, /complete -F _weirctl weirctl/);
     assert.match(
       bash,
-      /compgen -W "login logout get describe apply delete export import test produce reset-offsets consume engine nodes diagnose silence sigma completion help"/,
+      /compgen -W "login logout get describe apply delete export import test produce reset-offsets consume engine nodes diagnose alerts silence sigma completion help"/,
     );
     assert.match(bash, /compgen -W "topics lookups rules tasks pipelines topologies users nodes groups"/);
     assert.match(bash, /silence\) COMPREPLY=\( \$\(compgen -W "list create expire"/);

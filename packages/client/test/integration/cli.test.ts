@@ -8,39 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import { Admin } from '@platformatic/kafka';
 import { kafkaConsumerGroupsDescribe } from '@weir/test-helpers/kafka-tools';
 import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { bin, weirctl } from '../helpers/weirctl.ts';
 
 /**
  * weirctl end to end: the real command (bin/weirctl.js) as a child process, against real nodes on
  * the test broker, over HTTPS with the node's self-signed certificate.
  */
-
-const bin = path.resolve(import.meta.dirname, '../../bin/weirctl.js');
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function weirctl(args: string[], options: { configHome: string; input?: string; cwd?: string }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      cwd: options.cwd ?? os.tmpdir(),
-      env: { ...process.env, XDG_CONFIG_HOME: options.configHome, WEIR_PASSWORD: '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
 
 const lines = (s: string) =>
   s

@@ -1,37 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, test } from 'node:test';
 import type { AlertMetadata } from '@weir/contract';
 import { isolatedEngine, post, waitFor, waitForRunning } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
 import { uniqueTopic } from '@weir/test-helpers/topics';
-import { testBootstrap, useTestNode } from '@weir/test-helpers/test-node';
-
-const run = promisify(execFile);
-
-/** Lines of a topic from its start to its end, as kcat (librdkafka) prints them with `format`. */
-async function kcat(topic: string, format: string): Promise<string[]> {
-  const { stdout } = await run(
-    'kcat',
-    ['-C', '-b', testBootstrap(), '-t', topic, '-o', 'beginning', '-e', '-q', '-f', format],
-    {
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 60_000,
-    },
-  );
-  return stdout.split('\n').filter((l) => l.length > 0);
-}
-
-/** Writes lines without keys: librdkafka's default partitioner spreads them over the partitions at random. */
-async function kcatProduce(topic: string, lines: string[]): Promise<void> {
-  // sticky partitioning off: each unkeyed record picks its partition (else a whole batch sticks to one)
-  const child = execFile('kcat', ['-P', '-b', testBootstrap(), '-t', topic, '-X', 'sticky.partitioning.linger.ms=0']);
-  child.stdin!.end(lines.join('\n') + '\n');
-  await new Promise<void>((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
-  );
-}
+import { kcatLines, kcatProduce } from '@weir/test-helpers/kcat';
+import { useTestNode } from '@weir/test-helpers/test-node';
 
 type Alert = { _raw: string; _time: number; _rule: { id: string }; _alert: AlertMetadata };
 
@@ -109,7 +83,7 @@ describe('the alert record on the alerts topic', () => {
     await kcatProduce(input, events);
 
     const where = new Map(
-      (await kcat(input, '%p %o %s\n')).map((line) => {
+      (await kcatLines(input, '%p %o %s\n')).map((line) => {
         const [p, o] = line.split(' ', 2) as [string, string];
         return [line.slice(p.length + o.length + 2), { topic: input, partition: Number(p), offset: Number(o) }];
       }),
@@ -120,7 +94,7 @@ describe('the alert record on the alerts topic', () => {
     const alerts = await waitFor(
       `${total} alerts on ${alertsTopic}`,
       async () => {
-        const lines = await kcat(alertsTopic, '%s\n');
+        const lines = await kcatLines(alertsTopic, '%s\n');
         return lines.length >= total && lines.map((l) => JSON.parse(l) as Alert);
       },
       60_000,
@@ -144,7 +118,7 @@ describe('the alert record on the alerts topic', () => {
   });
 
   test('a replay of the same records gives the same alerts, ids and bytes, whatever the partition and thread', async () => {
-    const first = await kcat(alertsTopic, '%s\n');
+    const first = await kcatLines(alertsTopic, '%s\n');
     assert.equal(first.length, total);
     const stopped = await t.call('POST', '/api/engine/stop', { token });
     assert.equal(stopped.status, 200);
@@ -161,7 +135,7 @@ describe('the alert record on the alerts topic', () => {
     const all = await waitFor(
       `${2 * total} alerts after the replay`,
       async () => {
-        const lines = await kcat(alertsTopic, '%s\n');
+        const lines = await kcatLines(alertsTopic, '%s\n');
         return lines.length >= 2 * total && lines;
       },
       60_000,

@@ -6,17 +6,10 @@ import { alertRecord } from '../alerts/alert-fixtures.ts';
 import { NodeProcess, initAdmin } from '../helpers/node-process.ts';
 import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
+import { kcatProduce } from '@weir/test-helpers/kcat';
 import { testBootstrap } from '@weir/test-helpers/test-node';
 
 const run = promisify(execFile);
-
-async function kcatProduce(topic: string, lines: string[]): Promise<void> {
-  const child = execFile('kcat', ['-P', '-b', testBootstrap(), '-t', topic, '-X', 'sticky.partitioning.linger.ms=0']);
-  child.stdin!.end(lines.join('\n') + '\n');
-  await new Promise<void>((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
-  );
-}
 
 async function kcatCount(topic: string): Promise<number> {
   const { stdout } = await run(

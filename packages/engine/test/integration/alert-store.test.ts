@@ -6,6 +6,7 @@ import { alertRecord } from '../alerts/alert-fixtures.ts';
 import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
 import { startTestNode, testBootstrap, useTestNode, type TestNode } from '@weir/test-helpers/test-node';
+import { kcatProduce } from '@weir/test-helpers/kcat';
 
 const run = promisify(execFile);
 
@@ -21,14 +22,6 @@ async function kcatAlertIds(topic: string): Promise<Set<string>> {
   );
   const lines = stdout.split('\n').filter((l) => l.length > 0);
   return new Set(lines.map((l) => (JSON.parse(l) as { _alert: { id: string } })._alert.id));
-}
-
-async function kcatProduce(topic: string, lines: string[]): Promise<void> {
-  const child = execFile('kcat', ['-P', '-b', testBootstrap(), '-t', topic, '-X', 'sticky.partitioning.linger.ms=0']);
-  child.stdin!.end(lines.join('\n') + '\n');
-  await new Promise<void>((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
-  );
 }
 
 /** Every alert id the API lists, page after page. */

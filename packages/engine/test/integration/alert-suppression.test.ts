@@ -1,33 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import type { AlertMetadata } from '@weir/contract';
 import { isolatedEngine, post, waitFor, waitForRunning } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
 import { uniqueTopic } from '@weir/test-helpers/topics';
-import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 import { suppressionId } from '../../src/rules/rule-suppression.ts';
-
-const run = promisify(execFile);
-
-async function kcat(topic: string, format: string): Promise<string[]> {
-  const { stdout } = await run(
-    'kcat',
-    ['-C', '-b', testBootstrap(), '-t', topic, '-o', 'beginning', '-e', '-q', '-f', format],
-    { maxBuffer: 64 * 1024 * 1024, timeout: 60_000 },
-  );
-  return stdout.split('\n').filter((l) => l.length > 0);
-}
-
-/** Unkeyed lines, each on the partition it picks (sticky partitioning off): spread over the partitions. */
-async function kcatProduce(topic: string, lines: string[]): Promise<void> {
-  const child = execFile('kcat', ['-P', '-b', testBootstrap(), '-t', topic, '-X', 'sticky.partitioning.linger.ms=0']);
-  child.stdin!.end(lines.join('\n') + '\n');
-  await new Promise<void>((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
-  );
-}
+import { kcatLines, kcatProduce } from '@weir/test-helpers/kcat';
 
 type Alert = { n: number; user?: string; _time: number; _rule: { id: string }; _alert: AlertMetadata };
 type Source = { topic: string; partition: number; offset: number };
@@ -119,11 +98,11 @@ function checkRun(lines: readonly string[], label: string): void {
 async function settled(topic: string, count: number, label: string): Promise<string[]> {
   await waitFor(
     `${count} records on ${topic} (${label})`,
-    async () => (await kcat(topic, '%s\n')).length >= count,
+    async () => (await kcatLines(topic, '%s\n')).length >= count,
     90_000,
   );
   await new Promise((r) => setTimeout(r, 7_000));
-  const lines = await kcat(topic, '%s\n');
+  const lines = await kcatLines(topic, '%s\n');
   assert.equal(lines.length, count, `${label}: nothing more is written`);
   return lines;
 }
@@ -178,7 +157,7 @@ test('live on one stream thread: one record per window at once, one update with 
   await setUp(a, token);
   await kcatProduce(input, events);
   where = new Map(
-    (await kcat(input, '%p %o %s\n')).map((line) => {
+    (await kcatLines(input, '%p %o %s\n')).map((line) => {
       const [p, o] = line.split(' ', 2) as [string, string];
       const n = (JSON.parse(line.slice(p.length + o.length + 2)) as { n: number }).n;
       return [n, { topic: input, partition: Number(p), offset: Number(o) }];
@@ -191,7 +170,7 @@ test('live on one stream thread: one record per window at once, one update with 
   const lines = await settled(`${settings['weir.topic.prefix']}_alerts`, total(), '1 thread');
   checkRun(lines, '1 thread');
   // the topology's output gets the alerts written at once, not the updates
-  assert.equal((await kcat(output, '%s\n')).length, 12);
+  assert.equal((await kcatLines(output, '%s\n')).length, 12);
   await a.stop();
   nodes.pop();
 });
