@@ -351,7 +351,8 @@ const metricsSummaryShape = {
     time: { type: 'integer', description: 'epoch milliseconds' },
     workers: { type: 'array', items: workerShape },
   },
-  description: "this node's counters by label (recordsIn, recordsOut, deadLettered, alerts, ruleMatches, lag)",
+  description:
+    "this node's counters by label (recordsIn, recordsOut, deadLettered, alerts, ruleMatches, ruleSuppressed, lag)",
   required: ['node', 'time', 'workers'],
 } as const;
 export const metricsSummary = responseShape(metricsSummaryShape);
@@ -362,6 +363,7 @@ export const metricsSeries = {
   deadLettered: series('topology', 'task'),
   alerts: series('topology'),
   ruleMatches: series('rule'),
+  ruleSuppressed: series('rule', 'outcome'),
   lag: series('topic', 'partition'),
 };
 /**

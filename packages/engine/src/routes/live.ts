@@ -75,6 +75,7 @@ async function metricsSummary(ctx: NodeContext) {
     deadLettered: rows(metricNames.deadLettered, ['topology', 'task']),
     alerts: rows(metricNames.alerts, ['topology']),
     ruleMatches: rows(metricNames.ruleMatches, ['rule']),
+    ruleSuppressed: rows(metricNames.ruleSuppressed, ['rule', 'outcome']),
     lag: rows(metricNames.consumerLag, ['topic', 'partition']),
   };
 }

@@ -28,6 +28,7 @@ test('GET /api/metrics/summary: the node, the time and empty rows before the eng
       deadLettered: [],
       alerts: [],
       ruleMatches: [],
+      ruleSuppressed: [],
       lag: [],
     },
   );

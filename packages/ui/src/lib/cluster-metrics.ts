@@ -8,7 +8,7 @@ import type { MetricsSummary } from '@weir/contract';
  * measures: each topic partition counts once, at its highest reading.
  */
 export type Counters = Readonly<Record<string, number>>;
-export type CounterKind = 'in' | 'out' | 'alerts' | 'dead' | 'rule';
+export type CounterKind = 'in' | 'out' | 'alerts' | 'dead' | 'rule' | 'suppressed';
 
 const sep = '\u0000';
 export const counterKey = (kind: CounterKind, ...labels: string[]): string => [kind, ...labels].join(sep);
@@ -22,6 +22,9 @@ export function countersOf(s: MetricsSummary): Counters {
   for (const r of s.alerts) add(counterKey('alerts', r.topology), r.value);
   for (const r of s.deadLettered) add(counterKey('dead', r.topology, r.task), r.value);
   for (const r of s.ruleMatches) add(counterKey('rule', r.rule), r.value);
+  // alerts a rule's suppression held back (not duplicates or late ones); absent from older nodes
+  for (const r of s.ruleSuppressed ?? [])
+    if (r.outcome === 'suppressed') add(counterKey('suppressed', r.rule), r.value);
   return c;
 }
 

@@ -25,6 +25,8 @@ import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
 import { severityColor } from '../lib/severity-colors.ts';
+import { total, type Counters } from '../lib/cluster-metrics.ts';
+import { useCluster } from '../lib/useCluster.ts';
 import { RuleEditor } from './RuleEditor.tsx';
 import { annotatesTechnique } from './coverage.ts';
 import {
@@ -51,6 +53,8 @@ function RulesTable() {
   const { isAdmin } = useSession();
   const { navigate } = useRouter();
   const rules = usePoll(() => api.rules.list(), 0);
+  // each rule's alerts and suppressed alerts, over the cluster's nodes (docs/ui.md, "Rules")
+  const cluster = useCluster(5000);
   const params = new URLSearchParams(window.location.search);
   const [search, setSearch] = useState(() => params.get('search') ?? '');
   // `?technique=T1110` (from the ATT&CK coverage page): the rules annotated with it or its sub-techniques.
@@ -215,7 +219,15 @@ function RulesTable() {
           />
         </Group>
       )}
-      <RuleRows rules={shown} isAdmin={isAdmin} onToggle={toggleRef} onOpen={onOpen} sort={sort} onSort={onSort} />
+      <RuleRows
+        rules={shown}
+        isAdmin={isAdmin}
+        onToggle={toggleRef}
+        onOpen={onOpen}
+        sort={sort}
+        onSort={onSort}
+        counts={cluster.reading?.totals}
+      />
       <Text size="sm" data-testid="rule-count">
         {shown.length} of {rules.data?.length ?? 0} rules
       </Text>
@@ -224,7 +236,7 @@ function RulesTable() {
 }
 
 const rowHeight = 40;
-const columns = '80px 200px 220px 110px 260px 200px 1fr';
+const columns = '80px 200px 220px 110px 80px 100px 260px 200px 1fr';
 const sortable: readonly (readonly [SortKey, string])[] = [
   ['enabled', 'Enabled'],
   ['id', 'Id'],
@@ -242,8 +254,11 @@ const RuleRows = memo(function RuleRows({
   onOpen,
   sort,
   onSort,
+  counts,
 }: {
   rules: readonly Rule[];
+  /** The cluster's totals (alerts and suppressed alerts per rule since each node started), once read. */
+  counts: Counters | undefined;
   isAdmin: boolean;
   onToggle: (r: Rule, on: boolean) => void;
   onOpen: (r: Rule) => void;
@@ -262,6 +277,8 @@ const RuleRows = memo(function RuleRows({
       headers={[
         ...sortable.map(([key, label]) => header(key, label)),
         header('severity', 'Severity'),
+        'Alerts',
+        'Suppressed',
         'ATT&CK',
         'Tactics',
         'PDL',
@@ -309,6 +326,12 @@ const RuleRows = memo(function RuleRows({
               <Badge variant="dot" size="sm" color={severityColor[f.severity]} style={{ textTransform: 'none' }}>
                 {f.severity}
               </Badge>
+            </span>
+            <span role="cell" style={cell}>
+              {counts ? total(counts, 'rule', r.id).toLocaleString('en-US') : ''}
+            </span>
+            <span role="cell" style={cell}>
+              {counts ? total(counts, 'suppressed', r.id).toLocaleString('en-US') : ''}
             </span>
             <span role="cell" style={cell}>
               {f.techniques.map((t) => (

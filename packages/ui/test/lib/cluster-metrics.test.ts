@@ -13,6 +13,10 @@ function summary(node: string, time: number, recordsIn: number, extra: Partial<M
     deadLettered: [],
     alerts: [{ topology: 'auth', value: 1 }],
     ruleMatches: [{ rule: 'failed-login', value: 3 }],
+    ruleSuppressed: [
+      { rule: 'failed-login', outcome: 'suppressed', value: 5 },
+      { rule: 'failed-login', outcome: 'duplicate', value: 1 },
+    ],
     lag: [],
     ...extra,
   };
@@ -25,6 +29,8 @@ test('totals are added up over the nodes, per topology and per rule', () => {
   assert.equal(total(r.totals, 'in', 'auth'), 40);
   assert.equal(total(r.totals, 'out', 'auth', 'alerts'), 20);
   assert.equal(total(r.totals, 'rule', 'failed-login'), 6);
+  // suppressed alerts only: duplicates (an input record read again) are not
+  assert.equal(total(r.totals, 'suppressed', 'failed-login'), 10);
   assert.deepEqual(labelsOf(r.totals, 'out'), [['auth', 'alerts']]);
   assert.equal(r.rates, undefined, 'no rate from a first reading');
 });

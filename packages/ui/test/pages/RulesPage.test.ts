@@ -71,21 +71,37 @@ async function choose(p: Page, label: string, option: string): Promise<void> {
   await p.getByRole('option', { name: option, exact: true }).click();
 }
 
-test('a row: severity, technique ids as ATT&CK chips with names, tactics as tactics; no sigma.* or URL', async () => {
+test('a row: severity, alert counts, technique ids as ATT&CK chips with names, tactics as tactics; no sigma.* or URL', async () => {
+  // the counts come from the nodes' metrics, read a moment after the rules
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=rule-row] [role=cell]:nth-child(5)')?.textContent !== '',
+  );
   assert.deepEqual(await table(page), [
-    ['Enabled', 'Id', 'Name', 'Severity', 'ATT&CK', 'Tactics', 'PDL'],
+    ['Enabled', 'Id', 'Name', 'Severity', 'Alerts', 'Suppressed', 'ATT&CK', 'Tactics', 'PDL'],
     [
       '',
       'ps-download',
       'PowerShell download',
       'high',
+      '0',
+      '0',
       'T1059.001 Command and Scripting Interpreter: PowerShell',
       'Execution',
       'rule=ps-download',
     ],
-    ['', 'brute', 'Brute force', 'medium', 'T1110 Brute Force', 'Credential Access', 'rule=brute'],
-    ['', 'dump10', 'credential dump', 'critical', 'T1003 OS Credential Dumping', 'Credential Access', 'rule=dump10'],
-    ['', 'dump2', 'Another', 'low', '', '', 'rule=dump2'],
+    ['', 'brute', 'Brute force', 'medium', '0', '0', 'T1110 Brute Force', 'Credential Access', 'rule=brute'],
+    [
+      '',
+      'dump10',
+      'credential dump',
+      'critical',
+      '0',
+      '0',
+      'T1003 OS Credential Dumping',
+      'Credential Access',
+      'rule=dump10',
+    ],
+    ['', 'dump2', 'Another', 'low', '0', '0', '', '', 'rule=dump2'],
   ]);
   assert.deepEqual(await seriousViolations(page), []);
 });
