@@ -1,0 +1,152 @@
+/**
+ * bench/alerts: the alert store (docs/alerts.md, "The alert store and triage") of a real Weir node
+ * (a process of its own, bench/api-server.ts) on an embedded broker.
+ * 1. Ingest: N alert records (default 1,000,000; 50 rules, 1,000 users, five severities, event
+ *    times over seven days) are written to `weir_alerts` (2 partitions) first; then the node starts
+ *    and fills its index from the topic. Alerts/s = N / the time until the API's groups count N.
+ *    With `WEIR_BENCH_ALERTS_STREAM=1` the node also runs the engine's reference pipeline over 1M
+ *    events meanwhile (bench/engine-workload.ts), so the index fills while the stream runs.
+ * 2. Queries with N alerts stored: autocannon, 10 connections, `seconds` each (default 10), for a
+ *    filtered list (rule and minimum severity), a list by entity field, a text search, and the
+ *    groups by rule and by an entity field over a day. Prints requests/s, p50, p99 and max.
+ * Run: `node_modules/.bin/node bench/alerts.ts [alerts] [seconds]`; a check: `… bench/alerts.ts 50000 3`.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
+import { EmbeddedBroker } from '@weir/engine';
+import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
+import { cpuSeconds } from './engine-procs.ts';
+
+const count = Number(process.argv[2] ?? 1_000_000);
+const seconds = Number(process.argv[3] ?? 10);
+const severities = ['informational', 'low', 'medium', 'high', 'critical'];
+const day = 86_400_000;
+const T0 = Date.UTC(2026, 10, 19);
+
+/** Alert `n` as the stream writes it: the event, `_rule` and `_alert` (docs/alerts.md). */
+function alert(n: number): string {
+  const rule = `r${n % 50}`;
+  const time = T0 + Math.floor((n / count) * 7 * day);
+  return JSON.stringify({
+    user: `u${(n * 7) % 1000}`,
+    host: `host-${n % 200}`,
+    action: 'login',
+    status: 'failed',
+    _raw: `user=u${(n * 7) % 1000} host=host-${n % 200} action=login status=failed`,
+    _time: time,
+    _rule: { id: rule, name: `Rule ${rule}`, annotations: ['T1110'] },
+    _alert: {
+      id: createHash('sha256').update(String(n)).digest('hex').slice(0, 32),
+      severity: severities[n % 5],
+      techniques: ['T1110'],
+      time,
+      source: { topic: 'auth', partition: n % 2, offset: Math.floor(n / 2) },
+    },
+  });
+}
+
+async function produce(bootstrap: string): Promise<void> {
+  // idempotent: right after the topic is created its leaders may not be known yet; retries must not double
+  const producer = new Producer({ clientId: 'bench-alerts', bootstrapBrokers: [bootstrap], idempotent: true });
+  // batches under the broker's 1 MB message size
+  for (let i = 0; i < count; i += 2_000) {
+    const messages = [];
+    for (let n = i; n < Math.min(count, i + 2_000); n++)
+      messages.push({ topic: 'weir_alerts', key: Buffer.from(`k${n}`), value: Buffer.from(alert(n)) });
+    await producer.send({ messages, acks: ProduceAcks.ALL });
+  }
+  await producer.close();
+}
+
+interface Load {
+  readonly rate: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly non2xx: number;
+  readonly cpu: number;
+}
+
+async function load(url: string, pid: number, token: string): Promise<Load> {
+  const cpu0 = cpuSeconds(pid);
+  const r = await autocannon({
+    url,
+    connections: 10,
+    duration: seconds,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return {
+    rate: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    non2xx: r.non2xx + r.errors + r.timeouts,
+    cpu: cpuSeconds(pid) - cpu0,
+  };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-bench-alerts-'));
+  const broker = new EmbeddedBroker({ dir: path.join(dir, 'broker'), internalPartitions: 1 });
+  const bootstrap = await broker.start();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
+  let node: Server | undefined;
+  try {
+    const admin = new Admin({ clientId: 'bench-alerts-admin', bootstrapBrokers: [bootstrap] });
+    await admin.createTopics({ topics: ['weir_alerts'], partitions: 2, replicas: 1 });
+    await admin.close();
+    let t = performance.now();
+    await produce(bootstrap);
+    console.log(
+      `wrote ${count.toLocaleString('en-US')} alerts in ${((performance.now() - t) / 1000).toFixed(1)} s; ` +
+        `${os.cpus().length} cores, load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+    );
+    t = performance.now();
+    node = await startServer('node', { bootstrap, home: path.join(dir, 'home') });
+    await initAdmin(node.url);
+    const token = (await signInAdmin(node.url)).access_token;
+    const cpu0 = cpuSeconds(node.child.pid!);
+    for (;;) {
+      const res = await call(`${node.url}/api/alerts/groups?by=rule`, 'GET', undefined, token);
+      const indexed = (JSON.parse(res.text) as { groups: { count: number }[] }).groups.reduce((a, g) => a + g.count, 0);
+      if (indexed >= count) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const took = (performance.now() - t) / 1000;
+    console.log(
+      `ingest: ${count.toLocaleString('en-US')} alerts indexed ${took.toFixed(1)} s after the node started: ` +
+        `${Math.round(count / took).toLocaleString('en-US')} alerts/s (node CPU ${(cpuSeconds(node.child.pid!) - cpu0).toFixed(1)} s after sign-in)`,
+    );
+    const dayAgo = new Date(T0 + 6 * day).toISOString();
+    const queries: [string, string][] = [
+      ['list: rule and minimum severity, page of 100', '/api/alerts?rule=r7&minSeverity=high&limit=100'],
+      ['list: newest 100, no filter', '/api/alerts?limit=100'],
+      ['list: an entity field (field.user)', '/api/alerts?field.user=u42&limit=100'],
+      ['list: text search (q)', '/api/alerts?q=host-17%22&limit=100'],
+      ['groups: by rule, last day', `/api/alerts/groups?by=rule&from=${dayAgo}`],
+      ['groups: by rule, all', '/api/alerts/groups?by=rule'],
+      ['groups: by field:user, last day', `/api/alerts/groups?by=field:user&from=${dayAgo}`],
+    ];
+    for (const [label, q] of queries) {
+      const l = await load(`${node.url}${q}`, node.child.pid!, token);
+      console.log(
+        `${label.padEnd(44)} ${Math.round(l.rate).toLocaleString('en-US').padStart(6)} req/s  p50 ${l.p50} ms  p99 ${l.p99} ms  max ${l.max} ms  ` +
+          `server CPU ${l.cpu.toFixed(1)} s${l.non2xx ? `  (${l.non2xx} not 2xx/errors)` : ''}`,
+      );
+    }
+  } finally {
+    if (node) await stopServer(node);
+    await broker.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
