@@ -6,7 +6,7 @@
  *    and fills its index from the topic. Alerts/s = N / the time until the API's groups count N.
  *    With `WEIR_BENCH_ALERTS_STREAM=1` the node also runs the engine's reference pipeline over 1M
  *    events meanwhile (bench/engine-workload.ts), so the index fills while the stream runs.
- * 2. Queries with N alerts stored: autocannon, 10 connections, `seconds` each (default 10), for a
+ * 2. Queries with N alerts stored: autocannon, 10 connections (WEIR_BENCH_ALERTS_CONNECTIONS), `seconds` each (default 10), for a
  *    filtered list (rule and minimum severity), a list by entity field, a text search, and the
  *    groups by rule and by an entity field over a day. Prints requests/s, p50, p99 and max.
  * Run: `node_modules/.bin/node bench/alerts.ts [alerts] [seconds]`; a check: `… bench/alerts.ts 50000 3`.
@@ -23,6 +23,7 @@ import { cpuSeconds } from './engine-procs.ts';
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const seconds = Number(process.argv[3] ?? 10);
+const connections = Number(process.env.WEIR_BENCH_ALERTS_CONNECTIONS ?? 10);
 const severities = ['informational', 'low', 'medium', 'high', 'critical'];
 const day = 86_400_000;
 const T0 = Date.UTC(2026, 10, 19);
