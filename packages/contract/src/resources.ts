@@ -197,5 +197,15 @@ export const resourceKindInfos = [
 export type ResourcePath = (typeof resourceKindInfos)[number]['path'];
 
 /** The store's collections: the resources', and the node's own records. */
-export const collections = ['meta', 'users', 'tasks', 'pipelines', 'topologies', 'rules', 'lookups', 'nodes'] as const;
+export const collections = [
+  'meta',
+  'users',
+  'tasks',
+  'pipelines',
+  'topologies',
+  'rules',
+  'lookups',
+  'nodes',
+  'notifiers',
+] as const;
 export type Collection = (typeof collections)[number];

@@ -38,7 +38,17 @@ test('the kinds registry: paths, collections, names, id types and rules, schemas
     ['lookups', 'rules', 'tasks', 'pipelines', 'topologies'],
     'a bundle writes what a later kind refers to first',
   );
-  assert.deepEqual(collections, ['meta', 'users', 'tasks', 'pipelines', 'topologies', 'rules', 'lookups', 'nodes']);
+  assert.deepEqual(collections, [
+    'meta',
+    'users',
+    'tasks',
+    'pipelines',
+    'topologies',
+    'rules',
+    'lookups',
+    'nodes',
+    'notifiers',
+  ]);
   for (const k of resourceKindInfos) assert.ok((collections as readonly string[]).includes(k.collection), k.path);
 });
 

@@ -50,7 +50,7 @@ export async function internalReplication(admin: Admin): Promise<InternalReplica
 
 /**
  * Creates the topics Weir needs when they are missing: `<prefix>_alerts` always and, with
- * `withConfigTopics`, the seven compacted configuration topics (one partition each, so that a
+ * `withConfigTopics`, the eight compacted configuration topics (one partition each, so that a
  * multi-record write is one atomic record batch), replicated as `internalReplication` says.
  * Existing topics are left as they are.
  */

@@ -11,6 +11,7 @@ export const weirTopicSuffixes = {
   topologies: 'topologies',
   lookups: 'lookups',
   users: 'users',
+  notifiers: 'notifiers',
   alerts: 'alerts',
 } as const;
 export type WeirTopic = keyof typeof weirTopicSuffixes;
@@ -32,7 +33,7 @@ export function alertsTopicName(prefix: string, outputNames: 'weir' | 'original'
 /** The product's topic names (`weir_nodes` …). */
 export const weirTopics = weirTopicNames();
 
-/** The compacted configuration topics, which the kafka config store materialises. */
+/** The compacted configuration topics, which the kafka config store materialises (notifiers: docs/alerts.md). */
 export const configTopics = [
   'nodes',
   'rules',
@@ -41,6 +42,7 @@ export const configTopics = [
   'topologies',
   'lookups',
   'users',
+  'notifiers',
 ] as const satisfies readonly WeirTopic[];
 
 /** The topics `GET /api/topics/init` requires (spec: Versioning, earlier forms): the six config topics and alerts. */
@@ -60,4 +62,12 @@ export const requiredTopics = [
  */
 export function auditTopicName(prefix: string = defaultTopicPrefix): string {
   return `${prefix}_audit`;
+}
+
+/**
+ * The dead letters of the notifications (docs/alerts.md, "Notifications"): one record per delivery
+ * given up after its last attempt. Not a configuration topic: created by the delivery when missing.
+ */
+export function notifyDeadLetterTopicName(prefix: string = defaultTopicPrefix): string {
+  return `${prefix}_notify_dlq`;
 }

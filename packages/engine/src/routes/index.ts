@@ -15,6 +15,7 @@ import { sigmaImportRoutes } from './sigma-import.ts';
 import { liveRoutes } from './live.ts';
 import { auditRoutes } from './audit.ts';
 import { diagnosticsRoutes } from './diagnostics.ts';
+import { notifierRoutes } from './notifiers.ts';
 
 /** Every route module of the API, in registration order. */
 export const routeModules: readonly RouteModule[] = [
@@ -34,4 +35,5 @@ export const routeModules: readonly RouteModule[] = [
   liveRoutes,
   auditRoutes,
   diagnosticsRoutes,
+  notifierRoutes,
 ];

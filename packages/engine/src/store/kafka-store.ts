@@ -28,6 +28,7 @@ const topicOf: Record<Collection, WeirTopic> = {
   rules: 'rules',
   lookups: 'lookups',
   nodes: 'nodes',
+  notifiers: 'notifiers',
 };
 
 /**
