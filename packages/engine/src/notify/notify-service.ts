@@ -139,7 +139,8 @@ export class NotifyService {
   async stop(): Promise<void> {
     this.#stopped.abort(new Error('the node is stopping'));
     this.#capacity?.();
-    await this.#stream?.close().catch(() => {});
+    // Reading: the stream closes on the abort (see #consume). Still joining: closing the consumer ends the join.
+    if (!this.#stream) await this.#consumer?.close(true).catch(() => {});
     await this.#loop;
   }
 
@@ -184,6 +185,10 @@ export class NotifyService {
       maxWaitTime: 500,
     });
     this.#stream = stream;
+    const stopped = this.#stopped.signal;
+    if (stopped.aborted) return;
+    const closeStream = () => void stream.close().catch(() => {});
+    stopped.addEventListener('abort', closeStream, { once: true });
     const timer = setInterval(() => void this.#commit(), commitEveryMs);
     try {
       for await (const message of stream) {
@@ -193,6 +198,7 @@ export class NotifyService {
           await new Promise<void>((resolve) => (this.#capacity = resolve));
       }
     } finally {
+      stopped.removeEventListener('abort', closeStream);
       clearInterval(timer);
       await this.#commit();
     }

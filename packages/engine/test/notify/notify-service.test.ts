@@ -56,6 +56,7 @@ describe('notifications through two nodes to a receiver that is down, then up', 
     ...engine,
     'weir.config.store': 'kafka',
     'weir.engine.autostart': 'false',
+    'weir.notify.enabled': 'true',
     'weir.notify.backoff-initial-ms': '200',
     'weir.notify.backoff-max-ms': '1000',
     'weir.notify.max-attempts': '60',
@@ -187,6 +188,7 @@ describe('dead letters of a receiver that never recovers', () => {
     node = await startTestNode({
       ...engine,
       'weir.engine.autostart': 'false',
+      'weir.notify.enabled': 'true',
       'weir.notify.backoff-initial-ms': '100',
       'weir.notify.backoff-max-ms': '200',
       'weir.notify.max-attempts': '3',
@@ -247,4 +249,15 @@ describe('dead letters of a receiver that never recovers', () => {
     );
     assert.match(retried, /weir_notifications_retried_total\{notifier="down"\} 4/);
   });
+});
+
+test('a node stopped while its notify consumer is still joining its group stops at once', async () => {
+  const node = await startTestNode({
+    ...isolatedEngine('notify-stop'),
+    'weir.engine.autostart': 'false',
+    'weir.notify.enabled': 'true',
+  });
+  const started = Date.now();
+  await node.stop();
+  assert.ok(Date.now() - started < 15_000, `stopped in ${Date.now() - started} ms`);
 });
