@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { rootCertificates } from 'node:tls';
 import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
 import { kcatValues } from '@weir/test-helpers/kcat';
 import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { SettingsError } from '../../src/config/settings.ts';
+import { extraCertificates } from '../../src/notify/notify-service.ts';
 import { signatureValid } from '../../src/notify/signature.ts';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -181,14 +187,19 @@ describe('dead letters of a receiver that never recovers', () => {
   const prefix = engine['weir.topic.prefix']!;
   let receiver: WebhookReceiver;
   let node: TestNode;
+  let caFile: string;
 
   before(async () => {
     receiver = await startWebhookReceiver();
     receiver.answer = () => ({ status: 503 });
+    // The receiver's certificate trusted for every receiver through the setting (no caCertificate below).
+    caFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'weir-notify-ca-')), 'receiver-ca.pem');
+    writeFileSync(caFile, receiver.cert);
     node = await startTestNode({
       ...engine,
       'weir.engine.autostart': 'false',
       'weir.notify.enabled': 'true',
+      'weir.notify.ca-certificates': caFile,
       'weir.notify.backoff-initial-ms': '100',
       'weir.notify.backoff-max-ms': '200',
       'weir.notify.max-attempts': '3',
@@ -197,6 +208,7 @@ describe('dead letters of a receiver that never recovers', () => {
   after(async () => {
     await node.stop();
     await receiver.close();
+    rmSync(path.dirname(caFile), { recursive: true, force: true });
   });
 
   test('after the last attempt: one dead-letter record per delivery, and the metric', async () => {
@@ -206,7 +218,6 @@ describe('dead letters of a receiver that never recovers', () => {
       name: 'Down',
       url: `${receiver.url}/down`,
       secret: 'down-secret-0123456789',
-      caCertificate: receiver.cert,
     };
     assert.equal((await node.call('POST', '/api/notifiers', { token, body })).status, 201);
     const alerts = [alertRecord(3), alertRecord(4)];
@@ -260,4 +271,26 @@ test('a node stopped while its notify consumer is still joining its group stops 
   const started = Date.now();
   await node.stop();
   assert.ok(Date.now() - started < 15_000, `stopped in ${Date.now() - started} ms`);
+});
+
+test('weir.notify.ca-certificates: PEM files added to the default CAs; an unreadable or non-PEM file stops the start', () => {
+  assert.equal(extraCertificates(''), undefined);
+  const files: Record<string, string> = { 'a.pem': '-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n' };
+  const read = (file: string) => {
+    if (!(file in files)) throw new Error(`ENOENT: no such file '${file}'`);
+    return files[file]!;
+  };
+  assert.deepEqual(extraCertificates(' a.pem ', read), [...rootCertificates, files['a.pem']]);
+  files['b.txt'] = 'not a certificate';
+  assert.throws(
+    () => extraCertificates('a.pem,missing.pem', read),
+    (err) =>
+      err instanceof SettingsError &&
+      err.message === "weir.notify.ca-certificates: cannot read missing.pem: ENOENT: no such file 'missing.pem'",
+  );
+  assert.throws(
+    () => extraCertificates('b.txt', read),
+    (err) =>
+      err instanceof SettingsError && err.message === 'weir.notify.ca-certificates: b.txt holds no PEM certificate',
+  );
 });
