@@ -81,7 +81,7 @@ test('kafka store: creates compacted topics, reads its own writes, shares them a
   }
 });
 
-test('a node in local mode creates only the alerts topic; in kafka mode all eight and the audit topic', async () => {
+test('a node in local mode creates only the alerts topic; in kafka mode all nine and the audit topic', async () => {
   for (const mode of storeModes) {
     const settings = storeSettings(mode);
     const prefix = settings['weir.topic.prefix']!;
@@ -93,7 +93,7 @@ test('a node in local mode creates only the alerts topic; in kafka mode all eigh
       const expected =
         mode === 'local'
           ? ['alerts']
-          : ['alerts', 'audit', 'lookups', 'nodes', 'pipelines', 'rules', 'tasks', 'topologies', 'users'];
+          : ['alerts', 'audit', 'lookups', 'nodes', 'notifiers', 'pipelines', 'rules', 'tasks', 'topologies', 'users'];
       assert.deepEqual(
         ours,
         expected.map((s) => `${prefix}_${s}`),
