@@ -47,3 +47,14 @@ test('a partition given up is forgotten: its next owner reads it from the commit
   assert.equal(ledger.admit('a', 0, 3n, 0), true, 'read again when the partition comes back');
   assert.deepEqual(ledger.takeCommits(), [{ topic: 'a', partition: 0, offset: 4n }]);
 });
+
+test('records behind a waiting one cost nothing; the commit stops at the first record still waiting', () => {
+  const ledger = new OffsetLedger();
+  for (let o = 0n; o < 5n; o++) ledger.admit('a', 0, o, 0);
+  ledger.admit('a', 0, 5n, 1);
+  for (let o = 6n; o < 100_000n; o++) ledger.admit('a', 0, o, 0);
+  assert.equal(ledger.inFlight, 1);
+  assert.deepEqual(ledger.takeCommits(), [{ topic: 'a', partition: 0, offset: 5n }]);
+  ledger.settle('a', 0, 5n);
+  assert.deepEqual(ledger.takeCommits(), [{ topic: 'a', partition: 0, offset: 100_000n }]);
+});
