@@ -175,6 +175,13 @@ describe('notifications through two nodes to a receiver that is down, then up', 
     );
     const dlq = await kcatValues(`${prefix}_notify_dlq`);
     assert.deepEqual(dlq, [], 'nothing dead-lettered');
+    // Every offset committed once its deliveries ended: each partition's committed offset is its end.
+    type Partition = { committedOffset: number | null; endOffset: number };
+    await waitFor('the notify group to commit every alert', async () => {
+      const res = await b.call('GET', `/api/consumer-groups/${group}`, { token });
+      const partitions = (res.body as { partitions?: Partition[] }).partitions ?? [];
+      return partitions.length === 4 && partitions.every((p) => p.committedOffset === p.endOffset);
+    });
   });
 });
 
