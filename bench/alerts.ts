@@ -76,7 +76,7 @@ async function load(url: string, pid: number, token: string): Promise<Load> {
   const cpu0 = cpuSeconds(pid);
   const r = await autocannon({
     url,
-    connections: 10,
+    connections,
     duration: seconds,
     headers: { authorization: `Bearer ${token}` },
   });

@@ -36,5 +36,6 @@ export {
   type TopicBody,
 } from './topics.ts';
 export * from './users.ts';
+export * from './notifiers.ts';
 export * from './topic-details.ts';
 export * from './consumer-groups.ts';

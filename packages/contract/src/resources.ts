@@ -199,7 +199,7 @@ export const resourceKindInfos = [
 ] as const;
 export type ResourcePath = (typeof resourceKindInfos)[number]['path'];
 
-/** The store's collections: the resources', the node's own records, and the alerts' silences. */
+/** The store's collections: the resources', the node's own records, the alerts' silences and notifiers. */
 export const collections = [
   'meta',
   'users',
@@ -210,5 +210,6 @@ export const collections = [
   'lookups',
   'nodes',
   'silences',
+  'notifiers',
 ] as const;
 export type Collection = (typeof collections)[number];

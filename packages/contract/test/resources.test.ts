@@ -48,6 +48,7 @@ test('the kinds registry: paths, collections, names, id types and rules, schemas
     'lookups',
     'nodes',
     'silences',
+    'notifiers',
   ]);
   for (const k of resourceKindInfos) assert.ok((collections as readonly string[]).includes(k.collection), k.path);
 });

@@ -51,6 +51,9 @@ export async function startTestNode(
     'weir.auth.password-min-length': '6',
     // Tests poll and sweep routes fast; limits.test.ts tests the per-user rate at its edge.
     'weir.http.rate-limit-per-minute': '1000000',
+    // No notify consumer group per test node on the shared broker (group lists stay as the tests
+    // expect them); the notifications' tests turn it on.
+    'weir.notify.enabled': 'false',
     ...overrides,
   });
   let node = await WeirNode.start(settings);

@@ -19,14 +19,19 @@ const kindOf: Partial<Record<Collection, string>> = {
   lookups: 'lookup',
   nodes: 'node',
   silences: 'silence',
+  notifiers: 'notifier',
 };
 
-/** What the audit trail keeps of a record: users without secrets, lookups without their rows. */
+/** What the audit trail keeps of a record: users and notifiers without secrets, lookups without their rows. */
 function shown(collection: Collection, value: unknown): unknown {
   if (value === undefined || value === null || typeof value !== 'object') return value ?? null;
   if (collection === 'users') {
     const { passwordHash: _hash, sessionKey: _key, ...rest } = value as Record<string, unknown>;
     return rest;
+  }
+  if (collection === 'notifiers') {
+    const { secret, ...rest } = value as Record<string, unknown>;
+    return { ...rest, secretSet: typeof secret === 'string' };
   }
   if (collection === 'lookups') {
     const { content, ...rest } = value as { content?: unknown };

@@ -296,6 +296,39 @@ export const settingDefinitions = {
     1_000_000,
     'Rules that may be stored; a create, bulk write or Sigma import beyond it gets 400 `RECORD_LIMIT`.',
   ),
+  'weir.notify.enabled': bool(
+    true,
+    'Run the notifications on this node: it joins the consumer group `<weir.application.id>-notify` on the alerts topic and sends each alert to the notifiers whose matcher holds (docs/alerts.md, "Notifications"). The group shares the partitions among the nodes that run it, so each alert is sent once per notifier.',
+  ),
+  'weir.notify.max-attempts': integer(
+    15,
+    1,
+    1000,
+    'Attempts of one delivery (the first included) before it is dead-lettered on `<prefix>_notify_dlq`. With the default backoff, 15 attempts span about 9 minutes.',
+  ),
+  'weir.notify.backoff-initial-ms': integer(
+    1000,
+    1,
+    3_600_000,
+    'Wait after the first failed attempt of a delivery; doubled after each further one, up to `weir.notify.backoff-max-ms` (a longer `Retry-After` of the receiver, up to an hour, is honoured).',
+  ),
+  'weir.notify.backoff-max-ms': integer(60_000, 1, 3_600_000, 'Longest wait between two attempts of a delivery.'),
+  'weir.notify.request-timeout-ms': integer(
+    10_000,
+    100,
+    600_000,
+    'A webhook request without an answer within this time fails (and is retried).',
+  ),
+  'weir.notify.max-in-flight': integer(
+    1000,
+    1,
+    1_000_000,
+    'Alerts read from the alerts topic whose deliveries have not all ended; at this many the node reads no further alerts until some end.',
+  ),
+  'weir.notify.ca-certificates': text(
+    '',
+    "PEM file(s), comma-separated, of CAs trusted for every receiver besides Node's default CAs (receivers with certificates of a private CA). A notifier's own `caCertificate` is trusted for it alone. Certificates are always verified.",
+  ),
   'weir.log.level': oneOf(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
     'info',

@@ -12,6 +12,7 @@ export const weirTopicSuffixes = {
   lookups: 'lookups',
   users: 'users',
   silences: 'silences',
+  notifiers: 'notifiers',
   alerts: 'alerts',
 } as const;
 export type WeirTopic = keyof typeof weirTopicSuffixes;
@@ -33,7 +34,7 @@ export function alertsTopicName(prefix: string, outputNames: 'weir' | 'original'
 /** The product's topic names (`weir_nodes` …). */
 export const weirTopics = weirTopicNames();
 
-/** The compacted configuration topics, which the kafka config store materialises. */
+/** The compacted configuration topics, which the kafka config store materialises (notifiers: docs/alerts.md). */
 export const configTopics = [
   'nodes',
   'rules',
@@ -43,6 +44,7 @@ export const configTopics = [
   'lookups',
   'users',
   'silences',
+  'notifiers',
 ] as const satisfies readonly WeirTopic[];
 
 /** The topics `GET /api/topics/init` requires (spec: Versioning, earlier forms): the six config topics and alerts. */
@@ -70,4 +72,12 @@ export function alertTriageTopicName(prefix: string = defaultTopicPrefix): strin
  */
 export function auditTopicName(prefix: string = defaultTopicPrefix): string {
   return `${prefix}_audit`;
+}
+
+/**
+ * The dead letters of the notifications (docs/alerts.md, "Notifications"): one record per delivery
+ * given up after its last attempt. Not a configuration topic: created by the delivery when missing.
+ */
+export function notifyDeadLetterTopicName(prefix: string = defaultTopicPrefix): string {
+  return `${prefix}_notify_dlq`;
 }

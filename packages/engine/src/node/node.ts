@@ -18,6 +18,8 @@ import { AlertStore } from '../alerts/alert-store.ts';
 import { EngineMetrics } from '../stream/engine-metrics.ts';
 import { StreamEngine, type EngineLog } from '../stream/stream-engine.ts';
 import { startMetricsServer } from '../http/metrics-server.ts';
+import { Notifiers } from '../notify/notifiers.ts';
+import { NotifyService } from '../notify/notify-service.ts';
 
 /**
  * What the routes of a node work with, on its open store and topic clients (the Kafka clients; the
@@ -89,6 +91,8 @@ export class WeirNode {
   readonly #store: AuditingStore;
   /** The Prometheus endpoint, when enabled. */
   metrics: FastifyInstance | undefined;
+  /** The notifications (docs/alerts.md), when `weir.notify.enabled`. */
+  notify: NotifyService | undefined;
 
   private constructor(context: NodeContext, api: FastifyInstance) {
     this.context = context;
@@ -129,8 +133,21 @@ export class WeirNode {
         await context.nodes.register({ host: os.hostname(), rest: node.restUrl, group: settings.get('weir.group') });
         context.lagHistory.start();
         if (settings.get('weir.metrics.enabled')) node.metrics = await startMetricsServer(settings, context.metrics);
+        if (settings.get('weir.notify.enabled')) {
+          const notifiers = new Notifiers(store);
+          // The silences seam (notify/silences.ts): no alert is silenced until silences are wired in here.
+          node.notify = new NotifyService({
+            settings,
+            notifiers: () => notifiers.stored(),
+            metrics: context.metrics,
+            log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
+            clientId: `weir-notify-${uuid}`,
+          });
+          node.notify.start();
+        }
         if (settings.get('weir.engine.autostart')) await context.engine.start();
       } catch (err) {
+        await node.notify?.stop();
         await context.lagHistory.stop();
         await context.engine.stop();
         await context.alerts.close();
@@ -167,6 +184,7 @@ export class WeirNode {
    */
   async stop(): Promise<void> {
     this.context.lifecycle.stopping = true;
+    await this.notify?.stop();
     await this.context.engine.stop();
     await this.metrics?.close();
     this.context.nodes.stopHeartbeat();

@@ -17,6 +17,7 @@ import { auditRoutes } from './audit.ts';
 import { diagnosticsRoutes } from './diagnostics.ts';
 import { silenceRoutes } from './silences.ts';
 import { alertRoutes } from './alerts.ts';
+import { notifierRoutes } from './notifiers.ts';
 
 /** Every route module of the API, in registration order. */
 export const routeModules: readonly RouteModule[] = [
@@ -38,4 +39,5 @@ export const routeModules: readonly RouteModule[] = [
   auditRoutes,
   diagnosticsRoutes,
   silenceRoutes,
+  notifierRoutes,
 ];

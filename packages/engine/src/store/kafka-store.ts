@@ -29,6 +29,7 @@ const topicOf: Record<Collection, WeirTopic> = {
   lookups: 'lookups',
   nodes: 'nodes',
   silences: 'silences',
+  notifiers: 'notifiers',
 };
 
 /**

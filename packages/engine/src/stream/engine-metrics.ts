@@ -60,6 +60,22 @@ export class EngineMetrics {
         m.deletedUnread,
         counter(m.deletedUnread, 'Input records the broker deleted before they were read, per topic.', ['topic']),
       ],
+      [
+        m.notificationsSent,
+        counter(m.notificationsSent, 'Alerts a notifier received (a 2xx answer), per notifier.', ['notifier']),
+      ],
+      [
+        m.notificationsRetried,
+        counter(m.notificationsRetried, 'Failed webhook attempts followed by another, per notifier.', ['notifier']),
+      ],
+      [
+        m.notificationsDeadLettered,
+        counter(
+          m.notificationsDeadLettered,
+          'Deliveries given up after their last attempt and written to the notify dead-letter topic, per notifier.',
+          ['notifier'],
+        ),
+      ],
     ]);
     this.#latency = new Histogram({
       name: m.batchSeconds,
@@ -89,6 +105,14 @@ export class EngineMetrics {
         .inc(delta);
     for (const seconds of report.latencies) this.#latency.observe(seconds);
     for (const [topic, partition, lag] of report.lag) this.#lag.labels(topic, String(partition)).set(lag);
+  }
+
+  /** Adds to a counter of this node's own (not a worker's): the notifications'. */
+  count(name: string, labels: readonly string[], delta = 1): void {
+    this.#counters
+      .get(name)
+      ?.labels(...labels)
+      .inc(delta);
   }
 
   workerState(worker: number, state: WorkerState): void {

@@ -20,6 +20,10 @@ export const metricNames = {
   batchSeconds: 'weir_batch_processing_seconds',
   consumerLag: 'weir_consumer_lag',
   workerState: 'weir_worker_state',
+  /** Notifications (docs/alerts.md, "Notifications"), per notifier. */
+  notificationsSent: 'weir_notifications_sent_total',
+  notificationsRetried: 'weir_notifications_retried_total',
+  notificationsDeadLettered: 'weir_notifications_dead_lettered_total',
   /** Prefix of Node's process metrics (CPU, memory, event loop, GC). */
   processPrefix: 'weir_process_',
 } as const;

@@ -38,6 +38,8 @@ export class NodeProcess {
       // 'admin-pw' predates the password policy; the fault tests poll faster than the default rate limit.
       'weir.auth.password-min-length': '6',
       'weir.http.rate-limit-per-minute': '1000000',
+      // No notify consumer group beside the stream's (the fault tests watch the stream's group).
+      'weir.notify.enabled': 'false',
       ...settings,
     };
     writeFileSync(

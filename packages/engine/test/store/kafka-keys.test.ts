@@ -8,6 +8,7 @@ test('the product topic names are exactly the weir_* names', () => {
     'weir_alerts',
     'weir_lookups',
     'weir_nodes',
+    'weir_notifiers',
     'weir_pipelines',
     'weir_rules',
     'weir_silences',

@@ -93,7 +93,19 @@ test('a node in local mode creates only the alerts topic; in kafka mode all nine
       const expected =
         mode === 'local'
           ? ['alerts']
-          : ['alerts', 'audit', 'lookups', 'nodes', 'pipelines', 'rules', 'silences', 'tasks', 'topologies', 'users'];
+          : [
+              'alerts',
+              'audit',
+              'lookups',
+              'nodes',
+              'notifiers',
+              'pipelines',
+              'rules',
+              'silences',
+              'tasks',
+              'topologies',
+              'users',
+            ];
       assert.deepEqual(
         ours,
         expected.map((s) => `${prefix}_${s}`),

@@ -1,0 +1,303 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { rootCertificates } from 'node:tls';
+import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
+import { createTopics } from '@weir/test-helpers/kafka';
+import { kcatValues } from '@weir/test-helpers/kcat';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { SettingsError } from '../../src/config/settings.ts';
+import { extraCertificates } from '../../src/notify/notify-service.ts';
+import { signatureValid } from '../../src/notify/signature.ts';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+
+/** Writes keyed lines (`key<TAB>value`) with kcat, so the alerts spread over the partitions by key. */
+async function kcatProduce(topic: string, records: [string, string][]): Promise<void> {
+  const child = execFile('kcat', ['-P', '-b', testBootstrap(), '-t', topic, '-K', '\t']);
+  child.stdin!.end(records.map(([k, v]) => `${k}\t${v}`).join('\n') + '\n');
+  await new Promise<void>((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
+  );
+}
+
+const severities = ['informational', 'low', 'medium', 'high', 'critical'] as const;
+
+/** An alerts-topic record as the engine writes it (docs/alerts.md). */
+function alertRecord(i: number): Record<string, unknown> {
+  const severity = severities[i % severities.length]!;
+  const techniques = i % 3 === 0 ? ['T1110.001'] : ['T1059'];
+  const id = i.toString(16).padStart(32, '0');
+  return {
+    user: `user-${i}`,
+    _rule: { id: `rule-${i % 2}`, name: `Rule ${i % 2}`, annotations: techniques },
+    _alert: {
+      id,
+      severity,
+      techniques,
+      time: 1_700_000_000_000 + i,
+      source: { topic: 'events', partition: 0, offset: i },
+    },
+  };
+}
+
+type Body = { notifier: string; delivery: string; alert: { _alert: { id: string } } };
+const bodyOf = (r: ReceivedRequest) => JSON.parse(r.body.toString('utf8')) as Body;
+
+const secrets = { soc: 'soc-secret-0123456789', brute: 'brute-secret-0123456789' };
+
+/**
+ * Two nodes of one cluster (the Kafka config store, so both see the notifiers) share the notify
+ * group on a 4-partition alerts topic. The receiver refuses (503) every request for a while; one
+ * node stops meanwhile; then the receiver accepts: every alert reaches each matching notifier
+ * exactly once after it recovers, signed, through the node left.
+ */
+describe('notifications through two nodes to a receiver that is down, then up', () => {
+  const engine = isolatedEngine('notify');
+  const prefix = engine['weir.topic.prefix']!;
+  const alertsTopic = `${prefix}_alerts`;
+  const settings = {
+    ...engine,
+    'weir.config.store': 'kafka',
+    'weir.engine.autostart': 'false',
+    'weir.notify.enabled': 'true',
+    'weir.notify.backoff-initial-ms': '200',
+    'weir.notify.backoff-max-ms': '1000',
+    'weir.notify.max-attempts': '60',
+  };
+  let receiver: WebhookReceiver;
+  let nodes: TestNode[] = [];
+  let recovered = false;
+
+  before(async () => {
+    receiver = await startWebhookReceiver();
+    receiver.answer = () => (recovered ? { status: 200 } : { status: 503, headers: { 'retry-after': '0' } });
+    await createTopics([alertsTopic], 4);
+    nodes = [await startTestNode(settings), await startTestNode(settings)];
+  });
+  after(async () => {
+    for (const n of nodes) await n.stop();
+    await receiver.close();
+  });
+
+  test('each alert arrives once per matching notifier, with a valid signature, also after a node left', async () => {
+    const [a, b] = nodes as [TestNode, TestNode];
+    const token = await a.initAdmin();
+    const notifier = (id: keyof typeof secrets, matcher: object) => ({
+      id,
+      name: id,
+      url: `${receiver.url}/${id}`,
+      secret: secrets[id],
+      matcher,
+      caCertificate: receiver.cert,
+    });
+    for (const body of [notifier('soc', { minSeverity: 'high' }), notifier('brute', { techniques: ['T1110'] })]) {
+      const res = await a.call('POST', '/api/notifiers', { token, body });
+      assert.equal(res.status, 201, res.text);
+    }
+    // A notifier that is off receives nothing.
+    const off = { ...notifier('soc', {}), id: 'off', enabled: false };
+    assert.equal((await a.call('POST', '/api/notifiers', { token, body: off })).status, 201);
+    // Both nodes see them (the Kafka store) and have joined the one notify group.
+    await waitFor('node b to see the notifiers', async () => {
+      const res = await b.call('GET', '/api/notifiers', { token });
+      return res.status === 200 && (res.body as unknown[]).length === 3;
+    });
+    const group = `${settings['weir.application.id']}-notify`;
+    await waitFor(
+      'both nodes in the notify group',
+      async () => {
+        const res = await a.call('GET', `/api/consumer-groups/${group}`, { token });
+        const body = res.body as { state?: string; members?: number };
+        return res.status === 200 && body.state === 'Stable' && body.members === 2;
+      },
+      60_000,
+    );
+
+    const alerts = Array.from({ length: 20 }, (_, i) => alertRecord(i));
+    await kcatProduce(
+      alertsTopic,
+      alerts.map((r) => [(r._alert as { id: string }).id, JSON.stringify(r)]),
+    );
+    const expected = {
+      soc: alerts.filter((r) => ['high', 'critical'].includes((r._alert as { severity: string }).severity)),
+      brute: alerts.filter((r) => (r._alert as { techniques: string[] }).techniques[0] === 'T1110.001'),
+    };
+    const ids = (records: Record<string, unknown>[]) => records.map((r) => (r._alert as { id: string }).id).sort();
+    const refusedOnce = (id: string) =>
+      new Set(
+        receiver.requests.filter((r) => r.path === `/${id}` && r.status === 503).map((r) => bodyOf(r).alert._alert.id),
+      );
+
+    // Down until every expected delivery was refused at least once and 3 s passed.
+    const downSince = Date.now();
+    await waitFor(
+      'every delivery refused once',
+      async () =>
+        refusedOnce('soc').size === expected.soc.length && refusedOnce('brute').size === expected.brute.length,
+      60_000,
+    );
+    await new Promise((r) => setTimeout(r, Math.max(0, 3000 - (Date.now() - downSince))));
+    // Node a goes away with its deliveries unfinished: its partitions go to node b, which reads them
+    // from the offsets committed behind finished deliveries (none yet), so nothing is lost.
+    await a.stop();
+    nodes = [b];
+    recovered = true;
+
+    const accepted = (id: string) => receiver.requests.filter((r) => r.path === `/${id}` && r.status === 200);
+    await waitFor(
+      'every delivery accepted',
+      async () => accepted('soc').length >= expected.soc.length && accepted('brute').length >= expected.brute.length,
+      60_000,
+    );
+    await new Promise((r) => setTimeout(r, 3000)); // any duplicate would arrive meanwhile
+
+    for (const id of ['soc', 'brute'] as const) {
+      const got = accepted(id);
+      assert.deepEqual(got.map((r) => bodyOf(r).alert._alert.id).sort(), ids(expected[id]), `${id}: once each`);
+      for (const r of got) {
+        const body = bodyOf(r);
+        assert.ok(signatureValid(secrets[id], r.body, r.headers['x-weir-signature'] as string), `${id} signature`);
+        assert.equal(body.notifier, id);
+        assert.equal(r.headers['x-weir-alert-id'], body.alert._alert.id);
+        assert.equal(r.headers['x-weir-delivery'], body.delivery);
+        assert.equal(r.headers['content-type'], 'application/json');
+        const sent = alerts.find((x) => (x._alert as { id: string }).id === body.alert._alert.id);
+        assert.deepEqual(body.alert, sent, 'the alert record as produced');
+      }
+    }
+    assert.equal(receiver.requests.filter((r) => r.path === '/off').length, 0);
+    assert.ok(
+      receiver.requests.some((r) => r.status === 503),
+      'the receiver was down first',
+    );
+    const dlq = await kcatValues(`${prefix}_notify_dlq`);
+    assert.deepEqual(dlq, [], 'nothing dead-lettered');
+    // Every offset committed once its deliveries ended: each partition's committed offset is its end.
+    type Partition = { committedOffset: number | null; endOffset: number };
+    await waitFor('the notify group to commit every alert', async () => {
+      const res = await b.call('GET', `/api/consumer-groups/${group}`, { token });
+      const partitions = (res.body as { partitions?: Partition[] }).partitions ?? [];
+      return partitions.length === 4 && partitions.every((p) => p.committedOffset === p.endOffset);
+    });
+  });
+});
+
+/**
+ * A receiver that never recovers, with short attempt settings: each delivery is tried 3 times, then
+ * written to `<prefix>_notify_dlq` with the notifier, the last error and the alert (read with kcat).
+ */
+describe('dead letters of a receiver that never recovers', () => {
+  const engine = isolatedEngine('notify-dlq');
+  const prefix = engine['weir.topic.prefix']!;
+  let receiver: WebhookReceiver;
+  let node: TestNode;
+  let caFile: string;
+
+  before(async () => {
+    receiver = await startWebhookReceiver();
+    receiver.answer = () => ({ status: 503 });
+    // The receiver's certificate trusted for every receiver through the setting (no caCertificate below).
+    caFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'weir-notify-ca-')), 'receiver-ca.pem');
+    writeFileSync(caFile, receiver.cert);
+    node = await startTestNode({
+      ...engine,
+      'weir.engine.autostart': 'false',
+      'weir.notify.enabled': 'true',
+      'weir.notify.ca-certificates': caFile,
+      'weir.notify.backoff-initial-ms': '100',
+      'weir.notify.backoff-max-ms': '200',
+      'weir.notify.max-attempts': '3',
+    });
+  });
+  after(async () => {
+    await node.stop();
+    await receiver.close();
+    rmSync(path.dirname(caFile), { recursive: true, force: true });
+  });
+
+  test('after the last attempt: one dead-letter record per delivery, and the metric', async () => {
+    const token = await node.initAdmin();
+    const body = {
+      id: 'down',
+      name: 'Down',
+      url: `${receiver.url}/down`,
+      secret: 'down-secret-0123456789',
+    };
+    assert.equal((await node.call('POST', '/api/notifiers', { token, body })).status, 201);
+    const alerts = [alertRecord(3), alertRecord(4)];
+    await kcatProduce(
+      `${prefix}_alerts`,
+      alerts.map((r) => [(r._alert as { id: string }).id, JSON.stringify(r)]),
+    );
+    const dlqTopic = `${prefix}_notify_dlq`;
+    const letters = await waitFor(
+      'two dead letters',
+      async () => {
+        const values = await kcatValues(dlqTopic).catch(() => []);
+        return values.length >= 2 ? values : undefined;
+      },
+      60_000,
+    );
+    const parsed = letters.map((v) => JSON.parse(v) as Record<string, unknown>);
+    parsed.sort((x, y) => String(x.alertId).localeCompare(String(y.alertId)));
+    assert.deepEqual(
+      parsed.map(({ failedAt, delivery, ...rest }) => {
+        assert.ok(!Number.isNaN(Date.parse(String(failedAt))));
+        assert.match(String(delivery), /^[0-9a-f]{32}$/);
+        return rest;
+      }),
+      alerts.map((alert) => ({
+        notifier: 'down',
+        alertId: (alert._alert as { id: string }).id,
+        attempts: 3,
+        lastError: 'HTTP 503: unavailable',
+        alert,
+      })),
+    );
+    assert.equal(receiver.requests.length, 6, 'three attempts per alert');
+    const metrics = await node.node.context.metrics.registry.getSingleMetricAsString(
+      'weir_notifications_dead_lettered_total',
+    );
+    assert.match(metrics, /weir_notifications_dead_lettered_total\{notifier="down"\} 2/);
+    const retried = await node.node.context.metrics.registry.getSingleMetricAsString(
+      'weir_notifications_retried_total',
+    );
+    assert.match(retried, /weir_notifications_retried_total\{notifier="down"\} 4/);
+  });
+});
+
+test('a node stopped while its notify consumer is still joining its group stops at once', async () => {
+  const node = await startTestNode({
+    ...isolatedEngine('notify-stop'),
+    'weir.engine.autostart': 'false',
+    'weir.notify.enabled': 'true',
+  });
+  const started = Date.now();
+  await node.stop();
+  assert.ok(Date.now() - started < 15_000, `stopped in ${Date.now() - started} ms`);
+});
+
+test('weir.notify.ca-certificates: PEM files added to the default CAs; an unreadable or non-PEM file stops the start', () => {
+  assert.equal(extraCertificates(''), undefined);
+  const files: Record<string, string> = { 'a.pem': '-----BEGIN CERTIFICATE-----\nAA==\n-----END CERTIFICATE-----\n' };
+  const read = (file: string) => {
+    if (!(file in files)) throw new Error(`ENOENT: no such file '${file}'`);
+    return files[file]!;
+  };
+  assert.deepEqual(extraCertificates(' a.pem ', read), [...rootCertificates, files['a.pem']]);
+  files['b.txt'] = 'not a certificate';
+  assert.throws(
+    () => extraCertificates('a.pem,missing.pem', read),
+    (err) =>
+      err instanceof SettingsError &&
+      err.message === "weir.notify.ca-certificates: cannot read missing.pem: ENOENT: no such file 'missing.pem'",
+  );
+  assert.throws(
+    () => extraCertificates('b.txt', read),
+    (err) =>
+      err instanceof SettingsError && err.message === 'weir.notify.ca-certificates: b.txt holds no PEM certificate',
+  );
+});
