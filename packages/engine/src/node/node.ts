@@ -20,6 +20,8 @@ import { StreamEngine, type EngineLog } from '../stream/stream-engine.ts';
 import { startMetricsServer } from '../http/metrics-server.ts';
 import { Notifiers } from '../notify/notifiers.ts';
 import { NotifyService } from '../notify/notify-service.ts';
+import { silencedBy } from '../notify/silences.ts';
+import type { StoredSilence } from '@weir/contract';
 
 /**
  * What the routes of a node work with, on its open store and topic clients (the Kafka clients; the
@@ -135,10 +137,11 @@ export class WeirNode {
         if (settings.get('weir.metrics.enabled')) node.metrics = await startMetricsServer(settings, context.metrics);
         if (settings.get('weir.notify.enabled')) {
           const notifiers = new Notifiers(store);
-          // The silences seam (notify/silences.ts): no alert is silenced until silences are wired in here.
           node.notify = new NotifyService({
             settings,
             notifiers: () => notifiers.stored(),
+            // a silenced alert is not notified (docs/alerts.md, "Silences")
+            isSilenced: silencedBy(() => store.list<StoredSilence>('silences')),
             metrics: context.metrics,
             log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
             clientId: `weir-notify-${uuid}`,
