@@ -52,7 +52,7 @@ const secrets = { soc: 'soc-secret-0123456789', brute: 'brute-secret-0123456789'
  * Two nodes of one cluster (the Kafka config store, so both see the notifiers) share the notify
  * group on a 4-partition alerts topic. The receiver refuses (503) every request for a while; one
  * node stops meanwhile; then the receiver accepts: every alert reaches each matching notifier
- * exactly once after it recovers, signed, through the node left.
+ * exactly once after it recovers, signed, through the node left; a silenced alert reaches none.
  */
 describe('notifications through two nodes to a receiver that is down, then up', () => {
   const engine = isolatedEngine('notify');
@@ -100,10 +100,21 @@ describe('notifications through two nodes to a receiver that is down, then up', 
     // A notifier that is off receives nothing.
     const off = { ...notifier('soc', {}), id: 'off', enabled: false };
     assert.equal((await a.call('POST', '/api/notifiers', { token, body: off })).status, 201);
+    // A silence of user-3's alerts (docs/alerts.md, "Silences"): they are not notified.
+    const silence = await a.call('POST', '/api/silences', {
+      token,
+      body: {
+        matchers: [{ field: 'user', op: '=', value: 'user-3' }],
+        endsAt: Date.now() + 3_600_000,
+        comment: 'a known host',
+      },
+    });
+    assert.equal(silence.status, 201, silence.text);
     // Both nodes see them (the Kafka store) and have joined the one notify group.
-    await waitFor('node b to see the notifiers', async () => {
+    await waitFor('node b to see the notifiers and the silence', async () => {
       const res = await b.call('GET', '/api/notifiers', { token });
-      return res.status === 200 && (res.body as unknown[]).length === 3;
+      const silences = await b.call('GET', '/api/silences', { token });
+      return res.status === 200 && (res.body as unknown[]).length === 3 && (silences.body as unknown[]).length === 1;
     });
     const group = `${settings['weir.application.id']}-notify`;
     await waitFor(
@@ -121,10 +132,13 @@ describe('notifications through two nodes to a receiver that is down, then up', 
       alertsTopic,
       alerts.map((r) => [(r._alert as { id: string }).id, JSON.stringify(r)]),
     );
+    const notSilenced = alerts.filter((r) => r.user !== 'user-3');
     const expected = {
-      soc: alerts.filter((r) => ['high', 'critical'].includes((r._alert as { severity: string }).severity)),
-      brute: alerts.filter((r) => (r._alert as { techniques: string[] }).techniques[0] === 'T1110.001'),
+      soc: notSilenced.filter((r) => ['high', 'critical'].includes((r._alert as { severity: string }).severity)),
+      brute: notSilenced.filter((r) => (r._alert as { techniques: string[] }).techniques[0] === 'T1110.001'),
     };
+    // user-3's alert matches both notifiers: the silence is what holds it back
+    assert.equal((alerts[3]!._alert as { severity: string }).severity, 'high');
     const ids = (records: Record<string, unknown>[]) => records.map((r) => (r._alert as { id: string }).id).sort();
     const refusedOnce = (id: string) =>
       new Set(
