@@ -1,7 +1,7 @@
 /**
  * bench/alerts: the alert store (docs/alerts.md, "The alert store and triage") of a real Weir node
  * (a process of its own, bench/api-server.ts) on an embedded broker.
- * 1. Ingest: N alert records (default 1,000,000; 50 rules, 1,000 users, five severities, event
+ * 1. Ingest: N alert records (default 1,000,000; 50 rules, each of one of five severities, 1,000 users, event
  *    times over seven days) are written to `weir_alerts` (2 partitions) first; then the node starts
  *    and fills its index from the topic. Alerts/s = N / the time until the API's groups count N.
  *    With `WEIR_BENCH_ALERTS_STREAM=1` the node also runs the engine's reference pipeline over 1M
@@ -42,7 +42,8 @@ function alert(n: number): string {
     _rule: { id: rule, name: `Rule ${rule}`, annotations: ['T1110'] },
     _alert: {
       id: createHash('sha256').update(String(n)).digest('hex').slice(0, 32),
-      severity: severities[n % 5],
+      // a rule's alerts share its severity, as the engine writes them
+      severity: severities[(n % 50) % 5],
       techniques: ['T1110'],
       time,
       source: { topic: 'auth', partition: n % 2, offset: Math.floor(n / 2) },
@@ -128,7 +129,9 @@ async function main(): Promise<void> {
     );
     const dayAgo = new Date(T0 + 6 * day).toISOString();
     const queries: [string, string][] = [
-      ['list: rule and minimum severity, page of 100', '/api/alerts?rule=r7&minSeverity=high&limit=100'],
+      ['list: one rule (of 50), page of 100', '/api/alerts?rule=r8&minSeverity=high&limit=100'],
+      ['list: minimum severity critical (1 in 5)', '/api/alerts?minSeverity=critical&limit=100'],
+      ['list: a rule and a severity it never has', '/api/alerts?rule=r7&minSeverity=high&limit=100'],
       ['list: newest 100, no filter', '/api/alerts?limit=100'],
       ['list: an entity field (field.user)', '/api/alerts?field.user=u42&limit=100'],
       ['list: text search (q)', '/api/alerts?q=host-17%22&limit=100'],
