@@ -52,6 +52,9 @@ import type {
   AlertPage,
   AlertTriageChange,
   AlertView,
+  NewNotifier,
+  Notifier,
+  NotifierUpdate,
 } from './types.ts';
 import {
   isRefreshFailure,
@@ -441,6 +444,24 @@ export class WeirClient {
   /** Counts by rule (`by: 'rule'`) or by a field (`by: 'field:user'`), with first and last seen. */
   alertGroups(query: AlertGroupQuery): Promise<AlertGroups> {
     return this.#json('GET', `/api/alerts/groups${queryString(query)}`);
+  }
+
+  // Notifiers (docs/alerts.md, "Notifications"): admin only; the secret is never answered
+  notifiers(): Promise<Notifier[]> {
+    return this.#json('GET', '/api/notifiers');
+  }
+  notifier(id: string): Promise<Notifier> {
+    return this.#json('GET', `/api/notifiers/${enc(id)}`);
+  }
+  createNotifier(notifier: NewNotifier): Promise<Notifier> {
+    return this.#json('POST', '/api/notifiers', { json: notifier });
+  }
+  /** Without `secret` the stored one is kept. */
+  updateNotifier(id: string, notifier: NotifierUpdate): Promise<Notifier> {
+    return this.#json('PUT', `/api/notifiers/${enc(id)}`, { json: notifier });
+  }
+  async deleteNotifier(id: string): Promise<void> {
+    await this.#call('DELETE', `/api/notifiers/${enc(id)}`);
   }
 
   // Silences (docs/alerts.md, "Silences"): expired, never deleted

@@ -23,6 +23,12 @@ export const pages: readonly PageDef[] = [
   },
   { path: '/alerts', label: 'Alerts', component: lazy(() => import('../pages/AlertsPage.tsx')) },
   { path: '/silences', label: 'Silences', component: lazy(() => import('../pages/SilencesPage.tsx')) },
+  {
+    path: '/notifiers',
+    label: 'Notifiers',
+    component: lazy(() => import('../pages/NotifiersPage.tsx')),
+    adminOnly: true,
+  },
   { path: '/lookups', label: 'Lookups', component: lazy(() => import('../pages/LookupsPage.tsx')) },
   { path: '/tasks', label: 'Tasks', component: lazy(() => import('../pages/TasksPage.tsx')) },
   { path: '/pipelines', label: 'Pipelines', component: lazy(() => import('../pages/PipelinesPage.tsx')) },
