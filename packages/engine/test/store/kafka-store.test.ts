@@ -81,7 +81,7 @@ test('kafka store: creates compacted topics, reads its own writes, shares them a
   }
 });
 
-test('a node in local mode creates only the alerts topic; in kafka mode all nine and the audit topic', async () => {
+test('a node in local mode creates the alerts and alert triage topics; in kafka mode the configuration topics and the audit topic too', async () => {
   for (const mode of storeModes) {
     const settings = storeSettings(mode);
     const prefix = settings['weir.topic.prefix']!;
@@ -92,8 +92,9 @@ test('a node in local mode creates only the alerts topic; in kafka mode all nine
       // In kafka mode the audit trail has its own (time-retained) topic too (docs/security.md).
       const expected =
         mode === 'local'
-          ? ['alerts']
+          ? ['alert_triage', 'alerts']
           : [
+              'alert_triage',
               'alerts',
               'audit',
               'lookups',
