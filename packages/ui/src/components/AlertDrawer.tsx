@@ -104,7 +104,7 @@ function AlertDetail({ alert: a, onChanged }: { alert: AlertView; onChanged: (a:
         <Table.Tbody>
           <Fact name="Time">{time(a.time)}</Fact>
           <Fact name="Severity">
-            <Badge color={severityColor[a.severity]} variant="light">
+            <Badge color={severityColor[a.severity]} variant="dot" style={{ textTransform: 'none' }}>
               {a.severity}
             </Badge>
           </Fact>
@@ -246,6 +246,7 @@ function TriageForm({ alert: a, onChanged }: { alert: AlertView; onChanged: (a: 
       <Group align="end" grow>
         <Select
           label="Status"
+          description="new, acknowledged or closed"
           allowDeselect={false}
           data={[...alertStatuses]}
           value={status}
@@ -283,7 +284,7 @@ function TriageForm({ alert: a, onChanged }: { alert: AlertView; onChanged: (a: 
         >
           Save triage
         </Button>
-        <Badge color={alertStatusColor[a.status]} variant="light">
+        <Badge color={alertStatusColor[a.status]} variant="dot" style={{ textTransform: 'none' }}>
           {a.status}
           {a.resolution ? `: ${a.resolution}` : ''}
         </Badge>

@@ -252,7 +252,7 @@ function AlertRow({
         </Anchor>
       </Table.Td>
       <Table.Td>
-        <Badge color={severityColor[a.severity]} variant="light">
+        <Badge color={severityColor[a.severity]} variant="dot" style={{ textTransform: 'none' }}>
           {a.severity}
         </Badge>
       </Table.Td>
@@ -260,13 +260,20 @@ function AlertRow({
         {a.rule.id === null ? (
           '—'
         ) : (
-          <ConsoleLink to={`/rules/${encodeURIComponent(a.rule.id)}`}>{a.rule.name ?? a.rule.id}</ConsoleLink>
+          <Stack gap={0}>
+            <ConsoleLink to={`/rules/${encodeURIComponent(a.rule.id)}`}>{a.rule.id}</ConsoleLink>
+            {a.rule.name && a.rule.name !== a.rule.id && (
+              <Text size="xs" c="dimmed">
+                {a.rule.name}
+              </Text>
+            )}
+          </Stack>
         )}
       </Table.Td>
       <Table.Td>{a.techniques.join(', ')}</Table.Td>
       <Table.Td>{entity.map((e) => `${e.path}=${e.value}`).join(' ')}</Table.Td>
       <Table.Td>
-        <Badge color={alertStatusColor[a.status]} variant="light">
+        <Badge color={alertStatusColor[a.status]} variant="dot" style={{ textTransform: 'none' }}>
           {a.status}
           {a.resolution ? `: ${a.resolution}` : ''}
         </Badge>
@@ -274,7 +281,7 @@ function AlertRow({
       <Table.Td>{a.assignee ?? ''}</Table.Td>
       <Table.Td>
         {silenced.length > 0 && (
-          <Badge color="gray" variant="outline" title={`Silenced by ${silenced.join(', ')}`}>
+          <Badge variant="default" style={{ textTransform: 'none' }} title={`Silenced by ${silenced.join(', ')}`}>
             silenced
           </Badge>
         )}

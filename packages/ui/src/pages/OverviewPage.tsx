@@ -98,7 +98,7 @@ function AlertsBySeverityCard() {
               >
                 {groups.data ? count : '—'}
               </Anchor>
-              <Badge color={severityColor[severity]} variant="light">
+              <Badge color={severityColor[severity]} variant="dot" style={{ textTransform: 'none' }}>
                 {severity}
               </Badge>
             </Stack>
