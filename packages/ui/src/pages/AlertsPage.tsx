@@ -308,7 +308,10 @@ function TextFilter({
   const [value, setValue] = useState(urlValue);
   const latest = useRef(search);
   latest.current = search;
-  useEffect(() => setValue(urlValue), [urlValue]);
+  // The URL changed elsewhere (a link, Back): show its value; not while typing (a trailing space stays).
+  useEffect(() => {
+    if (urlValue !== value.trim()) setValue(urlValue);
+  }, [urlValue]);
   const commit = useDebouncedCallback((v: string) => setSearch(withParam(latest.current, name, v.trim())), 400);
   return (
     <TextInput

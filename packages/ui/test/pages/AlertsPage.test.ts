@@ -226,3 +226,17 @@ test('a user triages too: assigns an alert to themself, acknowledges it with a n
   assert.deepEqual([row[6], row[7]], ['acknowledged', 'uma']);
   await p.context().close();
 });
+
+test('the text and severity filters go to the URL and the API: a reload keeps them', async () => {
+  await page.goto('/alerts');
+  await page.getByRole('textbox', { name: 'Text', exact: true }).fill('carol ');
+  await page.waitForURL(/\/alerts\?q=carol$/);
+  await page.getByText('1 alert · live', { exact: false }).waitFor();
+  assert.equal(await page.getByRole('textbox', { name: 'Text', exact: true }).inputValue(), 'carol ');
+  await page.reload();
+  await page.getByText('1 alert · live', { exact: false }).waitFor();
+  assert.equal(await page.getByRole('textbox', { name: 'Text', exact: true }).inputValue(), 'carol');
+  await page.goto('/alerts?severity=low&severity=critical');
+  await page.getByText('5 alerts · live', { exact: false }).waitFor();
+  assert.deepEqual([...new Set((await tableRows(page, 'Alerts')).map((r) => r[2]))], ['low']);
+});
