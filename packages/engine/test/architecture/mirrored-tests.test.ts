@@ -155,7 +155,6 @@ const withoutTest = new Set([
   'packages/ui/src/lib/useMessageBuffer.ts',
   'packages/ui/src/lib/usePoll.ts',
   'packages/ui/src/main.tsx',
-  'packages/ui/src/pages/AlertsPage.tsx',
   'packages/ui/src/pages/ConfigurationPage.tsx',
   'packages/ui/src/pages/CoveragePage.tsx',
   'packages/ui/src/pages/LookupsPage.tsx',

@@ -108,7 +108,11 @@ export function Shell() {
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loader aria-label="Loading page" />}>
-          {Page ? <Page key={path + search} /> : <Text role="alert">No page at {path}.</Text>}
+          {Page ? (
+            <Page key={page.followsUrl ? page.path : path + search} />
+          ) : (
+            <Text role="alert">No page at {path}.</Text>
+          )}
         </Suspense>
       </AppShell.Main>
       <Spotlight

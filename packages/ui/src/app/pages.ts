@@ -6,6 +6,12 @@ export interface PageDef {
   readonly component: LazyExoticComponent<ComponentType>;
   /** Shown in the navigation to admins only (the page itself still says why a user sees nothing). */
   readonly adminOnly?: boolean;
+  /**
+   * The page follows changes of its URL itself (its filters, an open record), so it is not mounted
+   * anew on each: the Alerts page keeps the pages it loaded and its selection when a filter or an
+   * alert's drawer changes the URL. Other pages start afresh on every change of path or query.
+   */
+  readonly followsUrl?: boolean;
 }
 
 /** Every page of the console, each its own lazily loaded chunk (the first screen stays small). */
@@ -21,7 +27,7 @@ export const pages: readonly PageDef[] = [
     component: lazy(() => import('../pages/SigmaImportPage.tsx')),
     adminOnly: true,
   },
-  { path: '/alerts', label: 'Alerts', component: lazy(() => import('../pages/AlertsPage.tsx')) },
+  { path: '/alerts', label: 'Alerts', component: lazy(() => import('../pages/AlertsPage.tsx')), followsUrl: true },
   { path: '/silences', label: 'Silences', component: lazy(() => import('../pages/SilencesPage.tsx')) },
   {
     path: '/notifiers',

@@ -1,4 +1,4 @@
-import type { Severity } from '@weir/contract';
+import type { AlertStatus, Severity } from '@weir/contract';
 
 /** The colour of each severity wherever it shows (rules table, rule editor, alerts). */
 export const severityColor: Record<Severity, string> = {
@@ -8,3 +8,6 @@ export const severityColor: Record<Severity, string> = {
   low: 'blue',
   informational: 'gray',
 };
+
+/** The colour of an alert's triage status (the Alerts page and an alert's detail). */
+export const alertStatusColor: Record<AlertStatus, string> = { new: 'blue', acknowledged: 'yellow', closed: 'gray' };

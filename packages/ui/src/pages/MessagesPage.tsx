@@ -47,15 +47,22 @@ const timePresets = [
   { label: '24 hours ago', ms: 24 * 60 * 60_000 },
 ] as const;
 
-/** The message browser: read from a start position or tail live, inspect, filter, produce, export. */
+/**
+ * The message browser: read from a start position or tail live, inspect, filter, produce, export.
+ * `?topic=` chooses the topic; `&partition=&offset=` too (an alert's source record) reads from there at once.
+ */
 export default function MessagesPage() {
   const { isAdmin } = useSession();
   const topics = usePoll(() => api.topics(), 0);
-  const [topic, setTopic] = useState<string | null>(() => new URLSearchParams(window.location.search).get('topic'));
-  const [mode, setMode] = useState<Mode>('earliest');
-  const [offset, setOffset] = useState<number | string>(0);
+  const [linked] = useState(() => new URLSearchParams(window.location.search));
+  const [topic, setTopic] = useState<string | null>(() => linked.get('topic'));
+  const linkedOffset = /^\d+$/.test(linked.get('offset') ?? '') ? Number(linked.get('offset')) : undefined;
+  const [mode, setMode] = useState<Mode>(linkedOffset === undefined ? 'earliest' : 'offset');
+  const [offset, setOffset] = useState<number | string>(linkedOffset ?? 0);
   const [time, setTime] = useState('');
-  const [partition, setPartition] = useState<number | string>('');
+  const [partition, setPartition] = useState<number | string>(() =>
+    /^\d+$/.test(linked.get('partition') ?? '') ? Number(linked.get('partition')) : '',
+  );
   const [maxEvents, setMaxEvents] = useState<number | string>(1000);
   const [live, setLive] = useState(false);
   const [status, setStatus] = useState<string>();
@@ -70,6 +77,10 @@ export default function MessagesPage() {
   const abort = useRef<AbortController>(undefined);
 
   useEffect(() => () => abort.current?.abort(), []);
+  // A link to a record (`?topic=&partition=&offset=`) reads from it at once: it is the first row.
+  useEffect(() => {
+    if (topic && linkedOffset !== undefined) void read();
+  }, []);
 
   const position = (): Pick<ConsumeRequest, 'offset' | 'startOffset' | 'startTimestamp' | 'partition'> => {
     const p = partition === '' ? {} : { partition: Number(partition) };

@@ -1,11 +1,16 @@
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useEffect, useState } from 'react';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { Sparkline } from '../components/Sparkline.tsx';
 import { TableHead } from '../components/TableHead.tsx';
 import { labelsOf, total, type ClusterReading, type CounterKind } from '../lib/cluster-metrics.ts';
+import { api } from '../lib/api.ts';
 import { errorText } from '../lib/errors.ts';
+import { useRouter } from '../lib/router.tsx';
+import { severityColor } from '../lib/severity-colors.ts';
+import { severityCounts, severityWindowMs } from '../lib/severity-counts.ts';
+import { usePoll } from '../lib/usePoll.ts';
 import { useSession } from '../lib/session.tsx';
 import { nodeApi, useCluster, type NodeStatus } from '../lib/useCluster.ts';
 
@@ -50,10 +55,57 @@ export default function OverviewPage() {
       <Text size="sm">
         Consumer lag: <span data-testid="consumer-lag">{reading?.lag ?? '—'}</span> records
       </Text>
+      <AlertsBySeverityCard />
       <NodesCard nodes={nodes} reload={cluster.reload} />
       <TopologiesCard reading={reading} />
       <TopRulesCard reading={reading} />
     </Stack>
+  );
+}
+
+/**
+ * The stored alerts of the last 24 hours by severity (the alert store of the answering node, which
+ * every node fills from the whole alerts topic): one `GET /api/alerts/groups?by=field:_alert.severity`
+ * every 10 s; each count links to the Alerts page filtered by that severity and range.
+ */
+function AlertsBySeverityCard() {
+  const { navigate } = useRouter();
+  const groups = usePoll(
+    () => api.alertGroups({ by: 'field:_alert.severity', from: String(Date.now() - severityWindowMs) }),
+    10_000,
+  );
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="xs">
+        Alerts by severity, last 24 hours
+      </Title>
+      <ErrorAlert error={groups.error} />
+      <Group gap="xl" data-testid="alerts-by-severity">
+        {severityCounts(groups.data?.groups ?? []).map(({ severity, count }) => {
+          const to = `/alerts?range=24h&severity=${severity}`;
+          return (
+            <Stack key={severity} gap={0} align="center">
+              <Anchor
+                href={to}
+                size="xl"
+                fw={700}
+                aria-label={`${count} ${severity} alerts in the last 24 hours`}
+                data-testid={`severity-${severity}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate(to);
+                }}
+              >
+                {groups.data ? count : '—'}
+              </Anchor>
+              <Badge color={severityColor[severity]} variant="dot" style={{ textTransform: 'none' }}>
+                {severity}
+              </Badge>
+            </Stack>
+          );
+        })}
+      </Group>
+    </Card>
   );
 }
 

@@ -170,11 +170,12 @@ describe('the end-to-end story of a new user', () => {
     await shoot(page, 'messages-light');
     await page.keyboard.press('Escape');
     await nav(page, 'Alerts');
-    const alertRow = page.getByTestId('message-row').filter({ hasText: 'failed-login' }).first();
+    const alertRow = page.getByTestId('alert-row').filter({ hasText: 'failed-login' }).first();
     await alertRow.waitFor({ timeout: 60_000 });
-    await alertRow.click();
-    await page.getByText('Rule: failed-login').waitFor();
-    await page.getByText('T1110 Brute Force').first().waitFor();
+    await alertRow.getByRole('link', { name: /^Alert / }).click();
+    const alertFacts = page.getByRole('table', { name: 'Alert facts' });
+    await alertFacts.getByRole('link', { name: /^failed-login/ }).waitFor();
+    await alertFacts.getByText('T1110 Brute Force').first().waitFor();
     await page.keyboard.press('Escape');
     await shoot(page, 'alerts-light');
     await nav(page, 'Overview');

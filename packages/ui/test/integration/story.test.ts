@@ -323,7 +323,7 @@ describe('the story of a new user, all in the browser', () => {
     }
     assert.ok(alerted, 'the engine raised an alert for the produced event');
     await nav(page, 'Alerts');
-    await page.getByTestId('message-row').filter({ hasText: 'failed-login' }).first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('alert-row').filter({ hasText: 'failed-login' }).first().waitFor({ timeout: 60_000 });
     await nav(page, 'Overview');
     for (const id of ['alerts', 'records-in']) {
       await page.waitForFunction(

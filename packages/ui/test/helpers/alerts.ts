@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { testBootstrap } from '@weir/test-helpers/test-node';
+
+/** One alert of the alerts topic as the engine writes it (docs/alerts.md, "The alert record"). */
+export interface AlertSpec {
+  readonly key: string;
+  readonly rule: string;
+  readonly severity: string;
+  readonly time: number;
+  readonly user?: string;
+  readonly host?: string;
+  readonly techniques?: string[];
+  readonly source?: { topic: string; partition: number; offset: number } | null;
+  readonly extra?: Record<string, unknown>;
+  readonly alert?: Record<string, unknown>;
+}
+
+/** The alert id of a fixture (32 hex digits, as the engine's). */
+export const alertIdOf = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 32);
+
+export function alertRecord(s: AlertSpec): Record<string, unknown> {
+  const techniques = s.techniques ?? ['T1110'];
+  return {
+    ...(s.user === undefined ? {} : { user: s.user }),
+    ...(s.host === undefined ? {} : { host: { name: s.host } }),
+    action: 'login',
+    _time: s.time,
+    ...s.extra,
+    _rule: { id: s.rule, name: `Rule ${s.rule}`, annotations: techniques },
+    _alert: {
+      id: alertIdOf(s.key),
+      severity: s.severity,
+      techniques,
+      time: s.time,
+      source: s.source === undefined ? { topic: 'auth-events', partition: 0, offset: 1 } : s.source,
+      ...s.alert,
+    },
+  };
+}
+
+/** Writes lines to a topic with kcat (librdkafka), a client independent of Weir's. */
+export async function kcatProduce(topic: string, lines: readonly string[], key?: string): Promise<void> {
+  const args = ['-P', '-b', testBootstrap(), '-t', topic, ...(key ? ['-K', '\t'] : [])];
+  const child = execFile('kcat', args);
+  child.stdin!.end(lines.map((l) => (key ? `${key}\t${l}` : l)).join('\n') + '\n');
+  await new Promise<void>((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
+  );
+}
+
+/** Alert records produced to the alerts topic with kcat. */
+export const produceAlerts = (topic: string, specs: readonly AlertSpec[]) =>
+  kcatProduce(
+    topic,
+    specs.map((s) => JSON.stringify(alertRecord(s))),
+  );
