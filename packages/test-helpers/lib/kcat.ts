@@ -105,13 +105,32 @@ export async function kcatLines(topic: string, format: string, bootstrap = testB
 }
 
 /**
- * Writes each line as an unkeyed record with kcat. Sticky partitioning is off, so each record picks
- * its partition at random (with it a whole batch would stick to one): the lines spread over the
- * topic's partitions, as unkeyed records from many producers do.
+ * Writes each record with kcat: a line is an unkeyed value, a `[key, value]` pair a keyed one.
+ * Sticky partitioning is off, so each unkeyed record picks its partition at random (with it a
+ * whole batch would stick to one): unkeyed lines spread over the topic's partitions, as records
+ * from many producers do; keyed ones go to their key's partition.
  */
-export async function kcatProduce(topic: string, lines: readonly string[], bootstrap = testBootstrap()): Promise<void> {
-  const child = execFile('kcat', ['-P', '-b', bootstrap, '-t', topic, '-X', 'sticky.partitioning.linger.ms=0']);
-  child.stdin!.end(lines.join('\n') + '\n');
+export async function kcatProduce(
+  topic: string,
+  records: readonly (string | readonly [string, string])[],
+  bootstrap = testBootstrap(),
+): Promise<void> {
+  const keyed = records.some((r) => typeof r !== 'string');
+  const args = [
+    '-P',
+    '-b',
+    bootstrap,
+    '-t',
+    topic,
+    '-X',
+    'sticky.partitioning.linger.ms=0',
+    ...(keyed ? ['-K', '\t'] : []),
+  ];
+  const child = execFile('kcat', args);
+  // keyed: a record without a key is written with an empty one
+  const line = (r: string | readonly [string, string]) =>
+    typeof r === 'string' ? (keyed ? `\t${r}` : r) : `${r[0]}\t${r[1]}`;
+  child.stdin!.end(records.map(line).join('\n') + '\n');
   await new Promise<void>((resolve, reject) =>
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
   );

@@ -12,6 +12,7 @@ import {
 } from '@weir/contract';
 import { encodeCursor, type AlertFilter, type GroupBy } from './alert-query.ts';
 import { untriaged } from './triage.ts';
+import { inTransaction } from '../core/sqlite-transaction.ts';
 
 /** A record read from a topic partition. */
 export interface TopicRecord {
@@ -337,15 +338,7 @@ export class AlertIndex {
   }
 
   #transaction<T>(work: () => T): T {
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.#db.exec('COMMIT');
-      return result;
-    } catch (err) {
-      this.#db.exec('ROLLBACK');
-      throw err;
-    }
+    return inTransaction(this.#db, work);
   }
 }
 

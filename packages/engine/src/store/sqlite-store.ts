@@ -9,6 +9,7 @@ import {
   type Collection,
   type ConfigStore,
 } from './config-store.ts';
+import { inTransaction } from '../core/sqlite-transaction.ts';
 
 const dayMs = 24 * 3600 * 1000;
 
@@ -130,15 +131,7 @@ export class SqliteConfigStore implements ConfigStore {
   }
 
   #transaction<T>(work: () => T): T {
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      this.#db.exec('COMMIT');
-      return result;
-    } catch (err) {
-      this.#db.exec('ROLLBACK');
-      throw err;
-    }
+    return inTransaction(this.#db, work);
   }
 
   #writeAudit(entries: readonly AuditEntry[]): void {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,21 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import { rootCertificates } from 'node:tls';
 import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
-import { kcatValues } from '@weir/test-helpers/kcat';
-import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { kcatProduce, kcatValues } from '@weir/test-helpers/kcat';
+import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 import { SettingsError } from '../../src/config/settings.ts';
 import { extraCertificates } from '../../src/notify/notify-service.ts';
 import { signatureValid } from '../../src/notify/signature.ts';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
-
-/** Writes keyed lines (`key<TAB>value`) with kcat, so the alerts spread over the partitions by key. */
-async function kcatProduce(topic: string, records: [string, string][]): Promise<void> {
-  const child = execFile('kcat', ['-P', '-b', testBootstrap(), '-t', topic, '-K', '\t']);
-  child.stdin!.end(records.map(([k, v]) => `${k}\t${v}`).join('\n') + '\n');
-  await new Promise<void>((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
-  );
-}
 
 const severities = ['informational', 'low', 'medium', 'high', 'critical'] as const;
 

@@ -1,6 +1,7 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { testBootstrap } from '@weir/test-helpers/test-node';
+import { kcatProduce } from '@weir/test-helpers/kcat';
+
+export { kcatProduce };
 
 /** One alert of the alerts topic as the engine writes it (docs/alerts.md, "The alert record"). */
 export interface AlertSpec {
@@ -37,16 +38,6 @@ export function alertRecord(s: AlertSpec): Record<string, unknown> {
       ...s.alert,
     },
   };
-}
-
-/** Writes lines to a topic with kcat (librdkafka), a client independent of Weir's. */
-export async function kcatProduce(topic: string, lines: readonly string[], key?: string): Promise<void> {
-  const args = ['-P', '-b', testBootstrap(), '-t', topic, ...(key ? ['-K', '\t'] : [])];
-  const child = execFile('kcat', args);
-  child.stdin!.end(lines.map((l) => (key ? `${key}\t${l}` : l)).join('\n') + '\n');
-  await new Promise<void>((resolve, reject) =>
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`kcat -P exited with ${code}`)))),
-  );
 }
 
 /** Alert records produced to the alerts topic with kcat. */
