@@ -76,6 +76,15 @@ export async function startUiFor(node: TestNode): Promise<UiServer> {
 
 /** axe-core on the page: the serious and critical violations, described (empty when none). */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A toast or drawer still fading in is measured at part opacity, below its real contrast: wait for
+  // the page's finite animations and transitions to end (spinners run forever and are not waited for).
+  await page
+    .waitForFunction(
+      "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)",
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => {});
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
