@@ -8,6 +8,7 @@ import {
   type AlertListQuery,
   type AlertStatus,
 } from '@weir/contract';
+import { queryInstant } from '../core/instant.ts';
 
 /** Where a page ends: the last alert's time and id (the list's order is time, then id, newest first). */
 export interface AlertCursor {
@@ -37,21 +38,9 @@ export type GroupBy = { readonly kind: 'rule' } | { readonly kind: 'field'; read
 
 const pathPattern = /^[A-Za-z0-9_@$-]+(?:\.[A-Za-z0-9_@$-]+)*$/;
 
-/** An ISO 8601 date-time or milliseconds since the epoch (as `GET /api/audit` reads them). */
-export function instant(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const ms = /^\d+$/.test(raw) ? Number(raw) : /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (!Number.isFinite(ms))
-    throw domainError(
-      'VALIDATION',
-      `query.${name} must be an ISO 8601 date-time (2026-11-23T06:00:00Z) or milliseconds since the epoch; got '${raw}'`,
-    );
-  return ms;
-}
-
 function range(query: { from?: string; to?: string }): { from?: number; to?: number } {
-  const from = instant('from', query.from);
-  const to = instant('to', query.to);
+  const from = queryInstant('from', query.from);
+  const to = queryInstant('to', query.to);
   if (from !== undefined && to !== undefined && from > to)
     throw domainError('VALIDATION', `query.from (${query.from}) is after query.to (${query.to})`);
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };

@@ -3,22 +3,11 @@ import { apiError } from '../core/errors.ts';
 import type { AuditRecord } from '../store/config-store.ts';
 import type { RouteModule } from './route-module.ts';
 import { auditPage, auditQuery, type AuditQuery } from '@weir/contract';
+import { queryInstant } from '../core/instant.ts';
 
 type AuditParams = { Querystring: AuditQuery };
 
 const maxLimit = 1000;
-
-/** An ISO 8601 date-time or milliseconds since the epoch. */
-function instant(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const ms = /^\d+$/.test(raw) ? Number(raw) : /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
-  if (!Number.isFinite(ms))
-    throw apiError(
-      'VALIDATION',
-      `query.${name} must be an ISO 8601 date-time (2026-11-23T06:00:00Z) or milliseconds since the epoch; got '${raw}'`,
-    );
-  return ms;
-}
 
 const shown = (e: AuditRecord) => ({ ...e, time: new Date(e.time).toISOString() });
 
@@ -41,8 +30,8 @@ export const auditRoutes: RouteModule = (app, ctx) => {
         user: q.user,
         kind: q.kind,
         id: q.id,
-        from: instant('from', q.from),
-        to: instant('to', q.to),
+        from: queryInstant('from', q.from),
+        to: queryInstant('to', q.to),
         offset,
         limit,
       });

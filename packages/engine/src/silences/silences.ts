@@ -3,16 +3,11 @@ import { domainError, withDetails } from '../core/errors.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 import { fieldProblem, matcherRegExp } from './silence-match.ts';
 import { silenceState, type Silence, type SilenceRequest, type SilenceState, type StoredSilence } from '@weir/contract';
+import { instantMs } from '../core/instant.ts';
 
 const kind = { one: 'silence', many: 'silences' } as const;
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** A request's time: an ISO 8601 date-time or milliseconds since the epoch (as `GET /api/audit` reads them). */
-function instant(raw: string | number): number {
-  if (typeof raw === 'number') return raw;
-  return /^\d+$/.test(raw) ? Number(raw) : /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : Number.NaN;
-}
 
 /** Every violation of a body the schema let through: field paths, regular expressions, times. */
 function violations(body: SilenceRequest, startsAt: number, endsAt: number, now: number, startRaw: unknown): string[] {
@@ -77,8 +72,8 @@ export class Silences {
 
   async create(body: SilenceRequest, by: string): Promise<Silence> {
     const now = this.#clock();
-    const startsAt = body.startsAt === undefined ? now : instant(body.startsAt);
-    const endsAt = instant(body.endsAt);
+    const startsAt = body.startsAt === undefined ? now : instantMs(body.startsAt);
+    const endsAt = instantMs(body.endsAt);
     const found = violations(body, startsAt, endsAt, now, body.startsAt);
     if (found.length > 0) refuse(found);
     const silence: StoredSilence = {
@@ -100,8 +95,8 @@ export class Silences {
     if (before === undefined) throw domainError('RESOURCE_UPDATE_MISSING', kind);
     const now = this.#clock();
     this.#refuseExpired(before, now, 'changed: create a new one');
-    const startsAt = body.startsAt === undefined ? Date.parse(before.startsAt) : instant(body.startsAt);
-    const endsAt = instant(body.endsAt);
+    const startsAt = body.startsAt === undefined ? Date.parse(before.startsAt) : instantMs(body.startsAt);
+    const endsAt = instantMs(body.endsAt);
     const found = violations(body, startsAt, endsAt, now, body.startsAt);
     if (found.length > 0) refuse(found);
     const silence: StoredSilence = {
