@@ -4,8 +4,12 @@
  * others are counted on it.
  */
 
-/** Units of a window, as PDL's timespans (`timespan=5m`) read them. */
-const windowUnits = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
+/**
+ * Milliseconds per unit of a duration written as a whole number and a unit (`30s`, `5m`, `2h`, `1d`,
+ * `1w`), as PDL's timespans (`timespan=5m`) read them: suppression windows, and silence lengths in
+ * weirctl and the console.
+ */
+export const durationUnitsMs = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
 /** A suppression window: a positive whole number and a unit, as PDL writes a timespan (`30s`, `5m`, `1h`, `1d`, `1w`). */
 export const suppressionWindowPattern = '^[1-9][0-9]{0,8}[smhdw]$';
@@ -32,7 +36,7 @@ export const suppressionSchema = {
 /** The window in milliseconds (`5m` → 300000); throws on text that does not match the pattern. */
 export function suppressionWindowMs(window: string): number {
   if (!new RegExp(suppressionWindowPattern).test(window)) throw new Error(`not a suppression window: ${window}`);
-  return Number(window.slice(0, -1)) * windowUnits[window.slice(-1) as keyof typeof windowUnits];
+  return Number(window.slice(0, -1)) * durationUnitsMs[window.slice(-1) as keyof typeof durationUnitsMs];
 }
 
 /**

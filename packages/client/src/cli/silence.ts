@@ -1,4 +1,11 @@
-import { matcherText, parseMatcherText, silenceStates, type SilenceMatcher, type SilenceState } from '@weir/contract';
+import {
+  durationUnitsMs,
+  matcherText,
+  parseMatcherText,
+  silenceStates,
+  type SilenceMatcher,
+  type SilenceState,
+} from '@weir/contract';
 import type { Silence } from '../types.ts';
 import type { ParsedCommand } from './args.ts';
 import { UsageError } from './errors.ts';
@@ -74,13 +81,11 @@ export function parseMatcher(text: string): SilenceMatcher {
   return matcher;
 }
 
-const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
 /** `90s`, `30m`, `2h`, `1d` (a whole number and a unit) in milliseconds. */
 export function durationMs(text: string): number {
   const m = /^(\d+)([smhd])$/.exec(text.trim());
   if (m === null) throw new UsageError(`--for '${text}': a whole number and a unit s, m, h or d (30m, 2h, 1d)`);
-  return Number(m[1]) * units[m[2]!]!;
+  return Number(m[1]) * durationUnitsMs[m[2] as 's' | 'm' | 'h' | 'd'];
 }
 
 function timeArg(flag: string, text: string): number {

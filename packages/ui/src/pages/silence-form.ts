@@ -1,4 +1,4 @@
-import type { Silence, SilenceMatcher, SilenceRequest } from '@weir/contract';
+import { durationUnitsMs, type Silence, type SilenceMatcher, type SilenceRequest } from '@weir/contract';
 
 /** The silence form as typed: matchers, start and end as text (the end may be a duration), comment. */
 export interface SilenceDraft {
@@ -27,8 +27,6 @@ export function silenceDraft(
   };
 }
 
-const units: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
 /**
  * The request the form sends. The end may be a duration after the start (`30m`, `2h`, `1d`); times
  * are otherwise sent as typed, for the API to check (its messages name the field). A duration after
@@ -43,7 +41,9 @@ export function silenceRequest(draft: SilenceDraft): SilenceRequest {
       throw new Error(
         `Starts: '${draft.startsAt}' is not a date and time, so Ends '${draft.endsAt}' has no start to count from`,
       );
-    endsAt = new Date(start + Number(duration[1]) * units[duration[2]!]!).toISOString();
+    endsAt = new Date(
+      start + Number(duration[1]) * durationUnitsMs[duration[2] as 's' | 'm' | 'h' | 'd'],
+    ).toISOString();
   }
   return {
     matchers: draft.matchers.map((m) => ({ field: m.field.trim(), op: m.op, value: m.value })),
