@@ -21,7 +21,7 @@ import { startMetricsServer } from '../http/metrics-server.ts';
 import { Notifiers } from '../notify/notifiers.ts';
 import { NotifyService } from '../notify/notify-service.ts';
 import { silencedBy } from '../notify/silences.ts';
-import type { StoredSilence } from '@weir/contract';
+import { storedSilences } from '../silences/stored-silences.ts';
 
 /**
  * What the routes of a node work with, on its open store and topic clients (the Kafka clients; the
@@ -141,7 +141,7 @@ export class WeirNode {
             settings,
             notifiers: () => notifiers.stored(),
             // a silenced alert is not notified (docs/alerts.md, "Silences")
-            isSilenced: silencedBy(() => store.list<StoredSilence>('silences')),
+            isSilenced: silencedBy(storedSilences(store)),
             metrics: context.metrics,
             log: { info: (m) => log.info(m), warn: (m) => log.warn(m) },
             clientId: `weir-notify-${uuid}`,

@@ -1,5 +1,6 @@
 import { access } from '../auth/roles.ts';
 import { silencesMatching } from '../silences/silence-match.ts';
+import { storedSilences } from '../silences/stored-silences.ts';
 import type { RouteModule } from './route-module.ts';
 import {
   alertBulkResult,
@@ -16,7 +17,6 @@ import {
   type AlertListQuery,
   type AlertTriageChange,
   type AlertView,
-  type StoredSilence,
 } from '@weir/contract';
 
 /**
@@ -29,10 +29,11 @@ export const alertRoutes: RouteModule = (app, ctx) => {
   /**
    * Each alert with `silencedBy`: the silences matching its record that are active at its time or
    * now (an analyst's silence covers a burst that is still being triaged, as Alertmanager shows an
-   * alert silenced while a silence holds it). Read per answer from the config store.
+   * alert silenced while a silence holds it).
    */
+  const readSilences = storedSilences(ctx.store);
   const withSilences = <T extends { alerts: AlertView[] } | AlertView>(answer: T): T => {
-    const silences = ctx.store.list<StoredSilence>('silences');
+    const silences = readSilences();
     const now = Date.now();
     const mark = (a: AlertView): AlertView => {
       if (silences.length === 0) return { ...a, silencedBy: [] };
