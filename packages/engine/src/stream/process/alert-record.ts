@@ -1,8 +1,18 @@
 import { createHash } from 'node:crypto';
 import { alertMetadataKey, severityOf, techniqueIds, type AlertMetadata } from '@weir/contract';
 import { outputNames } from '@weir/pdl';
-import type { TaskRecord } from '../../tasks/index.ts';
+import type { RuleEntry, TaskRecord } from '../../tasks/index.ts';
 import type { SourceRecord } from '../records.ts';
+
+/** A rule's severity and techniques, worked out once per rule entry (a changed rule is a new entry), not per alert. */
+const ruleMetadataCache = new WeakMap<RuleEntry, Pick<AlertMetadata, 'severity' | 'techniques'>>();
+
+function ruleMetadata(rule: RuleEntry): Pick<AlertMetadata, 'severity' | 'techniques'> {
+  let m = ruleMetadataCache.get(rule);
+  if (m === undefined)
+    ruleMetadataCache.set(rule, (m = { severity: severityOf(rule), techniques: techniqueIds(rule.annotations) }));
+  return m;
+}
 
 /**
  * An alert as the alerts topic gets it (docs/alerts.md): the alert (the rule's output plus `_rule`)
@@ -23,8 +33,7 @@ export function alertRecordValue(alert: TaskRecord, source: SourceRecord | undef
   const override = alert.alertOverride;
   const metadata: AlertMetadata = {
     id: override ? override.id : alertId(rule.id, source, ordinal, json),
-    severity: severityOf(rule),
-    techniques: techniqueIds(rule.annotations),
+    ...ruleMetadata(rule),
     time: typeof time === 'number' && Number.isFinite(time) ? time : alert.timestamp,
     source:
       override?.source !== undefined
