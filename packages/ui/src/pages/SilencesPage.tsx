@@ -97,8 +97,9 @@ export default function SilencesPage() {
         <Table.Tbody>
           {shown.map((s) => (
             <Table.Tr key={s.id} data-testid="silence-row">
-              <Table.Td>
-                <Badge color={stateColor[s.state]} variant="light">
+              {/* the cell keeps the badge's width: a narrow column cut `pending` to `PENDI…` */}
+              <Table.Td style={{ whiteSpace: 'nowrap', minWidth: 110 }}>
+                <Badge color={stateColor[s.state]} variant="light" style={{ overflow: 'visible' }}>
                   {s.state}
                 </Badge>
               </Table.Td>
