@@ -36,11 +36,8 @@ export interface ToolPartitionRow {
   readonly consumerId: string | null;
 }
 
-/** `kafka-consumer-groups --describe --group <group>`: one row per partition, sorted by topic and partition. */
-export async function kafkaConsumerGroupsDescribe(
-  group: string,
-  bootstrap = testBootstrap(),
-): Promise<ToolPartitionRow[]> {
+/** Kafka's ConsumerGroupCommand with `args` after `--bootstrap-server`: its standard output. */
+async function consumerGroupCommand(bootstrap: string, args: readonly string[]): Promise<string> {
   const classpath = `${path.join(kafkaLibDir(), '*')}${path.delimiter}${await toolsJar()}`;
   const { stdout } = await run(
     'java',
@@ -51,12 +48,29 @@ export async function kafkaConsumerGroupsDescribe(
       'org.apache.kafka.tools.consumer.group.ConsumerGroupCommand',
       '--bootstrap-server',
       bootstrap,
-      '--describe',
-      '--group',
-      group,
+      ...args,
     ],
     { timeout: 60_000 },
   );
+  return stdout;
+}
+
+/** `kafka-consumer-groups --list`: every group's id, sorted. */
+export async function kafkaConsumerGroupsList(bootstrap = testBootstrap()): Promise<string[]> {
+  const stdout = await consumerGroupCommand(bootstrap, ['--list']);
+  return stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .sort();
+}
+
+/** `kafka-consumer-groups --describe --group <group>`: one row per partition, sorted by topic and partition. */
+export async function kafkaConsumerGroupsDescribe(
+  group: string,
+  bootstrap = testBootstrap(),
+): Promise<ToolPartitionRow[]> {
+  const stdout = await consumerGroupCommand(bootstrap, ['--describe', '--group', group]);
   const value = (s: string | undefined) => (s === undefined || s === '-' ? null : s);
   const rows: ToolPartitionRow[] = [];
   for (const line of stdout.split('\n')) {

@@ -1,5 +1,4 @@
 import {
-  Anchor,
   Badge,
   Button,
   Group,
@@ -13,8 +12,8 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { ConsumerGroupDetail, ConsumerGroupSummary, LagHistory, ResetOffsetsRequest } from '@weir/client';
-import { memo, useDeferredValue, useMemo, useState } from 'react';
+import type { ConsumerGroupDetail, LagHistory, ResetOffsetsRequest } from '@weir/client';
+import { useState } from 'react';
 import { api } from '../lib/api.ts';
 import { ConfirmDelete } from '../components/ConfirmDelete.tsx';
 import { useActionError, useDialog, type DialogProps } from '../components/dialog.ts';
@@ -23,9 +22,9 @@ import { TableHead } from '../components/TableHead.tsx';
 import { isoTimeExample, parseTime } from '../lib/iso-time.ts';
 import { lagChartModel } from '../lib/lag-series.ts';
 import { usePathId } from '../lib/path-id.ts';
-import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
+import { ConsumerGroupList, stateColor, TopologyLinks } from './ConsumerGroupList.tsx';
 
 /**
  * Consumer groups (issue 23): the list with state, members and total lag; a group's page with its
@@ -34,102 +33,8 @@ import { usePoll } from '../lib/usePoll.ts';
  */
 export default function ConsumerGroupsPage() {
   const { id, close } = usePathId('/groups');
-  return id === undefined ? <GroupList /> : <GroupDetail id={id} onGone={close} />;
+  return id === undefined ? <ConsumerGroupList /> : <GroupDetail id={id} onGone={close} />;
 }
-
-const stateColor = (state: string) => (state === 'Stable' ? 'green' : state === 'Empty' ? 'gray' : 'yellow');
-
-function TopologyLinks({ topologies }: { topologies: { id: number; name: string }[] }) {
-  const { navigate } = useRouter();
-  // Most groups run no topology: no empty Group in each of their rows.
-  if (topologies.length === 0) return null;
-  return (
-    <Group gap={6}>
-      {topologies.map((t) => (
-        <Anchor
-          key={t.id}
-          href={`/topologies/${t.id}`}
-          onClick={(e) => {
-            e.preventDefault();
-            navigate(`/topologies/${t.id}`);
-          }}
-        >
-          {t.name}
-        </Anchor>
-      ))}
-    </Group>
-  );
-}
-
-function GroupList() {
-  const { navigate } = useRouter();
-  const groups = usePoll(() => api.consumerGroups(), 10_000);
-  const [search, setSearch] = useState('');
-  // The list filters on a deferred copy of the search, so typing never waits for the table.
-  const deferred = useDeferredValue(search);
-  const shown = useMemo(
-    () => (groups.data ?? []).filter((g) => g.id.toLowerCase().includes(deferred.toLowerCase())),
-    [groups.data, deferred],
-  );
-  return (
-    <Stack>
-      <Title order={1}>Consumer groups</Title>
-      <ErrorAlert error={groups.error} />
-      <TextInput
-        label="Search groups"
-        placeholder="id contains…"
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-      />
-      <Table striped highlightOnHover aria-label="Consumer groups">
-        <TableHead headers={['Group', 'State', 'Members', 'Lag', 'Topologies']} />
-        <Table.Tbody>
-          {shown.map((g) => (
-            <GroupRow key={g.id} group={g} navigate={navigate} />
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text size="sm" data-testid="group-count">
-        {shown.length} of {groups.data?.length ?? 0} groups
-      </Text>
-    </Stack>
-  );
-}
-
-/** One group of the list; memoised, so a keystroke in the search re-renders only the rows it changes. */
-const GroupRow = memo(function GroupRow({
-  group: g,
-  navigate,
-}: {
-  group: ConsumerGroupSummary;
-  navigate: (to: string) => void;
-}) {
-  return (
-    <Table.Tr>
-      <Table.Td>
-        <Anchor
-          href={`/groups/${encodeURIComponent(g.id)}`}
-          onClick={(e) => {
-            e.preventDefault();
-            navigate(`/groups/${encodeURIComponent(g.id)}`);
-          }}
-        >
-          {g.id}
-        </Anchor>
-      </Table.Td>
-      <Table.Td>
-        <Badge color={stateColor(g.state)} variant="light">
-          {g.state}
-        </Badge>
-      </Table.Td>
-      <Table.Td>{g.members}</Table.Td>
-      <Table.Td>{g.lag.toLocaleString('en-US')}</Table.Td>
-      <Table.Td>
-        <TopologyLinks topologies={g.topologies} />
-      </Table.Td>
-    </Table.Tr>
-  );
-});
 
 function GroupDetail({ id, onGone }: { id: string; onGone: () => void }) {
   const { isAdmin } = useSession();

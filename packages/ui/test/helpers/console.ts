@@ -284,3 +284,13 @@ export async function tableRows(p: Page, name: string): Promise<string[][]> {
     .locator('tbody tr')
     .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
 }
+
+/** The cells of a virtualised ARIA table's body rows in the page (components/VirtualTable.tsx), as text. */
+export async function gridRows(p: Page, name: string): Promise<string[][]> {
+  return p
+    .getByRole('table', { name })
+    .locator('[role=row]:not([aria-rowindex="1"])')
+    .evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('[role=cell]')].map((cell) => cell.textContent ?? '')),
+    );
+}

@@ -16,6 +16,7 @@ import {
   shoot,
   signIn,
   startConsole,
+  gridRows,
   tableRows,
   type Console,
 } from '../helpers/console.ts';
@@ -94,7 +95,7 @@ test('the list: state, members and lag as kafka-consumer-groups shows them; Weir
     kafkaConsumerGroupsDescribe(weirGroup),
   ]);
   await page.getByRole('link', { name: readers }).waitFor();
-  assert.deepEqual(await rows('Consumer groups'), [
+  assert.deepEqual(await gridRows(page, 'Consumer groups'), [
     [weirGroup, 'Empty', '0', lag(toolWeir), 'Orders'],
     [readers, 'Empty', '0', lag(toolReaders), ''],
   ]);
@@ -196,7 +197,7 @@ test('reset offsets: refused while the group has a member, then to earliest as k
   await page.getByLabel('Search groups').fill(weirGroup);
   await page.getByRole('link', { name: weirGroup, exact: true }).waitFor();
   assert.deepEqual(
-    (await rows('Consumer groups')).map((r) => r[0]),
+    (await gridRows(page, 'Consumer groups')).map((r) => r[0]),
     [weirGroup],
   );
 });
