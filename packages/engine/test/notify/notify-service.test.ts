@@ -11,7 +11,7 @@ import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 import { SettingsError } from '../../src/config/settings.ts';
 import { extraCertificates } from '../../src/notify/notify-service.ts';
 import { signatureValid } from '../../src/notify/signature.ts';
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '@weir/test-helpers/webhook-receiver';
 
 const severities = ['informational', 'low', 'medium', 'high', 'critical'] as const;
 

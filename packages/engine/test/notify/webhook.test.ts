@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { postWebhook } from '../../src/notify/webhook.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '@weir/test-helpers/webhook-receiver';
 
 let receiver: WebhookReceiver;
 before(async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -36,6 +36,62 @@ export function selfSignedCertificate(): { key: string; cert: string } {
       key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
       cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
     };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A private CA (made with openssl for the test) and a certificate it signed for 127.0.0.1, as a
+ * receiver inside an organisation has: `ca` is what a notifier's `caCertificate` is given, `key` and
+ * `cert` what the receiver serves. Node's default CAs do not trust it.
+ */
+export function privateCaCertificate(): { ca: string; key: string; cert: string } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-webhook-ca-'));
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  try {
+    openssl(
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      'ca-key.pem',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=Weir test private CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
+    openssl('req', ...ec, '-keyout', 'key.pem', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
+    writeFileSync(
+      path.join(dir, 'server.ext'),
+      'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
+    );
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca-key.pem',
+      '-CAcreateserial',
+      '-out',
+      'cert.pem',
+      '-days',
+      '2',
+      '-extfile',
+      'server.ext',
+    );
+    const read = (name: string) => readFileSync(path.join(dir, name), 'utf8');
+    return { ca: read('ca.pem'), key: read('key.pem'), cert: read('cert.pem') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
