@@ -1,5 +1,4 @@
 import {
-  Badge,
   Button,
   Group,
   Modal,
@@ -24,7 +23,7 @@ import { lagChartModel } from '../lib/lag-series.ts';
 import { usePathId } from '../lib/path-id.ts';
 import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
-import { ConsumerGroupList, stateColor, TopologyLinks } from './ConsumerGroupList.tsx';
+import { ConsumerGroupList, GroupState, TopologyLinks } from './ConsumerGroupList.tsx';
 
 /**
  * Consumer groups (issue 23): the list with state, members and total lag; a group's page with its
@@ -60,9 +59,7 @@ function GroupDetail({ id, onGone }: { id: string; onGone: () => void }) {
       {g && (
         <>
           <Group data-testid="group-summary">
-            <Badge color={stateColor(g.state)} variant="light">
-              {g.state}
-            </Badge>
+            <GroupState state={g.state} />
             <Text>
               {g.members} {g.members === 1 ? 'member' : 'members'} · total lag {g.lag.toLocaleString('en-US')}
             </Text>
