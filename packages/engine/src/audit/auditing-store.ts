@@ -6,6 +6,8 @@ import type {
   ChangeListener,
   Collection,
   ConfigStore,
+  VersionRecord,
+  WriteExtras,
 } from '../store/config-store.ts';
 import { currentActor, type Actor } from './audit-context.ts';
 
@@ -71,28 +73,37 @@ export class AuditingStore implements ConfigStore {
     return this.#inner.list<T>(collection);
   }
 
-  put(collection: Collection, id: string, value: unknown): Promise<void> {
-    return this.putMany(collection, [[id, value]]);
+  /** `extras.versions` are written with the change; its audit entries are this store's. */
+  put(collection: Collection, id: string, value: unknown, extras: WriteExtras = {}): Promise<void> {
+    return this.putMany(collection, [[id, value]], extras);
   }
 
-  async putMany(collection: Collection, entries: readonly (readonly [string, unknown])[]): Promise<void> {
+  async putMany(
+    collection: Collection,
+    entries: readonly (readonly [string, unknown])[],
+    { versions }: WriteExtras = {},
+  ): Promise<void> {
     const actor = this.#actor(collection);
-    if (!actor) return this.#inner.putMany(collection, entries);
+    if (!actor) return this.#inner.putMany(collection, entries, { versions });
     const time = Date.now();
     const audit = entries.map(([id, value]): AuditEntry => {
       const before = this.#inner.get(collection, id);
       return this.#entry(actor, time, collection, before === undefined ? 'create' : 'update', id, before, value);
     });
-    await this.#guard(() => this.#inner.putMany(collection, entries, audit));
+    await this.#guard(() => this.#inner.putMany(collection, entries, { audit, versions }));
   }
 
-  async delete(collection: Collection, id: string): Promise<boolean> {
+  async delete(collection: Collection, id: string, { versions }: WriteExtras = {}): Promise<boolean> {
     const actor = this.#actor(collection);
-    if (!actor) return this.#inner.delete(collection, id);
+    if (!actor) return this.#inner.delete(collection, id, { versions });
     const before = this.#inner.get(collection, id);
     if (before === undefined) return false;
     const entry = this.#entry(actor, Date.now(), collection, 'delete', id, before, undefined);
-    return this.#guard(() => this.#inner.delete(collection, id, [entry]));
+    return this.#guard(() => this.#inner.delete(collection, id, { audit: [entry], versions }));
+  }
+
+  versions(collection: Collection, id: string): readonly VersionRecord[] {
+    return this.#inner.versions(collection, id);
   }
 
   /** Records an event that changes no stored record (login, logout, engine start/stop, topics). */

@@ -6,6 +6,7 @@ import {
   alertsTopicName,
   alertTriageTopicName,
   auditTopicName,
+  versionsTopicName,
   configTopics,
   weirTopicNames,
   type WeirTopic,
@@ -105,6 +106,20 @@ export async function ensureWeirTopics(settings: Settings, clientId: string, wit
       try {
         await admin.createTopics({
           topics: [triage],
+          partitions: 1,
+          replicas,
+          configs: [...Object.entries(configTopicSettings).map(([name, value]) => ({ name, value })), ...configs],
+        });
+      } catch (err) {
+        if (!isTopicAlreadyExists(err)) throw err;
+      }
+    }
+    const versions = versionsTopicName(settings.get('weir.topic.prefix'));
+    if (withConfigTopics && !existing.has(versions)) {
+      const { replicas, configs } = replication ?? (await internalReplication(admin));
+      try {
+        await admin.createTopics({
+          topics: [versions],
           partitions: 1,
           replicas,
           configs: [...Object.entries(configTopicSettings).map(([name, value]) => ({ name, value })), ...configs],

@@ -75,6 +75,15 @@ export function auditTopicName(prefix: string = defaultTopicPrefix): string {
 }
 
 /**
+ * The versions of rules, tasks, pipelines and topologies in kafka store mode (docs/detection-as-code.md,
+ * "Versions"): compacted, one partition, a unique key per version (`<collection>/<id>/<uuid>`), so
+ * compaction keeps every version; a record's versions are numbered in the topic's order.
+ */
+export function versionsTopicName(prefix: string = defaultTopicPrefix): string {
+  return `${prefix}_versions`;
+}
+
+/**
  * The dead letters of the notifications (docs/alerts.md, "Notifications"): one record per delivery
  * given up after its last attempt. Not a configuration topic: created by the delivery when missing.
  */

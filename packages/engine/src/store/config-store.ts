@@ -57,21 +57,56 @@ export function auditMatches(entry: AuditEntry, q: AuditQuery): boolean {
   );
 }
 
+/**
+ * One change of a versioned record (a rule, task, pipeline or topology; docs/detection-as-code.md,
+ * "Versions"): who made it, when, why (the optional change note) and the record as it was stored
+ * (none for a deletion). The store numbers the versions of each record 1, 2, … in the order it
+ * stores them.
+ */
+export interface VersionEntry {
+  /** The record's id (its store key). */
+  readonly id: string;
+  /** Milliseconds since the epoch. */
+  readonly time: number;
+  readonly user: string | null;
+  readonly action: 'create' | 'update' | 'delete';
+  readonly note?: string;
+  /** The version this change restored (POST …/versions/{n}/rollback). */
+  readonly rollbackOf?: number;
+  /** The record as stored; absent for a deletion. */
+  readonly record?: unknown;
+}
+
+export interface VersionRecord extends VersionEntry {
+  readonly version: number;
+}
+
+/** What commits together with a write: its audit entries and the versions it makes. */
+export interface WriteExtras {
+  readonly audit?: readonly AuditEntry[];
+  readonly versions?: readonly VersionEntry[];
+}
+
 export type ChangeListener = (collection: Collection, id: string, value: unknown) => void;
 
 export interface ConfigStore {
   get<T>(collection: Collection, id: string): T | undefined;
   list<T>(collection: Collection): T[];
-  /** Every write takes the audit entries to commit with it: the change and its entries commit together or not at all. */
-  put(collection: Collection, id: string, value: unknown, audit?: readonly AuditEntry[]): Promise<void>;
+  /**
+   * Every write takes the audit entries and versions to commit with it: the change, its entries and
+   * its versions commit together or not at all.
+   */
+  put(collection: Collection, id: string, value: unknown, extras?: WriteExtras): Promise<void>;
   /** Writes all entries or none. */
   putMany(
     collection: Collection,
     entries: readonly (readonly [string, unknown])[],
-    audit?: readonly AuditEntry[],
+    extras?: WriteExtras,
   ): Promise<void>;
-  /** Resolves false when there was nothing to delete (and then writes no audit entry). */
-  delete(collection: Collection, id: string, audit?: readonly AuditEntry[]): Promise<boolean>;
+  /** Resolves false when there was nothing to delete (and then writes no audit entry and no version). */
+  delete(collection: Collection, id: string, extras?: WriteExtras): Promise<boolean>;
+  /** The stored versions of a record, oldest first (kept after the record is deleted). */
+  versions(collection: Collection, id: string): readonly VersionRecord[];
   /** Appends audit entries that go with no configuration change (logins, engine start/stop, topics). */
   appendAudit(entries: readonly AuditEntry[]): Promise<void>;
   /** Entries kept for `weir.audit.retention-days`, newest first. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Consumer, Producer, type ClusterMetadata, type FetchOptions, type RecordsBatch } from '@platformatic/kafka';
 
 type FetchRequestTopic = FetchOptions<Buffer, Buffer, Buffer, Buffer>['topics'][number];
@@ -5,7 +6,7 @@ import type { Settings } from '../config/settings.ts';
 import { kafkaConnection } from '../kafka/client-options.ts';
 import { visitRecords } from '../kafka/record-batches.ts';
 import { describeError, ensureWeirTopics } from '../kafka/weir-topic-setup.ts';
-import { auditTopicName, weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
+import { auditTopicName, versionsTopicName, weirTopicNames, type WeirTopic } from '../kafka/weir-topics.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import {
   auditMatches,
@@ -16,6 +17,9 @@ import {
   type ChangeListener,
   type Collection,
   type ConfigStore,
+  type VersionEntry,
+  type VersionRecord,
+  type WriteExtras,
 } from './config-store.ts';
 
 /** Where each collection lives. Users and the token secret share `<prefix>_users` (see recordKey). */
@@ -66,7 +70,10 @@ interface Waiter {
  * a node always reads its own writes. Every write is one Kafka transaction holding the records and
  * their audit entries (on `<prefix>_audit`, read back the same way and kept in memory for
  * `weir.audit.retention-days`); the store reads committed records only, so a change and its audit
- * entries are seen together or not at all.
+ * entries are seen together or not at all. The versions of rules, tasks, pipelines and topologies go to
+ * `<prefix>_versions` in the same transaction, one unique key each; every node numbers a record's
+ * versions in that topic's order, so all nodes agree on the numbers and two nodes writing the same
+ * record at once never take the same number.
  */
 export class KafkaConfigStore implements ConfigStore {
   readonly #names: Record<WeirTopic, string>;
@@ -83,10 +90,14 @@ export class KafkaConfigStore implements ConfigStore {
   readonly #auditTopic: string;
   readonly #audit: AuditRecord[] = [];
   readonly #auditRetentionMs: number;
+  readonly #versionsTopic: string;
+  /** Per `<collection>\u0000<id>`: the record's versions in the versions topic's order. */
+  readonly #versions = new Map<string, VersionRecord[]>();
   /** A transactional producer runs one transaction at a time. */
   readonly #writes = new SerialQueue();
   /** Whether the last metadata showed the audit topic (a send to a missing topic would never end). */
   #auditTopicPresent = true;
+  #versionsTopicPresent = true;
   #closed = false;
   #loop: Promise<void> | undefined;
 
@@ -115,6 +126,7 @@ export class KafkaConfigStore implements ConfigStore {
     this.#onError = onError;
     this.#auditTopic = auditTopicName(settings.get('weir.topic.prefix'));
     this.#auditRetentionMs = settings.get('weir.audit.retention-days') * 24 * 3600 * 1000;
+    this.#versionsTopic = versionsTopicName(settings.get('weir.topic.prefix'));
     for (const name of this.#fetchedTopics) this.#position.set(name, 0n);
   }
 
@@ -152,32 +164,36 @@ export class KafkaConfigStore implements ConfigStore {
     return [...(this.#data.get(collection)?.values() ?? [])] as T[];
   }
 
-  async put(collection: Collection, id: string, value: unknown, audit: readonly AuditEntry[] = []): Promise<void> {
-    await this.putMany(collection, [[id, value]], audit);
+  async put(collection: Collection, id: string, value: unknown, extras: WriteExtras = {}): Promise<void> {
+    await this.putMany(collection, [[id, value]], extras);
   }
 
   async putMany(
     collection: Collection,
     entries: readonly (readonly [string, unknown])[],
-    audit: readonly AuditEntry[] = [],
+    extras: WriteExtras = {},
   ): Promise<void> {
     if (entries.length === 0) return;
     await this.#write(
       collection,
       entries.map(([id, value]) => [id, Buffer.from(JSON.stringify(value))]),
-      audit,
+      extras,
     );
   }
 
-  async delete(collection: Collection, id: string, audit: readonly AuditEntry[] = []): Promise<boolean> {
+  async delete(collection: Collection, id: string, extras: WriteExtras = {}): Promise<boolean> {
     if (!this.#data.get(collection)?.has(id)) return false;
-    await this.#write(collection, [[id, null]], audit);
+    await this.#write(collection, [[id, null]], extras);
     return true;
   }
 
   async appendAudit(entries: readonly AuditEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.#write(undefined, [], entries);
+    await this.#write(undefined, [], { audit: entries });
+  }
+
+  versions(collection: Collection, id: string): readonly VersionRecord[] {
+    return this.#versions.get(`${collection}\u0000${id}`) ?? [];
   }
 
   queryAudit(query: AuditQuery): AuditPage {
@@ -194,7 +210,7 @@ export class KafkaConfigStore implements ConfigStore {
   }
 
   get #fetchedTopics(): string[] {
-    return [...this.#topicByName.keys(), this.#auditTopic];
+    return [...this.#topicByName.keys(), this.#auditTopic, this.#versionsTopic];
   }
 
   onChange(listener: ChangeListener): () => void {
@@ -214,16 +230,18 @@ export class KafkaConfigStore implements ConfigStore {
     await Promise.allSettled([this.#producer.close(), this.#consumer.close(true)]);
   }
 
-  /** One transaction: the records of `collection` and the audit entries; resolves once both are read back. */
+  /** One transaction: the records of `collection`, the audit entries and the versions; resolves once all are read back. */
   #write(
     collection: Collection | undefined,
     entries: readonly (readonly [string, Buffer | null])[],
-    audit: readonly AuditEntry[],
+    { audit = [], versions = [] }: WriteExtras,
   ): Promise<void> {
     return this.#writes.run(async () => {
       if (this.#closed) throw new Error('the config store is closed');
       if (!this.#auditTopicPresent)
         throw new Error(`the audit topic ${this.#auditTopic} does not exist; restart the node to create it`);
+      if (versions.length > 0 && !this.#versionsTopicPresent)
+        throw new Error(`the versions topic ${this.#versionsTopic} does not exist; restart the node to create it`);
       const topic = collection === undefined ? undefined : this.#names[topicOf[collection]];
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
@@ -234,6 +252,7 @@ export class KafkaConfigStore implements ConfigStore {
       });
       let base: bigint | undefined;
       let auditBase: bigint | undefined;
+      let versionsBase: bigint | undefined;
       try {
         const tx = await Promise.race([this.#producer.beginTransaction(), timeout]);
         if (topic !== undefined && collection !== undefined) {
@@ -266,6 +285,21 @@ export class KafkaConfigStore implements ConfigStore {
           auditBase = result.offsets?.find((o) => o.topic === this.#auditTopic)?.offset;
           if (auditBase === undefined) throw new Error(`no offset returned for the write to ${this.#auditTopic}`);
         }
+        if (versions.length > 0 && collection !== undefined) {
+          const result = await Promise.race([
+            tx.send({
+              messages: versions.map((entry) => ({
+                topic: this.#versionsTopic,
+                partition: 0,
+                key: Buffer.from(`${collection}/${entry.id}/${randomUUID()}`),
+                value: Buffer.from(JSON.stringify({ collection, ...entry })),
+              })),
+            }),
+            timeout,
+          ]);
+          versionsBase = result.offsets?.find((o) => o.topic === this.#versionsTopic)?.offset;
+          if (versionsBase === undefined) throw new Error(`no offset returned for the write to ${this.#versionsTopic}`);
+        }
         await Promise.race([tx.commit(), timeout]);
       } catch (err) {
         // Whatever state the transaction is in, a new producer with the same transactional id fences
@@ -282,6 +316,9 @@ export class KafkaConfigStore implements ConfigStore {
           ? this.#waitFor(topic, base + BigInt(entries.length) - 1n)
           : undefined,
         auditBase !== undefined ? this.#waitFor(this.#auditTopic, auditBase + BigInt(audit.length) - 1n) : undefined,
+        versionsBase !== undefined
+          ? this.#waitFor(this.#versionsTopic, versionsBase + BigInt(versions.length) - 1n)
+          : undefined,
       ]);
     });
   }
@@ -313,6 +350,7 @@ export class KafkaConfigStore implements ConfigStore {
         const metadata = await this.#consumer.metadata({ topics: this.#fetchedTopics, forceUpdate: failures > 0 });
         const nameById = new Map([...metadata.topics].map(([name, t]) => [t.id, name]));
         this.#auditTopicPresent = metadata.topics.get(this.#auditTopic)?.partitions[0] !== undefined;
+        this.#versionsTopicPresent = metadata.topics.get(this.#versionsTopic)?.partitions[0] !== undefined;
         await Promise.all(
           [...this.#requestsByLeader(metadata)].map(([node, topics]) => this.#fetchOnce(node, topics, nameById)),
         );
@@ -332,8 +370,8 @@ export class KafkaConfigStore implements ConfigStore {
     for (const name of this.#fetchedTopics) {
       const topic = metadata.topics.get(name);
       const partition = topic?.partitions[0];
-      // A missing audit topic must not stop the configuration from being read (writes fail instead).
-      if ((!topic || !partition) && name === this.#auditTopic) continue;
+      // A missing audit or versions topic must not stop the configuration from being read (writes fail instead).
+      if ((!topic || !partition) && (name === this.#auditTopic || name === this.#versionsTopic)) continue;
       if (!topic || !partition) throw new Error(`topic ${name} has no metadata yet`);
       const requests = byNode.get(partition.leader) ?? [];
       requests.push({
@@ -365,7 +403,13 @@ export class KafkaConfigStore implements ConfigStore {
     for (const topicResponse of response.responses) {
       const name = nameById.get(topicResponse.topicId);
       const topic =
-        name === undefined ? undefined : name === this.#auditTopic ? ('audit' as const) : this.#topicByName.get(name);
+        name === undefined
+          ? undefined
+          : name === this.#auditTopic
+            ? ('audit' as const)
+            : name === this.#versionsTopic
+              ? ('versions' as const)
+              : this.#topicByName.get(name);
       if (name === undefined || topic === undefined) continue;
       for (const partition of topicResponse.partitions) {
         if (partition.partitionIndex !== 0) continue;
@@ -376,9 +420,10 @@ export class KafkaConfigStore implements ConfigStore {
     }
   }
 
-  #apply(name: string, topic: WeirTopic | 'audit', batches: readonly RecordsBatch[]): void {
+  #apply(name: string, topic: WeirTopic | 'audit' | 'versions', batches: readonly RecordsBatch[]): void {
     const position = visitRecords(batches, this.#position.get(name)!, (offset, record) => {
       if (topic === 'audit') this.#applyAudit(offset, record.value);
+      else if (topic === 'versions') this.#applyVersion(offset, record.value);
       else if (record.key) this.#applyRecord(topic, record.key.toString('utf8'), record.value);
     });
     this.#position.set(name, position);
@@ -406,6 +451,22 @@ export class KafkaConfigStore implements ConfigStore {
       const keep = this.#audit.findIndex((e) => e.time >= cutoff);
       if (keep > 0) this.#audit.splice(0, keep);
     }
+  }
+
+  #applyVersion(offset: bigint, value: Buffer | null): void {
+    if (!value) return;
+    let entry: VersionEntry & { collection: Collection };
+    try {
+      entry = JSON.parse(value.toString('utf8')) as VersionEntry & { collection: Collection };
+    } catch {
+      this.#onError(new Error(`config store: skipped version record ${offset}: its value is not JSON`));
+      return;
+    }
+    const { collection, ...version } = entry;
+    const key = `${collection}\u0000${version.id}`;
+    let versions = this.#versions.get(key);
+    if (!versions) this.#versions.set(key, (versions = []));
+    versions.push({ ...version, version: versions.length + 1 });
   }
 
   #applyRecord(topic: WeirTopic, key: string, value: Buffer | null): void {

@@ -8,6 +8,9 @@ import {
   type ChangeListener,
   type Collection,
   type ConfigStore,
+  type VersionEntry,
+  type VersionRecord,
+  type WriteExtras,
 } from './config-store.ts';
 import { inTransaction } from '../core/sqlite-transaction.ts';
 
@@ -16,7 +19,8 @@ const dayMs = 24 * 3600 * 1000;
 /**
  * `weir.config.store=local`: one SQLite file (WAL) under `weir.config.location`, owner-only (0600;
  * SQLite gives its -wal and -shm files the same mode). Configuration records and the audit trail
- * live in the same file, so a change and its audit entries are one transaction.
+ * live in the same file, with the versions of rules, tasks, pipelines and topologies (one row per
+ * version, numbered per record), so a change, its audit entries and its versions are one transaction.
  */
 export class SqliteConfigStore implements ConfigStore {
   readonly #db: DatabaseSync;
@@ -26,6 +30,8 @@ export class SqliteConfigStore implements ConfigStore {
   readonly #upsert: StatementSync;
   readonly #remove: StatementSync;
   readonly #insertAudit: StatementSync;
+  readonly #insertVersion: StatementSync;
+  readonly #selectVersions: StatementSync;
   readonly #pruneAudit: StatementSync;
   readonly #retentionMs: number;
   #lastPrune = 0;
@@ -43,7 +49,10 @@ export class SqliteConfigStore implements ConfigStore {
       CREATE TABLE IF NOT EXISTS audit (
         seq INTEGER PRIMARY KEY AUTOINCREMENT, time INTEGER NOT NULL, user TEXT, kind TEXT NOT NULL, rid TEXT,
         entry TEXT NOT NULL);
-      CREATE INDEX IF NOT EXISTS audit_time ON audit (time);`);
+      CREATE INDEX IF NOT EXISTS audit_time ON audit (time);
+      CREATE TABLE IF NOT EXISTS versions (
+        collection TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, entry TEXT NOT NULL,
+        PRIMARY KEY (collection, id, version));`);
     this.#select = this.#db.prepare('SELECT value FROM records WHERE collection = ? AND id = ?');
     this.#selectAll = this.#db.prepare('SELECT value FROM records WHERE collection = ? ORDER BY seq');
     this.#upsert = this.#db.prepare(`INSERT INTO records (collection, id, value, seq)
@@ -51,6 +60,11 @@ export class SqliteConfigStore implements ConfigStore {
       ON CONFLICT (collection, id) DO UPDATE SET value = excluded.value`);
     this.#remove = this.#db.prepare('DELETE FROM records WHERE collection = ? AND id = ?');
     this.#insertAudit = this.#db.prepare('INSERT INTO audit (time, user, kind, rid, entry) VALUES (?, ?, ?, ?, ?)');
+    this.#insertVersion = this.#db.prepare(`INSERT INTO versions (collection, id, version, entry)
+      SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ? FROM versions WHERE collection = ? AND id = ?`);
+    this.#selectVersions = this.#db.prepare(
+      'SELECT version, entry FROM versions WHERE collection = ? AND id = ? ORDER BY version',
+    );
     this.#pruneAudit = this.#db.prepare('DELETE FROM audit WHERE time < ?');
     this.#retentionMs = auditRetentionDays * dayMs;
     this.#prune();
@@ -65,27 +79,27 @@ export class SqliteConfigStore implements ConfigStore {
     return (this.#selectAll.all(collection) as { value: string }[]).map((row) => JSON.parse(row.value) as T);
   }
 
-  async put(collection: Collection, id: string, value: unknown, audit: readonly AuditEntry[] = []): Promise<void> {
-    await this.putMany(collection, [[id, value]], audit);
+  async put(collection: Collection, id: string, value: unknown, extras: WriteExtras = {}): Promise<void> {
+    await this.putMany(collection, [[id, value]], extras);
   }
 
   async putMany(
     collection: Collection,
     entries: readonly (readonly [string, unknown])[],
-    audit: readonly AuditEntry[] = [],
+    extras: WriteExtras = {},
   ): Promise<void> {
     this.#transaction(() => {
       for (const [id, value] of entries) this.#upsert.run(collection, id, JSON.stringify(value), collection);
-      this.#writeAudit(audit);
+      this.#writeExtras(collection, extras);
     });
     for (const [id, value] of entries) this.#emit(collection, id, value);
   }
 
-  async delete(collection: Collection, id: string, audit: readonly AuditEntry[] = []): Promise<boolean> {
+  async delete(collection: Collection, id: string, extras: WriteExtras = {}): Promise<boolean> {
     const changed = this.#transaction(() => {
       const result = this.#remove.run(collection, id);
       if (result.changes === 0) return false;
-      this.#writeAudit(audit);
+      this.#writeExtras(collection, extras);
       return true;
     });
     if (changed) this.#emit(collection, id, undefined);
@@ -121,6 +135,13 @@ export class SqliteConfigStore implements ConfigStore {
     return { total, entries: rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.entry) as AuditEntry) })) };
   }
 
+  versions(collection: Collection, id: string): readonly VersionRecord[] {
+    return (this.#selectVersions.all(collection, id) as { version: number; entry: string }[]).map((row) => ({
+      ...(JSON.parse(row.entry) as VersionEntry),
+      version: row.version,
+    }));
+  }
+
   onChange(listener: ChangeListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -132,6 +153,12 @@ export class SqliteConfigStore implements ConfigStore {
 
   #transaction<T>(work: () => T): T {
     return inTransaction(this.#db, work);
+  }
+
+  #writeExtras(collection: Collection, extras: WriteExtras): void {
+    for (const entry of extras.versions ?? [])
+      this.#insertVersion.run(collection, entry.id, JSON.stringify(entry), collection, entry.id);
+    this.#writeAudit(extras.audit ?? []);
   }
 
   #writeAudit(entries: readonly AuditEntry[]): void {
