@@ -117,6 +117,24 @@ export const errorCatalog = {
     (k: KindNames, pathId: string, bodyId: string) =>
       `The id in the path (${pathId}) differs from the id in the body (${bodyId}); the id of a ${k.one} cannot be changed. Leave the id out of the body or make them equal.`,
   ],
+  VERSION_INVALID: [
+    400,
+    (param: string, raw: string) =>
+      `The path parameter ${param} ('${raw}') is not a version number; versions are whole numbers from 1.`,
+  ],
+  VERSION_MISSING: [
+    404,
+    (k: KindNames, id: string, version: number, count: number) =>
+      count === 0
+        ? `${cap(k.one)} '${id}' has no versions: no ${k.one} with this id was changed since versions are kept.`
+        : `${cap(k.one)} '${id}' has no version ${version}; it has versions 1 to ${count}.`,
+  ],
+  VERSION_IS_DELETION: [
+    400,
+    (k: KindNames, id: string, version: number) =>
+      `Version ${version} of ${k.one} '${id}' records its deletion and holds no ${k.one}; roll back to a version that holds one, or delete the ${k.one}.`,
+  ],
+  CHANGE_NOTE_INVALID: [400, (detail: string) => `The header X-Weir-Change-Note ${detail}.`],
   LOOKUP_NOT_MULTIPART: [
     400,
     () =>

@@ -39,3 +39,4 @@ export * from './users.ts';
 export * from './notifiers.ts';
 export * from './topic-details.ts';
 export * from './consumer-groups.ts';
+export * from './versions.ts';

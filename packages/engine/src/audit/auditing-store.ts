@@ -6,6 +6,7 @@ import type {
   ChangeListener,
   Collection,
   ConfigStore,
+  VersionEntry,
   VersionRecord,
   WriteExtras,
 } from '../store/config-store.ts';
@@ -51,6 +52,16 @@ function passwordChanged(collection: Collection, before: unknown, after: unknown
   return (before as { passwordHash?: string }).passwordHash !== (after as { passwordHash?: string }).passwordHash;
 }
 
+/** An entry's `detail` names the rollback and the change note of the version the write stores. */
+function withVersionDetail(entry: AuditEntry, version: VersionEntry | undefined): AuditEntry {
+  const parts = [
+    entry.detail,
+    version?.rollbackOf !== undefined ? `rollback to version ${version.rollbackOf}` : undefined,
+    version?.note !== undefined ? `note: ${version.note}` : undefined,
+  ].filter((p) => p !== undefined);
+  return parts.length === 0 ? entry : { ...entry, detail: parts.join('; ') };
+}
+
 /**
  * The node's config store with the audit trail (docs/security.md, "Audit trail"): every write made
  * while handling an API request goes to the store together with one audit entry per record (who,
@@ -88,7 +99,11 @@ export class AuditingStore implements ConfigStore {
     const time = Date.now();
     const audit = entries.map(([id, value]): AuditEntry => {
       const before = this.#inner.get(collection, id);
-      return this.#entry(actor, time, collection, before === undefined ? 'create' : 'update', id, before, value);
+      const entry = this.#entry(actor, time, collection, before === undefined ? 'create' : 'update', id, before, value);
+      return withVersionDetail(
+        entry,
+        versions?.find((v) => v.id === id),
+      );
     });
     await this.#guard(() => this.#inner.putMany(collection, entries, { audit, versions }));
   }
@@ -98,7 +113,10 @@ export class AuditingStore implements ConfigStore {
     if (!actor) return this.#inner.delete(collection, id, { versions });
     const before = this.#inner.get(collection, id);
     if (before === undefined) return false;
-    const entry = this.#entry(actor, Date.now(), collection, 'delete', id, before, undefined);
+    const entry = withVersionDetail(
+      this.#entry(actor, Date.now(), collection, 'delete', id, before, undefined),
+      versions?.find((v) => v.id === id),
+    );
     return this.#guard(() => this.#inner.delete(collection, id, { audit: [entry], versions }));
   }
 

@@ -7,6 +7,7 @@ import { compileValidator, type Validator } from '../validation/json-schema.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import { SerialisedListCache, type SerialisedList } from './serialised-list.ts';
 import { storedLookups } from '../rules/lookup-tables.ts';
+import { RecordVersions, versionEntry, type Change } from './record-versions.ts';
 
 type Prepared =
   | { readonly record: ConfigRecord; readonly errors?: undefined }
@@ -16,7 +17,8 @@ type Prepared =
  * The CRUD logic shared by tasks, pipelines, topologies and rules (spec: Tasks, pipelines,
  * topologies, rules), parameterised by a ResourceKind. Records are normalised to the latest form
  * and validated before anything is stored; writes of one node are serialised so that the
- * exists/unique checks and the write that follows them cannot interleave.
+ * exists/unique checks and the write that follows them cannot interleave. Every write stores a
+ * version of each record it changes, with the write (docs/detection-as-code.md, "Versions").
  */
 export class ConfigResource {
   readonly kind: ResourceKind;
@@ -25,6 +27,7 @@ export class ConfigResource {
   readonly #checks: CheckContext;
   readonly #writes = new SerialQueue();
   readonly #serialised: SerialisedListCache;
+  readonly versions: RecordVersions;
 
   readonly #limit: { max: number; setting: string } | undefined;
 
@@ -35,6 +38,7 @@ export class ConfigResource {
     this.#validate = compileValidator(kind.schema);
     this.#checks = { lookups: storedLookups(store) };
     this.#serialised = new SerialisedListCache(store, kind.collection, () => this.list());
+    this.versions = new RecordVersions(kind, store);
   }
 
   /** `list()` as JSON bytes with its entity tag, serialised once per change of the collection. */
@@ -59,18 +63,18 @@ export class ConfigResource {
     return record;
   }
 
-  create(body: unknown): Promise<ConfigRecord> {
+  create(body: unknown, change: Change = {}): Promise<ConfigRecord> {
     return this.#exclusive(async () => {
       const record = this.#valid(body);
       if (this.#find(String(record.id))) throw domainError('RESOURCE_EXISTS', this.kind.names);
       this.#checkLimit(this.#store.list(this.kind.collection).length + 1);
-      await this.#store.put(this.kind.collection, String(record.id), record);
+      await this.#put(record, 'create', change);
       return record;
     });
   }
 
   /** PUT: the path names the record; a body without id takes it, a body with another id is refused. */
-  update(rawId: string, body: unknown): Promise<ConfigRecord> {
+  update(rawId: string, body: unknown, change: Change = {}): Promise<ConfigRecord> {
     return this.#exclusive(async () => {
       const id = this.parseId(rawId);
       const input =
@@ -81,15 +85,35 @@ export class ConfigResource {
       if (String(record.id) !== id)
         throw domainError('RESOURCE_ID_MISMATCH', this.kind.names, rawId, String(record.id));
       if (!this.#find(id)) throw domainError('RESOURCE_UPDATE_MISSING', this.kind.names);
-      await this.#store.put(this.kind.collection, id, record);
+      await this.#put(record, 'update', change);
       return record;
     });
   }
 
-  delete(rawId: string): Promise<void> {
+  delete(rawId: string, change: Change = {}): Promise<void> {
     return this.#exclusive(async () => {
-      if (!(await this.#store.delete(this.kind.collection, this.parseId(rawId))))
+      const id = this.parseId(rawId);
+      const versions = [versionEntry(id, 'delete', undefined, change)];
+      if (!(await this.#store.delete(this.kind.collection, id, { versions })))
         throw domainError('RESOURCE_DELETE_MISSING', this.kind.names);
+    });
+  }
+
+  /**
+   * Stores version `version` of the record again, as a new version that names it (`rollbackOf`):
+   * recreated when the record was deleted since. The version's record is checked as a write's body
+   * is (a lookup it uses may be gone), and a deletion's version has no record to restore.
+   */
+  rollback(rawId: string, version: number, change: Change = {}): Promise<ConfigRecord> {
+    return this.#exclusive(async () => {
+      const id = this.parseId(rawId);
+      const target = this.versions.find(id, version);
+      if (target.record === undefined) throw domainError('VERSION_IS_DELETION', this.kind.names, id, version);
+      const record = this.#valid(target.record);
+      const exists = this.#find(id) !== undefined;
+      if (!exists) this.#checkLimit(this.#store.list(this.kind.collection).length + 1);
+      await this.#put(record, exists ? 'update' : 'create', { ...change, rollbackOf: version });
+      return record;
     });
   }
 
@@ -98,7 +122,7 @@ export class ConfigResource {
    * the request) and written in one atomic store write. Returns the submitted records as stored.
    * Names need not be unique (the original stored records with equal names): ids tell them apart.
    */
-  bulk(body: unknown): Promise<ConfigRecord[]> {
+  bulk(body: unknown, change: Change = {}): Promise<ConfigRecord[]> {
     return this.#exclusive(async () => {
       if (!Array.isArray(body)) {
         throw withDetails(domainError('BULK_INVALID', this.kind.names), [
@@ -136,9 +160,14 @@ export class ConfigResource {
         for (const key of submitted.keys()) ids.add(key);
         this.#checkLimit(ids.size);
       }
+      const time = Date.now();
+      const versions = records.map((r) =>
+        versionEntry(String(r.id), this.#find(String(r.id)) ? 'update' : 'create', r, change, time),
+      );
       await this.#store.putMany(
         this.kind.collection,
         records.map((r) => [String(r.id), r] as const),
+        { versions },
       );
       return records;
     });
@@ -149,6 +178,11 @@ export class ConfigResource {
     const key = this.kind.idType === 'string' ? (raw.length > 0 ? raw : undefined) : integerIdKey(raw);
     if (key === undefined) throw domainError('RESOURCE_ID_INVALID', this.kind.names, raw, this.kind.idRule);
     return key;
+  }
+
+  #put(record: ConfigRecord, action: 'create' | 'update', change: Change): Promise<void> {
+    const id = String(record.id);
+    return this.#store.put(this.kind.collection, id, record, { versions: [versionEntry(id, action, record, change)] });
   }
 
   #find(id: string): ConfigRecord | undefined {

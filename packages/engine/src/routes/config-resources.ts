@@ -6,12 +6,15 @@ import type { RouteModule } from './route-module.ts';
 import { idParams, listOf, noContent, responseShape } from '@weir/contract';
 import { sendList } from './list-reply.ts';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
+import { changeOf, registerVersionRoutes } from './record-versions.ts';
 
 type ById = { Params: { id: string } };
 
 /**
  * Spec: Tasks, pipelines, topologies, rules — the same six routes for each kind, from one
- * definition. Reads are open to `user`, writes to `admin` (architecture: Security model).
+ * definition. Reads are open to `user`, writes to `admin` (architecture: Security model). Every
+ * write takes an optional change note (header X-Weir-Change-Note) for the version it stores; the
+ * versions' own routes are ./record-versions.ts.
  */
 export const configResourceRoutes: RouteModule = (app, ctx) => {
   for (const kind of resourceKinds) {
@@ -41,7 +44,7 @@ export const configResourceRoutes: RouteModule = (app, ctx) => {
       collection,
       { ...write, schema: { body: kind.schema, response: { 201: record } } },
       async (request, reply) => {
-        const created = await resource.create(request.body);
+        const created = await resource.create(request.body, changeOf(request));
         return reply.code(201).header('location', collection).send(created);
       },
     );
@@ -49,14 +52,14 @@ export const configResourceRoutes: RouteModule = (app, ctx) => {
     app.put<ById>(
       `${collection}/:id`,
       { ...write, schema: { params: idParams, body: kind.schema, response: { 200: record } } },
-      async (request) => resource.update(request.params.id, request.body),
+      async (request) => resource.update(request.params.id, request.body, changeOf(request)),
     );
 
     app.delete<ById>(
       `${collection}/:id`,
       { ...write, schema: { params: idParams, response: { 204: noContent } } },
       async (request, reply) => {
-        await resource.delete(request.params.id);
+        await resource.delete(request.params.id, changeOf(request));
         return reply.code(204).send();
       },
     );
@@ -64,7 +67,9 @@ export const configResourceRoutes: RouteModule = (app, ctx) => {
     app.post(
       `/api/bulk/${kind.path}`,
       { ...write, schema: { body: { type: 'array', items: kind.schema }, response: { 200: records } } },
-      async (request) => resource.bulk(request.body),
+      async (request) => resource.bulk(request.body, changeOf(request)),
     );
+
+    registerVersionRoutes(app, resource);
   }
 };

@@ -9,6 +9,7 @@ import { resourceKinds } from '../resources/kinds.ts';
 import type { RouteModule } from './route-module.ts';
 import { sigmaImport, sigmaImportBody, sigmaImportQuery, sigmaMapping, sigmaMappings } from '@weir/contract';
 import { handlerCheckedBody } from '../http/handler-checked-body.ts';
+import { changeOf } from './record-versions.ts';
 
 type Query = { Querystring: { mapping?: string; dryRun?: string; license?: string } };
 
@@ -230,7 +231,8 @@ export const sigmaImportRoutes: RouteModule = async (app, ctx) => {
         const results = convertSigma(req.yaml, { mapping: req.mapping, license: req.license });
         const toStore = results.flatMap((r) => (r.status === 'converted' && r.store ? [r.rule] : []));
         const named = uniqueNames(toStore, rules.list() as unknown as { id: unknown; name: unknown }[]);
-        if (!req.dryRun && named.length > 0) await rules.bulk(named);
+        if (!req.dryRun && named.length > 0)
+          await rules.bulk(named, { note: changeOf(request).note ?? 'Sigma import' });
         const byId = new Map(named.map((r) => [r.id, r]));
         return {
           dryRun: req.dryRun,
