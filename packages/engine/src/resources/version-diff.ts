@@ -68,8 +68,9 @@ const maxTableCells = 4_000_000;
  * ('+'), in the order a unified diff shows them; the longest common subsequence of lines is kept.
  */
 export function diffLines(before: string, after: string): LineChange[] {
-  const a = before.split('\n');
-  const b = after.split('\n');
+  // An empty text (a deletion's side) has no lines.
+  const a = before === '' ? [] : before.split('\n');
+  const b = after === '' ? [] : after.split('\n');
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
