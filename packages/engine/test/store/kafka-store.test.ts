@@ -81,6 +81,65 @@ test('kafka store: creates compacted topics, reads its own writes, shares them a
   }
 });
 
+const version = (id: string, user: string, note: string) => ({
+  id,
+  time: 1000,
+  user,
+  action: 'update' as const,
+  note,
+  record: { id, by: user },
+});
+
+test('kafka store: versions are shared, numbered alike on every node, never collide, and survive a reopen', async () => {
+  const prefix = uniqueTopicPrefix('versions');
+  const settings = settingsFor(prefix);
+  const a = await KafkaConfigStore.open(settings, 'versions-a');
+  const b = await KafkaConfigStore.open(settings, 'versions-b');
+  try {
+    await a.put('rules', 'r', { id: 'r', by: 'a' }, { versions: [version('r', 'a', 'first')] });
+    assert.deepEqual(a.versions('rules', 'r'), [{ ...version('r', 'a', 'first'), version: 1 }], 'read on return');
+    await eventually(() => b.versions('rules', 'r').length === 1, 2000);
+    // Both nodes change the same record at once, several times: every change is kept, numbered once.
+    await Promise.all(
+      [0, 1, 2].flatMap((i) => [
+        a.put('rules', 'r', { id: 'r', by: 'a' }, { versions: [version('r', 'a', `a${i}`)] }),
+        b.put('rules', 'r', { id: 'r', by: 'b' }, { versions: [version('r', 'b', `b${i}`)] }),
+      ]),
+    );
+    await eventually(() => a.versions('rules', 'r').length === 7 && b.versions('rules', 'r').length === 7, 2000);
+    assert.deepEqual(a.versions('rules', 'r'), b.versions('rules', 'r'), 'both nodes number them alike');
+    assert.deepEqual(
+      a.versions('rules', 'r').map((v) => v.version),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
+    assert.deepEqual(
+      a
+        .versions('rules', 'r')
+        .map((v) => v.note)
+        .sort(),
+      ['a0', 'a1', 'a2', 'b0', 'b1', 'b2', 'first'],
+    );
+    assert.equal(
+      await b.delete('rules', 'r', { versions: [{ id: 'r', time: 2000, user: 'b', action: 'delete' }] }),
+      true,
+    );
+    await b.put('tasks', 'r', { id: 1 }, { versions: [version('r', 'b', 'a task')] });
+  } finally {
+    await a.close();
+    await b.close();
+  }
+  const c = await KafkaConfigStore.open(settings, 'versions-c');
+  try {
+    const kept = c.versions('rules', 'r');
+    assert.equal(kept.length, 8, 'a reopened store reads every version back');
+    assert.deepEqual(kept.at(-1), { id: 'r', time: 2000, user: 'b', action: 'delete', version: 8 });
+    assert.equal(c.get('rules', 'r'), undefined);
+    assert.deepEqual(c.versions('tasks', 'r'), [{ ...version('r', 'b', 'a task'), version: 1 }]);
+  } finally {
+    await c.close();
+  }
+});
+
 test('a node in local mode creates the alerts and alert triage topics; in kafka mode the configuration topics and the audit topic too', async () => {
   for (const mode of storeModes) {
     const settings = storeSettings(mode);
@@ -106,6 +165,7 @@ test('a node in local mode creates the alerts and alert triage topics; in kafka 
               'tasks',
               'topologies',
               'users',
+              'versions',
             ];
       assert.deepEqual(
         ours,
