@@ -188,6 +188,25 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
     'BAD_REQUEST',
     'The id in the path (<pathId>) differs from the id in the body (<bodyId>); the id of a pipeline cannot be changed. Leave the id out of the body or make them equal.',
   ],
+  VERSION_INVALID: [
+    ['from', 'two'],
+    400,
+    'BAD_REQUEST',
+    "The path parameter from ('two') is not a version number; versions are whole numbers from 1.",
+  ],
+  VERSION_MISSING: [[kind, '7', 4, 3], 404, 'NOT_FOUND', "Pipeline '7' has no version 4; it has versions 1 to 3."],
+  VERSION_IS_DELETION: [
+    [kind, '7', 3],
+    400,
+    'BAD_REQUEST',
+    "Version 3 of pipeline '7' records its deletion and holds no pipeline; roll back to a version that holds one, or delete the pipeline.",
+  ],
+  CHANGE_NOTE_INVALID: [
+    ['is given more than once; send one'],
+    400,
+    'BAD_REQUEST',
+    'The header X-Weir-Change-Note is given more than once; send one.',
+  ],
   LOOKUP_NOT_MULTIPART: [
     [],
     400,
@@ -287,7 +306,7 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
 };
 
 test("the API error catalog: count, and every code's status and text", () => {
-  assert.equal(Object.keys(errorCatalog).length, 60);
+  assert.equal(Object.keys(errorCatalog).length, 64);
   assert.deepEqual(Object.keys(errorCatalog).sort(), Object.keys(pinned).sort());
   for (const [code, [args, httpStatus, status, debugMessage]] of Object.entries(pinned)) {
     const error = (apiError as (c: string, ...a: unknown[]) => ApiError)(code, ...args);
