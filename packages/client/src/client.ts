@@ -1,5 +1,9 @@
 import { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
+import { changeNoteHeader } from '@weir/contract';
 import type {
+  VersionDetail,
+  VersionDiff,
+  VersionSummary,
   ConsumerCreated,
   InitStatus,
   LookupId,
@@ -81,14 +85,31 @@ export interface ClientOptions {
 
 type Body = { json: unknown } | { text: string } | { form: FormData } | undefined;
 
-/** One resource kind with the spec's six routes (tasks, pipelines, topologies, rules). */
+/** The change-note header of a write, when there is a note. */
+function noteHeader(note: string | undefined): Record<string, string> {
+  return note === undefined ? {} : { [changeNoteHeader]: encodeURIComponent(note) };
+}
+
+/**
+ * One resource kind with the spec's six routes (tasks, pipelines, topologies, rules) and its
+ * versions (docs/detection-as-code.md, "Versions"). A write's optional `note` is the change note of
+ * the version it stores (sent percent-encoded in `X-Weir-Change-Note`).
+ */
 export interface ResourceApi<T, Id extends string | number> {
   list(): Promise<T[]>;
   get(id: Id): Promise<T>;
-  create(record: T): Promise<T>;
-  update(id: Id, record: T): Promise<T>;
-  delete(id: Id): Promise<void>;
-  bulk(records: T[]): Promise<T[]>;
+  create(record: T, note?: string): Promise<T>;
+  update(id: Id, record: T, note?: string): Promise<T>;
+  delete(id: Id, note?: string): Promise<void>;
+  bulk(records: T[], note?: string): Promise<T[]>;
+  /** The record's versions, oldest first (kept after a delete). */
+  versions(id: Id): Promise<VersionSummary[]>;
+  /** One version with the record it stored (`null` for a deletion). */
+  version(id: Id, version: number): Promise<VersionDetail>;
+  /** The fields that differ from `from` to `to` (and, for rules, the PDL line by line). */
+  diff(id: Id, from: number, to: number): Promise<VersionDiff>;
+  /** Stores version `version` again, as a new version (recreates a deleted record). */
+  rollback(id: Id, version: number, note?: string): Promise<T>;
 }
 
 /**
@@ -120,8 +141,14 @@ export class WeirClient {
     this.#onTokens?.(tokens);
   }
 
-  async #send(method: string, path: string, body: Body, auth: 'access' | 'none' | string): Promise<Response> {
-    const headers: Record<string, string> = {};
+  async #send(
+    method: string,
+    path: string,
+    body: Body,
+    auth: 'access' | 'none' | string,
+    extra: Record<string, string> = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { ...extra };
     let payload: string | FormData | undefined;
     if (body && 'json' in body) {
       headers['content-type'] = 'application/json;charset=UTF-8';
@@ -138,12 +165,12 @@ export class WeirClient {
   }
 
   /** A call with the access token; on 401/403 refreshes once and repeats it. */
-  async #call(method: string, path: string, body?: Body): Promise<Response> {
-    let res = await this.#send(method, path, body, 'access');
+  async #call(method: string, path: string, body?: Body, extra?: Record<string, string>): Promise<Response> {
+    let res = await this.#send(method, path, body, 'access', extra);
     if ((res.status === 401 || res.status === 403) && (this.#tokens?.refresh_token || this.#cookieRefresh)) {
       const before = this.#tokens?.access_token;
       await this.#refreshOnce(before);
-      res = await this.#send(method, path, body, 'access');
+      res = await this.#send(method, path, body, 'access', extra);
     }
     if (!res.ok) throw await apiError(method, path, res);
     return res;
@@ -160,8 +187,8 @@ export class WeirClient {
     await this.#refreshing;
   }
 
-  async #json<T>(method: string, path: string, body?: Body): Promise<T> {
-    const res = await this.#call(method, path, body);
+  async #json<T>(method: string, path: string, body?: Body, extra?: Record<string, string>): Promise<T> {
+    const res = await this.#call(method, path, body, extra);
     return (await readJson(res)) as T;
   }
 
@@ -395,12 +422,26 @@ export class WeirClient {
     return {
       list: async () => (await this.#json<unknown[]>('GET', base)).map(read),
       get: async (id) => read(await this.#json('GET', `${base}/${enc(String(id))}`)),
-      create: async (record) => read(await this.#json('POST', base, { json: record })),
-      update: async (id, record) => read(await this.#json('PUT', `${base}/${enc(String(id))}`, { json: record })),
-      delete: async (id) => {
-        await this.#call('DELETE', `${base}/${enc(String(id))}`);
+      create: async (record, note) => read(await this.#json('POST', base, { json: record }, noteHeader(note))),
+      update: async (id, record, note) =>
+        read(await this.#json('PUT', `${base}/${enc(String(id))}`, { json: record }, noteHeader(note))),
+      delete: async (id, note) => {
+        await this.#call('DELETE', `${base}/${enc(String(id))}`, undefined, noteHeader(note));
       },
-      bulk: async (records) => (await this.#json<unknown[]>('POST', `/api/bulk/${kind}`, { json: records })).map(read),
+      bulk: async (records, note) =>
+        (await this.#json<unknown[]>('POST', `/api/bulk/${kind}`, { json: records }, noteHeader(note))).map(read),
+      versions: (id) => this.#json('GET', `${base}/${enc(String(id))}/versions`),
+      version: (id, version) => this.#json('GET', `${base}/${enc(String(id))}/versions/${version}`),
+      diff: (id, from, to) => this.#json('GET', `${base}/${enc(String(id))}/versions/${from}/diff/${to}`),
+      rollback: async (id, version, note) =>
+        read(
+          await this.#json(
+            'POST',
+            `${base}/${enc(String(id))}/versions/${version}/rollback`,
+            undefined,
+            noteHeader(note),
+          ),
+        ),
     };
   }
 

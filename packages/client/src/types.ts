@@ -67,6 +67,7 @@ export type {
 } from '@weir/contract';
 export type { TaskFunction as TaskFunctionName } from '@weir/contract';
 export type { SigmaImportRequest, TailQuery } from '@weir/contract';
+export type { FieldChange, LineChange, VersionDetail, VersionDiff, VersionSummary } from '@weir/contract';
 
 /** A task or pipeline test's answer as the SDK reads it: `warnings` names the rules APPLY_RULES skipped ("rule `failed` does not exist"), empty when none. */
 export interface TaskTestOutcome {
