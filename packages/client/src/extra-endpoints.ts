@@ -1,5 +1,5 @@
 import type { WeirClient } from './client.ts';
-import type { SigmaImportResult } from '@weir/contract';
+import { changeNoteHeader, type SigmaImportResult } from '@weir/contract';
 import type { SigmaImportRequest } from './types.ts';
 import { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
 
@@ -20,17 +20,26 @@ export class ExtraEndpoints {
     this.#fetch = fetchFn;
   }
 
-  /** `POST /api/import/sigma`: converts Sigma YAML (several documents allowed) and, unless dry-run, stores the rules. */
-  sigmaImport(request: SigmaImportRequest): Promise<SigmaImportResult> {
-    return this.#json('POST', '/api/import/sigma', request);
+  /**
+   * `POST /api/import/sigma`: converts Sigma YAML (several documents allowed) and, unless dry-run,
+   * stores the rules; `note` is the change note of their versions (the server's default: `Sigma import`).
+   */
+  sigmaImport(request: SigmaImportRequest, note?: string): Promise<SigmaImportResult> {
+    return this.#json(
+      'POST',
+      '/api/import/sigma',
+      request,
+      note === undefined ? {} : { [changeNoteHeader]: encodeURIComponent(note) },
+    );
   }
 
-  async #json<T>(method: string, path: string, body: unknown): Promise<T> {
+  async #json<T>(method: string, path: string, body: unknown, extra: Record<string, string> = {}): Promise<T> {
     const send = () =>
       this.#fetch(`${this.#base}${path}`, {
         method,
         headers: {
           'content-type': 'application/json;charset=UTF-8',
+          ...extra,
           ...(this.#client.tokens ? { authorization: `Bearer ${this.#client.tokens.access_token}` } : {}),
         },
         body: JSON.stringify(body),

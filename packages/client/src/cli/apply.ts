@@ -44,7 +44,7 @@ export function sameAs(current: unknown, spec: unknown, asText = false): boolean
 
 const label = (m: Manifest) => `${m.kind.kind.toLowerCase()}/${m.id}`;
 
-async function write(weir: WeirClient, m: Manifest, current: Row | undefined): Promise<void> {
+async function write(weir: WeirClient, m: Manifest, current: Row | undefined, note?: string): Promise<void> {
   const s = m.spec;
   const n = Number(m.id);
   switch (m.kind.kind) {
@@ -64,20 +64,24 @@ async function write(weir: WeirClient, m: Manifest, current: Row | undefined): P
       return;
     }
     case 'Rule':
-      await (current ? weir.rules.update(String(m.id), s as unknown as Rule) : weir.rules.create(s as unknown as Rule));
+      await (current
+        ? weir.rules.update(String(m.id), s as unknown as Rule, note)
+        : weir.rules.create(s as unknown as Rule, note));
       return;
     case 'Task':
-      await (current ? weir.tasks.update(n, s as unknown as Task) : weir.tasks.create(s as unknown as Task));
+      await (current
+        ? weir.tasks.update(n, s as unknown as Task, note)
+        : weir.tasks.create(s as unknown as Task, note));
       return;
     case 'Pipeline':
       await (current
-        ? weir.pipelines.update(n, s as unknown as Pipeline)
-        : weir.pipelines.create(s as unknown as Pipeline));
+        ? weir.pipelines.update(n, s as unknown as Pipeline, note)
+        : weir.pipelines.create(s as unknown as Pipeline, note));
       return;
     case 'Topology':
       await (current
-        ? weir.topologies.update(n, s as unknown as Topology)
-        : weir.topologies.create(s as unknown as Topology));
+        ? weir.topologies.update(n, s as unknown as Topology, note)
+        : weir.topologies.create(s as unknown as Topology, note));
       return;
     default:
       throw new Error(`${m.kind.kind} cannot be applied`);
@@ -88,7 +92,8 @@ async function write(weir: WeirClient, m: Manifest, current: Row | undefined): P
  * Creates what is missing and updates what differs, in kind order (topics, lookups, rules, tasks,
  * pipelines, topologies: what a record refers to exists before it). A failure is reported with the
  * API's message and the manifest's place, and the others still go on; the caller exits 1.
- * With dryRun nothing is written: each change is shown as a diff of the record's YAML.
+ * With dryRun nothing is written: each change is shown as a diff of the record's YAML. `note` is the
+ * change note of every rule, task, pipeline and topology written (topics and lookups keep no versions).
  */
 export async function applyManifests(
   weir: WeirClient,
@@ -96,6 +101,7 @@ export async function applyManifests(
   dryRun: boolean,
   out: (s: string) => void,
   err: (s: string) => void,
+  note?: string,
 ): Promise<ApplyReport> {
   const order = (m: Manifest) => kinds.indexOf(m.kind);
   const sorted = [...manifests].sort((a, b) => order(a) - order(b));
@@ -116,7 +122,7 @@ export async function applyManifests(
         if (outcome !== 'unchanged')
           out(lineDiff(current ? stringify(current) : '', stringify(current ? { ...current, ...m.spec } : m.spec)));
       } else {
-        if (outcome !== 'unchanged') await write(weir, m, current);
+        if (outcome !== 'unchanged') await write(weir, m, current, note);
         out(`${key(m)} ${outcome}\n`);
       }
     } catch (e) {

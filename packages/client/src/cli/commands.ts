@@ -15,6 +15,7 @@ import { formatRecord, formatRecords, formatValue, table } from './output.ts';
 import { deleteRecord, getRecord, listRecords, parseId } from './records.ts';
 import { connection, openSession } from './session.ts';
 import { silence } from './silence.ts';
+import { diff, history, noteFlag, rollback, versionedKind } from './versions.ts';
 import { alerts } from './alerts.ts';
 import { convertFiles, convertReport, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
@@ -144,7 +145,9 @@ const del: Handler = async (cmd, io) => {
   const { weir } = openSession(cmd, io.env);
   const kind = kindArg(cmd.positionals[0]!);
   const id = idArg(kind, cmd.positionals[1]!);
-  await deleteRecord(weir, kind, id);
+  const note = noteFlag(cmd);
+  if (note !== undefined) versionedKind('delete --note', kind.plural);
+  await deleteRecord(weir, kind, id, note);
   io.out(`${kind.kind.toLowerCase()}/${id} deleted\n`);
 };
 
@@ -153,8 +156,9 @@ const apply: Handler = async (cmd, io) => {
   if (!targets?.length) throw new UsageError(`${cmd.command}: give -f <file|folder> (several allowed; - for stdin)`);
   const manifests = readManifests(targets.flatMap((t) => (t === '-' ? ['-'] : manifestFiles([t]))));
   if (!manifests.length) throw new UsageError(`${cmd.command}: no manifests in ${targets.join(', ')}`);
+  const note = noteFlag(cmd);
   const { weir } = openSession(cmd, io.env);
-  const { counts } = await applyManifests(weir, manifests, cmd.values['dry-run'] === true, io.out, io.err);
+  const { counts } = await applyManifests(weir, manifests, cmd.values['dry-run'] === true, io.out, io.err, note);
   io.err(
     `${counts.created} created, ${counts.configured} configured, ${counts.unchanged} unchanged, ${counts.failed} failed${cmd.values['dry-run'] ? ' (dry run: nothing written)' : ''}\n`,
   );
@@ -370,7 +374,12 @@ const sigma: Handler = async (cmd, io) => {
   if (action !== 'import' && action !== 'convert') throw new UsageError(`sigma: convert or import, found '${action}'`);
   const files = manifestFiles(targets);
   if (!files.length) throw new UsageError(`sigma ${action}: no .yml/.yaml files in ${targets.join(', ')}`);
-  if (action === 'convert') return sigmaConvert(cmd, io, files);
+  if (action === 'convert') {
+    if (cmd.values.note !== undefined)
+      throw new UsageError('sigma convert: --note is for import (convert stores nothing)');
+    return sigmaConvert(cmd, io, files);
+  }
+  const note = noteFlag(cmd);
   if (cmd.values['mapping-file'] !== undefined)
     throw new UsageError('sigma import: --mapping-file is for convert; the server takes a built-in --mapping');
   const { extra } = openSession(cmd, io.env);
@@ -379,11 +388,14 @@ const sigma: Handler = async (cmd, io) => {
   const all: unknown[] = [];
   for (const file of files) {
     const yaml = readFileSync(file, 'utf8');
-    const r = await extra.sigmaImport({
-      yaml,
-      ...(cmd.values.mapping ? { mapping: cmd.values.mapping as string } : {}),
-      dryRun: cmd.values['dry-run'] === true,
-    });
+    const r = await extra.sigmaImport(
+      {
+        yaml,
+        ...(cmd.values.mapping ? { mapping: cmd.values.mapping as string } : {}),
+        dryRun: cmd.values['dry-run'] === true,
+      },
+      note,
+    );
     failed += r.failed;
     all.push({ file, ...r });
     for (const x of r.results)
@@ -471,6 +483,9 @@ export const handlers: Record<string, Handler> = {
   get,
   describe,
   delete: del,
+  history,
+  diff,
+  rollback,
   apply,
   import: apply,
   export: exportAll,

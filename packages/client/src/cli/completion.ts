@@ -1,10 +1,11 @@
 import { commands } from './args.ts';
-import { kindNames } from './kinds.ts';
+import { kindNames, versionedKinds } from './kinds.ts';
 
-/** A bash completion script: commands, kinds, sub-commands, and file names after -f. */
+/** A bash completion script: commands, kinds (the versioned ones after history, diff, rollback), sub-commands, and file names after -f. */
 export function bashCompletion(): string {
   const cmds = Object.keys(commands).join(' ');
   const kinds = kindNames.join(' ');
+  const versioned = versionedKinds.join(' ');
   return `# weirctl bash completion: source <(weirctl completion bash)
 _weirctl() {
   local cur prev cmd
@@ -21,6 +22,7 @@ _weirctl() {
   if [ "$COMP_CWORD" -eq 2 ]; then
     case "$cmd" in
       get|describe|delete) COMPREPLY=( $(compgen -W "${kinds}" -- "$cur") ) ;;
+      history|diff|rollback) COMPREPLY=( $(compgen -W "${versioned}" -- "$cur") ) ;;
       engine) COMPREPLY=( $(compgen -W "start stop state" -- "$cur") ) ;;
       test) COMPREPLY=( $(compgen -W "rule pdl task pipeline" -- "$cur") ) ;;
       sigma) COMPREPLY=( $(compgen -W "convert import" -- "$cur") ) ;;

@@ -12,22 +12,31 @@ export function lineDiff(before: string, after: string, context = 3): string {
       lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
     }
   }
-  const ops: { op: ' ' | '-' | '+'; line: string }[] = [];
+  const ops: { op: ' ' | '-' | '+'; text: string }[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
     if (i < a.length && j < b.length && a[i] === b[j]) {
-      ops.push({ op: ' ', line: a[i]! });
+      ops.push({ op: ' ', text: a[i]! });
       i++;
       j++;
     } else if (i < a.length && (j === b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) {
-      ops.push({ op: '-', line: a[i]! });
+      ops.push({ op: '-', text: a[i]! });
       i++;
     } else {
-      ops.push({ op: '+', line: b[j]! });
+      ops.push({ op: '+', text: b[j]! });
       j++;
     }
   }
+  return formatLines(ops, context);
+}
+
+/**
+ * Lines of a diff as text: `- `, `+ ` or two spaces before each, `context` unchanged lines around each
+ * change, `  …` for the unchanged runs left out; '' when nothing changed. (The dry run's diff and the
+ * PDL diff of two versions.)
+ */
+export function formatLines(ops: readonly { op: ' ' | '-' | '+'; text: string }[], context = 3): string {
   if (ops.every((o) => o.op === ' ')) return '';
   const keep = ops.map(
     (o, k) => o.op !== ' ' || ops.slice(Math.max(0, k - context), k + context + 1).some((x) => x.op !== ' '),
@@ -36,7 +45,7 @@ export function lineDiff(before: string, after: string, context = 3): string {
   let skipped = false;
   ops.forEach((o, k) => {
     if (keep[k]) {
-      out.push(`${o.op} ${o.line}`);
+      out.push(`${o.op} ${o.text}`);
       skipped = false;
     } else if (!skipped) {
       out.push('  …');

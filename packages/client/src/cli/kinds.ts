@@ -52,3 +52,6 @@ export function kindByName(name: string): KindInfo | undefined {
 }
 
 export const kindNames = kinds.map((k) => k.plural);
+
+/** The kinds that keep versions (`history`, `diff`, `rollback`; docs/detection-as-code.md, "Versions"). */
+export const versionedKinds = ['rules', 'tasks', 'pipelines', 'topologies'] as const;

@@ -63,7 +63,13 @@ export async function findRecord(weir: WeirClient, kind: KindInfo, id: string | 
   }
 }
 
-export async function deleteRecord(weir: WeirClient, kind: KindInfo, id: string | number): Promise<void> {
+/** Deletes a record; `note` is the change note of the version a rule, task, pipeline or topology stores. */
+export async function deleteRecord(
+  weir: WeirClient,
+  kind: KindInfo,
+  id: string | number,
+  note?: string,
+): Promise<void> {
   const s = String(id);
   const n = Number(id);
   switch (kind.kind) {
@@ -72,13 +78,13 @@ export async function deleteRecord(weir: WeirClient, kind: KindInfo, id: string 
     case 'Lookup':
       return weir.deleteLookup(s);
     case 'Rule':
-      return weir.rules.delete(s);
+      return weir.rules.delete(s, note);
     case 'Task':
-      return weir.tasks.delete(n);
+      return weir.tasks.delete(n, note);
     case 'Pipeline':
-      return weir.pipelines.delete(n);
+      return weir.pipelines.delete(n, note);
     case 'Topology':
-      return weir.topologies.delete(n);
+      return weir.topologies.delete(n, note);
     case 'User':
       return weir.deleteUser(s);
     case 'Node':
