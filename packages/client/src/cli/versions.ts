@@ -88,7 +88,7 @@ export function diffText(what: string, diff: VersionDiff): string {
         ? `- ${c.path}: ${json(c.before)}`
         : `~ ${c.path}: ${json(c.before)} → ${json(c.after)}`,
   );
-  return `--- ${what} version ${diff.from}\n+++ ${what} version ${diff.to}\n${lines.map((l) => `${l}\n`).join('')}${pdl ? `pdl:\n${pdl.replace(/^/gm, '  ')}` : ''}`;
+  return `--- ${what} version ${diff.from}\n+++ ${what} version ${diff.to}\n${lines.map((l) => `${l}\n`).join('')}${pdl ? `pdl:\n${pdl.replace(/^(?=.)/gm, '  ')}` : ''}`;
 }
 
 /** `history <kind> <id> [version]`: the versions as a table, or one version in full (YAML by default). */

@@ -14,6 +14,9 @@ describe('weirctl argument parsing', () => {
     const a = parseCommandLine(['apply', '-f', 'a.yaml', '-f', 'dir', '--dry-run']);
     assert.deepEqual(a.values.filename, ['a.yaml', 'dir']);
     assert.equal(a.values['dry-run'], true);
+    const r = parseCommandLine(['rollback', 'rule', 'shell', '2', '--note', 'back to v2']);
+    assert.deepEqual([r.positionals, r.values.note], [['rule', 'shell', '2'], 'back to v2']);
+    assert.deepEqual(parseCommandLine(['history', 'task', '3', '2', '-o', 'json']).positionals, ['task', '3', '2']);
   });
 
   test('-f is the file for apply and test, and follow for consume', () => {
@@ -40,6 +43,12 @@ describe('weirctl argument parsing', () => {
     usage(['get', 'rules', '--nope'], /Unknown option '--nope'/);
     usage(['get', 'rules', '-o', 'xml'], /-o xml: the output is one of table, json, yaml/);
     usage(['engine', 'state', 'extra'], /expected 1 argument/);
+    usage(
+      ['diff', 'rule', 'r'],
+      /diff: expected 3 to 4 argument\(s\), found 2: weirctl diff <kind> <id> <from> \[to\]/,
+    );
+    usage(['rollback', 'rule', 'r'], /rollback: expected 3 argument\(s\), found 2/);
+    usage(['get', 'rules', '--note', 'x'], /Unknown option '--note'/);
   });
 
   test('integer flags', () => {
