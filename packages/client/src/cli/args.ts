@@ -20,6 +20,8 @@ export interface CommandSpec {
   /** How many positional arguments it takes (after the command). */
   readonly min: number;
   readonly max: number;
+  /** The formats its -o takes, when not table, json and yaml. */
+  readonly outputs?: readonly string[];
 }
 
 export const commands: Record<string, CommandSpec> = {
@@ -202,6 +204,24 @@ export const commands: Record<string, CommandSpec> = {
     min: 1,
     max: 2,
   },
+  backtest: {
+    usage:
+      'backtest --rules <folder|file>... --events <file.ndjson|file.json> [--expect FILE] [-o table|json|yaml|junit] [--junit FILE] [--first N] [--mapping NAME | --mapping-file F]',
+    summary:
+      'run rules (PDL, manifests, Sigma) over an events file here, no server; check expectations (exit 1 when one fails)',
+    options: {
+      rules: { type: 'string', multiple: true },
+      events: { type: 'string' },
+      expect: { type: 'string' },
+      junit: { type: 'string' },
+      first: { type: 'string' },
+      mapping: { type: 'string' },
+      'mapping-file': { type: 'string' },
+    },
+    min: 0,
+    max: 0,
+    outputs: ['table', 'json', 'yaml', 'junit'],
+  },
   sigma: {
     usage: 'sigma convert|import <file|folder>... [--mapping NAME] [--mapping-file F] [--dry-run] [--note TEXT]',
     summary: 'convert Sigma rules to PDL here (convert), or on the server and store them (import)',
@@ -256,10 +276,12 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
     );
   }
   const output = values.output as string | undefined;
-  if (output !== undefined && !outputFormats.includes(output as OutputFormat)) {
-    throw new UsageError(`-o ${output}: the output is one of ${outputFormats.join(', ')}`);
+  const allowed = spec.outputs ?? outputFormats;
+  if (output !== undefined && !allowed.includes(output)) {
+    throw new UsageError(`-o ${output}: the output is one of ${allowed.join(', ')}`);
   }
-  return { command: first, positionals: parsed.positionals, values, output: output as OutputFormat | undefined };
+  const common = outputFormats.includes(output as OutputFormat) ? (output as OutputFormat) : undefined;
+  return { command: first, positionals: parsed.positionals, values, output: common };
 }
 
 /** A flag holding a non-negative integer; UsageError naming the flag otherwise. */

@@ -17,6 +17,7 @@ import { connection, openSession } from './session.ts';
 import { silence } from './silence.ts';
 import { diff, history, noteFlag, rollback, versionedKind } from './versions.ts';
 import { alerts } from './alerts.ts';
+import { backtest } from './backtest.ts';
 import { convertFiles, convertReport, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
 
@@ -497,6 +498,7 @@ export const handlers: Record<string, Handler> = {
   nodes,
   diagnose,
   sigma,
+  backtest: async (cmd, io) => backtest(cmd, io),
   alerts,
   silence,
   completion,
