@@ -99,7 +99,9 @@ const matches = table
   .split('\n')
   .slice(1)
   .reduce((sum, row) => sum + (Number(row.split(/\s+/)[2]) || 0), 0);
-console.log(`${count.toLocaleString('en')} events (${(bytes / 1e6).toFixed(0)} MB NDJSON), 100 rules, ${matches.toLocaleString('en')} matches; best of ${rounds}`);
+console.log(
+  `${count.toLocaleString('en')} events (${(bytes / 1e6).toFixed(0)} MB NDJSON), 100 rules, ${matches.toLocaleString('en')} matches; best of ${rounds}`,
+);
 console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? ''}`);
 for (const [name, figures] of Object.entries(results)) {
   console.log(

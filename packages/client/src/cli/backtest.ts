@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Mapping } from '@weir/sigma';
 import { intFlag, type ParsedCommand } from './args.ts';
 import { readEvents, readText } from './backtest-events.ts';
@@ -26,7 +27,7 @@ function notes(r: BacktestResult['rules'][number]): string {
     .join('; ');
 }
 
-/** The table output: a row per rule, then, with expectations, a row per expectation. */
+/** The table output: a row per rule, then, with expectations, a row per expectation; nothing cut. */
 export function backtestTable(result: BacktestResult, outcomes: readonly CheckOutcome[] | undefined): string {
   const rules = table(
     ['RULE', 'FROM', 'MATCHES', 'FIRST', 'NOTE'],
@@ -37,11 +38,13 @@ export function backtestTable(result: BacktestResult, outcomes: readonly CheckOu
       r.first.map(position).join(' '),
       notes(r),
     ]),
+    true,
   );
   if (outcomes === undefined) return rules;
   return `${rules}\n${table(
     ['EXPECTATION', 'RESULT', 'DETAIL'],
     outcomes.map((o) => [o.name, o.passed ? 'ok' : 'FAILED', o.message ?? '']),
+    true,
   )}`;
 }
 
@@ -102,6 +105,7 @@ export function backtest(cmd: ParsedCommand, io: Io): void {
     );
   if (junitFile !== undefined) {
     try {
+      mkdirSync(path.dirname(junitFile), { recursive: true });
       writeFileSync(junitFile, junit());
     } catch (err) {
       throw new UsageError(`--junit ${junitFile}: ${(err as Error).message}`);

@@ -73,15 +73,15 @@ const columns: Record<string, readonly Column[]> = {
 
 const maxCell = 60;
 
-function cell(v: unknown): string {
+function cell(v: unknown, whole: boolean): string {
   const s = v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   const one = s.replace(/\s+/g, ' ');
-  return one.length > maxCell ? `${one.slice(0, maxCell - 1)}…` : one;
+  return !whole && one.length > maxCell ? `${one.slice(0, maxCell - 1)}…` : one;
 }
 
-/** Aligned columns, two spaces apart, headers in capitals; long cells end in an ellipsis. */
-export function table(headers: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const cells = rows.map((r) => r.map(cell));
+/** Aligned columns, two spaces apart, headers in capitals; long cells end in an ellipsis unless `whole`. */
+export function table(headers: readonly string[], rows: readonly (readonly unknown[])[], whole = false): string {
+  const cells = rows.map((r) => r.map((v) => cell(v, whole)));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
   const line = (r: readonly string[]) =>
     r

@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  checkExpectations,
-  describeExpectation,
-  parseExpectations,
-} from '../../src/cli/backtest-expectations.ts';
+import { checkExpectations, describeExpectation, parseExpectations } from '../../src/cli/backtest-expectations.ts';
 import type { BacktestResult } from '../../src/cli/backtest-run.ts';
 
 const ids = ['root-login', 'brute-force', 'whoami'];
@@ -60,11 +56,17 @@ test('every other mistake names where it is', () => {
     ['rule:\n  whoami: 1\n', "e.yml:1:1: unknown key 'rule' (an expectations file has rules and othersMayFire)"],
     ['othersMayFire: no\nrules: {}\n', 'e.yml:1:16: othersMayFire must be true or false'],
     ['othersMayFire: true\n', 'e.yml:1:1: rules must be a map of rule id to expected matches'],
-    ['rules:\n  whoami: { exctly: 1 }\n', "e.yml:2:13: rule 'whoami': unknown key 'exctly' (one of exactly, atLeast, atMost)"],
+    [
+      'rules:\n  whoami: { exctly: 1 }\n',
+      "e.yml:2:13: rule 'whoami': unknown key 'exctly' (one of exactly, atLeast, atMost)",
+    ],
     ['rules:\n  whoami: { exactly: -1 }\n', 'e.yml:2:22: whoami.exactly must be a whole number from 0, found -1'],
     ['rules:\n  whoami: { atLeast: 1.5 }\n', 'e.yml:2:22: whoami.atLeast must be a whole number from 0, found 1.5'],
     ['rules:\n  whoami: "2"\n', 'e.yml:2:11: whoami must be a whole number from 0, found "2"'],
-    ['rules:\n  whoami: { exactly: 1, atMost: 2 }\n', "e.yml:2:11: rule 'whoami': exactly cannot go with atLeast or atMost"],
+    [
+      'rules:\n  whoami: { exactly: 1, atMost: 2 }\n',
+      "e.yml:2:11: rule 'whoami': exactly cannot go with atLeast or atMost",
+    ],
     ['rules:\n  whoami: { atLeast: 3, atMost: 2 }\n', "e.yml:2:11: rule 'whoami': atLeast 3 is more than atMost 2"],
     ['rules:\n  whoami: {}\n', "e.yml:2:11: rule 'whoami': give exactly, atLeast or atMost"],
     ['rules:\n  whoami: 1\n  whoami: 2\n', 'e.yml:3:3: not valid YAML: Map keys must be unique'],

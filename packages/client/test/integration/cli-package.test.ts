@@ -154,7 +154,7 @@ describe('the weirctl package, installed from its tarball', () => {
 
   for (const binary of nodes()) {
     const version = versionOf(binary);
-    test(`on Node ${version} (${binary}), outside the repository: --help, login, get rules, sigma convert`, async () => {
+    test(`on Node ${version} (${binary}), outside the repository: --help, login, get rules, sigma convert, backtest`, async () => {
       // `weirctl` starts with `#!/usr/bin/env node`: this Node is the one first on the PATH
       const bin = path.join(dir, `node-${version}`);
       mkdirSync(bin, { recursive: true });
@@ -193,6 +193,16 @@ describe('the weirctl package, installed from its tarball', () => {
       const converted = await cli(['sigma', 'convert', yml, '--mapping', 'winlogbeat']);
       assert.equal(converted.code, 0, converted.stderr);
       assert.match(converted.stdout, /winlog\.event_data\.Image = i"\*whoami\.exe"/);
+      // backtest, in process: the documented rule repository (PDL, a correlation manifest, Sigma) and its expectations
+      const example = path.join(repo, 'docs/examples/rule-repository');
+      const backtest = await run(
+        weirctl,
+        ['backtest', '--rules', 'rules', '--events', 'tests/logins.ndjson', '--expect', 'tests/logins.expect.yml'],
+        { cwd: example, env },
+      );
+      assert.equal(backtest.code, 0, backtest.stderr);
+      assert.match(backtest.stdout, /\nno other rule fires \(othersMayFire: false\) +ok\n$/);
+      assert.match(backtest.stderr, /\n0 of 4 expectation\(s\) failed\n$/);
     });
   }
 });
