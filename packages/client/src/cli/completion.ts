@@ -1,7 +1,7 @@
 import { commands } from './args.ts';
 import { kindNames, versionedKinds } from './kinds.ts';
 
-/** A bash completion script: commands, kinds (the versioned ones after history, diff, rollback), sub-commands, and file names after -f. */
+/** A bash completion script: commands, kinds (the versioned ones after history, diff, rollback), sub-commands, and file names after -f and backtest's file flags. */
 export function bashCompletion(): string {
   const cmds = Object.keys(commands).join(' ');
   const kinds = kindNames.join(' ');
@@ -14,7 +14,8 @@ _weirctl() {
   cmd="\${COMP_WORDS[1]}"
   case "$prev" in
     -f|--filename|--ca) if [ "$cmd" != consume ]; then COMPREPLY=( $(compgen -f -- "$cur") ); return; fi ;;
-    -o|--output) COMPREPLY=( $(compgen -W "table json yaml" -- "$cur") ); return ;;
+    --rules|--events|--expect|--junit|--mapping-file) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    -o|--output) if [ "$cmd" = backtest ]; then COMPREPLY=( $(compgen -W "table json yaml junit" -- "$cur") ); else COMPREPLY=( $(compgen -W "table json yaml" -- "$cur") ); fi; return ;;
     --from) if [ "$cmd" = consume ]; then COMPREPLY=( $(compgen -W "earliest latest" -- "$cur") ); return; fi ;;
     --state) COMPREPLY=( $(compgen -W "pending active expired" -- "$cur") ); return ;;
   esac
