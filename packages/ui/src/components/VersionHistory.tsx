@@ -19,11 +19,11 @@ import { actionText, sideBySide, togglePick, valueText, type DiffRow, type DiffS
 import { useActionError } from './dialog.ts';
 import { ErrorAlert } from './ErrorAlert.tsx';
 
-/** The SDK's version calls of one kind (`api.rules`, `api.tasks`, …). */
-export interface VersionSource<T> {
-  versions(id: string): Promise<VersionSummary[]>;
-  diff(id: string, from: number, to: number): Promise<VersionDiff>;
-  rollback(id: string, version: number, note?: string): Promise<T>;
+/** The SDK's version calls of one kind (`api.rules`, `api.tasks`, …); `I` is the kind's id type. */
+export interface VersionSource<T, I = string> {
+  versions(id: I): Promise<VersionSummary[]>;
+  diff(id: I, from: number, to: number): Promise<VersionDiff>;
+  rollback(id: I, version: number, note?: string): Promise<T>;
 }
 
 /**
@@ -32,7 +32,7 @@ export interface VersionSource<T> {
  * by line, the other fields as path / before / after; an admin rolls back to a version after a
  * confirmation with an optional change note. `revision` changes after each save, to read the list again.
  */
-export function VersionHistory<T>({
+export function VersionHistory<T, I = string>({
   what,
   id,
   source,
@@ -41,8 +41,8 @@ export function VersionHistory<T>({
   onRolledBack,
 }: {
   what: string;
-  id: string;
-  source: VersionSource<T>;
+  id: I;
+  source: VersionSource<T, I>;
   canRollBack: boolean;
   revision: number;
   onRolledBack: (record: T) => void;
@@ -133,14 +133,14 @@ export function VersionHistory<T>({
 }
 
 /** The diff of two versions: the PDL side by side, the other fields as path / before / after. */
-function VersionCompare<T>({
+function VersionCompare<T, I>({
   id,
   source,
   from,
   to,
 }: {
-  id: string;
-  source: VersionSource<T>;
+  id: I;
+  source: VersionSource<T, I>;
   from: number;
   to: number;
 }) {

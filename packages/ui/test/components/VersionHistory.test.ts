@@ -89,8 +89,11 @@ test('made and changed with notes; the history, the side-by-side diff, a rollbac
   await page.getByRole('option', { name: 'high', exact: true }).click();
   const note = page.getByRole('textbox', { name: /^Change note/ });
   await note.fill('su, not login (ticket 4711)');
+  // The first save's toast gone first, so that the one awaited below is the second save's.
+  const savedToast = page.getByText('Rule root-login saved', { exact: true });
+  await savedToast.waitFor({ state: 'detached' });
   await page.getByRole('button', { name: 'Save rule' }).click();
-  await page.getByText('Rule root-login saved', { exact: true }).last().waitFor();
+  await savedToast.waitFor();
   assert.equal(await note.inputValue(), '');
 
   const [first, second] = await versions();
@@ -189,5 +192,37 @@ test('a user reads the history and the diff; no Roll back', async () => {
   assert.deepEqual(await buttonsMatching(page, /Roll back/), []);
   assert.equal(await page.getByRole('columnheader', { name: 'Roll back' }).count(), 0);
   assert.deepEqual(await seriousViolations(page), []);
+  await page.context().close();
+});
+
+test("a task's drawer has its History too, read only: its versions and the fields that changed", async () => {
+  const task = { id: 7, name: 'parse', description: 'key=value pairs', function: 'PARSE_KV', definition: {} };
+  const note = { 'x-weir-change-note': encodeURIComponent('first cut → kv') };
+  assert.equal((await c.node.call('POST', '/api/tasks', { token, body: task, headers: note })).status, 201);
+  const changed = { ...task, description: 'key=value pairs, quoted values kept' };
+  assert.equal((await c.node.call('PUT', '/api/tasks/7', { token, body: changed })).status, 200);
+  const page = await (await c.context('light')).newPage();
+  await signIn(page, 'uma', 'uma-pw');
+  await page.goto('/tasks/7');
+  const drawer = page.getByRole('dialog');
+  await drawer.getByRole('tab', { name: 'History', exact: true }).click();
+  await drawer.getByTestId('version-row').nth(1).waitFor();
+  assert.deepEqual(
+    (await tableRows(page, 'Versions')).map((r) => [r[1], r[3], r[4], r[5]]),
+    [
+      ['2', 'admin', 'update', ''],
+      ['1', 'admin', 'create', 'first cut → kv'],
+    ],
+  );
+  await drawer.getByRole('heading', { name: 'Version 1 → version 2' }).waitFor();
+  await drawer.getByTestId('field-changes').waitFor();
+  assert.deepEqual(await tableRows(page, 'Fields changed from version 1 to version 2'), [
+    ['description', '"key=value pairs"', '"key=value pairs, quoted values kept"'],
+  ]);
+  assert.deepEqual(await buttonsMatching(drawer, /Roll back/), []);
+  assert.deepEqual(await seriousViolations(page), []);
+  // The definition is one click back.
+  await drawer.getByRole('tab', { name: 'Definition', exact: true }).click();
+  await drawer.getByRole('textbox', { name: /^Name/ }).waitFor();
   await page.context().close();
 });
