@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Table, Tabs, Text, Title } from '@mantine/core';
 import type { KindInfo } from '@weir/contract';
 import { Fragment, useState, type ReactNode } from 'react';
 import { kindLabels, type KindLabels } from '../lib/kind-labels.ts';
@@ -11,6 +11,7 @@ import { RecordDrawer } from './RecordDrawer.tsx';
 import { RowActions } from './RowActions.tsx';
 import { TableHead } from './TableHead.tsx';
 import { useOpenRecord } from './useOpenRecord.ts';
+import { VersionHistory, type VersionSource } from './VersionHistory.tsx';
 
 /**
  * What a `user` sees on a page an admin edits: the role may view, not change (a note, not an alert:
@@ -74,7 +75,8 @@ export interface Column<T> {
  * the table (Id, `columns`, then the row's actions: View or Edit, Delete for an admin, the row's own
  * buttons), `footer` (the count by default), the drawer showing the open record through `editor`
  * (mounted anew for another record, or a new one), and the delete dialog. A kind without a schema
- * (lookups, file uploads) is viewed, never edited.
+ * (lookups, file uploads) is viewed, never edited. With `versions` (a versioned kind), a stored record's
+ * drawer has two tabs: the editor, and its History (read-only: versions and diffs, no rollback).
  */
 export function ResourcePage<T extends Stored>({
   page,
@@ -86,6 +88,7 @@ export function ResourcePage<T extends Stored>({
   rowActions,
   trailingRowActions,
   editor,
+  versions,
 }: {
   page: ResourcePageState<T>;
   columns: readonly Column<T>[];
@@ -98,6 +101,7 @@ export function ResourcePage<T extends Stored>({
   rowActions?: (record: T) => ReactNode;
   trailingRowActions?: (record: T) => ReactNode;
   editor: (open: { record: T; isNew: boolean }, readOnly: boolean) => ReactNode;
+  versions?: VersionSource<T, T['id']>;
 }) {
   const { labels, records, isAdmin, open, show, close, notFound, closeLink, deleting, setDeleting } = page;
   const list = records.data ?? [];
@@ -144,7 +148,17 @@ export function ResourcePage<T extends Stored>({
       </Table>
       {footer ?? <Text size="sm">{labels.count(list.length)}</Text>}
       <RecordDrawer opened={open !== undefined} onClose={close} title={drawerTitle(labels, open)}>
-        {open && <Fragment key={`${open.record.id}-${open.isNew}`}>{editor(open, !isAdmin)}</Fragment>}
+        {open && (
+          <Fragment key={`${open.record.id}-${open.isNew}`}>
+            {versions && !open.isNew ? (
+              <WithHistory what={labels.record(open.record.id)} id={open.record.id} versions={versions}>
+                {editor(open, !isAdmin)}
+              </WithHistory>
+            ) : (
+              editor(open, !isAdmin)
+            )}
+          </Fragment>
+        )}
       </RecordDrawer>
       <ConfirmDelete
         what={deleting && labels.deleting(deleting)}
@@ -156,6 +170,42 @@ export function ResourcePage<T extends Stored>({
         }}
       />
     </Stack>
+  );
+}
+
+/** A stored record's drawer: its editor, and its History tab (read only), read when the tab opens. */
+function WithHistory<T, I>({
+  what,
+  id,
+  versions,
+  children,
+}: {
+  what: string;
+  id: I;
+  versions: VersionSource<T, I>;
+  children: ReactNode;
+}) {
+  const [tab, setTab] = useState<string | null>('record');
+  return (
+    <Tabs value={tab} onChange={setTab}>
+      <Tabs.List mb="md">
+        <Tabs.Tab value="record">Definition</Tabs.Tab>
+        <Tabs.Tab value="history">History</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="record">{children}</Tabs.Panel>
+      <Tabs.Panel value="history">
+        {tab === 'history' && (
+          <VersionHistory
+            what={what}
+            id={id}
+            source={versions}
+            canRollBack={false}
+            revision={0}
+            onRolledBack={() => {}}
+          />
+        )}
+      </Tabs.Panel>
+    </Tabs>
   );
 }
 

@@ -31,6 +31,7 @@ export default function PipelinesPage() {
         { header: 'Name', cell: (p) => p.name },
         { header: 'Tasks, in order', cell: (p) => p.tasks.map((id) => taskLabel(id, byId)).join(' → ') },
       ]}
+      versions={api.pipelines}
       editor={(open, readOnly) => (
         <PipelineEditor
           initial={open.record}

@@ -9,6 +9,7 @@ import {
   Select,
   Stack,
   Switch,
+  Tabs,
   TagsInput,
   Text,
   TextInput,
@@ -22,6 +23,7 @@ import { parse } from '@weir/pdl';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { SigmaMetadata } from '../components/SigmaMetadata.tsx';
+import { VersionHistory } from '../components/VersionHistory.tsx';
 import { annotationProblems, techniqueOptions, type TechniqueOption } from '../lib/attack-picker.ts';
 import { errorText } from '../lib/errors.ts';
 import { PdlEditor } from '../pdl/PdlEditor.tsx';
@@ -119,6 +121,10 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
   const [sampleTopic, setSampleTopic] = useState<string | null>(null);
   const [sampleCount, setSampleCount] = useState<number | string>(20);
   const [sampleInfo, setSampleInfo] = useState<string>();
+  const [note, setNote] = useState('');
+  const [tab, setTab] = useState<string | null>('rule');
+  /** Counts the saves, so the History tab reads the versions again. */
+  const [revision, setRevision] = useState(0);
   const lookups = usePoll(() => api.lookups().then((l) => l.map((x) => x.id)), 0);
   const topics = usePoll(() => api.topics(), 0);
   const fields = useMemo(() => {
@@ -149,8 +155,12 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
 
   const save = async () => {
     try {
-      const saved = id === undefined ? await api.rules.create(rule) : await api.rules.update(id, rule);
+      const changeNote = note.trim() || undefined;
+      const saved =
+        id === undefined ? await api.rules.create(rule, changeNote) : await api.rules.update(id, rule, changeNote);
       setSaveError(undefined);
+      setNote('');
+      setRevision((r) => r + 1);
       notifications.show({ color: 'green', message: `Rule ${saved.id} saved` });
       if (id === undefined) navigate(`/rules/${encodeURIComponent(saved.id)}`);
     } catch (err) {
@@ -205,20 +215,8 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
 
   const matched = outcomes?.filter((o) => o.matched).length ?? 0;
   const problems = annotationProblems(rule.annotations ?? []);
-  return (
+  const form = (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1}>{id === undefined ? 'New rule' : `Rule ${id}`}</Title>
-        <Button variant="default" onClick={() => navigate('/rules')}>
-          Back to rules
-        </Button>
-      </Group>
-      <ErrorAlert error={loadError} />
-      {!isAdmin && (
-        <Alert color="blue" role="status" data-testid="read-only-notice">
-          Read-only: your role (user) views and tests this rule; an admin changes it.
-        </Alert>
-      )}
       <Group grow align="start">
         <TextInput
           label="Id"
@@ -297,7 +295,15 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
       </Group>
       <ErrorAlert error={saveError} />
       {isAdmin && (
-        <Group>
+        <Group align="end">
+          <TextInput
+            label="Change note (optional)"
+            description="Kept with the version this save stores"
+            value={note}
+            onChange={(e) => setNote(e.currentTarget.value)}
+            maxLength={1000}
+            w={420}
+          />
           <Button onClick={() => void save()}>Save rule</Button>
         </Group>
       )}
@@ -395,6 +401,48 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
           )}
         </Stack>
       </Card>
+    </Stack>
+  );
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>{id === undefined ? 'New rule' : `Rule ${id}`}</Title>
+        <Button variant="default" onClick={() => navigate('/rules')}>
+          Back to rules
+        </Button>
+      </Group>
+      <ErrorAlert error={loadError} />
+      {!isAdmin && (
+        <Alert color="blue" role="status" data-testid="read-only-notice">
+          Read-only: your role (user) views and tests this rule; an admin changes it.
+        </Alert>
+      )}
+      {id === undefined ? (
+        form
+      ) : (
+        <Tabs value={tab} onChange={setTab}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="rule">Rule</Tabs.Tab>
+            <Tabs.Tab value="history">History</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="rule">{form}</Tabs.Panel>
+          <Tabs.Panel value="history">
+            {tab === 'history' && (
+              <VersionHistory
+                what={`Rule ${id}`}
+                id={id}
+                source={api.rules}
+                canRollBack={isAdmin}
+                revision={revision}
+                onRolledBack={(restored) => {
+                  setRule(restored);
+                  setRevision((r) => r + 1);
+                }}
+              />
+            )}
+          </Tabs.Panel>
+        </Tabs>
+      )}
     </Stack>
   );
 }

@@ -33,6 +33,7 @@ export default function TasksPage() {
         { header: 'Function', cell: (t) => <Code>{t.function}</Code> },
         { header: 'Description', cell: (t) => t.description },
       ]}
+      versions={api.tasks}
       editor={(open, readOnly) => (
         <TaskEditor initial={open.record} isNew={open.isNew} readOnly={readOnly} onSaved={page.saved} />
       )}

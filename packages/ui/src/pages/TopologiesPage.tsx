@@ -149,6 +149,7 @@ export default function TopologiesPage() {
           <Text size="sm">No topology yet.</Text>
         )
       }
+      versions={api.topologies}
       editor={(open, readOnly) => (
         <TopologyEditor
           initial={open.record}
