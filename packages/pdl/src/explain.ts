@@ -55,6 +55,8 @@ export interface CorrelationStageTrace {
   readonly late: boolean;
   /** Whether the group emitted on this event. */
   readonly fired: boolean;
+  /** The same as `fired`: whether anything came out of the stage for this event. */
+  readonly passed: boolean;
   /** The group's window after the event, and what the stage computed over it (null: no open window). */
   readonly window: { readonly start: number; readonly end: number } | null;
   readonly state: JsonObject | null;
@@ -138,7 +140,6 @@ const SCOPE = 'explain';
 
 class Explainer {
   readonly #ast: Pipeline;
-  readonly #options: ExplainOptions;
   readonly #now: () => number;
   /** The whole rule: the verdict and the outputs. */
   readonly #program: CompiledPdl;
@@ -152,7 +153,6 @@ class Explainer {
 
   constructor(ast: Pipeline, options: ExplainOptions) {
     this.#ast = ast;
-    this.#options = options;
     this.#now = options.now ?? Date.now;
     const compileOptions: CompileOptions = { ...options, now: this.#now };
     this.#program = compile(ast, compileOptions);
@@ -244,6 +244,7 @@ class Explainer {
       counted: this.#store.touched.has(key) && !wasLate,
       late: wasLate,
       fired,
+      passed: fired,
       window: open !== undefined ? { start: open.start, end: open.end } : (own?.window ?? null),
       state: open !== undefined ? this.#state(open, key) : (own?.state ?? null),
       ...(stage.kind === 'TemporalStage' ? { queries: temporalQueries(stage, routed?.event ?? event) } : {}),

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compile, explain } from '../src/index.ts';
-import type { Pipeline } from '../src/index.ts';
+import type { CorrelationStageTrace, Pipeline } from '../src/index.ts';
 import { event, pipeline } from './arbitraries.ts';
 
 const now = (): number => 0;
@@ -59,7 +59,9 @@ describe('explain', () => {
     const out = explain(text, events, { now });
     assert.equal(out.matched, true);
     assert.equal(out.outputs.length, 1);
-    const correlations = out.events.map((e) => e.stages.find((s) => s.kind === 'AggregationStage'));
+    const correlations = out.events.map((e) =>
+      e.stages.find((s): s is CorrelationStageTrace => s.kind === 'AggregationStage'),
+    );
     assert.equal(correlations[1], undefined); // stopped at the query
     assert.equal(out.events[1]?.stoppedAt, 0);
     assert.deepEqual(
