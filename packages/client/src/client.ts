@@ -14,7 +14,9 @@ import type {
   SyntaxResult,
   TailQuery,
   TestResult,
+  ExplainRequest,
 } from '@weir/contract';
+import type { Explanation } from '@weir/pdl';
 import type {
   BrokerTopic,
   ConsumedMessage,
@@ -555,6 +557,14 @@ export class WeirClient {
     });
     if (Array.isArray(body.result)) return body.result as Record<string, unknown>[];
     throw new TypeError(`unexpected PDL sequence test result: ${JSON.stringify(body)}`);
+  }
+  /**
+   * `POST /api/explain/pdl`: why a rule (`pdl` text or a stored `ruleId`) did or did not match an
+   * `event` (or a sample, `events`, fed in order): the query tree with a truth value per node and the
+   * values seen, where each event stopped, a correlation's group, window and count.
+   */
+  explain(request: ExplainRequest): Promise<Explanation> {
+    return this.#json('POST', '/api/explain/pdl', { json: request });
   }
   /** `{ok: true}` or the parser's error with its line and column. */
   async pdlSyntax(pdl: string): Promise<PdlSyntax> {

@@ -68,6 +68,16 @@ export type {
 export type { TaskFunction as TaskFunctionName } from '@weir/contract';
 export type { SigmaImportRequest, TailQuery } from '@weir/contract';
 export type { FieldChange, LineChange, VersionDetail, VersionDiff, VersionSummary } from '@weir/contract';
+export type { ExplainRequest } from '@weir/contract';
+export type {
+  ConditionExplanation,
+  CorrelationStageTrace,
+  EmissionTrace,
+  EventTrace,
+  Explanation,
+  FieldSeen,
+  StageTrace,
+} from '@weir/pdl';
 
 /** A task or pipeline test's answer as the SDK reads it: `warnings` names the rules APPLY_RULES skipped ("rule `failed` does not exist"), empty when none. */
 export interface TaskTestOutcome {

@@ -38,3 +38,19 @@ export { cloneJson, fromText, isCanonicalNumeral, isObject, setOwn } from './val
 export { parseKeyValues, splitCsv } from './textParsers.ts';
 export { originalAggregation, originalTemporal, outputKeys, outputNames, setOutputNames } from './outputNames.ts';
 export type { OutputNames } from './outputNames.ts';
+export { explain } from './explain.ts';
+export type {
+  ConditionExplanation,
+  CorrelationStageTrace,
+  CorrelationTrace,
+  EmissionTrace,
+  EventTrace,
+  ExplainOptions,
+  Explanation,
+  FieldSeen,
+  GroupRef,
+  QueryStageTrace,
+  StageTrace,
+  TransformStageTrace,
+} from './explain.ts';
+export { explainQuery } from './explainQuery.ts';

@@ -222,6 +222,15 @@ export const commands: Record<string, CommandSpec> = {
     max: 0,
     outputs: ['table', 'json', 'yaml', 'junit'],
   },
+  explain: {
+    usage: 'explain --rule <id|file.pdl> --event <file|-> [--ascii] [-o text|json]',
+    summary:
+      'why a rule did or did not match: the query tree with a truth value per node and the values seen (exit 1 when it did not match)',
+    options: { rule: { type: 'string' }, event: { type: 'string' }, ascii: { type: 'boolean' } },
+    min: 0,
+    max: 0,
+    outputs: ['text', 'json'],
+  },
   sigma: {
     usage: 'sigma convert|import <file|folder>... [--mapping NAME] [--mapping-file F] [--dry-run] [--note TEXT]',
     summary: 'convert Sigma rules to PDL here (convert), or on the server and store them (import)',

@@ -14,8 +14,8 @@ _weirctl() {
   cmd="\${COMP_WORDS[1]}"
   case "$prev" in
     -f|--filename|--ca) if [ "$cmd" != consume ]; then COMPREPLY=( $(compgen -f -- "$cur") ); return; fi ;;
-    --rules|--events|--expect|--junit|--mapping-file) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    -o|--output) if [ "$cmd" = backtest ]; then COMPREPLY=( $(compgen -W "table json yaml junit" -- "$cur") ); else COMPREPLY=( $(compgen -W "table json yaml" -- "$cur") ); fi; return ;;
+    --rules|--events|--expect|--junit|--mapping-file|--rule|--event) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    -o|--output) if [ "$cmd" = backtest ]; then COMPREPLY=( $(compgen -W "table json yaml junit" -- "$cur") ); elif [ "$cmd" = explain ]; then COMPREPLY=( $(compgen -W "text json" -- "$cur") ); else COMPREPLY=( $(compgen -W "table json yaml" -- "$cur") ); fi; return ;;
     --from) if [ "$cmd" = consume ]; then COMPREPLY=( $(compgen -W "earliest latest" -- "$cur") ); return; fi ;;
     --state) COMPREPLY=( $(compgen -W "pending active expired" -- "$cur") ); return ;;
   esac

@@ -11,6 +11,7 @@ import { consumerGroupRoutes } from './consumer-groups.ts';
 import { userRoutes } from './users.ts';
 import { engineRoutes } from './engine.ts';
 import { testRoutes } from './tests.ts';
+import { explainRoutes } from './explain.ts';
 import { sigmaImportRoutes } from './sigma-import.ts';
 import { liveRoutes } from './live.ts';
 import { auditRoutes } from './audit.ts';
@@ -33,6 +34,7 @@ export const routeModules: readonly RouteModule[] = [
   lookupRoutes,
   engineRoutes,
   testRoutes,
+  explainRoutes,
   sigmaImportRoutes,
   liveRoutes,
   alertRoutes,
