@@ -75,7 +75,10 @@ export class Backtest {
     const selected = this.#index.selected;
     for (let c = 0; c < count; c++) {
       const i = selected[c]!;
-      const compiled = this.#rules[i]!.compiled;
+      const rule = this.#rules[i]!;
+      // RuleIndex makes a null entry (a disabled rule) a candidate for every event: skip it here
+      if (!rule.enabled) continue;
+      const compiled = rule.compiled;
       if (compiled.hasCorrelation) {
         const n = compiled.feed(event, context).length;
         if (n > 0) this.#record(i, n, position);

@@ -150,12 +150,15 @@ describe('weirctl config and completion', () => {
     assert.match(bash, /complete -F _weirctl weirctl/);
     assert.match(
       bash,
-      /compgen -W "login logout get describe apply delete history diff rollback export import test produce reset-offsets consume engine nodes diagnose alerts silence backtest sigma completion help"/,
+      /compgen -W "login logout get describe apply delete history diff rollback export import test produce reset-offsets consume engine nodes diagnose alerts silence backtest explain sigma completion help"/,
     );
     assert.match(bash, /compgen -W "topics lookups rules tasks pipelines topologies users nodes groups"/);
     assert.match(bash, /history\|diff\|rollback\) COMPREPLY=\( \$\(compgen -W "rules tasks pipelines topologies"/);
     assert.match(bash, /silence\) COMPREPLY=\( \$\(compgen -W "list create expire"/);
-    assert.match(bash, /--rules\|--events\|--expect\|--junit\|--mapping-file\) COMPREPLY=\( \$\(compgen -f/);
+    assert.match(
+      bash,
+      /--rules\|--events\|--expect\|--junit\|--mapping-file\|--rule\|--event\) COMPREPLY=\( \$\(compgen -f/,
+    );
     assert.match(bash, /if \[ "\$cmd" = backtest \]; then COMPREPLY=\( \$\(compgen -W "table json yaml junit"/);
     assert.match(zshCompletion(), /bashcompinit/);
   });
