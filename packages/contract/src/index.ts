@@ -40,3 +40,4 @@ export * from './notifiers.ts';
 export * from './topic-details.ts';
 export * from './consumer-groups.ts';
 export * from './versions.ts';
+export * from './backtests.ts';
