@@ -43,7 +43,12 @@ export class BacktestEvaluator {
     const book = new RuleBook(this.#state);
     book.update(rules, lookups);
     const task = compileTask(
-      { id: 0, name: 'backtest', function: 'APPLY_RULES', definition: { rules: rules.map((r) => r.id), matchAll: true } },
+      {
+        id: 0,
+        name: 'backtest',
+        function: 'APPLY_RULES',
+        definition: { rules: rules.map((r) => r.id), matchAll: true },
+      },
       { rules: book, lookups, routeCorrelations: true, stateStore: this.#state },
     );
     const topics = { repartition, changelog: '(backtest changelog)' };

@@ -5,7 +5,11 @@ import { domainError, isDomainError } from '../core/errors.ts';
 /** Where a backtest reads: a topic range (times resolved to offsets when it starts) or the events sent. */
 export type BacktestInput =
   | { readonly kind: 'times'; readonly topic: string; readonly from: number; readonly to: number }
-  | { readonly kind: 'offsets'; readonly topic: string; readonly offsets: ReadonlyMap<number, readonly [number, number]> }
+  | {
+      readonly kind: 'offsets';
+      readonly topic: string;
+      readonly offsets: ReadonlyMap<number, readonly [number, number]>;
+    }
   | { readonly kind: 'events'; readonly events: readonly unknown[] };
 
 export interface BacktestPlan {
@@ -52,7 +56,10 @@ export function planBacktest(body: unknown, catalog: RuleCatalog): BacktestPlan 
 
 function candidateRules(value: unknown, catalog: RuleCatalog): StoredRule[] {
   if (!isObject(value) || !Array.isArray(value['rules']))
-    throw invalid('candidate', 'must be {rules: [...]}: rules inline ({id, pdl, …}) or by id and version ({id, version})');
+    throw invalid(
+      'candidate',
+      'must be {rules: [...]}: rules inline ({id, pdl, …}) or by id and version ({id, version})',
+    );
   const rules = value['rules'] as unknown[];
   if (rules.length === 0) throw invalid('candidate.rules', 'is empty; name at least one rule');
   const seen = new Set<string>();
@@ -76,7 +83,10 @@ function candidateRules(value: unknown, catalog: RuleCatalog): StoredRule[] {
         throw err;
       }
       if (stored === undefined)
-        throw invalid(`${where}.version`, `version ${String(v)} of rule '${id}' records its deletion and holds no rule`);
+        throw invalid(
+          `${where}.version`,
+          `version ${String(v)} of rule '${id}' records its deletion and holds no rule`,
+        );
       return stored;
     }
     if (typeof r['pdl'] !== 'string')
@@ -86,7 +96,10 @@ function candidateRules(value: unknown, catalog: RuleCatalog): StoredRule[] {
     } catch (err) {
       throw invalid(`${where}.pdl`, `rule '${id}' does not compile: ${(err as Error).message}`);
     }
-    if ('annotations' in r && !(Array.isArray(r['annotations']) && r['annotations'].every((a) => typeof a === 'string')))
+    if (
+      'annotations' in r &&
+      !(Array.isArray(r['annotations']) && r['annotations'].every((a) => typeof a === 'string'))
+    )
       throw invalid(`${where}.annotations`, 'must be an array of strings');
     return {
       name: id,
@@ -105,12 +118,18 @@ function timeOf(value: unknown, where: string): number {
     const t = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
     if (Number.isFinite(t)) return t;
   }
-  throw invalid(where, `${JSON.stringify(value)} is not a time: give ISO 8601 text (2021-03-14T09:00:00Z) or epoch milliseconds`);
+  throw invalid(
+    where,
+    `${JSON.stringify(value)} is not a time: give ISO 8601 text (2021-03-14T09:00:00Z) or epoch milliseconds`,
+  );
 }
 
 function inputOf(value: unknown): BacktestInput {
   if (!isObject(value))
-    throw invalid('source', 'must be {topic, from, to}, {topic, offsets: {partition: [start, end]}} or {events: [...]}');
+    throw invalid(
+      'source',
+      'must be {topic, from, to}, {topic, offsets: {partition: [start, end]}} or {events: [...]}',
+    );
   if ('events' in value) {
     const events = value['events'];
     if (!Array.isArray(events)) throw invalid('source.events', 'must be an array of events');

@@ -101,13 +101,16 @@ export class Backtests {
   async start(user: string, plan: BacktestPlan, lookups: LookupResolver): Promise<BacktestStatus> {
     const limits = this.#limits();
     this.#sweep();
-    const mine = [...this.#jobs.values()].filter((j) => j.user === user && (j.state === 'queued' || j.state === 'running'));
+    const mine = [...this.#jobs.values()].filter(
+      (j) => j.user === user && (j.state === 'queued' || j.state === 'running'),
+    );
     if (mine.length >= limits.maxPerUser) throw domainError('BACKTEST_LIMIT', limits.maxPerUser);
     const { input } = plan;
     let partitions = 1;
     if (input.kind !== 'events') {
       const count = await this.#kafka.partitions(input.topic);
-      if (count === undefined) throw domainError('BACKTEST_INVALID', `source.topic: topic '${input.topic}' does not exist`);
+      if (count === undefined)
+        throw domainError('BACKTEST_INVALID', `source.topic: topic '${input.topic}' does not exist`);
       partitions = count;
       if (input.kind === 'offsets')
         for (const p of input.offsets.keys())
@@ -138,7 +141,8 @@ export class Backtests {
       this.#jobs.delete(job.id);
       throw err;
     }
-    const total = input.kind === 'events' ? input.events.length : ranges!.reduce((n, r) => n + Number(r.end - r.start), 0);
+    const total =
+      input.kind === 'events' ? input.events.length : ranges!.reduce((n, r) => n + Number(r.end - r.start), 0);
     if (total > limits.maxEvents) {
       this.#jobs.delete(job.id);
       throw domainError(

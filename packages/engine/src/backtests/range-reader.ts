@@ -59,7 +59,10 @@ export class RangeReader {
   /** The offsets of a time range, per partition (from and to in epoch ms, both included). */
   async timeRange(topic: string, from: number, to: number): Promise<PartitionRange[]> {
     const { end } = await this.bounds(topic);
-    const [starts, ends] = await Promise.all([this.#offsets(topic, BigInt(from)), this.#offsets(topic, BigInt(to) + 1n)]);
+    const [starts, ends] = await Promise.all([
+      this.#offsets(topic, BigInt(from)),
+      this.#offsets(topic, BigInt(to) + 1n),
+    ]);
     // -1: no record at or after the time on that partition → its end
     const at = (found: bigint | undefined, p: number) => (found === undefined || found < 0n ? end[p]! : found);
     return end.map((_, p) => ({ partition: p, start: at(starts[p], p), end: at(ends[p], p) }));

@@ -6,7 +6,14 @@ import type { BacktestPlan } from '../../src/backtests/backtest-request.ts';
 import type { RangeReader } from '../../src/backtests/range-reader.ts';
 import type { FetchedRecord } from '../../src/stream/records.ts';
 
-const rule = { id: 'fail', name: 'fail', description: '', pdl: 'action="fail"', annotations: [], enabled: true } as unknown as StoredRule;
+const rule = {
+  id: 'fail',
+  name: 'fail',
+  description: '',
+  pdl: 'action="fail"',
+  annotations: [],
+  enabled: true,
+} as unknown as StoredRule;
 const noLookups = { get: () => undefined };
 
 /** A topic `slow` of 2 partitions × 10 records whose reader yields one record per `stepMs` (until aborted). */
@@ -20,7 +27,16 @@ function slowKafka(stepMs: number): BacktestKafka {
       for (let i = 0; i < 20 && !signal.aborted; i++) {
         await new Promise((r) => setTimeout(r, stepMs));
         const value = Buffer.from(JSON.stringify({ action: 'fail', n: i }));
-        yield [{ topic, partition: i % 2, offset: BigInt(i >> 1), key: undefined, value, timestamp: BigInt(i) } as unknown as FetchedRecord];
+        yield [
+          {
+            topic,
+            partition: i % 2,
+            offset: BigInt(i >> 1),
+            key: undefined,
+            value,
+            timestamp: BigInt(i),
+          } as unknown as FetchedRecord,
+        ];
       }
     },
   } as unknown as RangeReader;
@@ -80,9 +96,12 @@ describe('Backtests: limits, cancel, deadline, progress', () => {
       message:
         'The backtest request is not valid: source: the range holds 20 records, more than the 19 a backtest may read (setting weir.backtest.max-events); narrow it',
     });
-    await assert.rejects(b.start('ann', { ...plan, input: { ...plan.input, topic: 'gone' } }, noLookups), {
-      message: "The backtest request is not valid: source.topic: topic 'gone' does not exist",
-    });
+    await assert.rejects(
+      b.start('ann', { ...plan, input: { kind: 'times', topic: 'gone', from: 0, to: 1 } }, noLookups),
+      {
+        message: "The backtest request is not valid: source.topic: topic 'gone' does not exist",
+      },
+    );
     assert.deepEqual(b.list('ann', false), []);
   });
 

@@ -39,7 +39,11 @@ function wave(n: 0 | 1): { value: string; time: number }[] {
 }
 
 async function produceAt(topic: string, records: { value: string; time: number }[], first: number): Promise<void> {
-  const producer = new Producer({ clientId: 'weir-test-backtest', bootstrapBrokers: [testBootstrap()], idempotent: true });
+  const producer = new Producer({
+    clientId: 'weir-test-backtest',
+    bootstrapBrokers: [testBootstrap()],
+    idempotent: true,
+  });
   try {
     await producer.send({
       messages: records.map((r, i) => ({
@@ -71,7 +75,14 @@ for (const threads of [1, 2]) {
       token = await tn.initAdmin();
       await createTopics([input], 3);
       await createTopics([output]);
-      const rule = (id: string, pdl: string) => ({ id, name: id, description: '', pdl, annotations: [], enabled: true });
+      const rule = (id: string, pdl: string) => ({
+        id,
+        name: id,
+        description: '',
+        pdl,
+        annotations: [],
+        enabled: true,
+      });
       await post(tn, token, '/api/rules', rule('fail', FAIL));
       await post(tn, token, '/api/rules', rule('burst', BURST));
       await post(tn, token, '/api/tasks', {
@@ -130,7 +141,12 @@ for (const threads of [1, 2]) {
       const topicsBefore = await topicNames();
       const offsetsBefore = [await kcatEndOffsets(input, 3), (await liveAlerts()).length];
       const same = await backtest({
-        candidate: { rules: [{ id: 'fail', version: 1 }, { id: 'burst', version: 1 }] },
+        candidate: {
+          rules: [
+            { id: 'fail', version: 1 },
+            { id: 'burst', version: 1 },
+          ],
+        },
         source: { topic: input, from: new Date(t0).toISOString(), to: t0 + 3600_000 },
         first: 100,
       });
@@ -138,7 +154,11 @@ for (const threads of [1, 2]) {
       assert.equal(same.progress.eventsRead, first.length + second.length);
       assert.equal(same.progress.share, 1);
       const result = same.result!;
-      const ids = (r: string) => live.filter((a) => a._rule.id === r).map((a) => a._alert.id).sort();
+      const ids = (r: string) =>
+        live
+          .filter((a) => a._rule.id === r)
+          .map((a) => a._alert.id)
+          .sort();
       const backtestIds = (r: string) =>
         (result.rules.find((x) => x.id === r)!.first as unknown as Alert[]).map((a) => a._alert.id).sort();
       assert.deepEqual(
@@ -158,10 +178,16 @@ for (const threads of [1, 2]) {
       // offsets past a partition's end are refused, naming the partition and what it holds
       const past = await tn.call('POST', '/api/backtests', {
         token,
-        body: { candidate: { rules: [{ id: 'fail', version: 1 }] }, source: { topic: input, offsets: { '0': [0, 1000] } } },
+        body: {
+          candidate: { rules: [{ id: 'fail', version: 1 }] },
+          source: { topic: input, offsets: { '0': [0, 1000] } },
+        },
       });
       assert.equal(past.status, 400);
-      assert.match((past.body as { debugMessage: string }).debugMessage, /source\.offsets\.0: \[0, 1000\] is outside partition 0 of/);
+      assert.match(
+        (past.body as { debugMessage: string }).debugMessage,
+        /source\.offsets\.0: \[0, 1000\] is outside partition 0 of/,
+      );
       // a changed candidate: `fail` for u0 only, and a burst from 2 failures on
       const ends = await kcatEndOffsets(input, 3);
       const diff = await backtest({
@@ -175,7 +201,10 @@ for (const threads of [1, 2]) {
         first: 1000,
       });
       assert.equal(diff.state, 'done', diff.error);
-      const lost = live.filter((a) => a._rule.id === 'fail' && a.user !== 'u0').map((a) => a._alert.id).sort();
+      const lost = live
+        .filter((a) => a._rule.id === 'fail' && a.user !== 'u0')
+        .map((a) => a._alert.id)
+        .sort();
       assert.deepEqual([...diff.result!.diff.onlyCurrent.first].sort(), lost);
       // the new burst alerts: each user's second failure (a count of 2), one per user
       assert.equal(diff.result!.diff.onlyCandidate.count, users.length);

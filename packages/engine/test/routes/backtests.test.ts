@@ -7,8 +7,14 @@ const t = useInProcessNode({ 'weir.backtest.max-events': '50' }, async () => {
   const { admin } = t.tokens;
   const rule = { id: 'fail', name: 'Fail', description: '', pdl: 'action="fail"', annotations: [], enabled: true };
   await t.node.call('POST', '/api/rules', { token: admin, body: rule });
-  await t.node.call('PUT', '/api/rules/fail', { token: admin, body: { ...rule, pdl: 'action="fail" AND user="root"' } });
-  await t.node.call('POST', '/api/topics', { token: admin, body: { name: 'logins', numberOfPartitions: 2, replicationFactor: 1 } });
+  await t.node.call('PUT', '/api/rules/fail', {
+    token: admin,
+    body: { ...rule, pdl: 'action="fail" AND user="root"' },
+  });
+  await t.node.call('POST', '/api/topics', {
+    token: admin,
+    body: { name: 'logins', numberOfPartitions: 2, replicationFactor: 1 },
+  });
 });
 
 const post = (body: unknown, token = t.tokens.user) => t.node.call('POST', '/api/backtests', { token, body });
@@ -87,7 +93,9 @@ test('bad input: each refusal names the field and what is wrong', async () => {
     [
       { candidate: { rules: [{ id: 'ghost', version: 1 }] }, source: { events: [] } },
       400,
-      invalid("candidate.rules[0].version: Rule 'ghost' has no versions: no rule with this id was changed since versions are kept."),
+      invalid(
+        "candidate.rules[0].version: Rule 'ghost' has no versions: no rule with this id was changed since versions are kept.",
+      ),
     ],
     [
       { candidate: rules, source: { topic: 'logins', offsets: { '0': [5, 2] } } },
@@ -102,13 +110,11 @@ test('bad input: each refusal names the field and what is wrong', async () => {
     [
       { candidate: rules, source: { topic: 'logins', from: 'yesterday', to: 1 } },
       400,
-      invalid('source.from: "yesterday" is not a time: give ISO 8601 text (2021-03-14T09:00:00Z) or epoch milliseconds'),
+      invalid(
+        'source.from: "yesterday" is not a time: give ISO 8601 text (2021-03-14T09:00:00Z) or epoch milliseconds',
+      ),
     ],
-    [
-      { candidate: { rules: [{ id: 'x', pdl: 'action=' }] }, source: { events: [] } },
-      400,
-      undefined,
-    ],
+    [{ candidate: { rules: [{ id: 'x', pdl: 'action=' }] }, source: { events: [] } }, 400, undefined],
     [
       { candidate: rules, source: { events: Array.from({ length: 51 }, () => ({ a: 1 })) } },
       400,
@@ -120,7 +126,11 @@ test('bad input: each refusal names the field and what is wrong', async () => {
     const res = await post(body);
     assert.equal(res.status, status, JSON.stringify(body).slice(0, 200));
     if (expected !== undefined) assert.deepEqual(res.body, expected);
-    else assert.match((res.body as { debugMessage: string }).debugMessage, /^The backtest request is not valid: candidate\.rules\[0\]\.pdl: rule 'x' does not compile: /);
+    else
+      assert.match(
+        (res.body as { debugMessage: string }).debugMessage,
+        /^The backtest request is not valid: candidate\.rules\[0\]\.pdl: rule 'x' does not compile: /,
+      );
   }
   const missing = await t.node.call('GET', '/api/backtests/nope', { token: t.tokens.user });
   assert.equal(missing.status, 404);
