@@ -204,6 +204,16 @@ export const errorCatalog = {
     429,
     (seconds: number) => `Too many failed logins for this user from this address; try again in ${seconds} s.`,
   ],
+  BACKTEST_INVALID: [400, (detail: string) => `The backtest request is not valid: ${detail}`],
+  BACKTEST_MISSING: [
+    404,
+    (id: string) => `No backtest ${id}; backtests are kept for an hour after they end, on the node that ran them.`,
+  ],
+  BACKTEST_LIMIT: [
+    429,
+    (max: number) =>
+      `You already have ${max} backtests queued or running (setting weir.backtest.max-per-user); wait for one to end or cancel one (DELETE /api/backtests/{id}).`,
+  ],
   INTERNAL: [500, (id: string) => `An internal error occurred; see the node's log for request ${id}.`],
   UNAVAILABLE: [503, (what: string) => what],
 } as const satisfies Record<string, readonly [ErrorHttpStatus, (...args: never[]) => string]>;

@@ -41,3 +41,4 @@ export * from './topic-details.ts';
 export * from './consumer-groups.ts';
 export * from './versions.ts';
 export * from './explain.ts';
+export * from './backtests.ts';

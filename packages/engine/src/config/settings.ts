@@ -178,6 +178,24 @@ export const settingDefinitions = {
     1000,
     'Consumer sessions one user may hold at once (one per topic); another one gets 400 while all are running.',
   ),
+  'weir.backtest.max-events': integer(
+    1_000_000,
+    1,
+    1_000_000_000,
+    'Events one backtest reads at most; a range that holds more is refused with 400 before it starts.',
+  ),
+  'weir.backtest.deadline-seconds': integer(
+    600,
+    1,
+    86_400,
+    'Wall time one backtest may run; past it the backtest fails with what it read so far named in its error.',
+  ),
+  'weir.backtest.max-per-user': integer(
+    2,
+    1,
+    100,
+    'Backtests one user may have queued or running at once; another one gets 429.',
+  ),
   'weir.topics.tail.max-per-user': integer(
     4,
     1,

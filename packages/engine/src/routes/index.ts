@@ -19,6 +19,7 @@ import { diagnosticsRoutes } from './diagnostics.ts';
 import { silenceRoutes } from './silences.ts';
 import { alertRoutes } from './alerts.ts';
 import { notifierRoutes } from './notifiers.ts';
+import { backtestRoutes } from './backtests.ts';
 
 /** Every route module of the API, in registration order. */
 export const routeModules: readonly RouteModule[] = [
@@ -42,4 +43,5 @@ export const routeModules: readonly RouteModule[] = [
   diagnosticsRoutes,
   silenceRoutes,
   notifierRoutes,
+  backtestRoutes,
 ];

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { StoredRule } from '@weir/contract';
+import { Backtests, type BacktestKafka } from '../../src/backtests/backtests.ts';
+import type { BacktestPlan } from '../../src/backtests/backtest-request.ts';
+import type { RangeReader } from '../../src/backtests/range-reader.ts';
+import type { FetchedRecord } from '../../src/stream/records.ts';
+
+const rule = {
+  id: 'fail',
+  name: 'fail',
+  description: '',
+  pdl: 'action="fail"',
+  annotations: [],
+  enabled: true,
+} as unknown as StoredRule;
+const noLookups = { get: () => undefined };
+
+/** A topic `slow` of 2 partitions × 10 records whose reader yields one record per `stepMs` (until aborted). */
+function slowKafka(stepMs: number): BacktestKafka {
+  const reader = {
+    timeRange: async () => [
+      { partition: 0, start: 0n, end: 10n },
+      { partition: 1, start: 0n, end: 10n },
+    ],
+    async *read(topic: string, _ranges: unknown, signal: AbortSignal) {
+      for (let i = 0; i < 20 && !signal.aborted; i++) {
+        await new Promise((r) => setTimeout(r, stepMs));
+        const value = Buffer.from(JSON.stringify({ action: 'fail', n: i }));
+        yield [
+          {
+            topic,
+            partition: i % 2,
+            offset: BigInt(i >> 1),
+            key: undefined,
+            value,
+            timestamp: BigInt(i),
+          } as unknown as FetchedRecord,
+        ];
+      }
+    },
+  } as unknown as RangeReader;
+  return { partitions: async (topic) => (topic === 'slow' ? 2 : undefined), reader: () => reader };
+}
+
+const limits = { maxEvents: 100, deadlineSeconds: 600, maxPerUser: 1 };
+const plan: BacktestPlan = {
+  candidate: [rule],
+  current: [],
+  input: { kind: 'times', topic: 'slow', from: 0, to: 1 },
+  first: 2,
+};
+
+async function until(backtests: Backtests, id: string, state: string): Promise<ReturnType<Backtests['get']>> {
+  for (let i = 0; i < 500; i++) {
+    const s = backtests.get(id, 'ann', false);
+    if (s.state === state) return s;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never ${state}: ${JSON.stringify(backtests.get(id, 'ann', false))}`);
+}
+
+describe('Backtests: limits, cancel, deadline, progress', () => {
+  test('one per user at a time: a second is 429 naming the setting; cancel frees the slot; another user is not limited by it', async () => {
+    const b = new Backtests(() => limits, slowKafka(20));
+    const first = await b.start('ann', plan, noLookups);
+    await assert.rejects(b.start('ann', plan, noLookups), {
+      message:
+        'You already have 1 backtests queued or running (setting weir.backtest.max-per-user); wait for one to end or cancel one (DELETE /api/backtests/{id}).',
+    });
+    const bob = await b.start('bob', plan, noLookups);
+    assert.throws(() => b.get(bob.id, 'ann', false), { message: /^No backtest / });
+    assert.equal(b.get(bob.id, 'root', true).user, 'bob');
+    const seen: string[] = [];
+    b.subscribe(first.id, 'ann', false, (s) => seen.push(s.state));
+    const cancelled = b.cancel(first.id, 'ann', false);
+    assert.equal(cancelled.state, 'cancelled');
+    assert.equal(cancelled.error, 'cancelled by ann');
+    assert.equal(seen.at(-1), 'cancelled');
+    const again = await b.start('ann', plan, noLookups);
+    const done = await until(b, again.id, 'done');
+    assert.deepEqual(done.progress.share, 1);
+    assert.equal(done.progress.eventsRead, 20);
+    assert.deepEqual(
+      done.result!.rules.map((r) => [r.id, r.alerts, r.first.length]),
+      [['fail', 20, 2]],
+    );
+    assert.deepEqual(done.result!.diff.onlyCurrent, { count: 0, first: [] });
+    assert.equal(done.result!.diff.onlyCandidate.count, 20);
+    b.close();
+  });
+
+  test('more records than weir.backtest.max-events: refused before it starts; an unknown topic names it', async () => {
+    const b = new Backtests(() => ({ ...limits, maxEvents: 19 }), slowKafka(1));
+    await assert.rejects(b.start('ann', plan, noLookups), {
+      message:
+        'The backtest request is not valid: source: the range holds 20 records, more than the 19 a backtest may read (setting weir.backtest.max-events); narrow it',
+    });
+    await assert.rejects(
+      b.start('ann', { ...plan, input: { kind: 'times', topic: 'gone', from: 0, to: 1 } }, noLookups),
+      {
+        message: "The backtest request is not valid: source.topic: topic 'gone' does not exist",
+      },
+    );
+    assert.deepEqual(b.list('ann', false), []);
+  });
+
+  test('the deadline: failed, saying how far it got', async () => {
+    const b = new Backtests(() => ({ ...limits, deadlineSeconds: 1 }), slowKafka(200));
+    const s = await b.start('ann', plan, noLookups);
+    const failed = await until(b, s.id, 'failed');
+    assert.match(
+      failed.error!,
+      /^the deadline of 1 s passed after reading \d of 20 events \(setting weir\.backtest\.deadline-seconds\); narrow the range$/,
+    );
+  });
+});
