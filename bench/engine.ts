@@ -84,6 +84,8 @@ interface Measured {
   /** Resident memory at the first output, at half of the input and at its end. */
   readonly rssSteps: number[];
   readonly outputs: number;
+  /** With `drained`: seconds from the input's last commit to the repartition topic's (the hop's tail). */
+  readonly tailSeconds?: number;
 }
 
 /**
@@ -116,15 +118,18 @@ async function measure(
   const t0 = performance.now();
   const cpu0 = cpu();
   const steps = [rss()];
+  let inputDone: number | undefined;
   for (;;) {
     const done = outputs === undefined ? await committed(group, input) : (await endOffset(output)) * (total / outputs);
+    if (done >= total) inputDone ??= performance.now();
     if (done >= total && (!drained || (await committed(group, drained)) >= (await endOffset(drained)))) break;
     rssMax = Math.max(rssMax, rss());
     if (steps.length === 1 && done >= total / 2) steps.push(rss());
     check();
     await sleep(50);
   }
-  const seconds = (performance.now() - t0) / 1000;
+  const end = performance.now();
+  const seconds = (end - t0) / 1000;
   const cpu1 = cpu();
   steps.push(rss());
   rssMax = Math.max(rssMax, rss());
@@ -136,6 +141,7 @@ async function measure(
     rssMaxMiB: rssMax,
     rssSteps: steps,
     outputs: await endOffset(output),
+    ...(drained && inputDone !== undefined ? { tailSeconds: (end - inputDone) / 1000 } : {}),
     ...(batches > 0 ? { cadenceMs: (seconds * 1000 * threads) / batches } : {}),
   };
 }
@@ -407,11 +413,17 @@ async function suppressionCost(input: string): Promise<void> {
       );
     }
     const [a, b] = [got.with!, got.without!];
+    const stage = `${supKey(round, 'with')}-reference-1-task4`;
+    const [rp, cl] = [topicBytes(`${stage}-repartition`), topicBytes(`${stage}-changelog`)];
+    console.log(
+      `round ${round}: the stage's topics hold ${rp.records.toLocaleString('en-US')} repartition records (${(rp.bytes / 2 ** 20).toFixed(1)} MiB of values) and ` +
+        `${cl.records.toLocaleString('en-US')} changelog records (${(cl.bytes / 2 ** 20).toFixed(1)} MiB)`,
+    );
     rate.push(a.rate / b.rate);
     cpu.push(a.cpuPerMillion / b.cpuPerMillion);
     console.log(
       `round ${round} reference (${sides.join(' then ')}): with suppression ${fmtRate(a.rate)} events/s ${fmtCpu(a.cpuPerMillion)} CPU-s/1M, ` +
-        `${(await endOffset(`alerts-${supKey(round, 'with')}`)).toLocaleString('en-US')} alerts written; without ${fmtRate(b.rate)} events/s ${fmtCpu(b.cpuPerMillion)} CPU-s/1M, ` +
+        `${(await endOffset(`alerts-${supKey(round, 'with')}`)).toLocaleString('en-US')} alerts written, repartition drained ${a.tailSeconds?.toFixed(2)} s after the input; without ${fmtRate(b.rate)} events/s ${fmtCpu(b.cpuPerMillion)} CPU-s/1M, ` +
         `${(await endOffset(`alerts-${supKey(round, 'without')}`)).toLocaleString('en-US')} alerts; with/without events/s ${(a.rate / b.rate).toFixed(2)}, CPU ${(a.cpuPerMillion / b.cpuPerMillion).toFixed(2)}`,
     );
   }
@@ -468,6 +480,17 @@ async function compare(input: string): Promise<void> {
         `CPU-s per 1M ${median(r.cpu).toFixed(2)} (${r.cpu.map((x) => x.toFixed(2)).join(' ')})`,
     );
   }
+}
+
+/** Records of a topic and the bytes of their values, read with kcat. */
+function topicBytes(topic: string): { records: number; bytes: number } {
+  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%S\n'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
+  const sizes = result.stdout.split('\n').filter(Boolean).map(Number);
+  return { records: sizes.length, bytes: sizes.reduce((a, b) => a + Math.max(0, b), 0) };
 }
 
 /** (key, timestamp) of every record of a topic, read with kcat (librdkafka reports LogAppendTime). */
