@@ -22,7 +22,8 @@
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
  * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it;
- * `suppression`: the reference pipeline without and with a suppression on every rule, WEIR_BENCH_SUPPRESSION_WINDOW (5m)), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
+ * `suppression`: the reference pipeline without and with a suppression on every rule, WEIR_BENCH_SUPPRESSION_WINDOW (5m);
+ * with WEIR_BENCH_BEFORE, that checkout's suppressing run too), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
  * `node_modules/.bin/node bench/engine.ts 50000`.
  */
 import { spawnSync } from 'node:child_process';
@@ -384,32 +385,38 @@ async function throughput(input: string): Promise<number> {
  * What suppression costs (part `suppression`): each round runs the reference pipeline as it is and
  * with every rule given `suppression: {fields: ["user"], window: WEIR_BENCH_SUPPRESSION_WINDOW (5m)}`
  * (every alert then goes through the task's repartition topic to its window's partition), the order
- * swapped every round. Measured to the input's last commit and the stage's repartition topic's. Prints each round and
- * the median of the with/without ratios.
+ * swapped every round. Measured to the input's last commit and the stage's repartition topic's. Prints each round (with
+ * the records and bytes the stage's repartition and changelog topics got, and how long after the input's last commit
+ * the repartition topic's came) and the median of the with/without ratios. With WEIR_BENCH_BEFORE, the suppressing run of
+ * that checkout too, in each round, against the same run without suppression.
  */
-const supKey = (round: number, side: 'with' | 'without') => `sup-${side}-${round}`;
+const supKey = (round: number, side: 'with' | 'without' | 'before') => `sup-${side}-${round}`;
 
 async function suppressionCost(input: string): Promise<void> {
   const window = process.env.WEIR_BENCH_SUPPRESSION_WINDOW ?? '5m';
   const rate: number[] = [];
   const cpu: number[] = [];
+  const beforeRate: number[] = [];
+  const beforeCpu: number[] = [];
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   for (let round = 1; round <= rounds; round++) {
-    const sides = round % 2 === 1 ? (['with', 'without'] as const) : (['without', 'with'] as const);
-    const got: Partial<Record<'with' | 'without', Measured>> = {};
+    // WEIR_BENCH_BEFORE: that checkout's suppressing run too, after this one's in odd rounds, first in even ones
+    const order = round % 2 === 1 ? (['with', 'without', 'before'] as const) : (['before', 'without', 'with'] as const);
+    const sides = order.filter((s) => s !== 'before' || before);
+    const got: Partial<Record<'with' | 'without' | 'before', Measured>> = {};
     for (const side of sides) {
       const key = supKey(round, side);
       await createTopics([`out-${key}`, `alerts-${key}`]);
-      const extra = side === 'with' ? { suppression: window } : {};
+      const extra = side === 'without' ? {} : { suppression: window };
       // to the end of the stage's repartition topic too: the alerts go on to their windows' partitions there
       got[side] = await measure(
-        weir('reference', key, input, `out-${key}`, `alerts-${key}`, extra),
+        weir('reference', key, input, `out-${key}`, `alerts-${key}`, extra, side === 'before' ? before : undefined),
         key,
         input,
         `out-${key}`,
         events,
         undefined,
-        side === 'with' ? `${key}-reference-1-task4-repartition` : undefined,
+        side === 'without' ? undefined : `${key}-reference-1-task4-repartition`,
       );
     }
     const [a, b] = [got.with!, got.without!];
@@ -421,6 +428,15 @@ async function suppressionCost(input: string): Promise<void> {
     );
     rate.push(a.rate / b.rate);
     cpu.push(a.cpuPerMillion / b.cpuPerMillion);
+    const c = got.before;
+    if (c) {
+      beforeRate.push(c.rate / b.rate);
+      beforeCpu.push(c.cpuPerMillion / b.cpuPerMillion);
+      console.log(
+        `round ${round} before (WEIR_BENCH_BEFORE) with suppression: ${fmtRate(c.rate)} events/s ${fmtCpu(c.cpuPerMillion)} CPU-s/1M; ` +
+          `before-with/without events/s ${(c.rate / b.rate).toFixed(2)}, CPU ${(c.cpuPerMillion / b.cpuPerMillion).toFixed(2)}`,
+      );
+    }
     console.log(
       `round ${round} reference (${sides.join(' then ')}): with suppression ${fmtRate(a.rate)} events/s ${fmtCpu(a.cpuPerMillion)} CPU-s/1M, ` +
         `${(await endOffset(`alerts-${supKey(round, 'with')}`)).toLocaleString('en-US')} alerts written, repartition drained ${a.tailSeconds?.toFixed(2)} s after the input; without ${fmtRate(b.rate)} events/s ${fmtCpu(b.cpuPerMillion)} CPU-s/1M, ` +
@@ -431,6 +447,11 @@ async function suppressionCost(input: string): Promise<void> {
     `suppression (window ${window}) with/without, reference, median of ${rounds} rounds: events/s ${median(rate).toFixed(2)} (${rate.map((x) => x.toFixed(2)).join(' ')}), ` +
       `CPU-s per 1M ${median(cpu).toFixed(2)} (${cpu.map((x) => x.toFixed(2)).join(' ')})`,
   );
+  if (beforeRate.length > 0)
+    console.log(
+      `before (WEIR_BENCH_BEFORE) with/without, median of ${rounds} rounds: events/s ${median(beforeRate).toFixed(2)} (${beforeRate.map((x) => x.toFixed(2)).join(' ')}), ` +
+        `CPU-s per 1M ${median(beforeCpu).toFixed(2)} (${beforeCpu.map((x) => x.toFixed(2)).join(' ')})`,
+    );
 }
 
 /**
