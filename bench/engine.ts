@@ -422,9 +422,11 @@ async function suppressionCost(input: string): Promise<void> {
     const [a, b] = [got.with!, got.without!];
     const stage = `${supKey(round, 'with')}-reference-1-task4`;
     const [rp, cl] = [topicBytes(`${stage}-repartition`), topicBytes(`${stage}-changelog`)];
+    const alertValues = topicValues(`alerts-${supKey(round, 'with')}`);
     console.log(
       `round ${round}: the stage's topics hold ${rp.records.toLocaleString('en-US')} repartition records (${(rp.bytes / 2 ** 20).toFixed(1)} MiB of values) and ` +
-        `${cl.records.toLocaleString('en-US')} changelog records (${(cl.bytes / 2 ** 20).toFixed(1)} MiB)`,
+        `${cl.records.toLocaleString('en-US')} changelog records (${(cl.bytes / 2 ** 20).toFixed(1)} MiB); ` +
+        `the alerts topic ${alertValues.length} records, ${new Set(alertValues).size} distinct (at least once: a record read again writes its window's first alert again)`,
     );
     rate.push(a.rate / b.rate);
     cpu.push(a.cpuPerMillion / b.cpuPerMillion);
@@ -512,6 +514,16 @@ function topicBytes(topic: string): { records: number; bytes: number } {
   if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
   const sizes = result.stdout.split('\n').filter(Boolean).map(Number);
   return { records: sizes.length, bytes: sizes.reduce((a, b) => a + Math.max(0, b), 0) };
+}
+
+/** The values of a topic's records, read with kcat (JSON text: one a line). */
+function topicValues(topic: string): string[] {
+  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%s\n'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean);
 }
 
 /** (key, timestamp) of every record of a topic, read with kcat (librdkafka reports LogAppendTime). */
