@@ -5,7 +5,8 @@ import type { OutgoingRecord, SourceRecord } from '../records.ts';
  * Route bundles (docs/engine.md, "Repartition and changelog topics"): the routes of one batch that
  * come from one input partition and go to one partition of a stage's repartition topic, with the
  * same stage and bundle group (a suppression's alerts: RoutedRecord.bundle), travel as one
- * repartition record that lists them in their order. The stage resumes them one by one, as it would
+ * repartition record that lists them in their order (up to `bundleBytes`, then the next one starts,
+ * as at a batch's end). The stage resumes them one by one, as it would
  * resume as many records, so nothing depends on where a batch ends: a replay whose batches end
  * elsewhere makes other bundles of the same routes, and each input record is still recognised by
  * its partition and offset. A route that cannot need its event at the stage (RouteBundleHint) is
@@ -22,8 +23,15 @@ import type { OutgoingRecord, SourceRecord } from '../records.ts';
 interface Member {
   readonly routed: RoutedRecord;
   readonly source: SourceRecord;
-  readonly elided: boolean;
+  /** Its event's JSON; undefined: left out. */
+  readonly event: Buffer | undefined;
 }
+
+/**
+ * A bundle holds at most this many bytes of keys, values and events (then the next one starts, as at
+ * a batch's end): a record stays well under the broker's default message size limit (1 MiB).
+ */
+export const bundleBytes = 256 * 1024;
 
 interface Bundle {
   readonly topic: string;
@@ -36,6 +44,7 @@ interface Bundle {
   maxTime: number;
   /** Per window, the latest time of its members so far. */
   readonly windows: Map<string, number>;
+  bytes: number;
 }
 
 /** A bundle member as the stage reads it: the routed record (its `origin` set) and its input record. */
@@ -46,17 +55,20 @@ export interface BundledRoute {
 
 /** The routes of one batch, bundled; `drain` writes them. */
 export class RouteBundles {
-  readonly #bundles = new Map<string, Bundle>();
+  /** The bundle being filled, per stage partition, stage, group and input partition. */
+  readonly #open = new Map<string, Bundle>();
+  /** Every bundle, in the order of their first routes. */
+  #all: Bundle[] = [];
 
   get size(): number {
-    return this.#bundles.size;
+    return this.#all.length;
   }
 
   /** Adds a route (its bundle hint `hint`) from `source` to `partition` of the repartition topic `topic`. */
   add(topic: string, partition: number, routed: RoutedRecord, hint: RouteBundleHint, source: SourceRecord): void {
     const id = `${topic}\u0000${partition}\u0000${routed.stage}\u0000${routed.pdlStage}\u0000${hint.group}\u0000${source.topic}\u0000${source.partition}`;
-    let bundle = this.#bundles.get(id);
-    if (bundle === undefined) {
+    let bundle = this.#open.get(id);
+    if (bundle === undefined || bundle.bytes >= bundleBytes) {
       bundle = {
         topic,
         partition,
@@ -66,19 +78,23 @@ export class RouteBundles {
         members: [],
         maxTime: -Infinity,
         windows: new Map(),
+        bytes: 0,
       };
-      this.#bundles.set(id, bundle);
+      this.#open.set(id, bundle);
+      this.#all.push(bundle);
     }
     const latest = bundle.windows.get(hint.window);
     const elided = latest !== undefined && routed.time >= latest && bundle.maxTime < hint.closeFloor;
     if (latest === undefined || routed.time > latest) bundle.windows.set(hint.window, routed.time);
     if (routed.time > bundle.maxTime) bundle.maxTime = routed.time;
-    bundle.members.push({ routed, source, elided });
+    const event = elided ? undefined : Buffer.from(JSON.stringify(routed.event));
+    bundle.bytes += (source.key?.length ?? 0) + (source.value?.length ?? 0) + (event?.length ?? 0);
+    bundle.members.push({ routed, source, event });
   }
 
   /** Appends one repartition record per bundle (in the order of their first routes) to `out`, and starts over. */
   drain(out: OutgoingRecord[]): void {
-    for (const bundle of this.#bundles.values()) {
+    for (const bundle of this.#all) {
       out.push({
         topic: bundle.topic,
         partition: bundle.partition,
@@ -87,17 +103,17 @@ export class RouteBundles {
         timestamp: BigInt(bundle.routed.timestamp),
       });
     }
-    this.#bundles.clear();
+    this.#open.clear();
+    this.#all = [];
   }
 }
 
 function encodeBundle(bundle: Bundle): Buffer {
   const parts: Buffer[] = [];
   const members: unknown[] = [];
-  for (const { routed, source, elided } of bundle.members) {
+  for (const { routed, source, event } of bundle.members) {
     const key = source.key ?? undefined;
     const value = source.value ?? undefined;
-    const event = elided ? undefined : Buffer.from(JSON.stringify(routed.event));
     members.push([
       routed.time,
       routed.timestamp,

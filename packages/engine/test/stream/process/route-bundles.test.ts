@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConfigSnapshot } from '../../../src/stream/config-snapshot.ts';
 import { processBatch, processInput, type ProcessEnv } from '../../../src/stream/process/record-processor.ts';
-import { decodeBundle, isBundle, RouteBundles } from '../../../src/stream/process/route-bundles.ts';
+import { bundleBytes, decodeBundle, isBundle, RouteBundles } from '../../../src/stream/process/route-bundles.ts';
 import type { FetchedRecord, OutgoingRecord, SourceRecord } from '../../../src/stream/records.ts';
 import { LookupTables } from '../../../src/rules/lookup-tables.ts';
 import { RuleBook } from '../../../src/rules/rule-book.ts';
@@ -109,6 +109,31 @@ test('a route travels without its event only behind a route of its window, not e
   assert.deepEqual(
     members.map((m) => m.routed.origin?.offset),
     [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  );
+});
+
+test('a bundle ends at 256 KiB of keys, values and events: the next one starts as at a batch end, its first route of a window with its event', () => {
+  const b = new RouteBundles();
+  const big = (offset: number): SourceRecord => ({ ...source(0, offset), value: Buffer.alloc(100_000, 0x61) });
+  for (let n = 1; n <= 7; n++) add(b, 0, route(n, T0 + n, 'w0', T0 + 120_000), big(n));
+  const out: OutgoingRecord[] = [];
+  b.drain(out);
+  assert.ok(out.every((r) => r.value!.length < bundleBytes + 100_000 + 1000));
+  assert.deepEqual(
+    out.map((r) => decodeBundle(r.value!).map((m) => [m.routed.origin?.offset, m.routed.elided !== undefined])),
+    [
+      [
+        [1, false],
+        [2, true],
+        [3, true],
+      ],
+      [
+        [4, false],
+        [5, true],
+        [6, true],
+      ],
+      [[7, false]],
+    ],
   );
 });
 
