@@ -22,7 +22,8 @@
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
  * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it;
- * `suppression`: the reference pipeline without and with a suppression on every rule, WEIR_BENCH_SUPPRESSION_WINDOW (5m)), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
+ * `suppression`: the reference pipeline without and with a suppression on every rule, WEIR_BENCH_SUPPRESSION_WINDOW (5m);
+ * with WEIR_BENCH_BEFORE, that checkout's suppressing run too), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
  * `node_modules/.bin/node bench/engine.ts 50000`.
  */
 import { spawnSync } from 'node:child_process';
@@ -84,6 +85,8 @@ interface Measured {
   /** Resident memory at the first output, at half of the input and at its end. */
   readonly rssSteps: number[];
   readonly outputs: number;
+  /** With `drained`: seconds from the input's last commit to the repartition topic's (the hop's tail). */
+  readonly tailSeconds?: number;
 }
 
 /**
@@ -116,15 +119,18 @@ async function measure(
   const t0 = performance.now();
   const cpu0 = cpu();
   const steps = [rss()];
+  let inputDone: number | undefined;
   for (;;) {
     const done = outputs === undefined ? await committed(group, input) : (await endOffset(output)) * (total / outputs);
+    if (done >= total) inputDone ??= performance.now();
     if (done >= total && (!drained || (await committed(group, drained)) >= (await endOffset(drained)))) break;
     rssMax = Math.max(rssMax, rss());
     if (steps.length === 1 && done >= total / 2) steps.push(rss());
     check();
     await sleep(50);
   }
-  const seconds = (performance.now() - t0) / 1000;
+  const end = performance.now();
+  const seconds = (end - t0) / 1000;
   const cpu1 = cpu();
   steps.push(rss());
   rssMax = Math.max(rssMax, rss());
@@ -136,6 +142,7 @@ async function measure(
     rssMaxMiB: rssMax,
     rssSteps: steps,
     outputs: await endOffset(output),
+    ...(drained && inputDone !== undefined ? { tailSeconds: (end - inputDone) / 1000 } : {}),
     ...(batches > 0 ? { cadenceMs: (seconds * 1000 * threads) / batches } : {}),
   };
 }
@@ -378,40 +385,63 @@ async function throughput(input: string): Promise<number> {
  * What suppression costs (part `suppression`): each round runs the reference pipeline as it is and
  * with every rule given `suppression: {fields: ["user"], window: WEIR_BENCH_SUPPRESSION_WINDOW (5m)}`
  * (every alert then goes through the task's repartition topic to its window's partition), the order
- * swapped every round. Measured to the input's last commit and the stage's repartition topic's. Prints each round and
- * the median of the with/without ratios.
+ * swapped every round. Measured to the input's last commit and the stage's repartition topic's. Prints each round (with
+ * the records and bytes the stage's repartition and changelog topics got, and how long after the input's last commit
+ * the repartition topic's came) and the median of the with/without ratios. With WEIR_BENCH_BEFORE, the suppressing run of
+ * that checkout too, in each round, against the same run without suppression.
  */
-const supKey = (round: number, side: 'with' | 'without') => `sup-${side}-${round}`;
+const supKey = (round: number, side: 'with' | 'without' | 'before') => `sup-${side}-${round}`;
 
 async function suppressionCost(input: string): Promise<void> {
   const window = process.env.WEIR_BENCH_SUPPRESSION_WINDOW ?? '5m';
   const rate: number[] = [];
   const cpu: number[] = [];
+  const beforeRate: number[] = [];
+  const beforeCpu: number[] = [];
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   for (let round = 1; round <= rounds; round++) {
-    const sides = round % 2 === 1 ? (['with', 'without'] as const) : (['without', 'with'] as const);
-    const got: Partial<Record<'with' | 'without', Measured>> = {};
+    // WEIR_BENCH_BEFORE: that checkout's suppressing run too, after this one's in odd rounds, first in even ones
+    const order = round % 2 === 1 ? (['with', 'without', 'before'] as const) : (['before', 'without', 'with'] as const);
+    const sides = order.filter((s) => s !== 'before' || before);
+    const got: Partial<Record<'with' | 'without' | 'before', Measured>> = {};
     for (const side of sides) {
       const key = supKey(round, side);
       await createTopics([`out-${key}`, `alerts-${key}`]);
-      const extra = side === 'with' ? { suppression: window } : {};
+      const extra = side === 'without' ? {} : { suppression: window };
       // to the end of the stage's repartition topic too: the alerts go on to their windows' partitions there
       got[side] = await measure(
-        weir('reference', key, input, `out-${key}`, `alerts-${key}`, extra),
+        weir('reference', key, input, `out-${key}`, `alerts-${key}`, extra, side === 'before' ? before : undefined),
         key,
         input,
         `out-${key}`,
         events,
         undefined,
-        side === 'with' ? `${key}-reference-1-task4-repartition` : undefined,
+        side === 'without' ? undefined : `${key}-reference-1-task4-repartition`,
       );
     }
     const [a, b] = [got.with!, got.without!];
+    const stage = `${supKey(round, 'with')}-reference-1-task4`;
+    const [rp, cl] = [topicBytes(`${stage}-repartition`), topicBytes(`${stage}-changelog`)];
+    const alertValues = topicValues(`alerts-${supKey(round, 'with')}`);
+    console.log(
+      `round ${round}: the stage's topics hold ${rp.records.toLocaleString('en-US')} repartition records (${(rp.bytes / 2 ** 20).toFixed(1)} MiB of values) and ` +
+        `${cl.records.toLocaleString('en-US')} changelog records (${(cl.bytes / 2 ** 20).toFixed(1)} MiB); ` +
+        `the alerts topic ${alertValues.length} records, ${new Set(alertValues).size} distinct (at least once: a record read again writes its window's first alert again)`,
+    );
     rate.push(a.rate / b.rate);
     cpu.push(a.cpuPerMillion / b.cpuPerMillion);
+    const c = got.before;
+    if (c) {
+      beforeRate.push(c.rate / b.rate);
+      beforeCpu.push(c.cpuPerMillion / b.cpuPerMillion);
+      console.log(
+        `round ${round} before (WEIR_BENCH_BEFORE) with suppression: ${fmtRate(c.rate)} events/s ${fmtCpu(c.cpuPerMillion)} CPU-s/1M; ` +
+          `before-with/without events/s ${(c.rate / b.rate).toFixed(2)}, CPU ${(c.cpuPerMillion / b.cpuPerMillion).toFixed(2)}`,
+      );
+    }
     console.log(
       `round ${round} reference (${sides.join(' then ')}): with suppression ${fmtRate(a.rate)} events/s ${fmtCpu(a.cpuPerMillion)} CPU-s/1M, ` +
-        `${(await endOffset(`alerts-${supKey(round, 'with')}`)).toLocaleString('en-US')} alerts written; without ${fmtRate(b.rate)} events/s ${fmtCpu(b.cpuPerMillion)} CPU-s/1M, ` +
+        `${(await endOffset(`alerts-${supKey(round, 'with')}`)).toLocaleString('en-US')} alerts written, repartition drained ${a.tailSeconds?.toFixed(2)} s after the input; without ${fmtRate(b.rate)} events/s ${fmtCpu(b.cpuPerMillion)} CPU-s/1M, ` +
         `${(await endOffset(`alerts-${supKey(round, 'without')}`)).toLocaleString('en-US')} alerts; with/without events/s ${(a.rate / b.rate).toFixed(2)}, CPU ${(a.cpuPerMillion / b.cpuPerMillion).toFixed(2)}`,
     );
   }
@@ -419,6 +449,11 @@ async function suppressionCost(input: string): Promise<void> {
     `suppression (window ${window}) with/without, reference, median of ${rounds} rounds: events/s ${median(rate).toFixed(2)} (${rate.map((x) => x.toFixed(2)).join(' ')}), ` +
       `CPU-s per 1M ${median(cpu).toFixed(2)} (${cpu.map((x) => x.toFixed(2)).join(' ')})`,
   );
+  if (beforeRate.length > 0)
+    console.log(
+      `before (WEIR_BENCH_BEFORE) with/without, median of ${rounds} rounds: events/s ${median(beforeRate).toFixed(2)} (${beforeRate.map((x) => x.toFixed(2)).join(' ')}), ` +
+        `CPU-s per 1M ${median(beforeCpu).toFixed(2)} (${beforeCpu.map((x) => x.toFixed(2)).join(' ')})`,
+    );
 }
 
 /**
@@ -468,6 +503,27 @@ async function compare(input: string): Promise<void> {
         `CPU-s per 1M ${median(r.cpu).toFixed(2)} (${r.cpu.map((x) => x.toFixed(2)).join(' ')})`,
     );
   }
+}
+
+/** Records of a topic and the bytes of their values, read with kcat. */
+function topicBytes(topic: string): { records: number; bytes: number } {
+  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%S\n'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
+  const sizes = result.stdout.split('\n').filter(Boolean).map(Number);
+  return { records: sizes.length, bytes: sizes.reduce((a, b) => a + Math.max(0, b), 0) };
+}
+
+/** The values of a topic's records, read with kcat (JSON text: one a line). */
+function topicValues(topic: string): string[] {
+  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%s\n'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
+  return result.stdout.split('\n').filter(Boolean);
 }
 
 /** (key, timestamp) of every record of a topic, read with kcat (librdkafka reports LogAppendTime). */

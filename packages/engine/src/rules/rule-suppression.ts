@@ -31,9 +31,15 @@ export interface SuppressionRecord {
   readonly override: AlertOverride;
 }
 
-/** One alert offered to the suppression. */
+/**
+ * One alert offered to the suppression. `alert` is absent for an alert that travelled without it in
+ * a bundle (stream/process/route-bundles.ts): one that cannot open its window, become its
+ * representative or be written at once other than as its window's lead (whose alert the window keeps).
+ */
 export interface OfferedAlert {
-  readonly alert: JsonObject;
+  readonly alert?: JsonObject | undefined;
+  /** Its key (`keyOf` its alert), when the alert is absent. */
+  readonly values?: string | undefined;
   /** Event time (the alert's `_time`, else its record timestamp). */
   readonly time: number;
   readonly timestamp: number;
@@ -66,6 +72,12 @@ interface WindowSummary {
   closeAt: number;
   /** The representative: the window's earliest alert (event time, then source, then JSON text). */
   alert: JsonObject;
+  /**
+   * A window opened late only: the lead's alert, once the representative is another. Its lead's
+   * input record read again may come without its alert (route-bundles.ts: only in such a window,
+   * behind an alert of an older one), and is written again as it was.
+   */
+  leadAlert?: JsonObject;
   time: number;
   timestamp: number;
   source: AlertSourceRef | null;
@@ -92,6 +104,8 @@ export class RuleSuppression {
   readonly ruleId: string;
   readonly fields: readonly string[];
   readonly windowMs: number;
+  /** The fields and the window length, as one text: alerts routed under one spec are bundled and resumed under it. */
+  readonly spec: string;
   readonly #paths: readonly (readonly string[])[];
   readonly #store: CorrelationStateStore;
   readonly #scope: string;
@@ -100,6 +114,7 @@ export class RuleSuppression {
     this.ruleId = ruleId;
     this.fields = [...spec.fields];
     this.windowMs = suppressionWindowMs(spec.window);
+    this.spec = `${JSON.stringify(this.fields)}/${this.windowMs}`;
     this.#paths = spec.fields.map((f) => f.split('.'));
     this.#store = store;
     this.#scope = `rule:${ruleId}#suppression`;
@@ -110,29 +125,45 @@ export class RuleSuppression {
     return JSON.stringify(this.#paths.map((path) => valueAt(alert, path)));
   }
 
-  /** Offers an alert (on the partition of its key: the store has it selected). */
+  /** The window of an alert at `time` with key `values`: its state key and the stream time before which it cannot close. */
+  windowOf(values: string, time: number): { readonly key: string; readonly closeFloor: number } {
+    const w = this.windowMs;
+    const start = time - mod(time, w);
+    return { key: `${values}@${start}`, closeFloor: start + w + w };
+  }
+
+  /**
+   * Offers an alert (on the partition of its key: the store has it selected). Throws for an alert
+   * that came without its alert (`alert` absent) when it would need it: only a bundle made wrongly does that.
+   */
   offer(offered: OfferedAlert): Offer {
     const clock = this.#store.clock(this.#scope);
     const { time } = offered;
-    if (time > clock.time) clock.time = time;
-    const updates = this.#closeDue(clock);
     const w = this.windowMs;
     const start = time - mod(time, w);
-    const values = this.keyOf(offered.alert);
+    const values = offered.alert ? this.keyOf(offered.alert) : offered.values;
+    if (values === undefined) throw new Error('an alert offered without its alert and key');
     const key = `${values}@${start}`;
+    if (!offered.alert) this.#checkWithout(offered, key, Math.max(clock.time, time));
+    if (time > clock.time) clock.time = time;
+    const updates = this.#closeDue(clock);
     const state = this.#store.get(this.#scope, key);
     const source = offered.source ?? null;
     if (state !== undefined) {
       const s = state.summary as unknown as WindowSummary;
-      if (source !== null && sameSource(source, s.lead))
-        return { kind: 'kept', record: this.#kept(state, s, offered), late: false, updates };
+      if (source !== null && sameSource(source, s.lead)) {
+        // the lead read again: written again as it was (without its alert: the copy the window keeps)
+        const alert = offered.alert ?? (cloneJson(s.leadAlert ?? s.alert) as JsonObject);
+        return { kind: 'kept', record: this.#kept(state, s, alert, offered.timestamp), late: false, updates };
+      }
       const at = source === null ? undefined : s.seen[`${source.topic}/${source.partition}`];
       if (source !== null && at !== undefined && source.offset <= at) return { kind: 'duplicate', updates };
       if (source !== null) s.seen[`${source.topic}/${source.partition}`] = source.offset;
       s.count++;
       if (time < s.firstSeen) s.firstSeen = time;
       if (time > s.lastSeen) s.lastSeen = time;
-      if (earlier(offered, s)) {
+      if (earlier(offered, s) && offered.alert) {
+        if (s.closeAt >= start + 3 * w) s.leadAlert ??= s.alert; // opened late
         s.alert = cloneJson(offered.alert) as JsonObject;
         s.time = time;
         s.timestamp = offered.timestamp;
@@ -142,6 +173,7 @@ export class RuleSuppression {
       this.#store.set(this.#scope, key, state);
       return { kind: 'suppressed', updates };
     }
+    if (!offered.alert) throw new Error(`no alert to open window ${key} with`); // #checkWithout threw already
     const late = clock.time >= start + w + w;
     const summary: WindowSummary = {
       id: suppressionId(this.ruleId, values, start),
@@ -168,7 +200,24 @@ export class RuleSuppression {
     };
     this.#store.set(this.#scope, key, opened);
     if (summary.closeAt < clock.nextClose) clock.nextClose = summary.closeAt;
-    return { kind: 'kept', record: this.#kept(opened, summary, offered), late, updates };
+    return { kind: 'kept', record: this.#kept(opened, summary, offered.alert, offered.timestamp), late, updates };
+  }
+
+  /** Throws, changing nothing, when an alert offered without its alert would need it: its window is not open at `now`, or it precedes the window's representative. */
+  #checkWithout(offered: OfferedAlert, key: string, now: number): void {
+    const state = this.#store.get(this.#scope, key);
+    const s = state?.summary as unknown as WindowSummary | undefined;
+    const source = offered.source ?? null;
+    if (s === undefined || s.closeAt <= now)
+      throw new Error(`an alert came without its alert to window ${key}, which is not open`);
+    if (source !== null && sameSource(source, s.lead)) {
+      if (s.leadAlert === undefined && !sameSource(source, s.source))
+        throw new Error(`the lead of window ${key} came without its alert, which the window does not keep`);
+      return;
+    }
+    const at = source === null ? undefined : s.seen[`${source.topic}/${source.partition}`];
+    if (source !== null && at !== undefined && source.offset <= at) return;
+    if (earlier(offered, s)) throw new Error(`an alert came without its alert but precedes window ${key}'s`);
   }
 
   /** The idle close: stream time moves on by `elapsedMs` (nothing before the first alert); the update records of the windows it closes. */
@@ -210,11 +259,11 @@ export class RuleSuppression {
   }
 
   /** The record written at once: the alert as it came, nothing counted yet. */
-  #kept(state: CorrelationGroupState, s: WindowSummary, offered: OfferedAlert): SuppressionRecord {
+  #kept(state: CorrelationGroupState, s: WindowSummary, alert: JsonObject, timestamp: number): SuppressionRecord {
     return {
-      value: offered.alert,
-      timestamp: offered.timestamp,
-      override: { id: s.id, suppression: this.#suppressionOf(state, offered.alert, 0, s.leadTime, s.leadTime) },
+      value: alert,
+      timestamp,
+      override: { id: s.id, suppression: this.#suppressionOf(state, alert, 0, s.leadTime, s.leadTime) },
     };
   }
 

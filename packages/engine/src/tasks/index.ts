@@ -10,6 +10,7 @@ export type {
   CompiledTask,
   JsonObject,
   PdlCompiler,
+  RouteBundleHint,
   RoutedRecord,
   RuleEntry,
   RuleMatcher,

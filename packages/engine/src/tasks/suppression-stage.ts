@@ -1,4 +1,4 @@
-import type { RuleSuppression, SuppressionRecord } from '../rules/rule-suppression.ts';
+import type { Offer, RuleSuppression, SuppressionRecord } from '../rules/rule-suppression.ts';
 import type {
   JsonObject,
   RoutedRecord,
@@ -26,15 +26,24 @@ function alertTime(alert: JsonObject, timestamp: number): number {
   return typeof time === 'number' && Number.isFinite(time) ? time : timestamp;
 }
 
-/** An alert on its way to its suppression window's partition. */
+/**
+ * An alert on its way to its suppression window's partition. Alerts of one input partition and
+ * batch bundle (stream/process/route-bundles.ts): one that follows an alert of its window in the
+ * bundle, not earlier than it, travels without its alert (it can only be counted).
+ */
 export function suppressionRoute(rule: SuppressedRule, alert: JsonObject, timestamp: number): RoutedRecord {
+  const suppression = rule.suppression;
+  const key = suppression.keyOf(alert);
+  const time = alertTime(alert, timestamp);
+  const window = suppression.windowOf(key, time);
   return {
     stage: `rule:${rule.id}`,
     pdlStage: suppressionStage,
-    key: rule.suppression.keyOf(alert),
+    key,
     event: alert,
-    time: alertTime(alert, timestamp),
+    time,
     timestamp,
+    bundle: { group: suppression.spec, window: window.key, closeFloor: window.closeFloor },
   };
 }
 
@@ -46,7 +55,9 @@ export function suppressionUpdates(rule: RuleEntry, records: readonly Suppressio
 /**
  * A routed alert at its window's partition: written now when it is the first of its window, else
  * counted (once per input record); with the update records of the windows its time closed. A rule
- * that lost its suppression since the alert was routed writes it as it is.
+ * that lost its suppression since the alert was routed writes it as it is; an alert that travelled
+ * without its alert behind one of its window (a bundle) is counted as suppressed when the rule's
+ * suppression changed on the way (it was counted on that alert's window when it was raised).
  */
 export function resumeSuppression(
   rule: RuleEntry,
@@ -54,14 +65,25 @@ export function resumeSuppression(
   task: TaskIdentity,
   counters: TaskCounters | undefined,
 ): TaskResult {
+  if (routed.elided !== undefined && rule.suppression?.spec !== routed.elided.group) {
+    counters?.ruleSuppressed?.(task, rule.id, 'suppressed');
+    return nothing;
+  }
   if (rule.suppression === undefined)
     return { kind: 'alerts', records: [{ value: routed.event, timestamp: routed.timestamp, rule }] };
-  const offer = rule.suppression.offer({
-    alert: routed.event,
-    time: routed.time,
-    timestamp: routed.timestamp,
-    source: routed.origin,
-  });
+  let offer: Offer;
+  try {
+    offer = rule.suppression.offer({
+      alert: routed.elided ? undefined : routed.event,
+      values: routed.key,
+      time: routed.time,
+      timestamp: routed.timestamp,
+      source: routed.origin,
+    });
+  } catch (err) {
+    // only a bundle made wrongly gets here (an alert left out that is needed): its input record goes to the dead letters
+    return { kind: 'error', message: `suppression: ${(err as Error).message}` };
+  }
   const updates = suppressionUpdates(rule, offer.updates);
   if (offer.kind !== 'kept') counters?.ruleSuppressed?.(task, rule.id, offer.kind);
   else if (offer.late) counters?.ruleSuppressed?.(task, rule.id, 'late');

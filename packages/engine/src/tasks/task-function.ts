@@ -59,6 +59,22 @@ export interface RoutedRecord {
   readonly timestamp: number;
   /** Where it is resumed: the input record it came from, when there is one (a suppression's representative alert keeps it). */
   readonly origin?: AlertSourceRef;
+  /** Routes of one input partition and batch with the same stage and `bundle.group` may travel in one repartition record (stream/process/route-bundles.ts). */
+  readonly bundle?: RouteBundleHint;
+  /** Set when it travelled in a bundle without its event (`event` is then empty): under which `bundle.group` it was left out. */
+  readonly elided?: { readonly group: string };
+}
+
+/**
+ * How a route may share a repartition record (a bundle) with routes of the same stage and group,
+ * and when it may travel without its event: when a route before it in the bundle has the same
+ * `window`, its time is not below theirs, and no route before it in the bundle has a time at or
+ * past its `closeFloor` (a suppression: its window is then open and keeps an alert before it).
+ */
+export interface RouteBundleHint {
+  readonly group: string;
+  readonly window: string;
+  readonly closeFloor: number;
 }
 
 /** The stored task resource, as far as compiling it is concerned. */

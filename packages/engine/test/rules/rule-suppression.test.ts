@@ -184,7 +184,7 @@ test('whatever the arrival order, the same windows, ids, counts and update recor
   for (let i = 0; i < 60; i++) alerts.push(alertAt(T + i * 7_000, ['a', 'b', 'c'][i % 3], i));
   // from four input partitions, each in offset order
   for (const a of alerts) {
-    const n = Number(a.alert['n']);
+    const n = Number(a.alert!['n']);
     (a as { source: unknown }).source = { topic: 'in', partition: n % 4, offset: Math.floor(n / 4) };
   }
   const closing = alertAt(T + 60 * min, 'z', 999);
@@ -246,4 +246,47 @@ test('the window keeps a copy of its earliest alert: later tasks that change the
   (offer.kind === 'kept' ? (offer.record.value['tags'] as string[]) : []).push('changed later');
   s.offer(alertAt(T + 1, 'a', 2));
   assert.deepEqual(s.advanceBy(2 * min)[0]?.value['tags'], ['x']);
+});
+
+/** An alert offered without its alert (a bundle member left out: stream/process/route-bundles.ts), with its key. */
+const without = (a: OfferedAlert, values: string): OfferedAlert => ({ ...a, alert: undefined, values });
+
+test('an alert offered without its alert is counted behind an alert of its open window; where it would need it, it is refused and nothing changes', () => {
+  const store = new InMemoryCorrelationStateStore();
+  const s = new RuleSuppression('r', { fields: ['user.name'], window: '5m' }, store);
+  assert.throws(() => s.offer(without(alertAt(T + min, 'ann', 1), '["ann"]')), /which is not open/);
+  assert.equal(s.offer(alertAt(T + min, 'ann', 1)).kind, 'kept');
+  assert.equal(s.offer(without(alertAt(T + 2 * min, 'ann', 2), '["ann"]')).kind, 'suppressed');
+  assert.equal(s.offer(without(alertAt(T + 2 * min, 'ann', 2), '["ann"]')).kind, 'duplicate');
+  const before = JSON.stringify([...store.entries('rule:r#suppression')]);
+  // before the window's earliest alert: it would become the representative, so it needs its alert
+  assert.throws(() => s.offer(without(alertAt(T + 30_000, 'ann', 3), '["ann"]')), /precedes window/);
+  // stream time at the window's close: it is closed first, so the alert would open it again
+  assert.throws(() => s.offer(without(alertAt(T + 10 * min, 'ann', 4), '["ann"]')), /not open/);
+  assert.equal(JSON.stringify([...store.entries('rule:r#suppression')]), before);
+  const { written } = feed(s, [alertAt(T + 10 * min, 'bob', 5)]);
+  assert.deepEqual(
+    written.map((w) => [w.kind, w.record.value['n'], w.record.override.suppression.count]),
+    [
+      ['update', 1, 1],
+      ['kept', 5, 0],
+    ],
+  );
+});
+
+test("a window opened late keeps its lead's alert once an earlier one is its representative: its lead read again without it is written again as it was", () => {
+  const store = new InMemoryCorrelationStateStore();
+  const s = new RuleSuppression('r', { fields: ['user.name'], window: '1m' }, store);
+  s.offer(alertAt(T + 10 * min, 'zed', 1)); // stream time 10m: [3m, 4m) closed long ago
+  const lead = alertAt(T + 3 * min + 30_000, 'ann', 7, { note: 'lead' });
+  const earlierOne = { ...alertAt(T + 3 * min + 10_000, 'ann', 3), source: { topic: 'in', partition: 1, offset: 3 } };
+  assert.deepEqual(feed(s, [lead, earlierOne]).kinds, ['kept', 'suppressed']);
+  const again = s.offer(without(lead, '["ann"]'));
+  assert.equal(again.kind, 'kept');
+  assert.deepEqual(again.kind === 'kept' && again.record.value, lead.alert);
+  // a window opened in time keeps no copy: its lead cannot come without its alert (nothing of its window is ahead of it)
+  const inTime = new RuleSuppression('q', { fields: ['user.name'], window: '1m' }, new InMemoryCorrelationStateStore());
+  const first = alertAt(T + 30_000, 'ann', 7);
+  assert.deepEqual(feed(inTime, [first, { ...earlierOne, time: T + 10_000 }]).kinds, ['kept', 'suppressed']);
+  assert.throws(() => inTime.offer(without(first, '["ann"]')), /does not keep/);
 });

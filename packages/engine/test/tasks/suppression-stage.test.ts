@@ -65,13 +65,22 @@ test('in the engine, a suppressed rule routes its alert by the suppression field
   // the plain rule's alert is written here; the suppressed rule's goes to its window's partition
   assert.equal(first.kind === 'alerts' ? first.records.map((r) => r.rule?.id).join() : '', 'plain');
   const [routed] = routesOf(first);
+  const start = T0 - (T0 % 60_000);
   assert.deepEqual(
     { ...routed, event: undefined },
-    { stage: 'rule:login', pdlStage: suppressionStage, key: '["ann"]', event: undefined, time: T0, timestamp: T0 },
+    {
+      stage: 'rule:login',
+      pdlStage: suppressionStage,
+      key: '["ann"]',
+      event: undefined,
+      time: T0,
+      timestamp: T0,
+      // alerts of one batch may travel together; one behind an alert of its window, without its alert
+      bundle: { group: '["user"]/60000', window: `["ann"]@${start}`, closeFloor: start + 120_000 },
+    },
   );
   assert.deepEqual(routed!.event['_rule'], { id: 'login', name: 'Login', annotations: [] });
   assert.equal(task.holdsCorrelation?.(), true);
-  const start = T0 - (T0 % 60_000);
   const id = suppressionId('login', '["ann"]', start);
   assert.deepEqual(shape(task.resume!(routed!)), { records: [[1, id, 0]], updates: [] });
   const second = routesOf(task.run({ value: event(2, T0 + 1), timestamp: T0 + 1 }))[0]!;
@@ -123,4 +132,43 @@ test('a routed alert of a rule that lost its suppression meanwhile is written as
   const routed = routesOf(task.run({ value: { action: 'login', user: 'ann', n: 7 }, timestamp: T0 }))[0]!;
   book.update([{ ...rules[0]!, suppression: undefined } as StoredRule], { get: () => undefined });
   assert.deepEqual(shape(task.resume!(routed)), { records: [[7, undefined, undefined]], updates: [] });
+});
+
+test('an alert that came without its alert (a bundle) is counted; when the rule lost or changed its suppression on the way, counted as suppressed; one that needs it is refused', () => {
+  const book = new RuleBook();
+  book.update(rules, { get: () => undefined });
+  const suppressed: string[] = [];
+  const task = makeTask(
+    'APPLY_RULES',
+    { rules: ['login'] },
+    {
+      rules: book,
+      routeCorrelations: true,
+      counters: { ruleSuppressed: (_t, id, outcome) => suppressed.push(`${id}:${outcome}`) },
+    },
+  );
+  const routeOf = (n: number) =>
+    routesOf(task.run({ value: { action: 'login', user: 'ann', n, _time: T0 + n }, timestamp: T0 }))[0]!;
+  const origin = (offset: number) => ({ topic: 'in', partition: 0, offset });
+  const bare = (r: RoutedRecord, offset: number): RoutedRecord => ({
+    ...r,
+    event: {},
+    origin: origin(offset),
+    elided: { group: r.bundle!.group },
+  });
+  // its window is not open: it cannot be written without its alert
+  const refused = task.resume!(bare(routeOf(1), 1));
+  assert.deepEqual(
+    refused.kind === 'error' && refused.message,
+    `suppression: an alert came without its alert to window ["ann"]@${T0 - (T0 % 60_000)}, which is not open`,
+  );
+  const id = suppressionId('login', '["ann"]', T0 - (T0 % 60_000));
+  assert.deepEqual(shape(task.resume!({ ...routeOf(2), origin: origin(2) })), { records: [[2, id, 0]], updates: [] });
+  assert.equal(task.resume!(bare(routeOf(3), 3)).kind, 'records');
+  const [fourth, fifth] = [bare(routeOf(4), 4), bare(routeOf(5), 5)]; // routed under the 1-minute window
+  book.update([{ ...rules[0]!, suppression: { fields: ['user'], window: '5m' } }], { get: () => undefined });
+  assert.equal(task.resume!(fourth).kind, 'records');
+  book.update([{ ...rules[0]!, suppression: undefined } as StoredRule], { get: () => undefined });
+  assert.equal(task.resume!(fifth).kind, 'records');
+  assert.deepEqual(suppressed, ['login:suppressed', 'login:suppressed', 'login:suppressed']);
 });

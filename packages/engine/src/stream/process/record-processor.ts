@@ -14,13 +14,15 @@ import { alertRecordValue, ordinalOf } from './alert-record.ts';
 import { deadLetterRecord, deadLetterTopic } from './dead-letter.ts';
 import { decodeValue, encodeValue } from './record-codec.ts';
 import { decodeRouted, encodeRouted, partitionOf } from './repartition-records.ts';
+import { decodeBundle, isBundle, RouteBundles, type BundledRoute } from './route-bundles.ts';
 
 /**
  * The process stage: records in, what must be written out, as data. An input record runs through
  * every topology reading its topic; a repartition record continues at its stage's task; a clock
  * tick moves a stage partition's stream time. Out come, in order, outputs, alerts, dead letters
  * and repartition records (a record routed to a stage is written to its repartition topic, to the
- * partition of its group). Pure apart from the counters in `stats`: no I/O, no callbacks.
+ * partition of its group; routes that may bundle (route-bundles.ts) are written at the batch's end,
+ * one record per bundle). Pure apart from the counters in `stats`: no I/O, no callbacks.
  */
 export interface ProcessEnv {
   readonly alertsTopic: string;
@@ -50,15 +52,17 @@ export function processBatch(
   env: ProcessEnv,
 ): Processed {
   const processed: Processed = { out: [], warnings: [] };
+  const bundles = new RouteBundles();
   for (const record of records) {
     const stage = plan.stages.get(record.topic);
     if (stage) processRouted(record, stage, state, env, processed);
     else {
       const topologies = plan.byInput.get(record.topic);
-      if (topologies) processInput(record, topologies, env, processed.out);
+      if (topologies) processInput(record, topologies, env, processed.out, bundles);
     }
   }
   state.deselect();
+  bundles.drain(processed.out);
   return processed;
 }
 
@@ -86,13 +90,15 @@ export function processTicks(
 
 /**
  * Runs one consumed record through every topology reading its topic and appends what must be
- * written (outputs, alerts, dead letters, repartition records) to `out`.
+ * written (outputs, alerts, dead letters, repartition records) to `out`; routes that may bundle go
+ * to `bundles` when given (written with the batch).
  */
 export function processInput(
   source: SourceRecord,
   topologies: readonly TopologyPlan[],
   env: ProcessEnv,
   out: OutgoingRecord[],
+  bundles?: RouteBundles,
 ): void {
   const stats = env.stats;
   if (source.value === undefined || source.value === null) {
@@ -116,7 +122,7 @@ export function processInput(
       continue;
     }
     const result = runPipeline(topology.tasks, { value: text, timestamp });
-    writeResult(source, source.key, topology, result, env, out, true);
+    writeResult(source, source.key, topology, result, env, out, true, bundles);
   }
 }
 
@@ -131,6 +137,7 @@ function processRouted(
   const topology = stage.topology;
   const task = topology.tasks[stage.taskIndex];
   if (!message.value || !task?.resume) return;
+  if (isBundle(message.value)) return processBundle(message, message.value, stage, state, env, processed);
   let decoded: ReturnType<typeof decodeRouted>;
   try {
     decoded = decodeRouted(message.value, message.key, Number(message.timestamp));
@@ -159,8 +166,50 @@ function processRouted(
         origin: { topic: origin.topic, partition: origin.partition, offset: Number(origin.offset) },
       }
     : decoded.routed;
-  const result = task.resume(routed);
-  continueRouted(source, decoded.sourceKey, topology, stage.taskIndex, result, env, processed.out, true);
+  resumeRouted(source, decoded.sourceKey, topology, stage.taskIndex, routed, env, processed.out);
+}
+
+/** A bundle of routes (route-bundles.ts): each continued at its task in its order, as a record of its own would be. */
+function processBundle(
+  message: FetchedRecord,
+  value: Buffer,
+  stage: StageBinding,
+  state: StateSelection,
+  env: ProcessEnv,
+  processed: Processed,
+): void {
+  let routes: BundledRoute[];
+  try {
+    routes = decodeBundle(value);
+  } catch (err) {
+    env.stats.add(metricNames.skipped, [message.topic, 'decode']);
+    processed.warnings.push(`${message.topic}/${message.partition}/${message.offset}: ${(err as Error).message}`);
+    return;
+  }
+  state.select(message.topic, message.partition);
+  const topology = stage.topology;
+  const deadLetterTo = deadLetterTopic(topology.input);
+  for (const { routed, source } of routes)
+    resumeRouted({ ...source, deadLetterTo }, source.key, topology, stage.taskIndex, routed, env, processed.out);
+}
+
+/** A routed record resumed at its task (the state of its partition selected); a task's failure there sends its input record to the dead letters. */
+function resumeRouted(
+  source: SourceRecord,
+  sourceKey: Buffer | undefined,
+  topology: TopologyPlan,
+  taskIndex: number,
+  routed: RoutedRecord,
+  env: ProcessEnv,
+  out: OutgoingRecord[],
+): void {
+  const task = topology.tasks[taskIndex]!;
+  const result = task.resume!(routed);
+  if (result.kind === 'error') {
+    deadLetter(source, topology.name, task.name, `${task.function}: ${result.message}`, env.stats, out);
+    return;
+  }
+  continueRouted(source, sourceKey, topology, taskIndex, result, env, out, true);
 }
 
 /**
@@ -188,6 +237,7 @@ function writeResult(
   env: ProcessEnv,
   out: OutgoingRecord[],
   routing: boolean,
+  bundles?: RouteBundles,
 ): void {
   const stats = env.stats;
   for (const failure of result.failures) {
@@ -209,14 +259,17 @@ function writeResult(
   }
   topology.ruleMatches.drainInto(stats);
   for (const { taskIndex, routed } of result.routes ?? []) {
-    if (routing && route(topology, taskIndex, routed, key, source, env, out)) continue;
+    if (routing && route(topology, taskIndex, routed, key, source, env, out, bundles)) continue;
     // no repartition topic for this task (it gained a correlation after the plan was made): continued here
     const task = topology.tasks[taskIndex];
     if (task?.resume) continueRouted(source, key, topology, taskIndex, task.resume(routed), env, out, false);
   }
 }
 
-/** A routed record, to its stage's repartition topic, to the partition of its group; false when there is none. */
+/**
+ * A routed record, to its stage's repartition topic, to the partition of its group (in a bundle,
+ * when it may bundle and `bundles` is given, else a record of its own); false when there is none.
+ */
 function route(
   topology: TopologyPlan,
   taskIndex: number,
@@ -225,13 +278,19 @@ function route(
   source: SourceRecord | undefined,
   env: ProcessEnv,
   out: OutgoingRecord[],
+  bundles: RouteBundles | undefined,
 ): boolean {
   const topics = topology.stages?.get(taskIndex);
   const partitions = topics && env.stagePartitions.get(topics.repartition);
   if (!topics || !partitions) return false;
+  const partition = partitionOf(routed.key, partitions);
+  if (bundles && source && routed.bundle) {
+    bundles.add(topics.repartition, partition, routed, routed.bundle, source);
+    return true;
+  }
   out.push({
     topic: topics.repartition,
-    partition: partitionOf(routed.key, partitions),
+    partition,
     key: Buffer.from(routed.key),
     value: encodeRouted(routed, sourceKey, source),
     timestamp: BigInt(routed.timestamp),
