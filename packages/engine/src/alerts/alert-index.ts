@@ -11,6 +11,10 @@ import {
   type Severity,
 } from '@weir/contract';
 import { encodeCursor, type AlertFilter, type GroupBy } from './alert-query.ts';
+import { alertEntities, indexablePath } from './alert-entities.ts';
+import { countedGroups, groupKey, jsonPath, maxGroups } from './alert-groups.ts';
+import { alertSchemaVersion, bucketMs, createAlertSchema } from './alert-schema.ts';
+import { wordMatch } from './alert-text.ts';
 import { untriaged } from './triage.ts';
 import { inTransaction } from '../core/sqlite-transaction.ts';
 
@@ -60,6 +64,17 @@ interface ParsedAlert {
   techniques: string[];
   source: unknown;
   record: string;
+  /** The parsed record. */
+  object: Record<string, unknown>;
+}
+
+/**
+ * Whether an alert is silenced now (docs/alerts.md, "Silences"): the silences change over time, so
+ * `silenced=` is checked as a query runs, on its rows. `any` false: no silence exists.
+ */
+export interface SilencedTest {
+  readonly any: boolean;
+  readonly test: (record: Record<string, unknown>, time: number) => boolean;
 }
 
 const idPattern = /^[0-9a-f]{32}$/;
@@ -90,15 +105,12 @@ function parseAlert(value: Buffer | null): ParsedAlert | undefined {
     techniques: Array.isArray(techniques) ? techniques.filter((t): t is string => typeof t === 'string') : [],
     source: source ?? null,
     record: value.toString('utf8'),
+    object: record,
   };
 }
 
-/** `$."a"."b"` for the dotted path `a.b` (the path's characters are checked by alert-query.ts). */
-const jsonPath = (dotted: string) =>
-  `$.${dotted
-    .split('.')
-    .map((p) => `"${p}"`)
-    .join('.')}`;
+/** Text filters matching more alerts than this walk the time index (finding the newest soon) instead of the text index. */
+const commonText = 10_000;
 
 /**
  * A node's alert index (docs/alerts.md, "The alert store and triage"): one SQLite file (WAL,
@@ -115,6 +127,16 @@ export class AlertIndex {
   readonly #syncTriage: StatementSync;
   readonly #setPosition: StatementSync;
   readonly #selectTriage: StatementSync;
+  readonly #addText: StatementSync;
+  readonly #addEntity: StatementSync;
+  readonly #addNumber: StatementSync;
+  readonly #addUnindexed: StatementSync;
+  readonly #addCount: StatementSync;
+  /** Entity counts of the batch being ingested: JSON [field, hour, value] → alerts. */
+  readonly #counts = new Map<string, number>();
+  /** Paths that ever held a value the entity index does not keep (alert-entities.ts). */
+  readonly #unindexed = new Set<string>();
+  #silenced: SilencedTest | undefined;
 
   constructor(location: string, retention: Retention) {
     mkdirSync(location, { recursive: true, mode: 0o700 });
@@ -123,19 +145,12 @@ export class AlertIndex {
     chmodSync(file, 0o600);
     this.#retention = retention;
     this.#db = new DatabaseSync(file);
-    this.#db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;
-      CREATE TABLE IF NOT EXISTS alerts (
-        id TEXT PRIMARY KEY, time INTEGER NOT NULL, rule TEXT, rule_name TEXT, severity INTEGER NOT NULL,
-        techniques TEXT NOT NULL, source TEXT NOT NULL, record TEXT NOT NULL,
-        status TEXT NOT NULL, assignee TEXT);
-      CREATE INDEX IF NOT EXISTS alerts_time ON alerts (time, id);
-      CREATE INDEX IF NOT EXISTS alerts_rule ON alerts (rule, time);
-      CREATE INDEX IF NOT EXISTS alerts_severity ON alerts (severity, time);
-      CREATE INDEX IF NOT EXISTS alerts_status ON alerts (status, time);
-      CREATE INDEX IF NOT EXISTS alerts_assignee ON alerts (assignee, time);
-      CREATE TABLE IF NOT EXISTS triage (id TEXT PRIMARY KEY, value TEXT NOT NULL, offset INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS positions (
-        topic TEXT NOT NULL, partition INTEGER NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (topic, partition));`);
+    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    const version = (this.#db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+    createAlertSchema(this.#db);
+    this.#db.function('weir_silenced', { deterministic: false, directOnly: true }, (record, time) =>
+      this.#silenced!.test(JSON.parse(record as string) as Record<string, unknown>, Number(time)) ? 1 : 0,
+    );
     // A record with an id already stored replaces it (a later update of the same alert wins); its triage stays.
     this.#upsertAlert = this.#db.prepare(`INSERT INTO alerts
       (id, time, rule, rule_name, severity, techniques, source, record, status, assignee)
@@ -144,7 +159,17 @@ export class AlertIndex {
         (SELECT json_extract(value, '$.assignee') FROM triage WHERE id = ?1))
       ON CONFLICT (id) DO UPDATE SET time = excluded.time, rule = excluded.rule, rule_name = excluded.rule_name,
         severity = excluded.severity, techniques = excluded.techniques, source = excluded.source,
-        record = excluded.record`);
+        record = excluded.record
+      RETURNING rowid`);
+    this.#addText = this.#db.prepare('INSERT INTO alerts_text (rowid, record) VALUES (?, ?)');
+    this.#addEntity = this.#db.prepare('INSERT OR IGNORE INTO entities (field, value, time, rid) VALUES (?, ?, ?, ?)');
+    this.#addNumber = this.#db.prepare(`INSERT OR IGNORE INTO entities (field, value, time, rid)
+      VALUES (?, CAST(json_extract(?, ?) AS TEXT), ?, ?) RETURNING value`);
+    this.#addCount = this.#db.prepare(`INSERT INTO entity_counts (field, bucket, value, n) VALUES (?, ?, ?, ?)
+      ON CONFLICT DO UPDATE SET n = n + excluded.n`);
+    this.#addUnindexed = this.#db.prepare('INSERT OR IGNORE INTO entity_unindexed (path) VALUES (?)');
+    for (const row of this.#db.prepare('SELECT path FROM entity_unindexed').all())
+      this.#unindexed.add((row as { path: string }).path);
     this.#upsertTriage = this.#db.prepare(`INSERT INTO triage (id, value, offset) VALUES (?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET value = excluded.value, offset = excluded.offset
       WHERE excluded.offset > triage.offset`);
@@ -152,6 +177,7 @@ export class AlertIndex {
     this.#setPosition = this.#db.prepare(`INSERT INTO positions (topic, partition, next) VALUES (?, ?, ?)
       ON CONFLICT (topic, partition) DO UPDATE SET next = excluded.next`);
     this.#selectTriage = this.#db.prepare('SELECT value, offset FROM triage WHERE id = ?');
+    if (version < alertSchemaVersion) this.#upgrade(version);
     this.prune();
   }
 
@@ -172,13 +198,14 @@ export class AlertIndex {
     let stored = 0;
     let skipped = 0;
     this.#transaction(() => {
+      this.#counts.clear();
       for (const r of records) {
         const a = parseAlert(r.value);
         if (!a) {
           skipped++;
           continue;
         }
-        this.#upsertAlert.run(
+        const [{ rowid }] = this.#upsertAlert.all(
           a.id,
           a.time,
           a.rule,
@@ -187,9 +214,11 @@ export class AlertIndex {
           JSON.stringify(a.techniques),
           JSON.stringify(a.source),
           a.record,
-        );
+        ) as [{ rowid: number }];
+        this.#indexRow(rowid, a.time, a.object, a.record);
         stored++;
       }
+      this.#flushCounts();
       this.#savePositions(topic, next);
     });
     return { stored, skipped };
@@ -237,8 +266,66 @@ export class AlertIndex {
     return (this.#db.prepare('SELECT COUNT(*) AS n FROM alerts').get() as { n: number }).n;
   }
 
-  /** A page of alerts, newest first (event time, then id), and the cursor of the next page, if any. */
-  list(filter: AlertFilter): { alerts: AlertView[]; nextCursor: string | null } {
+  /**
+   * A page of alerts, newest first (event time, then id), and the cursor of the next page, if any.
+   * `silenced` checks `filter.silenced` (without it, that filter is refused).
+   */
+  list(filter: AlertFilter, silenced?: SilencedTest): { alerts: AlertView[]; nextCursor: string | null } {
+    const q = this.#where(filter, silenced, true);
+    if (filter.after)
+      q.add(
+        `${q.time} <= ? AND (${q.time} < ? OR (${q.time} = ? AND a.id < ?))`,
+        filter.after.time,
+        filter.after.time,
+        filter.after.time,
+        filter.after.id,
+      );
+    const rows = this.#withSilenced(silenced, () =>
+      this.#db
+        .prepare(
+          `SELECT a.*, t.value AS triage FROM ${q.from} LEFT JOIN triage t ON t.id = a.id
+           ${q.sql()} ORDER BY ${q.time} DESC, a.id DESC LIMIT ?`,
+        )
+        .all(...q.args, filter.limit + 1),
+    ) as unknown as AlertRow[];
+    const page = rows.slice(0, filter.limit).map(view);
+    const last = page.at(-1);
+    return {
+      alerts: page,
+      nextCursor: rows.length > filter.limit && last ? encodeCursor({ time: last.time, id: last.id }) : null,
+    };
+  }
+
+  /**
+   * Counts by rule or by a field's value over the alerts the filter keeps (its `limit` and cursor
+   * aside), with first and last seen; largest first, then by key (1000 at most). With only a time
+   * range (or none) and a rule or an indexed field, the hourly counts answer (alert-groups.ts).
+   */
+  groups(by: GroupBy, filter: Omit<AlertFilter, 'limit' | 'after'>, silenced?: SilencedTest): AlertGroup[] {
+    const { from, to, ...others } = filter;
+    const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+    if (Object.keys(others).length === 0 && (by.kind === 'rule' || this.#indexed(by.path))) {
+      const counted = countedGroups(this.#db, by, range);
+      if (counted) return counted;
+    }
+    const q = this.#where(filter, silenced, false);
+    const key = groupKey(by);
+    return this.#withSilenced(silenced, () =>
+      this.#db
+        .prepare(
+          `SELECT ${key.sql} AS key, COUNT(*) AS count, MIN(a.time) AS firstSeen, MAX(a.time) AS lastSeen
+           FROM ${q.from} ${q.sql()} GROUP BY 1 ORDER BY count DESC, key LIMIT ${maxGroups}`,
+        )
+        .all(...key.args, ...q.args),
+    ) as unknown as AlertGroup[];
+  }
+
+  /**
+   * The FROM and WHERE of a filter. `ordered`: the list, newest first with a LIMIT: an indexed field
+   * filter then walks its entity rows in time order (alert `a` joined to them), a text filter
+   * matching many alerts walks the time index instead of its own.
+   */
+  #where(filter: Omit<AlertFilter, 'limit'>, silenced: SilencedTest | undefined, ordered: boolean) {
     const where: string[] = [];
     const args: SQLInputValue[] = [];
     const add = (clause: string, ...values: SQLInputValue[]) => {
@@ -246,8 +333,19 @@ export class AlertIndex {
       args.push(...values);
     };
     const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-    if (filter.from !== undefined) add('a.time >= ?', filter.from);
-    if (filter.to !== undefined) add('a.time <= ?', filter.to);
+    let from = 'alerts a';
+    let time = 'a.time';
+    const fields = [...(filter.fields ?? [])];
+    const driver = ordered ? fields.findIndex(([p]) => this.#indexed(p)) : -1;
+    if (driver >= 0) {
+      // the entity rows of the field's value, newest first, lead; the alert is found by its rowid
+      const [p, value] = fields.splice(driver, 1)[0]!;
+      from = 'entities e CROSS JOIN alerts a';
+      time = 'e.time';
+      add('e.field = ? AND e.value = ? AND a.rowid = e.rid', p, value);
+    }
+    if (filter.from !== undefined) add(`${time} >= ?`, filter.from);
+    if (filter.to !== undefined) add(`${time} <= ?`, filter.to);
     if (filter.rule !== undefined) add('a.rule = ?', filter.rule);
     // `+`: severity and status are checked on the rows, not looked up by their indexes (a few values
     // over many rows: their index would make SQLite sort every row of a severity to find the newest
@@ -260,45 +358,109 @@ export class AlertIndex {
         `EXISTS (SELECT 1 FROM json_each(a.techniques) WHERE value IN (${marks(filter.techniques.length)}))`,
         ...filter.techniques,
       );
-    if (filter.text !== undefined) add('instr(lower(a.record), lower(?)) > 0', filter.text);
-    for (const [p, value] of filter.fields ?? [])
-      add('CAST(json_extract(a.record, ?) AS TEXT) = ?', jsonPath(p), value);
-    if (filter.after)
-      add('(a.time < ? OR (a.time = ? AND a.id < ?))', filter.after.time, filter.after.time, filter.after.id);
-    const rows = this.#db
-      .prepare(
-        `SELECT a.*, t.value AS triage FROM alerts a LEFT JOIN triage t ON t.id = a.id
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY a.time DESC, a.id DESC LIMIT ?`,
-      )
-      .all(...args, filter.limit + 1) as unknown as AlertRow[];
-    const page = rows.slice(0, filter.limit).map(view);
-    const last = page.at(-1);
+    for (const [p, value] of fields) {
+      if (this.#indexed(p)) add('a.rowid IN (SELECT rid FROM entities WHERE field = ? AND value = ?)', p, value);
+      else add('CAST(json_extract(a.record, ?) AS TEXT) = ?', jsonPath(p), value);
+    }
+    if (filter.text !== undefined) {
+      const match = wordMatch(filter.text);
+      // the text index finds the candidates; the scan's test decides (alert-text.ts)
+      if (match !== undefined && !(ordered && driver < 0 && this.#common(match)))
+        add('a.rowid IN (SELECT rowid FROM alerts_text WHERE alerts_text MATCH ?)', match);
+      add('instr(lower(a.record), lower(?)) > 0', filter.text);
+    }
+    if (filter.silenced !== undefined) {
+      if (!silenced) throw new Error('AlertIndex: a silenced filter needs the silences');
+      if (!silenced.any) {
+        if (filter.silenced) add('0');
+      } else add(`weir_silenced(a.record, a.time) = ?`, filter.silenced ? 1 : 0);
+    }
     return {
-      alerts: page,
-      nextCursor: rows.length > filter.limit && last ? encodeCursor({ time: last.time, id: last.id }) : null,
+      from,
+      time,
+      args,
+      add,
+      sql: () => (where.length ? `WHERE ${where.join(' AND ')}` : ''),
     };
   }
 
-  /** Counts by rule or by a field's value over the time range, with first and last seen; largest first (1000 at most). */
-  groups(by: GroupBy, range: { from?: number; to?: number }): AlertGroup[] {
-    const where: string[] = [];
-    const args: SQLInputValue[] = [];
-    const key = by.kind === 'rule' ? 'rule' : 'CAST(json_extract(record, ?) AS TEXT)';
-    if (by.kind === 'field') args.push(jsonPath(by.path));
-    if (range.from !== undefined) {
-      where.push('time >= ?');
-      args.push(range.from);
-    }
-    if (range.to !== undefined) {
-      where.push('time <= ?');
-      args.push(range.to);
-    }
-    return this.#db
+  /** Whether a text query's trigrams are in more than `commonText` records. */
+  #common(match: string): boolean {
+    const row = this.#db
       .prepare(
-        `SELECT ${key} AS key, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen FROM alerts
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} GROUP BY 1 ORDER BY count DESC, key LIMIT 1000`,
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM alerts_text WHERE alerts_text MATCH ? LIMIT ${commonText + 1})`,
       )
-      .all(...args) as unknown as AlertGroup[];
+      .get(match) as { n: number };
+    return row.n > commonText;
+  }
+
+  /** Whether `field.<path>` is answered by the entity index (alert-entities.ts). */
+  #indexed(path: string): boolean {
+    return indexablePath(path) && !this.#unindexed.has(path);
+  }
+
+  #withSilenced<T>(silenced: SilencedTest | undefined, work: () => T): T {
+    this.#silenced = silenced;
+    try {
+      return work();
+    } finally {
+      this.#silenced = undefined;
+    }
+  }
+
+  /** The text and entity rows of an alert row (new, or replaced: the trigger removed its old ones). */
+  #indexRow(rowid: number, time: number, record: Record<string, unknown>, text: string): void {
+    this.#addText.run(rowid, text);
+    const entities = alertEntities(record);
+    const hour = Math.floor(time / bucketMs);
+    for (const [p, value] of entities.texts)
+      if (this.#addEntity.run(p, value, time, rowid).changes > 0) this.#count(p, hour, value);
+    for (const p of entities.numbers) {
+      const [row] = this.#addNumber.all(p, text, jsonPath(p), time, rowid) as { value: string }[];
+      if (row) this.#count(p, hour, row.value);
+    }
+    for (const p of entities.unindexed)
+      if (!this.#unindexed.has(p)) {
+        this.#addUnindexed.run(p);
+        this.#unindexed.add(p);
+      }
+  }
+
+  /** One more alert of a field's value in an hour, for `entity_counts` (written by `#flushCounts`). */
+  #count(field: string, hour: number, value: string): void {
+    const key = JSON.stringify([field, hour, value]);
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+  }
+
+  /**
+   * Adds the counted entities to `entity_counts`, one upsert per field, hour and value of the batch
+   * (a trigger per entity row costs several times more); removals are counted by a trigger.
+   */
+  #flushCounts(): void {
+    for (const [key, n] of this.#counts) {
+      const [field, hour, value] = JSON.parse(key) as [string, number, string];
+      this.#addCount.run(field, hour, value, n);
+    }
+    this.#counts.clear();
+  }
+
+  /** An index of an earlier version: its alerts get their text, entity and count rows. */
+  #upgrade(version: number): void {
+    this.#transaction(() => {
+      if (version > 0 || this.count() > 0) {
+        this.#db.exec(`DELETE FROM rule_counts; DELETE FROM entities; DELETE FROM entity_counts;
+          DELETE FROM alerts_text; DELETE FROM entity_unindexed;
+          INSERT INTO rule_counts (bucket, rule, n)
+            SELECT CAST(floor(time / 3600000.0) AS INTEGER), ifnull('=' || rule, ''), COUNT(*) FROM alerts GROUP BY 1, 2;`);
+        this.#unindexed.clear();
+        for (const row of this.#db.prepare('SELECT rowid, time, record FROM alerts').iterate()) {
+          const r = row as { rowid: number; time: number; record: string };
+          this.#indexRow(r.rowid, r.time, JSON.parse(r.record) as Record<string, unknown>, r.record);
+        }
+        this.#flushCounts();
+      }
+      this.#db.exec(`PRAGMA user_version = ${alertSchemaVersion}`);
+    });
   }
 
   /**

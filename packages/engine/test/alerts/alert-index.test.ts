@@ -121,3 +121,68 @@ test('retention: by age of the event time and by count, oldest first', () => {
   assert.deepEqual(ids(index.list(alertFilter({}))), [alertId(4), alertId(3)]);
   index.close();
 });
+
+test('list and groups: entity fields, text and silenced as a scan answers them', () => {
+  const { index } = open();
+  const specs = Array.from({ length: 40 }, (_, n) => ({
+    n,
+    user: `u${n % 4}`,
+    extra: { port: n % 3, src: { ip: `10.0.0.${n % 5}` }, note: n % 7 === 0 ? 'Disk FULL on /var' : 'ok' },
+  }));
+  index.ingest('a', alertRecords(specs), new Map([[0, 40]]));
+  const expect = (pred: (s: (typeof specs)[number]) => boolean) =>
+    specs
+      .filter(pred)
+      .map((s) => alertId(s.n))
+      .reverse();
+  const all = { limit: 1000 };
+  assert.deepEqual(
+    ids(index.list({ ...all, fields: [['user', 'u1']] })),
+    expect((s) => s.user === 'u1'),
+  );
+  assert.deepEqual(
+    ids(index.list({ ...all, fields: [['port', '2']] })),
+    expect((s) => s.extra.port === 2),
+  );
+  assert.deepEqual(
+    ids(
+      index.list({
+        ...all,
+        fields: [
+          ['src.ip', '10.0.0.3'],
+          ['user', 'u3'],
+        ],
+      }),
+    ),
+    expect((s) => s.extra.src.ip === '10.0.0.3' && s.user === 'u3'),
+  );
+  assert.deepEqual(
+    ids(index.list({ ...all, text: 'full on /' })),
+    expect((s) => s.extra.note !== 'ok'),
+  );
+  assert.deepEqual(
+    ids(index.list({ ...all, text: 'sk full' })),
+    expect((s) => s.extra.note !== 'ok'),
+  );
+  const silenced = { any: true, test: (r: Record<string, unknown>) => r.user === 'u2' };
+  assert.deepEqual(
+    ids(index.list({ ...all, silenced: true }, silenced)),
+    expect((s) => s.user === 'u2'),
+  );
+  assert.deepEqual(
+    ids(index.list({ ...all, silenced: false }, silenced)),
+    expect((s) => s.user !== 'u2'),
+  );
+  assert.deepEqual(ids(index.list({ ...all, silenced: true }, { any: false, test: () => true })), []);
+  assert.deepEqual(
+    index
+      .groups({ kind: 'field', path: 'user' }, { silenced: false, fields: [['port', '0']] }, silenced)
+      .map((g) => [g.key, g.count]),
+    [
+      ['u0', 4],
+      ['u3', 4],
+      ['u1', 3],
+    ],
+  );
+  index.close();
+});
