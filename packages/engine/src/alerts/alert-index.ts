@@ -122,18 +122,28 @@ const commonText = 10_000;
 export class AlertIndex {
   readonly #db: DatabaseSync;
   readonly #retention: Retention;
+  readonly #insertAlert: StatementSync;
   readonly #upsertAlert: StatementSync;
   readonly #upsertTriage: StatementSync;
   readonly #syncTriage: StatementSync;
   readonly #setPosition: StatementSync;
   readonly #selectTriage: StatementSync;
-  readonly #addText: StatementSync;
-  readonly #addEntity: StatementSync;
-  readonly #addNumber: StatementSync;
+  readonly #addTexts: StatementSync;
+  readonly #addEntities: StatementSync;
+  readonly #addNumbers: StatementSync;
   readonly #addUnindexed: StatementSync;
-  readonly #addCount: StatementSync;
-  /** Entity counts of the batch being ingested: JSON [field, hour, value] → alerts. */
+  readonly #addCounts: StatementSync;
+  readonly #addRuleCounts: StatementSync;
+  /** Rows of the batch being ingested, written by `#flush`: the alerts' rowids (their words), ... */
+  #texts: number[] = [];
+  /** ... their entity rows [field, text, time, rowid], ... */
+  #entities: (string | number)[][] = [];
+  /** ... their number fields [field, JSON path, rowid] (the text is SQLite's), ... */
+  #numbers: (string | number)[][] = [];
+  /** ... the alerts added per field, hour and value (`field \0 hour \0 value`), ... */
   readonly #counts = new Map<string, number>();
+  /** ... and per hour and rule key (`hour \0 key`). */
+  readonly #ruleCounts = new Map<string, number>();
   /** Paths that ever held a value the entity index does not keep (alert-entities.ts). */
   readonly #unindexed = new Set<string>();
   #silenced: SilencedTest | undefined;
@@ -146,12 +156,26 @@ export class AlertIndex {
     this.#retention = retention;
     this.#db = new DatabaseSync(file);
     this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    // 64 MiB of page cache (default 2): the entity index's insert points (one per field value) stay in memory
+    this.#db.exec('PRAGMA cache_size = -65536');
     const version = (this.#db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+    // version 2 counted each new alert's rule by trigger and removed entity rows by an index of rowids
+    if (version === 2)
+      this.#db.exec(`DROP TRIGGER IF EXISTS alerts_added; DROP TRIGGER IF EXISTS alerts_removed;
+        DROP TRIGGER IF EXISTS alerts_replaced; DROP INDEX IF EXISTS entities_rid;
+`);
     createAlertSchema(this.#db);
     this.#db.function('weir_silenced', { deterministic: false, directOnly: true }, (record, time) =>
       this.#silenced!.test(JSON.parse(record as string) as Record<string, unknown>, Number(time)) ? 1 : 0,
     );
-    // A record with an id already stored replaces it (a later update of the same alert wins); its triage stays.
+    // A new alert is inserted; a record with an id already stored replaces it (a later update of the
+    // same alert wins); its triage stays. RETURNING costs as much as the insert: only the rare replacement uses it.
+    this.#insertAlert = this.#db.prepare(`INSERT INTO alerts
+      (id, time, rule, rule_name, severity, techniques, source, record, status, assignee)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?,
+        COALESCE((SELECT json_extract(value, '$.status') FROM triage WHERE id = ?1), 'new'),
+        (SELECT json_extract(value, '$.assignee') FROM triage WHERE id = ?1))
+      ON CONFLICT (id) DO NOTHING`);
     this.#upsertAlert = this.#db.prepare(`INSERT INTO alerts
       (id, time, rule, rule_name, severity, techniques, source, record, status, assignee)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?,
@@ -161,11 +185,19 @@ export class AlertIndex {
         severity = excluded.severity, techniques = excluded.techniques, source = excluded.source,
         record = excluded.record
       RETURNING rowid`);
-    this.#addText = this.#db.prepare('INSERT INTO alerts_text (rowid, record) VALUES (?, ?)');
-    this.#addEntity = this.#db.prepare('INSERT OR IGNORE INTO entities (field, value, time, rid) VALUES (?, ?, ?, ?)');
-    this.#addNumber = this.#db.prepare(`INSERT OR IGNORE INTO entities (field, value, time, rid)
-      VALUES (?, CAST(json_extract(?, ?) AS TEXT), ?, ?) RETURNING value`);
-    this.#addCount = this.#db.prepare(`INSERT INTO entity_counts (field, bucket, value, n) VALUES (?, ?, ?, ?)
+    // a batch's rows in one statement each (a JSON array of rows): a statement per row costs more than its row
+    this.#addTexts = this.#db.prepare(`INSERT INTO alerts_text (rowid, record)
+      SELECT a.rowid, a.record FROM json_each(?) j CROSS JOIN alerts a WHERE a.rowid = j.value`);
+    this.#addEntities = this.#db.prepare(`INSERT INTO entities (field, value, time, rid)
+      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)`);
+    this.#addNumbers = this.#db.prepare(`INSERT INTO entities (field, value, time, rid)
+      SELECT j.value ->> 0, CAST(json_extract(a.record, j.value ->> 1) AS TEXT), a.time, a.rowid
+      FROM json_each(?) j CROSS JOIN alerts a WHERE a.rowid = j.value ->> 2 RETURNING field, value, time`);
+    this.#addCounts = this.#db.prepare(`INSERT INTO entity_counts (field, bucket, value, n)
+      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?) WHERE true
+      ON CONFLICT DO UPDATE SET n = n + excluded.n`);
+    this.#addRuleCounts = this.#db.prepare(`INSERT INTO rule_counts (bucket, rule, n)
+      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
       ON CONFLICT DO UPDATE SET n = n + excluded.n`);
     this.#addUnindexed = this.#db.prepare('INSERT OR IGNORE INTO entity_unindexed (path) VALUES (?)');
     for (const row of this.#db.prepare('SELECT path FROM entity_unindexed').all())
@@ -198,14 +230,13 @@ export class AlertIndex {
     let stored = 0;
     let skipped = 0;
     this.#transaction(() => {
-      this.#counts.clear();
       for (const r of records) {
         const a = parseAlert(r.value);
         if (!a) {
           skipped++;
           continue;
         }
-        const [{ rowid }] = this.#upsertAlert.all(
+        const row = [
           a.id,
           a.time,
           a.rule,
@@ -214,11 +245,21 @@ export class AlertIndex {
           JSON.stringify(a.techniques),
           JSON.stringify(a.source),
           a.record,
-        ) as [{ rowid: number }];
-        this.#indexRow(rowid, a.time, a.object, a.record);
+        ] as const;
+        const added = this.#insertAlert.run(...row);
+        let rowid: number;
+        if (added.changes > 0) {
+          rowid = Number(added.lastInsertRowid);
+          this.#countRule(a.time, a.rule);
+        } else {
+          // replaced: its trigger moves its rule count and removes its rows, which must be written by then
+          this.#flush();
+          rowid = (this.#upsertAlert.get(...row) as { rowid: number }).rowid;
+        }
+        this.#indexRow(rowid, a.time, a.object);
         stored++;
       }
-      this.#flushCounts();
+      this.#flush();
       this.#savePositions(topic, next);
     });
     return { stored, skipped };
@@ -408,17 +449,16 @@ export class AlertIndex {
     }
   }
 
-  /** The text and entity rows of an alert row (new, or replaced: the trigger removed its old ones). */
-  #indexRow(rowid: number, time: number, record: Record<string, unknown>, text: string): void {
-    this.#addText.run(rowid, text);
+  /** The text and entity rows of an alert row (new, or replaced: the trigger removed its old ones), for `#flush`. */
+  #indexRow(rowid: number, time: number, record: Record<string, unknown>): void {
+    this.#texts.push(rowid);
     const entities = alertEntities(record);
     const hour = Math.floor(time / bucketMs);
-    for (const [p, value] of entities.texts)
-      if (this.#addEntity.run(p, value, time, rowid).changes > 0) this.#count(p, hour, value);
-    for (const p of entities.numbers) {
-      const [row] = this.#addNumber.all(p, text, jsonPath(p), time, rowid) as { value: string }[];
-      if (row) this.#count(p, hour, row.value);
+    for (const [p, value] of entities.texts) {
+      this.#entities.push([p, value, time, rowid]);
+      this.#count(p, hour, value, 1);
     }
+    for (const p of entities.numbers) this.#numbers.push([p, jsonPath(p), rowid]);
     for (const p of entities.unindexed)
       if (!this.#unindexed.has(p)) {
         this.#addUnindexed.run(p);
@@ -426,28 +466,59 @@ export class AlertIndex {
       }
   }
 
-  /** One more alert of a field's value in an hour, for `entity_counts` (written by `#flushCounts`). */
-  #count(field: string, hour: number, value: string): void {
-    const key = JSON.stringify([field, hour, value]);
-    this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
+  #count(field: string, hour: number, value: string, n: number): void {
+    const key = `${field}\0${hour}\0${value}`;
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + n);
+  }
+
+  /** One more alert of a rule in an hour (a replacement's count moves by trigger instead). */
+  #countRule(time: number, rule: string | null): void {
+    const key = `${Math.floor(time / bucketMs)}\0${rule === null ? '' : `=${rule}`}`;
+    this.#ruleCounts.set(key, (this.#ruleCounts.get(key) ?? 0) + 1);
   }
 
   /**
-   * Adds the counted entities to `entity_counts`, one upsert per field, hour and value of the batch
-   * (a trigger per entity row costs several times more); removals are counted by a trigger.
+   * Writes the rows gathered by `#indexRow` and `#countRule`: the words, the entity rows and the
+   * counts, one statement each (removals are counted by triggers).
    */
-  #flushCounts(): void {
-    for (const [key, n] of this.#counts) {
-      const [field, hour, value] = JSON.parse(key) as [string, number, string];
-      this.#addCount.run(field, hour, value, n);
+  #flush(): void {
+    if (this.#texts.length > 0) this.#addTexts.run(JSON.stringify(this.#texts));
+    if (this.#entities.length > 0) this.#addEntities.run(JSON.stringify(this.#entities));
+    if (this.#numbers.length > 0)
+      for (const r of this.#addNumbers.all(JSON.stringify(this.#numbers)) as {
+        field: string;
+        value: string;
+        time: number;
+      }[])
+        this.#count(r.field, Math.floor(r.time / bucketMs), r.value, 1);
+    this.#texts = [];
+    this.#entities = [];
+    this.#numbers = [];
+    if (this.#counts.size > 0) {
+      const rows = [];
+      for (const [key, n] of this.#counts) {
+        const a = key.indexOf('\0');
+        const b = key.indexOf('\0', a + 1);
+        rows.push([key.slice(0, a), Number(key.slice(a + 1, b)), key.slice(b + 1), n]);
+      }
+      this.#addCounts.run(JSON.stringify(rows));
+      this.#counts.clear();
     }
-    this.#counts.clear();
+    if (this.#ruleCounts.size > 0) {
+      const rows = [];
+      for (const [key, n] of this.#ruleCounts) {
+        const a = key.indexOf('\0');
+        rows.push([Number(key.slice(0, a)), key.slice(a + 1), n]);
+      }
+      this.#addRuleCounts.run(JSON.stringify(rows));
+      this.#ruleCounts.clear();
+    }
   }
 
-  /** An index of an earlier version: its alerts get their text, entity and count rows. */
+  /** An index of version 1: its alerts get their text, entity and count rows (version 2 has them). */
   #upgrade(version: number): void {
     this.#transaction(() => {
-      if (version > 0 || this.count() > 0) {
+      if (version < 2 && (version > 0 || this.count() > 0)) {
         this.#db.exec(`DELETE FROM rule_counts; DELETE FROM entities; DELETE FROM entity_counts;
           DELETE FROM alerts_text; DELETE FROM entity_unindexed;
           INSERT INTO rule_counts (bucket, rule, n)
@@ -455,9 +526,9 @@ export class AlertIndex {
         this.#unindexed.clear();
         for (const row of this.#db.prepare('SELECT rowid, time, record FROM alerts').iterate()) {
           const r = row as { rowid: number; time: number; record: string };
-          this.#indexRow(r.rowid, r.time, JSON.parse(r.record) as Record<string, unknown>, r.record);
+          this.#indexRow(r.rowid, r.time, JSON.parse(r.record) as Record<string, unknown>);
         }
-        this.#flushCounts();
+        this.#flush();
       }
       this.#db.exec(`PRAGMA user_version = ${alertSchemaVersion}`);
     });

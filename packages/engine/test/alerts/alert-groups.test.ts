@@ -19,11 +19,23 @@ test('groups from the hourly counts equal the scan: any range, rule or field, ab
     time: t0 + ((n * 7919) % (30 * hour)),
     ...(n % 9 === 0 ? {} : { rule: `r${n % 4}` }),
     user: `u${n % 6}`,
-    extra: n % 5 === 0 ? { host: `h${n % 3}` } : { flag: n % 2 === 0 },
+    extra:
+      n % 5 === 0 ? { host: `h${n % 3}` } : { flag: n % 2 === 0, ...(n % 3 === 0 ? { port: n % 2 ? 22 : 1.5 } : {}) },
   }));
   index.ingest('a', alertRecords(specs), new Map([[0, 200]]));
-  // a replaced alert moves to another hour and rule; retention removes the oldest 50
-  index.ingest('a', alertRecords([{ n: 3, time: t0 + 29 * hour + 5, rule: 'moved' }], 200), new Map([[0, 201]]));
+  // a replaced alert moves to another hour and rule, twice in one batch; retention removes the oldest 50
+  index.ingest(
+    'a',
+    alertRecords(
+      [
+        { n: 3, time: t0 + 28 * hour + 5, rule: 'moved', extra: { port: 8080 } },
+        { n: 200, time: t0 + 28 * hour + 6, extra: { port: 22 } },
+        { n: 3, time: t0 + 29 * hour + 5, rule: 'moved', extra: { port: 443, host: 'h1' } },
+      ],
+      200,
+    ),
+    new Map([[0, 203]]),
+  );
   index.prune();
   const every = { severities: [0, 1, 2, 3, 4] }; // the same alerts, answered by a scan
   const bys: GroupBy[] = [
@@ -31,6 +43,7 @@ test('groups from the hourly counts equal the scan: any range, rule or field, ab
     { kind: 'field', path: 'user' },
     { kind: 'field', path: 'host' },
     { kind: 'field', path: 'flag' },
+    { kind: 'field', path: 'port' },
   ];
   const ranges = [
     {},
