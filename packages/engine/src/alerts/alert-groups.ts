@@ -127,22 +127,71 @@ export function countedGroups(
     .sort((a, b) => b.count - a.count || keyOrder(a.key, b.key))
     .slice(0, maxGroups);
   const seen = seenIn(db, by);
-  return sorted.map((p) => {
+  const groupsSeen = sorted.map((p) => {
     // an edge precedes (follows) every whole hour: its first (last) seen, when it has the key, is the group's
     const first =
       p.first !== undefined && (p.b0 === undefined || (b0 !== undefined && p.first < b0 * bucketMs))
         ? p.first
-        : seen(p.key, p.b0!, 'MIN');
+        : seen.ask(p.key, p.b0!, 'MIN');
     const last =
       p.last !== undefined && (p.b1 === undefined || (b1 !== undefined && p.last >= (b1 + 1) * bucketMs))
         ? p.last
-        : seen(p.key, p.b1!, 'MAX');
-    return { key: p.key, count: p.count, firstSeen: first, lastSeen: last };
+        : seen.ask(p.key, p.b1!, 'MAX');
+    return { key: p.key, count: p.count, first, last };
   });
+  const answers = seen.answer();
+  const time = (t: number | Asked) => (typeof t === 'number' ? t : answers[t.fn][t.index]!);
+  return groupsSeen.map((g) => ({ key: g.key, count: g.count, firstSeen: time(g.first), lastSeen: time(g.last) }));
+}
+
+/** A first or last seen asked of `seenIn`, answered by `answer()`. */
+interface Asked {
+  readonly fn: 'MIN' | 'MAX';
+  readonly index: number;
+}
+
+/**
+ * The first (MIN) or last (MAX) event time of groups' alerts in one hour each, by index: asked one
+ * group at a time, answered together (a field's values in one statement per MIN and MAX: a
+ * statement per group costs more than its lookup).
+ */
+function seenIn(db: DatabaseSync, by: GroupBy) {
+  const one = seenOne(db, by);
+  const asked = { MIN: [] as [string | null, number][], MAX: [] as [string | null, number][] };
+  const batched =
+    by.kind === 'field'
+      ? {
+          MIN: db.prepare(`SELECT (SELECT MIN(time) FROM entities WHERE field = ? AND value = j.value ->> 0
+            AND time >= j.value ->> 1 AND time < j.value ->> 2) AS t FROM json_each(?) j ORDER BY j.key`),
+          MAX: db.prepare(`SELECT (SELECT MAX(time) FROM entities WHERE field = ? AND value = j.value ->> 0
+            AND time >= j.value ->> 1 AND time < j.value ->> 2) AS t FROM json_each(?) j ORDER BY j.key`),
+        }
+      : undefined;
+  return {
+    ask(key: string | null, b: number, fn: 'MIN' | 'MAX'): Asked {
+      asked[fn].push([key, b]);
+      return { fn, index: asked[fn].length - 1 };
+    },
+    answer(): Record<'MIN' | 'MAX', number[]> {
+      const answers = { MIN: [] as number[], MAX: [] as number[] };
+      for (const fn of ['MIN', 'MAX'] as const) {
+        const list = asked[fn];
+        if (batched) {
+          const keyed = list.flatMap(([key, b]) => (key === null ? [] : [[key, b * bucketMs, (b + 1) * bucketMs]]));
+          const rows = keyed.length
+            ? (batched[fn].all((by as { path: string }).path, JSON.stringify(keyed)) as { t: number }[])
+            : [];
+          let i = 0;
+          for (const [key, b] of list) answers[fn].push(key === null ? one(key, b, fn) : rows[i++]!.t);
+        } else for (const [key, b] of list) answers[fn].push(one(key, b, fn));
+      }
+      return answers;
+    },
+  };
 }
 
 /** The first (MIN) or last (MAX) event time of a group's alerts in one hour, by index. */
-function seenIn(db: DatabaseSync, by: GroupBy) {
+function seenOne(db: DatabaseSync, by: GroupBy) {
   const hour = (b: number): [number, number] => [b * bucketMs, (b + 1) * bucketMs];
   if (by.kind === 'rule') {
     const stmt = {

@@ -14,7 +14,7 @@ import { encodeCursor, type AlertFilter, type GroupBy } from './alert-query.ts';
 import { alertEntities, indexablePath } from './alert-entities.ts';
 import { countedGroups, groupKey, jsonPath, maxGroups } from './alert-groups.ts';
 import { alertSchemaVersion, bucketMs, createAlertSchema } from './alert-schema.ts';
-import { wordMatch } from './alert-text.ts';
+import { likeText, wordMatch } from './alert-text.ts';
 import { untriaged } from './triage.ts';
 import { inTransaction } from '../core/sqlite-transaction.ts';
 
@@ -109,8 +109,12 @@ function parseAlert(value: Buffer | null): ParsedAlert | undefined {
   };
 }
 
-/** Text filters matching more alerts than this walk the time index (finding the newest soon) instead of the text index. */
-const commonText = 10_000;
+/**
+ * Text filters matching more alerts than this walk the time index (finding the newest soon) instead
+ * of the text index: the walk tests a row in about a tenth of the time a text index candidate costs
+ * (fetched by rowid, then sorted by time), and finds a page of 100 after 100 × alerts / matches rows.
+ */
+const commonText = 2_000;
 
 /**
  * A node's alert index (docs/alerts.md, "The alert store and triage"): one SQLite file (WAL,
@@ -408,7 +412,7 @@ export class AlertIndex {
       // the text index finds the candidates; the scan's test decides (alert-text.ts)
       if (match !== undefined && !(ordered && driver < 0 && this.#common(match)))
         add('a.rowid IN (SELECT rowid FROM alerts_text WHERE alerts_text MATCH ?)', match);
-      add('instr(lower(a.record), lower(?)) > 0', filter.text);
+      add(`a.record LIKE ? ESCAPE '\\'`, likeText(filter.text));
     }
     if (filter.silenced !== undefined) {
       if (!silenced) throw new Error('AlertIndex: a silenced filter needs the silences');

@@ -2,7 +2,7 @@
  * The text filter (`q`) of the alert store (docs/alerts.md): the index keeps the words of every
  * alert record in a SQLite FTS5 table (tokenizer `unicode61`: runs of letters and digits, any case),
  * and a query first looks up the records holding the words of the text, then checks those rows with
- * the exact test of a scan (`instr(lower(record), lower(q))`), so the answer is the scan's.
+ * the exact test of a scan (`record LIKE '%q%'`, `likeText`), so the answer is the scan's.
  *
  * A text is part of a record's JSON, so its words may be cut at its ends: the first word counts only
  * when the text starts with a separator (else it may be the end of a longer word: left out), the
@@ -23,3 +23,10 @@ export function wordMatch(text: string): string | undefined {
   }
   return terms.length === 0 ? undefined : [...new Set(terms)].join(' AND ');
 }
+
+/**
+ * The LIKE pattern of "holds `text`, any case": `%text%` with `%`, `_` and `\` escaped (ESCAPE '\').
+ * SQLite's LIKE folds the case of ASCII letters only, as its `lower()` does (no ICU): the same answer
+ * as `instr(lower(record), lower(text)) > 0`, without copying each record.
+ */
+export const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
