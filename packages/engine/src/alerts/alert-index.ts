@@ -81,9 +81,10 @@ const idPattern = /^[0-9a-f]{32}$/;
 
 function parseAlert(value: Buffer | null): ParsedAlert | undefined {
   if (value === null || value.length === 0) return undefined;
+  const text = value.toString('utf8');
   let record: Record<string, unknown>;
   try {
-    record = JSON.parse(value.toString('utf8')) as Record<string, unknown>;
+    record = JSON.parse(text) as Record<string, unknown>;
   } catch {
     return undefined;
   }
@@ -104,7 +105,7 @@ function parseAlert(value: Buffer | null): ParsedAlert | undefined {
     severity: rank,
     techniques: Array.isArray(techniques) ? techniques.filter((t): t is string => typeof t === 'string') : [],
     source: source ?? null,
-    record: value.toString('utf8'),
+    record: text,
     object: record,
   };
 }
@@ -163,7 +164,12 @@ export class AlertIndex {
     // 64 MiB of page cache (default 2): the entity index's insert points (one per field value) stay in memory
     this.#db.exec('PRAGMA cache_size = -65536');
     const version = (this.#db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-    // version 2 counted each new alert's rule by trigger and removed entity rows by an index of rowids
+    // versions 1 and 2 had indexes on severity and status no query used, and time and rule indexes
+    // without severity and status (rebuilt here); version 2 counted each new
+    // alert's rule by trigger and removed entity rows by an index of rowids
+    if (version > 0 && version < 3)
+      this.#db.exec(`DROP INDEX IF EXISTS alerts_severity; DROP INDEX IF EXISTS alerts_status;
+        DROP INDEX IF EXISTS alerts_time; DROP INDEX IF EXISTS alerts_rule;`);
     if (version === 2)
       this.#db.exec(`DROP TRIGGER IF EXISTS alerts_added; DROP TRIGGER IF EXISTS alerts_removed;
         DROP TRIGGER IF EXISTS alerts_replaced; DROP INDEX IF EXISTS entities_rid;

@@ -17,7 +17,9 @@ const removeEntities = `DELETE FROM entities WHERE (field, value, time, rid) IN 
 
 /**
  * The alert index's tables (docs/alerts.md, "The alert store and triage"), version 3:
- * - `alerts`: one row per alert (upserted by id), with indexes on time, rule, severity, status, assignee;
+ * - `alerts`: one row per alert (upserted by id), with indexes on time, rule and assignee; severity and
+ *   status are tested on the entries the time or rule index walks (they carry both: no row is read
+ *   for an alert they leave out), not looked up by an index of their own (a few values over many rows);
  * - `entities`: the indexed fields of each alert (alert-entities.ts) by field, value and time;
  *   `entity_unindexed`: the paths that ever held a value the index does not keep (queries of them scan);
  * - `alerts_text`: the words of every record in an FTS5 table (alert-text.ts), by the alert's rowid;
@@ -33,10 +35,8 @@ export function createAlertSchema(db: DatabaseSync): void {
       id TEXT PRIMARY KEY, time INTEGER NOT NULL, rule TEXT, rule_name TEXT, severity INTEGER NOT NULL,
       techniques TEXT NOT NULL, source TEXT NOT NULL, record TEXT NOT NULL,
       status TEXT NOT NULL, assignee TEXT);
-    CREATE INDEX IF NOT EXISTS alerts_time ON alerts (time, id);
-    CREATE INDEX IF NOT EXISTS alerts_rule ON alerts (rule, time);
-    CREATE INDEX IF NOT EXISTS alerts_severity ON alerts (severity, time);
-    CREATE INDEX IF NOT EXISTS alerts_status ON alerts (status, time);
+    CREATE INDEX IF NOT EXISTS alerts_time ON alerts (time, id, severity, status);
+    CREATE INDEX IF NOT EXISTS alerts_rule ON alerts (rule, time, severity, status);
     CREATE INDEX IF NOT EXISTS alerts_assignee ON alerts (assignee, time);
     CREATE TABLE IF NOT EXISTS triage (id TEXT PRIMARY KEY, value TEXT NOT NULL, offset INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS positions (
@@ -74,7 +74,8 @@ export function createAlertSchema(db: DatabaseSync): void {
 
 /**
  * The schema version this code writes (`PRAGMA user_version`); 1 had no entity, text or count tables,
- * 2 counted new alerts by trigger and had an index of entity rows by alert rowid.
+ * 2 counted new alerts by trigger and had an index of entity rows by alert rowid; both had (unused)
+ * indexes on severity and status, and time and rule indexes without them.
  */
 export const alertSchemaVersion = 3;
 
