@@ -161,8 +161,11 @@ export class AlertIndex {
     this.#retention = retention;
     this.#db = new DatabaseSync(file);
     this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
-    // 64 MiB of page cache (default 2): the entity index's insert points (one per field value) stay in memory
-    this.#db.exec('PRAGMA cache_size = -65536');
+    // 64 MiB of page cache (default 2): the entity index's insert points (one per field value) stay in
+    // memory; a checkpoint every 64 MiB of WAL (default 4): the pages every batch rewrites (the ends of
+    // the time index, of each entity value, the counts) are copied to the file once per checkpoint
+    // instead of once per few batches (about a tenth less CPU per alert, bench/alert-index.ts)
+    this.#db.exec('PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384');
     const version = (this.#db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
     // versions 1 and 2 had indexes on severity and status no query used, and time and rule indexes
     // without severity and status (rebuilt here); version 2 counted each new
