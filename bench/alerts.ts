@@ -4,14 +4,16 @@
  * 1. Ingest: N alert records (default 1,000,000; 50 rules, each of one of five severities, 1,000 users, event
  *    times over seven days) are written to `weir_alerts` (2 partitions) first; then the node starts
  *    and fills its index from the topic. Alerts/s = N / the time until the API's groups count N.
- *    With `WEIR_BENCH_ALERTS_STREAM=1` the node also runs the engine's reference pipeline over 1M
- *    events meanwhile (bench/engine-workload.ts), so the index fills while the stream runs.
+ *    With `WEIR_BENCH_ALERTS_STREAM=1` the engine's reference pipeline (bench/engine-workload.ts: 100
+ *    rules, 2 stream worker threads started as the engine starts them, bench/engine-weir.ts, a process
+ *    of its own on the same machine and broker) runs over 1M events (loaded first) from the moment
+ *    the node starts, so the index fills while the stream runs; its progress at the end of the ingest
+ *    is printed (it must still be running then for the figure to count).
  * 2. Queries with N alerts stored: autocannon, 10 connections (WEIR_BENCH_ALERTS_CONNECTIONS), `seconds` each (default 10), for a
  *    filtered list (rule and minimum severity), a list by entity field, a text search, and the
  *    groups by rule and by an entity field over a day. Prints requests/s, p50, p99 and max.
  * Run: `node_modules/.bin/node bench/alerts.ts [alerts] [seconds]`; a check: `… bench/alerts.ts 50000 3`.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,37 +21,15 @@ import autocannon from 'autocannon';
 import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
 import { EmbeddedBroker } from '@weir/engine';
 import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
-import { cpuSeconds } from './engine-procs.ts';
+import { alertRecord, day, T0 } from './alert-records.ts';
+import { cpuSeconds, startWeir, type Runner } from './engine-procs.ts';
+import { line } from './engine-workload.ts';
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const seconds = Number(process.argv[3] ?? 10);
 const connections = Number(process.env.WEIR_BENCH_ALERTS_CONNECTIONS ?? 10);
-const severities = ['informational', 'low', 'medium', 'high', 'critical'];
-const day = 86_400_000;
-const T0 = Date.UTC(2026, 10, 19);
-
-/** Alert `n` as the stream writes it: the event, `_rule` and `_alert` (docs/alerts.md). */
-function alert(n: number): string {
-  const rule = `r${n % 50}`;
-  const time = T0 + Math.floor((n / count) * 7 * day);
-  return JSON.stringify({
-    user: `u${(n * 7) % 1000}`,
-    host: `host-${n % 200}`,
-    action: 'login',
-    status: 'failed',
-    _raw: `user=u${(n * 7) % 1000} host=host-${n % 200} action=login status=failed`,
-    _time: time,
-    _rule: { id: rule, name: `Rule ${rule}`, annotations: ['T1110'] },
-    _alert: {
-      id: createHash('sha256').update(String(n)).digest('hex').slice(0, 32),
-      // a rule's alerts share its severity, as the engine writes them
-      severity: severities[(n % 50) % 5],
-      techniques: ['T1110'],
-      time,
-      source: { topic: 'auth', partition: n % 2, offset: Math.floor(n / 2) },
-    },
-  });
-}
+const stream = process.env.WEIR_BENCH_ALERTS_STREAM === '1';
+const streamEvents = 1_000_000;
 
 async function produce(bootstrap: string): Promise<void> {
   // idempotent: right after the topic is created its leaders may not be known yet; retries must not double
@@ -58,10 +38,33 @@ async function produce(bootstrap: string): Promise<void> {
   for (let i = 0; i < count; i += 2_000) {
     const messages = [];
     for (let n = i; n < Math.min(count, i + 2_000); n++)
-      messages.push({ topic: 'weir_alerts', key: Buffer.from(`k${n}`), value: Buffer.from(alert(n)) });
+      messages.push({ topic: 'weir_alerts', key: Buffer.from(`k${n}`), value: Buffer.from(alertRecord(n, count)) });
     await producer.send({ messages, acks: ProduceAcks.ALL });
   }
   await producer.close();
+}
+
+/** The reference pipeline's input: `streamEvents` events of bench/engine-workload.ts. */
+async function loadEvents(bootstrap: string): Promise<void> {
+  const producer = new Producer({ clientId: 'bench-alerts-events', bootstrapBrokers: [bootstrap], idempotent: true });
+  for (let i = 0; i < streamEvents; i += 5_000) {
+    const messages = [];
+    for (let j = i; j < Math.min(streamEvents, i + 5_000); j++)
+      messages.push({ topic: 'events', key: Buffer.from(`e${j}`), value: Buffer.from(line(j)) });
+    await producer.send({ messages, acks: ProduceAcks.ALL });
+  }
+  await producer.close();
+}
+
+/** The offsets a consumer group committed on a topic of 2 partitions, summed. */
+async function committed(admin: Admin, group: string, topic: string): Promise<number> {
+  const [result] = await admin.listConsumerGroupOffsets({
+    groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [0, 1] }] }] as never,
+  });
+  let sum = 0;
+  for (const t of result?.topics ?? [])
+    for (const p of t.partitions) if (p.committedOffset > 0n) sum += Number(p.committedOffset);
+  return sum;
 }
 
 interface Load {
@@ -98,12 +101,15 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => void broker.stop().finally(() => process.exit(1)));
   let node: Server | undefined;
+  let pipeline: Runner | undefined;
+  const admin = new Admin({ clientId: 'bench-alerts-admin', bootstrapBrokers: [bootstrap] });
   try {
-    const admin = new Admin({ clientId: 'bench-alerts-admin', bootstrapBrokers: [bootstrap] });
     await admin.createTopics({ topics: ['weir_alerts'], partitions: 2, replicas: 1 });
-    await admin.close();
+    if (stream)
+      await admin.createTopics({ topics: ['events', 'events-out', 'events-alerts'], partitions: 2, replicas: 1 });
     let t = performance.now();
     await produce(bootstrap);
+    if (stream) await loadEvents(bootstrap);
     console.log(
       `wrote ${count.toLocaleString('en-US')} alerts in ${((performance.now() - t) / 1000).toFixed(1)} s; ` +
         `${os.cpus().length} cores, load average ${os
@@ -113,6 +119,19 @@ async function main(): Promise<void> {
     );
     t = performance.now();
     node = await startServer('node', { bootstrap, home: path.join(dir, 'home') });
+    if (stream)
+      pipeline = startWeir(
+        {
+          bootstrap,
+          group: 'bench-stream',
+          scenario: 'reference',
+          input: 'events',
+          output: 'events-out',
+          alertsTopic: 'events-alerts',
+          threads: 2,
+        },
+        (message) => console.error(`[stream] ${message}`),
+      );
     await initAdmin(node.url);
     const token = (await signInAdmin(node.url)).access_token;
     const cpu0 = cpuSeconds(node.child.pid!);
@@ -127,6 +146,15 @@ async function main(): Promise<void> {
       `ingest: ${count.toLocaleString('en-US')} alerts indexed ${took.toFixed(1)} s after the node started: ` +
         `${Math.round(count / took).toLocaleString('en-US')} alerts/s (node CPU ${(cpuSeconds(node.child.pid!) - cpu0).toFixed(1)} s after sign-in)`,
     );
+    if (pipeline) {
+      const done = await committed(admin, 'bench-stream', 'events');
+      console.log(
+        `stream: the reference pipeline had committed ${done.toLocaleString('en-US')} of ${streamEvents.toLocaleString('en-US')} events ` +
+          `by then (stream process CPU ${cpuSeconds(pipeline.pid).toFixed(1)} s); stopped before the queries`,
+      );
+      await pipeline.stop();
+      pipeline = undefined;
+    }
     const dayAgo = new Date(T0 + 6 * day).toISOString();
     const queries: [string, string][] = [
       ['list: one rule (of 50), page of 100', '/api/alerts?rule=r8&minSeverity=high&limit=100'],
@@ -147,6 +175,8 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    await pipeline?.stop();
+    await admin.close();
     if (node) await stopServer(node);
     await broker.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -9,7 +9,13 @@ export interface Server {
 
 export function startServer(mode: 'node' | 'ceiling', options: object): Promise<Server> {
   const child = fork(new URL('./api-server.ts', import.meta.url), [mode, JSON.stringify(options)], {
-    execArgv: ['--disable-warning=ExperimentalWarning'],
+    execArgv: [
+      '--disable-warning=ExperimentalWarning',
+      // WEIR_BENCH_SERVER_CPU_PROF=<dir>: a CPU profile of the server process, written when it stops
+      ...(process.env.WEIR_BENCH_SERVER_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WEIR_BENCH_SERVER_CPU_PROF}`]
+        : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -484,7 +484,7 @@ export class WeirClient {
   async triageAlerts(ids: string[], change: AlertTriageChange): Promise<AlertView[]> {
     return (await this.#json<{ alerts: AlertView[] }>('POST', '/api/alerts/triage', { json: { ids, change } })).alerts;
   }
-  /** Counts by rule (`by: 'rule'`) or by a field (`by: 'field:user'`), with first and last seen. */
+  /** Counts by rule (`by: 'rule'`) or by a field (`by: 'field:user'`), with first and last seen, over the alerts the list's filters keep (`silenced` too). */
   alertGroups(query: AlertGroupQuery): Promise<AlertGroups> {
     return this.#json('GET', `/api/alerts/groups${queryString(query)}`);
   }

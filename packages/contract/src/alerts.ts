@@ -98,42 +98,61 @@ const repeatable = {
 } as const;
 
 /**
- * `GET /api/alerts`. `severity`, `status` and `technique` may repeat (any of them); `minSeverity` keeps
- * that severity and the ones above it; `field.<path>=<value>` keeps alerts whose field at the
- * dotted path equals the value (repeatable for different paths, all must match).
+ * The filters `GET /api/alerts` and `GET /api/alerts/groups` share. `severity`, `status` and
+ * `technique` may repeat (any of them); `minSeverity` keeps that severity and the ones above it;
+ * `field.<path>=<value>` keeps alerts whose field at the dotted path equals the value (repeatable
+ * for different paths, all must match); `silenced=true|false` keeps the alerts silenced now (a
+ * non-empty `silencedBy`) or the others.
  */
+const selectionProperties = {
+  from: time,
+  to: time,
+  rule: { type: 'string', maxLength: 1024 },
+  severity: repeatable,
+  minSeverity: { type: 'string', enum: severities },
+  status: repeatable,
+  assignee: { type: 'string', maxLength: 256 },
+  technique: repeatable,
+  q: { type: 'string', minLength: 1, maxLength: 1024 },
+  silenced: { type: 'boolean' },
+} as const;
+/** `field.<dotted path>`: a field of the record equal to the value. */
+const fieldFilters = { '^field\\.': { type: 'string', maxLength: 1024 } } as const;
+
+export const alertSelection = {
+  type: 'object',
+  properties: selectionProperties,
+  patternProperties: fieldFilters,
+  additionalProperties: false,
+} as const;
+export type AlertSelection = FromSchema<typeof alertSelection> & {
+  [field: `field.${string}`]: string | undefined;
+};
+
+/** `GET /api/alerts`: the filters, a page size and a cursor. */
 export const alertListQuery = {
   type: 'object',
   properties: {
-    from: time,
-    to: time,
-    rule: { type: 'string', maxLength: 1024 },
-    severity: repeatable,
-    minSeverity: { type: 'string', enum: severities },
-    status: repeatable,
-    assignee: { type: 'string', maxLength: 256 },
-    technique: repeatable,
-    q: { type: 'string', minLength: 1, maxLength: 1024 },
+    ...selectionProperties,
     limit: { type: 'integer', minimum: 0, maximum: 999_999_999 },
     cursor: { type: 'string', maxLength: 1024 },
   },
-  patternProperties: { '^field\\.': { type: 'string', maxLength: 1024 } },
+  patternProperties: fieldFilters,
   additionalProperties: false,
 } as const;
 export type AlertListQuery = FromSchema<typeof alertListQuery> & { [field: `field.${string}`]: string | undefined };
 
-/** `GET /api/alerts/groups`: `by=rule` or `by=field:<dotted path>`, over `from`..`to`. */
+/** `GET /api/alerts/groups`: `by=rule` or `by=field:<dotted path>`, over the alerts the list's filters keep. */
 export const alertGroupQuery = {
   type: 'object',
-  properties: {
-    by: { type: 'string', minLength: 1, maxLength: 1024 },
-    from: time,
-    to: time,
-  },
+  properties: { by: { type: 'string', minLength: 1, maxLength: 1024 }, ...selectionProperties },
   required: ['by'],
+  patternProperties: fieldFilters,
   additionalProperties: false,
 } as const;
-export type AlertGroupQuery = FromSchema<typeof alertGroupQuery>;
+export type AlertGroupQuery = FromSchema<typeof alertGroupQuery> & {
+  [field: `field.${string}`]: string | undefined;
+};
 
 /**
  * One alert as the API shows it: its `_alert` metadata and rule, its triage, and the whole record

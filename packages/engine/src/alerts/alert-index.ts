@@ -11,6 +11,10 @@ import {
   type Severity,
 } from '@weir/contract';
 import { encodeCursor, type AlertFilter, type GroupBy } from './alert-query.ts';
+import { alertEntities, indexablePath } from './alert-entities.ts';
+import { countedGroups, groupKey, jsonPath, maxGroups } from './alert-groups.ts';
+import { alertSchemaVersion, bucketMs, createAlertSchema } from './alert-schema.ts';
+import { likeText, wordMatch } from './alert-text.ts';
 import { untriaged } from './triage.ts';
 import { inTransaction } from '../core/sqlite-transaction.ts';
 
@@ -60,15 +64,27 @@ interface ParsedAlert {
   techniques: string[];
   source: unknown;
   record: string;
+  /** The parsed record. */
+  object: Record<string, unknown>;
+}
+
+/**
+ * Whether an alert is silenced now (docs/alerts.md, "Silences"): the silences change over time, so
+ * `silenced=` is checked as a query runs, on its rows. `any` false: no silence exists.
+ */
+export interface SilencedTest {
+  readonly any: boolean;
+  readonly test: (record: Record<string, unknown>, time: number) => boolean;
 }
 
 const idPattern = /^[0-9a-f]{32}$/;
 
 function parseAlert(value: Buffer | null): ParsedAlert | undefined {
   if (value === null || value.length === 0) return undefined;
+  const text = value.toString('utf8');
   let record: Record<string, unknown>;
   try {
-    record = JSON.parse(value.toString('utf8')) as Record<string, unknown>;
+    record = JSON.parse(text) as Record<string, unknown>;
   } catch {
     return undefined;
   }
@@ -89,16 +105,17 @@ function parseAlert(value: Buffer | null): ParsedAlert | undefined {
     severity: rank,
     techniques: Array.isArray(techniques) ? techniques.filter((t): t is string => typeof t === 'string') : [],
     source: source ?? null,
-    record: value.toString('utf8'),
+    record: text,
+    object: record,
   };
 }
 
-/** `$."a"."b"` for the dotted path `a.b` (the path's characters are checked by alert-query.ts). */
-const jsonPath = (dotted: string) =>
-  `$.${dotted
-    .split('.')
-    .map((p) => `"${p}"`)
-    .join('.')}`;
+/**
+ * Text filters matching more alerts than this walk the time index (finding the newest soon) instead
+ * of the text index: the walk tests a row in about a tenth of the time a text index candidate costs
+ * (fetched by rowid, then sorted by time), and finds a page of 100 after 100 × alerts / matches rows.
+ */
+const commonText = 2_000;
 
 /**
  * A node's alert index (docs/alerts.md, "The alert store and triage"): one SQLite file (WAL,
@@ -110,11 +127,31 @@ const jsonPath = (dotted: string) =>
 export class AlertIndex {
   readonly #db: DatabaseSync;
   readonly #retention: Retention;
+  readonly #insertAlert: StatementSync;
   readonly #upsertAlert: StatementSync;
   readonly #upsertTriage: StatementSync;
   readonly #syncTriage: StatementSync;
   readonly #setPosition: StatementSync;
   readonly #selectTriage: StatementSync;
+  readonly #addTexts: StatementSync;
+  readonly #addEntities: StatementSync;
+  readonly #addNumbers: StatementSync;
+  readonly #addUnindexed: StatementSync;
+  readonly #addCounts: StatementSync;
+  readonly #addRuleCounts: StatementSync;
+  /** Rows of the batch being ingested, written by `#flush`: the alerts' rowids (their words), ... */
+  #texts: number[] = [];
+  /** ... their entity rows [field, text, time, rowid], ... */
+  #entities: (string | number)[][] = [];
+  /** ... their number fields [field, JSON path, rowid] (the text is SQLite's), ... */
+  #numbers: (string | number)[][] = [];
+  /** ... the alerts added per field, hour and value (`field \0 hour \0 value`), ... */
+  readonly #counts = new Map<string, number>();
+  /** ... and per hour and rule key (`hour \0 key`). */
+  readonly #ruleCounts = new Map<string, number>();
+  /** Paths that ever held a value the entity index does not keep (alert-entities.ts). */
+  readonly #unindexed = new Set<string>();
+  #silenced: SilencedTest | undefined;
 
   constructor(location: string, retention: Retention) {
     mkdirSync(location, { recursive: true, mode: 0o700 });
@@ -123,20 +160,35 @@ export class AlertIndex {
     chmodSync(file, 0o600);
     this.#retention = retention;
     this.#db = new DatabaseSync(file);
-    this.#db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;
-      CREATE TABLE IF NOT EXISTS alerts (
-        id TEXT PRIMARY KEY, time INTEGER NOT NULL, rule TEXT, rule_name TEXT, severity INTEGER NOT NULL,
-        techniques TEXT NOT NULL, source TEXT NOT NULL, record TEXT NOT NULL,
-        status TEXT NOT NULL, assignee TEXT);
-      CREATE INDEX IF NOT EXISTS alerts_time ON alerts (time, id);
-      CREATE INDEX IF NOT EXISTS alerts_rule ON alerts (rule, time);
-      CREATE INDEX IF NOT EXISTS alerts_severity ON alerts (severity, time);
-      CREATE INDEX IF NOT EXISTS alerts_status ON alerts (status, time);
-      CREATE INDEX IF NOT EXISTS alerts_assignee ON alerts (assignee, time);
-      CREATE TABLE IF NOT EXISTS triage (id TEXT PRIMARY KEY, value TEXT NOT NULL, offset INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS positions (
-        topic TEXT NOT NULL, partition INTEGER NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (topic, partition));`);
-    // A record with an id already stored replaces it (a later update of the same alert wins); its triage stays.
+    this.#db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    // 64 MiB of page cache (default 2): the entity index's insert points (one per field value) stay in
+    // memory; a checkpoint every 64 MiB of WAL (default 4): the pages every batch rewrites (the ends of
+    // the time index, of each entity value, the counts) are copied to the file once per checkpoint
+    // instead of once per few batches (about a tenth less CPU per alert, bench/alert-index.ts)
+    this.#db.exec('PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384');
+    const version = (this.#db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+    // versions 1 and 2 had indexes on severity and status no query used, and time and rule indexes
+    // without severity and status (rebuilt here); version 2 counted each new
+    // alert's rule by trigger and removed entity rows by an index of rowids
+    if (version > 0 && version < 3)
+      this.#db.exec(`DROP INDEX IF EXISTS alerts_severity; DROP INDEX IF EXISTS alerts_status;
+        DROP INDEX IF EXISTS alerts_time; DROP INDEX IF EXISTS alerts_rule;`);
+    if (version === 2)
+      this.#db.exec(`DROP TRIGGER IF EXISTS alerts_added; DROP TRIGGER IF EXISTS alerts_removed;
+        DROP TRIGGER IF EXISTS alerts_replaced; DROP INDEX IF EXISTS entities_rid;
+`);
+    createAlertSchema(this.#db);
+    this.#db.function('weir_silenced', { deterministic: false, directOnly: true }, (record, time) =>
+      this.#silenced!.test(JSON.parse(record as string) as Record<string, unknown>, Number(time)) ? 1 : 0,
+    );
+    // A new alert is inserted; a record with an id already stored replaces it (a later update of the
+    // same alert wins); its triage stays. RETURNING costs as much as the insert: only the rare replacement uses it.
+    this.#insertAlert = this.#db.prepare(`INSERT INTO alerts
+      (id, time, rule, rule_name, severity, techniques, source, record, status, assignee)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?,
+        COALESCE((SELECT json_extract(value, '$.status') FROM triage WHERE id = ?1), 'new'),
+        (SELECT json_extract(value, '$.assignee') FROM triage WHERE id = ?1))
+      ON CONFLICT (id) DO NOTHING`);
     this.#upsertAlert = this.#db.prepare(`INSERT INTO alerts
       (id, time, rule, rule_name, severity, techniques, source, record, status, assignee)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?,
@@ -144,7 +196,25 @@ export class AlertIndex {
         (SELECT json_extract(value, '$.assignee') FROM triage WHERE id = ?1))
       ON CONFLICT (id) DO UPDATE SET time = excluded.time, rule = excluded.rule, rule_name = excluded.rule_name,
         severity = excluded.severity, techniques = excluded.techniques, source = excluded.source,
-        record = excluded.record`);
+        record = excluded.record
+      RETURNING rowid`);
+    // a batch's rows in one statement each (a JSON array of rows): a statement per row costs more than its row
+    this.#addTexts = this.#db.prepare(`INSERT INTO alerts_text (rowid, record)
+      SELECT a.rowid, a.record FROM json_each(?) j CROSS JOIN alerts a WHERE a.rowid = j.value`);
+    this.#addEntities = this.#db.prepare(`INSERT INTO entities (field, value, time, rid)
+      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)`);
+    this.#addNumbers = this.#db.prepare(`INSERT INTO entities (field, value, time, rid)
+      SELECT j.value ->> 0, CAST(json_extract(a.record, j.value ->> 1) AS TEXT), a.time, a.rowid
+      FROM json_each(?) j CROSS JOIN alerts a WHERE a.rowid = j.value ->> 2 RETURNING field, value, time`);
+    this.#addCounts = this.#db.prepare(`INSERT INTO entity_counts (field, bucket, value, n)
+      SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?) WHERE true
+      ON CONFLICT DO UPDATE SET n = n + excluded.n`);
+    this.#addRuleCounts = this.#db.prepare(`INSERT INTO rule_counts (bucket, rule, n)
+      SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
+      ON CONFLICT DO UPDATE SET n = n + excluded.n`);
+    this.#addUnindexed = this.#db.prepare('INSERT OR IGNORE INTO entity_unindexed (path) VALUES (?)');
+    for (const row of this.#db.prepare('SELECT path FROM entity_unindexed').all())
+      this.#unindexed.add((row as { path: string }).path);
     this.#upsertTriage = this.#db.prepare(`INSERT INTO triage (id, value, offset) VALUES (?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET value = excluded.value, offset = excluded.offset
       WHERE excluded.offset > triage.offset`);
@@ -152,6 +222,7 @@ export class AlertIndex {
     this.#setPosition = this.#db.prepare(`INSERT INTO positions (topic, partition, next) VALUES (?, ?, ?)
       ON CONFLICT (topic, partition) DO UPDATE SET next = excluded.next`);
     this.#selectTriage = this.#db.prepare('SELECT value, offset FROM triage WHERE id = ?');
+    if (version < alertSchemaVersion) this.#upgrade(version);
     this.prune();
   }
 
@@ -178,7 +249,7 @@ export class AlertIndex {
           skipped++;
           continue;
         }
-        this.#upsertAlert.run(
+        const row = [
           a.id,
           a.time,
           a.rule,
@@ -187,9 +258,21 @@ export class AlertIndex {
           JSON.stringify(a.techniques),
           JSON.stringify(a.source),
           a.record,
-        );
+        ] as const;
+        const added = this.#insertAlert.run(...row);
+        let rowid: number;
+        if (added.changes > 0) {
+          rowid = Number(added.lastInsertRowid);
+          this.#countRule(a.time, a.rule);
+        } else {
+          // replaced: its trigger moves its rule count and removes its rows, which must be written by then
+          this.#flush();
+          rowid = (this.#upsertAlert.get(...row) as { rowid: number }).rowid;
+        }
+        this.#indexRow(rowid, a.time, a.object);
         stored++;
       }
+      this.#flush();
       this.#savePositions(topic, next);
     });
     return { stored, skipped };
@@ -237,8 +320,66 @@ export class AlertIndex {
     return (this.#db.prepare('SELECT COUNT(*) AS n FROM alerts').get() as { n: number }).n;
   }
 
-  /** A page of alerts, newest first (event time, then id), and the cursor of the next page, if any. */
-  list(filter: AlertFilter): { alerts: AlertView[]; nextCursor: string | null } {
+  /**
+   * A page of alerts, newest first (event time, then id), and the cursor of the next page, if any.
+   * `silenced` checks `filter.silenced` (without it, that filter is refused).
+   */
+  list(filter: AlertFilter, silenced?: SilencedTest): { alerts: AlertView[]; nextCursor: string | null } {
+    const q = this.#where(filter, silenced, true);
+    if (filter.after)
+      q.add(
+        `${q.time} <= ? AND (${q.time} < ? OR (${q.time} = ? AND a.id < ?))`,
+        filter.after.time,
+        filter.after.time,
+        filter.after.time,
+        filter.after.id,
+      );
+    const rows = this.#withSilenced(silenced, () =>
+      this.#db
+        .prepare(
+          `SELECT a.*, t.value AS triage FROM ${q.from} LEFT JOIN triage t ON t.id = a.id
+           ${q.sql()} ORDER BY ${q.time} DESC, a.id DESC LIMIT ?`,
+        )
+        .all(...q.args, filter.limit + 1),
+    ) as unknown as AlertRow[];
+    const page = rows.slice(0, filter.limit).map(view);
+    const last = page.at(-1);
+    return {
+      alerts: page,
+      nextCursor: rows.length > filter.limit && last ? encodeCursor({ time: last.time, id: last.id }) : null,
+    };
+  }
+
+  /**
+   * Counts by rule or by a field's value over the alerts the filter keeps (its `limit` and cursor
+   * aside), with first and last seen; largest first, then by key (1000 at most). With only a time
+   * range (or none) and a rule or an indexed field, the hourly counts answer (alert-groups.ts).
+   */
+  groups(by: GroupBy, filter: Omit<AlertFilter, 'limit' | 'after'>, silenced?: SilencedTest): AlertGroup[] {
+    const { from, to, ...others } = filter;
+    const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+    if (Object.keys(others).length === 0 && (by.kind === 'rule' || this.#indexed(by.path))) {
+      const counted = countedGroups(this.#db, by, range);
+      if (counted) return counted;
+    }
+    const q = this.#where(filter, silenced, false);
+    const key = groupKey(by);
+    return this.#withSilenced(silenced, () =>
+      this.#db
+        .prepare(
+          `SELECT ${key.sql} AS key, COUNT(*) AS count, MIN(a.time) AS firstSeen, MAX(a.time) AS lastSeen
+           FROM ${q.from} ${q.sql()} GROUP BY 1 ORDER BY count DESC, key LIMIT ${maxGroups}`,
+        )
+        .all(...key.args, ...q.args),
+    ) as unknown as AlertGroup[];
+  }
+
+  /**
+   * The FROM and WHERE of a filter. `ordered`: the list, newest first with a LIMIT: an indexed field
+   * filter then walks its entity rows in time order (alert `a` joined to them), a text filter
+   * matching many alerts walks the time index instead of its own.
+   */
+  #where(filter: Omit<AlertFilter, 'limit'>, silenced: SilencedTest | undefined, ordered: boolean) {
     const where: string[] = [];
     const args: SQLInputValue[] = [];
     const add = (clause: string, ...values: SQLInputValue[]) => {
@@ -246,8 +387,19 @@ export class AlertIndex {
       args.push(...values);
     };
     const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
-    if (filter.from !== undefined) add('a.time >= ?', filter.from);
-    if (filter.to !== undefined) add('a.time <= ?', filter.to);
+    let from = 'alerts a';
+    let time = 'a.time';
+    const fields = [...(filter.fields ?? [])];
+    const driver = ordered ? fields.findIndex(([p]) => this.#indexed(p)) : -1;
+    if (driver >= 0) {
+      // the entity rows of the field's value, newest first, lead; the alert is found by its rowid
+      const [p, value] = fields.splice(driver, 1)[0]!;
+      from = 'entities e CROSS JOIN alerts a';
+      time = 'e.time';
+      add('e.field = ? AND e.value = ? AND a.rowid = e.rid', p, value);
+    }
+    if (filter.from !== undefined) add(`${time} >= ?`, filter.from);
+    if (filter.to !== undefined) add(`${time} <= ?`, filter.to);
     if (filter.rule !== undefined) add('a.rule = ?', filter.rule);
     // `+`: severity and status are checked on the rows, not looked up by their indexes (a few values
     // over many rows: their index would make SQLite sort every row of a severity to find the newest
@@ -260,45 +412,139 @@ export class AlertIndex {
         `EXISTS (SELECT 1 FROM json_each(a.techniques) WHERE value IN (${marks(filter.techniques.length)}))`,
         ...filter.techniques,
       );
-    if (filter.text !== undefined) add('instr(lower(a.record), lower(?)) > 0', filter.text);
-    for (const [p, value] of filter.fields ?? [])
-      add('CAST(json_extract(a.record, ?) AS TEXT) = ?', jsonPath(p), value);
-    if (filter.after)
-      add('(a.time < ? OR (a.time = ? AND a.id < ?))', filter.after.time, filter.after.time, filter.after.id);
-    const rows = this.#db
-      .prepare(
-        `SELECT a.*, t.value AS triage FROM alerts a LEFT JOIN triage t ON t.id = a.id
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY a.time DESC, a.id DESC LIMIT ?`,
-      )
-      .all(...args, filter.limit + 1) as unknown as AlertRow[];
-    const page = rows.slice(0, filter.limit).map(view);
-    const last = page.at(-1);
+    for (const [p, value] of fields) {
+      if (this.#indexed(p)) add('a.rowid IN (SELECT rid FROM entities WHERE field = ? AND value = ?)', p, value);
+      else add('CAST(json_extract(a.record, ?) AS TEXT) = ?', jsonPath(p), value);
+    }
+    if (filter.text !== undefined) {
+      const match = wordMatch(filter.text);
+      // the text index finds the candidates; the scan's test decides (alert-text.ts)
+      if (match !== undefined && !(ordered && driver < 0 && this.#common(match)))
+        add('a.rowid IN (SELECT rowid FROM alerts_text WHERE alerts_text MATCH ?)', match);
+      add(`a.record LIKE ? ESCAPE '\\'`, likeText(filter.text));
+    }
+    if (filter.silenced !== undefined) {
+      if (!silenced) throw new Error('AlertIndex: a silenced filter needs the silences');
+      if (!silenced.any) {
+        if (filter.silenced) add('0');
+      } else add(`weir_silenced(a.record, a.time) = ?`, filter.silenced ? 1 : 0);
+    }
     return {
-      alerts: page,
-      nextCursor: rows.length > filter.limit && last ? encodeCursor({ time: last.time, id: last.id }) : null,
+      from,
+      time,
+      args,
+      add,
+      sql: () => (where.length ? `WHERE ${where.join(' AND ')}` : ''),
     };
   }
 
-  /** Counts by rule or by a field's value over the time range, with first and last seen; largest first (1000 at most). */
-  groups(by: GroupBy, range: { from?: number; to?: number }): AlertGroup[] {
-    const where: string[] = [];
-    const args: SQLInputValue[] = [];
-    const key = by.kind === 'rule' ? 'rule' : 'CAST(json_extract(record, ?) AS TEXT)';
-    if (by.kind === 'field') args.push(jsonPath(by.path));
-    if (range.from !== undefined) {
-      where.push('time >= ?');
-      args.push(range.from);
-    }
-    if (range.to !== undefined) {
-      where.push('time <= ?');
-      args.push(range.to);
-    }
-    return this.#db
+  /** Whether a text query's trigrams are in more than `commonText` records. */
+  #common(match: string): boolean {
+    const row = this.#db
       .prepare(
-        `SELECT ${key} AS key, COUNT(*) AS count, MIN(time) AS firstSeen, MAX(time) AS lastSeen FROM alerts
-         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} GROUP BY 1 ORDER BY count DESC, key LIMIT 1000`,
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM alerts_text WHERE alerts_text MATCH ? LIMIT ${commonText + 1})`,
       )
-      .all(...args) as unknown as AlertGroup[];
+      .get(match) as { n: number };
+    return row.n > commonText;
+  }
+
+  /** Whether `field.<path>` is answered by the entity index (alert-entities.ts). */
+  #indexed(path: string): boolean {
+    return indexablePath(path) && !this.#unindexed.has(path);
+  }
+
+  #withSilenced<T>(silenced: SilencedTest | undefined, work: () => T): T {
+    this.#silenced = silenced;
+    try {
+      return work();
+    } finally {
+      this.#silenced = undefined;
+    }
+  }
+
+  /** The text and entity rows of an alert row (new, or replaced: the trigger removed its old ones), for `#flush`. */
+  #indexRow(rowid: number, time: number, record: Record<string, unknown>): void {
+    this.#texts.push(rowid);
+    const entities = alertEntities(record);
+    const hour = Math.floor(time / bucketMs);
+    for (const [p, value] of entities.texts) {
+      this.#entities.push([p, value, time, rowid]);
+      this.#count(p, hour, value, 1);
+    }
+    for (const p of entities.numbers) this.#numbers.push([p, jsonPath(p), rowid]);
+    for (const p of entities.unindexed)
+      if (!this.#unindexed.has(p)) {
+        this.#addUnindexed.run(p);
+        this.#unindexed.add(p);
+      }
+  }
+
+  #count(field: string, hour: number, value: string, n: number): void {
+    const key = `${field}\0${hour}\0${value}`;
+    this.#counts.set(key, (this.#counts.get(key) ?? 0) + n);
+  }
+
+  /** One more alert of a rule in an hour (a replacement's count moves by trigger instead). */
+  #countRule(time: number, rule: string | null): void {
+    const key = `${Math.floor(time / bucketMs)}\0${rule === null ? '' : `=${rule}`}`;
+    this.#ruleCounts.set(key, (this.#ruleCounts.get(key) ?? 0) + 1);
+  }
+
+  /**
+   * Writes the rows gathered by `#indexRow` and `#countRule`: the words, the entity rows and the
+   * counts, one statement each (removals are counted by triggers).
+   */
+  #flush(): void {
+    if (this.#texts.length > 0) this.#addTexts.run(JSON.stringify(this.#texts));
+    if (this.#entities.length > 0) this.#addEntities.run(JSON.stringify(this.#entities));
+    if (this.#numbers.length > 0)
+      for (const r of this.#addNumbers.all(JSON.stringify(this.#numbers)) as {
+        field: string;
+        value: string;
+        time: number;
+      }[])
+        this.#count(r.field, Math.floor(r.time / bucketMs), r.value, 1);
+    this.#texts = [];
+    this.#entities = [];
+    this.#numbers = [];
+    if (this.#counts.size > 0) {
+      const rows = [];
+      for (const [key, n] of this.#counts) {
+        const a = key.indexOf('\0');
+        const b = key.indexOf('\0', a + 1);
+        rows.push([key.slice(0, a), Number(key.slice(a + 1, b)), key.slice(b + 1), n]);
+      }
+      this.#addCounts.run(JSON.stringify(rows));
+      this.#counts.clear();
+    }
+    if (this.#ruleCounts.size > 0) {
+      const rows = [];
+      for (const [key, n] of this.#ruleCounts) {
+        const a = key.indexOf('\0');
+        rows.push([Number(key.slice(0, a)), key.slice(a + 1), n]);
+      }
+      this.#addRuleCounts.run(JSON.stringify(rows));
+      this.#ruleCounts.clear();
+    }
+  }
+
+  /** An index of version 1: its alerts get their text, entity and count rows (version 2 has them). */
+  #upgrade(version: number): void {
+    this.#transaction(() => {
+      if (version < 2 && (version > 0 || this.count() > 0)) {
+        this.#db.exec(`DELETE FROM rule_counts; DELETE FROM entities; DELETE FROM entity_counts;
+          DELETE FROM alerts_text; DELETE FROM entity_unindexed;
+          INSERT INTO rule_counts (bucket, rule, n)
+            SELECT CAST(floor(time / 3600000.0) AS INTEGER), ifnull('=' || rule, ''), COUNT(*) FROM alerts GROUP BY 1, 2;`);
+        this.#unindexed.clear();
+        for (const row of this.#db.prepare('SELECT rowid, time, record FROM alerts').iterate()) {
+          const r = row as { rowid: number; time: number; record: string };
+          this.#indexRow(r.rowid, r.time, JSON.parse(r.record) as Record<string, unknown>);
+        }
+        this.#flush();
+      }
+      this.#db.exec(`PRAGMA user_version = ${alertSchemaVersion}`);
+    });
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   severityRank,
   type AlertGroupQuery,
   type AlertListQuery,
+  type AlertSelection,
   type AlertStatus,
 } from '@weir/contract';
 import { queryInstant } from '../core/instant.ts';
@@ -29,6 +30,8 @@ export interface AlertFilter {
   readonly text?: string;
   /** Dotted paths of the alert record and the value each must equal. */
   readonly fields?: readonly (readonly [string, string])[];
+  /** Silenced now (`silencedBy` not empty) or not; checked as the query runs. */
+  readonly silenced?: boolean;
   readonly limit: number;
   readonly after?: AlertCursor;
 }
@@ -89,6 +92,15 @@ export function alertFilter(query: AlertListQuery): AlertFilter {
   const limit = query.limit ?? 100;
   if (limit < 1 || limit > maxAlertPage)
     throw domainError('VALIDATION', `query.limit must be from 1 to ${maxAlertPage}; got ${limit}`);
+  return {
+    ...selection(query),
+    limit,
+    ...(query.cursor === undefined ? {} : { after: decodeCursor(query.cursor) }),
+  };
+}
+
+/** The filters the list and the groups share (all but `limit` and `cursor`), checked. */
+function selection(query: AlertSelection): Omit<AlertFilter, 'limit' | 'after'> {
   const ranks = new Set<number>();
   for (const s of oneOf('severity', query.severity, severities)) ranks.add(severityRank(s));
   const statuses = oneOf('status', query.status, alertStatuses);
@@ -117,13 +129,12 @@ export function alertFilter(query: AlertListQuery): AlertFilter {
     ...(techniques.length === 0 ? {} : { techniques: techniques.map((t) => t.toUpperCase()) }),
     ...(query.q === undefined ? {} : { text: query.q }),
     ...(fields.length === 0 ? {} : { fields }),
-    limit,
-    ...(query.cursor === undefined ? {} : { after: decodeCursor(query.cursor) }),
+    ...(query.silenced === undefined ? {} : { silenced: query.silenced }),
   };
 }
 
-/** The checked `by` and time range of `GET /api/alerts/groups`. */
-export function groupQuery(query: AlertGroupQuery): { by: GroupBy; from?: number; to?: number } {
+/** The checked `by` and filter of `GET /api/alerts/groups` (the list's filters, but `limit` and `cursor`). */
+export function groupQuery(query: AlertGroupQuery): { by: GroupBy; filter: Omit<AlertFilter, 'limit' | 'after'> } {
   const by: GroupBy =
     query.by === 'rule'
       ? { kind: 'rule' }
@@ -132,5 +143,6 @@ export function groupQuery(query: AlertGroupQuery): { by: GroupBy; from?: number
         : (() => {
             throw domainError('VALIDATION', `query.by must be 'rule' or 'field:<dotted path>'; got '${query.by}'`);
           })();
-  return { by, ...range(query) };
+  const { by: _by, ...rest } = query;
+  return { by, filter: selection(rest) };
 }

@@ -9,7 +9,7 @@ import { kafkaConnection } from '../kafka/client-options.ts';
 import { brokerReason } from '../kafka/broker-errors.ts';
 import type { TopicPorts } from '../kafka/topic-clients.ts';
 import { alertsTopicName, alertTriageTopicName } from '../kafka/weir-topics.ts';
-import { AlertIndex } from './alert-index.ts';
+import { AlertIndex, type SilencedTest } from './alert-index.ts';
 import { alertFilter, groupQuery } from './alert-query.ts';
 import { TopicFollower } from './topic-follower.ts';
 import { applyTriageChange, describeTriageChange, parseTriage } from './triage.ts';
@@ -109,8 +109,9 @@ export class AlertStore {
     this.index.close();
   }
 
-  list(query: AlertListQuery): AlertPage {
-    return this.index.list(alertFilter(query));
+  /** `silenced`: whether an alert is silenced now (the `silenced` filter; docs/alerts.md, "Silences"). */
+  list(query: AlertListQuery, silenced?: SilencedTest): AlertPage {
+    return this.index.list(alertFilter(query), silenced);
   }
 
   get(id: string): AlertView {
@@ -119,9 +120,9 @@ export class AlertStore {
     return alert;
   }
 
-  groups(query: AlertGroupQuery): { by: string; groups: AlertGroup[] } {
-    const { by, ...range } = groupQuery(query);
-    return { by: query.by, groups: this.index.groups(by, range) };
+  groups(query: AlertGroupQuery, silenced?: SilencedTest): { by: string; groups: AlertGroup[] } {
+    const { by, filter } = groupQuery(query);
+    return { by: query.by, groups: this.index.groups(by, filter, silenced) };
   }
 
   /** One alert's triage change; answers the alert as it is now. */

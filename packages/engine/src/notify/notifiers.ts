@@ -62,14 +62,19 @@ function stored(id: string, body: NewNotifier | NotifierUpdate, secret: string):
  */
 export class Notifiers {
   readonly #store: ConfigStore;
+  /** The stored notifiers, read once per change (the delivery asks for every alert). */
+  #stored: StoredNotifier[] | undefined;
 
   constructor(store: ConfigStore) {
     this.#store = store;
+    store.onChange((collection) => {
+      if (collection === 'notifiers') this.#stored = undefined;
+    });
   }
 
   /** Every notifier as stored (with secrets), for the delivery. */
-  stored(): StoredNotifier[] {
-    return this.#store.list<StoredNotifier>('notifiers');
+  stored(): readonly StoredNotifier[] {
+    return (this.#stored ??= this.#store.list<StoredNotifier>('notifiers'));
   }
 
   list(): Notifier[] {

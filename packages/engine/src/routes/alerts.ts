@@ -2,6 +2,7 @@ import { access } from '../auth/roles.ts';
 import { silencesMatching } from '../silences/silence-match.ts';
 import { storedSilences } from '../silences/stored-silences.ts';
 import type { RouteModule } from './route-module.ts';
+import type { SilencedTest } from '../alerts/alert-index.ts';
 import {
   alertBulkResult,
   alertBulkTriage,
@@ -45,17 +46,27 @@ export const alertRoutes: RouteModule = (app, ctx) => {
     };
     return ('alerts' in answer ? { ...answer, alerts: answer.alerts.map(mark) } : mark(answer)) as T;
   };
+  /** The `silenced` filter's test: silenced now as `silencedBy` says (at the alert's time or now). */
+  const silencedTest = (): SilencedTest => {
+    const silences = readSilences();
+    const now = Date.now();
+    return {
+      any: silences.length > 0,
+      test: (record, time) =>
+        silencesMatching(record, silences, time).length > 0 || silencesMatching(record, silences, now).length > 0,
+    };
+  };
 
   app.get<{ Querystring: AlertListQuery }>(
     '/api/alerts',
     { config: { access: access.member }, schema: { querystring: alertListQuery, response: { 200: alertPage } } },
-    async (request) => withSilences(ctx.alerts.list(request.query)),
+    async (request) => withSilences(ctx.alerts.list(request.query, silencedTest())),
   );
 
   app.get<{ Querystring: AlertGroupQuery }>(
     '/api/alerts/groups',
     { config: { access: access.member }, schema: { querystring: alertGroupQuery, response: { 200: alertGroups } } },
-    async (request) => ctx.alerts.groups(request.query),
+    async (request) => ctx.alerts.groups(request.query, silencedTest()),
   );
 
   app.post<{ Body: AlertBulkTriage }>(

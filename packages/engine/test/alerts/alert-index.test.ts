@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, test } from 'node:test';
 import { AlertIndex } from '../../src/alerts/alert-index.ts';
 import { alertFilter } from '../../src/alerts/alert-query.ts';
@@ -120,4 +121,120 @@ test('retention: by age of the event time and by count, oldest first', () => {
   assert.equal(index.prune(now), 2);
   assert.deepEqual(ids(index.list(alertFilter({}))), [alertId(4), alertId(3)]);
   index.close();
+});
+
+test('list and groups: entity fields, text and silenced as a scan answers them', () => {
+  const { index } = open();
+  const specs = Array.from({ length: 40 }, (_, n) => ({
+    n,
+    user: `u${n % 4}`,
+    extra: { port: n % 3, src: { ip: `10.0.0.${n % 5}` }, note: n % 7 === 0 ? 'Disk FULL on /var' : 'ok' },
+  }));
+  index.ingest('a', alertRecords(specs), new Map([[0, 40]]));
+  const expect = (pred: (s: (typeof specs)[number]) => boolean) =>
+    specs
+      .filter(pred)
+      .map((s) => alertId(s.n))
+      .reverse();
+  const all = { limit: 1000 };
+  assert.deepEqual(
+    ids(index.list({ ...all, fields: [['user', 'u1']] })),
+    expect((s) => s.user === 'u1'),
+  );
+  assert.deepEqual(
+    ids(index.list({ ...all, fields: [['port', '2']] })),
+    expect((s) => s.extra.port === 2),
+  );
+  assert.deepEqual(
+    ids(
+      index.list({
+        ...all,
+        fields: [
+          ['src.ip', '10.0.0.3'],
+          ['user', 'u3'],
+        ],
+      }),
+    ),
+    expect((s) => s.extra.src.ip === '10.0.0.3' && s.user === 'u3'),
+  );
+  assert.deepEqual(
+    ids(index.list({ ...all, text: 'full on /' })),
+    expect((s) => s.extra.note !== 'ok'),
+  );
+  assert.deepEqual(
+    ids(index.list({ ...all, text: 'sk full' })),
+    expect((s) => s.extra.note !== 'ok'),
+  );
+  const silenced = { any: true, test: (r: Record<string, unknown>) => r.user === 'u2' };
+  assert.deepEqual(
+    ids(index.list({ ...all, silenced: true }, silenced)),
+    expect((s) => s.user === 'u2'),
+  );
+  assert.deepEqual(
+    ids(index.list({ ...all, silenced: false }, silenced)),
+    expect((s) => s.user !== 'u2'),
+  );
+  assert.deepEqual(ids(index.list({ ...all, silenced: true }, { any: false, test: () => true })), []);
+  assert.deepEqual(
+    index
+      .groups({ kind: 'field', path: 'user' }, { silenced: false, fields: [['port', '0']] }, silenced)
+      .map((g) => [g.key, g.count]),
+    [
+      ['u0', 4],
+      ['u3', 4],
+      ['u1', 3],
+    ],
+  );
+  index.close();
+});
+
+test('an index file of version 2 is upgraded in place: its alerts stay, new ones are counted once, deletes remove their rows', () => {
+  const { index, dir } = open({ days: 0, maxCount: 3 });
+  index.ingest('a', alertRecords([1, 2].map((n) => ({ n, user: 'amy' }))), new Map([[0, 2]]));
+  index.close();
+  // what version 2 had beside version 3's tables: a trigger counting each new alert, an index of
+  // entity rows by rowid, indexes on severity and status
+  const db = new DatabaseSync(path.join(dir, 'alerts.db'));
+  db.exec(`CREATE TRIGGER alerts_added AFTER INSERT ON alerts BEGIN
+      UPDATE rule_counts SET n = n + 1 WHERE rule = ifnull('=' || new.rule, '');
+    END;
+    CREATE INDEX entities_rid ON entities (rid);
+    CREATE INDEX alerts_severity ON alerts (severity, time);
+    CREATE INDEX alerts_status ON alerts (status, time);
+    PRAGMA user_version = 2;`);
+  db.close();
+  const again = open({ days: 0, maxCount: 3 }, dir).index;
+  again.ingest(
+    'a',
+    alertRecords(
+      [3, 4].map((n) => ({ n, user: 'amy' })),
+      2,
+    ),
+    new Map([[0, 4]]),
+  );
+  assert.equal(again.prune(), 1);
+  const by = { kind: 'field', path: 'user' } as const;
+  const counted = again.groups(by, {}).map((g) => ({ ...g }));
+  assert.deepEqual(
+    counted,
+    again.groups(by, { severities: [0, 1, 2, 3, 4] }).map((g) => ({ ...g })),
+  );
+  assert.deepEqual(counted, [{ key: 'amy', count: 3, firstSeen: 1_700_000_002_000, lastSeen: 1_700_000_004_000 }]);
+  assert.deepEqual(
+    again.groups({ kind: 'rule' }, {}).map((g) => [g.key, g.count]),
+    [['failed-login', 3]],
+  );
+  again.close();
+  const check = new DatabaseSync(path.join(dir, 'alerts.db'));
+  assert.deepEqual(
+    check
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE name IN ('alerts_added', 'entities_rid', 'alerts_severity', 'alerts_status')",
+      )
+      .all(),
+    [],
+  );
+  // user and action of each of the 3 alerts left
+  assert.equal((check.prepare('SELECT COUNT(*) AS n FROM entities').get() as { n: number }).n, 6);
+  check.close();
 });

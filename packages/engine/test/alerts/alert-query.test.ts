@@ -24,11 +24,15 @@ test('alertFilter: defaults, severities at least, repeatable values, fields, cur
 });
 
 test('groupQuery: rule or field:<path>, else a 400 naming by', () => {
-  assert.deepEqual(groupQuery({ by: 'rule' }), { by: { kind: 'rule' } });
-  assert.deepEqual(groupQuery({ by: 'field:host.name', from: '1' }), {
+  assert.deepEqual(groupQuery({ by: 'rule' }), { by: { kind: 'rule' }, filter: {} });
+  assert.deepEqual(groupQuery({ by: 'field:host.name', from: '1', severity: 'high', silenced: false }), {
     by: { kind: 'field', path: 'host.name' },
-    from: 1,
+    filter: { from: 1, severities: [3], silenced: false },
   });
+  assert.throws(
+    () => groupQuery({ by: 'rule', status: 'open' }),
+    /query.status must be one of new, acknowledged, closed; got 'open'/,
+  );
   assert.throws(() => groupQuery({ by: 'field:' }), /query.by must name a field/);
   assert.throws(() => groupQuery({ by: 'user' }), /query.by must be 'rule' or 'field:<dotted path>'; got 'user'/);
 });

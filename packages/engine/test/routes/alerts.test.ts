@@ -374,3 +374,61 @@ test('an alert matched by an active silence shows it in `silencedBy`; a pending 
   await t.node.call('POST', `/api/silences/${active}/expire`, { token: user });
   assert.deepEqual(((await get(`/api/alerts/${alertId(3)}`)).body as { silencedBy: string[] }).silencedBy, []);
 });
+
+test('GET /api/alerts/groups: the list filters (severity, rule, field, text, silenced) narrow the groups', async () => {
+  const groups = async (query: string) => {
+    const res = await get(`/api/alerts/groups?${query}`);
+    assert.equal(res.status, 200, res.text);
+    return (res.body as { groups: unknown[] }).groups;
+  };
+  const group = (key: string, n: number[]) => ({
+    key,
+    count: n.length,
+    firstSeen: 1_700_000_000_000 + Math.min(...n) * 1000,
+    lastSeen: 1_700_000_000_000 + Math.max(...n) * 1000,
+  });
+  assert.deepEqual(await groups('by=rule&severity=high&severity=critical'), [
+    group('failed-login', [2]),
+    group('root-login', [3]),
+  ]);
+  assert.deepEqual(await groups('by=field:user&rule=root-login'), [group('alice', [4]), group('root', [3])]);
+  assert.deepEqual(await groups('by=rule&field.user=alice'), [group('failed-login', [1]), group('root-login', [4])]);
+  assert.deepEqual(await groups('by=field:user&q=n%3D2'), [group('bob', [2])]);
+  assert.deepEqual(await groups('by=rule&technique=T1078&minSeverity=critical'), [group('root-login', [3])]);
+  const hour = 3_600_000;
+  const res = await t.node.call('POST', '/api/silences', {
+    token: t.tokens.user,
+    body: {
+      matchers: [{ field: 'user', op: '=', value: 'alice' }],
+      startsAt: Date.now() - hour,
+      endsAt: Date.now() + hour,
+      comment: 'groups test',
+    },
+  });
+  assert.equal(res.status, 201, res.text);
+  try {
+    assert.deepEqual(await groups('by=rule&silenced=true'), [group('failed-login', [1]), group('root-login', [4])]);
+    assert.deepEqual(await groups('by=rule&silenced=false'), [group('failed-login', [2]), group('root-login', [3])]);
+  } finally {
+    const id = (res.body as { id: string }).id;
+    assert.equal((await t.node.call('POST', `/api/silences/${id}/expire`, { token: t.tokens.user })).status, 200);
+  }
+});
+
+test('GET /api/alerts and /api/alerts/groups: a silenced that is not true or false is a 400 naming the parameter', async () => {
+  for (const url of ['/api/alerts?silenced=maybe', '/api/alerts/groups?by=rule&silenced=maybe']) {
+    const res = await get(url);
+    assert.deepEqual(
+      [res.status, res.body],
+      [
+        400,
+        {
+          status: 'BAD_REQUEST',
+          message: 'Resource validation failed',
+          debugMessage: "querystring.silenced must be true or false, found 'maybe'",
+        },
+      ],
+      url,
+    );
+  }
+});
