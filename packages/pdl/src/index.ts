@@ -38,3 +38,5 @@ export { cloneJson, fromText, isCanonicalNumeral, isObject, setOwn } from './val
 export { parseKeyValues, splitCsv } from './textParsers.ts';
 export { originalAggregation, originalTemporal, outputKeys, outputNames, setOutputNames } from './outputNames.ts';
 export type { OutputNames } from './outputNames.ts';
+export { closest, lintPdl, lintRuleReferences, pdlLintCodes, positionAt, rangeAt, sortDiagnostics } from './lint/index.ts';
+export type { LintDiagnostic, LintEdit, LintFix, LintRange, LintSeverity, PdlLintOptions } from './lint/index.ts';
