@@ -40,3 +40,5 @@ export * from './notifiers.ts';
 export * from './topic-details.ts';
 export * from './consumer-groups.ts';
 export * from './versions.ts';
+export { attackTable, attackVersion } from './attack.ts';
+export type { AttackTable } from './attack.ts';

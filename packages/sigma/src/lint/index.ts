@@ -1,0 +1,2 @@
+export { lintSigma, sigmaLintCodes } from './sigma.ts';
+export type { SigmaLintDiagnostic, SigmaLintOptions } from './sigma.ts';
