@@ -14,7 +14,7 @@ test('judgeTag: kinds of tags', () => {
       'attack.t9999',
       'attack.t1086',
       't1003',
-      'attack.x',
+      'attack.x1',
     ].map(kind),
     ['ok', 'ok', 'ok', 'ok', 'unknown', 'retired', 'invalid', 'invalid'],
   );
