@@ -18,6 +18,7 @@ import { silence } from './silence.ts';
 import { diff, history, noteFlag, rollback, versionedKind } from './versions.ts';
 import { alerts } from './alerts.ts';
 import { backtest } from './backtest.ts';
+import { lint } from './lint.ts';
 import { convertFiles, convertReport, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
 
@@ -499,6 +500,7 @@ export const handlers: Record<string, Handler> = {
   diagnose,
   sigma,
   backtest: async (cmd, io) => backtest(cmd, io),
+  lint: async (cmd, io) => lint(cmd, io),
   alerts,
   silence,
   completion,
