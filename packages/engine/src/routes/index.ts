@@ -18,6 +18,7 @@ import { diagnosticsRoutes } from './diagnostics.ts';
 import { silenceRoutes } from './silences.ts';
 import { alertRoutes } from './alerts.ts';
 import { notifierRoutes } from './notifiers.ts';
+import { lintRoutes } from './lint.ts';
 
 /** Every route module of the API, in registration order. */
 export const routeModules: readonly RouteModule[] = [
@@ -40,4 +41,5 @@ export const routeModules: readonly RouteModule[] = [
   diagnosticsRoutes,
   silenceRoutes,
   notifierRoutes,
+  lintRoutes,
 ];
