@@ -38,5 +38,8 @@ export { cloneJson, fromText, isCanonicalNumeral, isObject, setOwn } from './val
 export { parseKeyValues, splitCsv } from './textParsers.ts';
 export { originalAggregation, originalTemporal, outputKeys, outputNames, setOutputNames } from './outputNames.ts';
 export type { OutputNames } from './outputNames.ts';
-export { closest, lintPdl, lintRuleReferences, pdlLintCodes, positionAt, rangeAt, sortDiagnostics } from './lint/index.ts';
-export type { LintDiagnostic, LintEdit, LintFix, LintRange, LintSeverity, PdlLintOptions } from './lint/index.ts';
+export { lintPdl, pdlLintCodes } from './lint.ts';
+export type { PdlLintOptions } from './lint.ts';
+export { lintRuleReferences } from './lintRuleReferences.ts';
+export { closest, positionAt, rangeAt, sortDiagnostics } from './lintDiagnostic.ts';
+export type { LintDiagnostic, LintEdit, LintFix, LintRange, LintSeverity } from './lintDiagnostic.ts';

@@ -1,14 +1,14 @@
-import type { Expression, FieldRef, Pipeline, Query, Stage, StringLiteral } from '../ast.ts';
-import { compile } from '../compiler.ts';
-import { isPdlSyntaxError } from '../errors.ts';
-import type { PdlLimits } from '../limits.ts';
-import { parse } from '../parser.ts';
-import { compileUserRegex, UserRegexError } from '../regex.ts';
-import { constantConditions } from './conditions.ts';
-import type { LintDiagnostic } from './diagnostic.ts';
-import { closest, diagnosticAt, rangeAt, sortDiagnostics } from './diagnostic.ts';
-import { ProducedFields, SampledFields, fieldText } from './fields.ts';
-import { neverMatches } from './regexMatch.ts';
+import type { Expression, FieldRef, Pipeline, Query, Stage, StringLiteral } from './ast.ts';
+import { compile } from './compiler.ts';
+import { isPdlSyntaxError } from './errors.ts';
+import type { PdlLimits } from './limits.ts';
+import { parse } from './parser.ts';
+import { compileUserRegex, UserRegexError } from './regex.ts';
+import { constantConditions } from './lintConditions.ts';
+import type { LintDiagnostic } from './lintDiagnostic.ts';
+import { closest, diagnosticAt, rangeAt, sortDiagnostics } from './lintDiagnostic.ts';
+import { ProducedFields, SampledFields, fieldText } from './lintFields.ts';
+import { neverMatches } from './lintRegexMatch.ts';
 
 export interface PdlLintOptions {
   /** Events of the topic the PDL will read: fields none of them holds are reported (only when given). */

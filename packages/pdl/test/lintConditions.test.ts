@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Query } from '../../src/index.ts';
-import { parse } from '../../src/index.ts';
-import { constantConditions } from '../../src/lint/conditions.ts';
+import type { Query } from '../src/index.ts';
+import { parse } from '../src/index.ts';
+import { constantConditions } from '../src/lintConditions.ts';
 
 const query = (text: string): Query => {
   const stage = parse(text).stages[0];

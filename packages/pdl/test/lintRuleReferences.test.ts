@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lintRuleReferences } from '../../src/index.ts';
+import { lintRuleReferences } from '../src/index.ts';
 
 test('lintRuleReferences: unknown ids, a fix for a close one when placed in a text', () => {
   const range = { line: 3, column: 5, endLine: 3, endColumn: 10 };

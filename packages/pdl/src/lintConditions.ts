@@ -1,5 +1,5 @@
-import type { AndQuery, ComparisonQuery, OrQuery, Query } from '../ast.ts';
-import { print } from '../printer.ts';
+import type { AndQuery, ComparisonQuery, OrQuery, Query } from './ast.ts';
+import { print } from './printer.ts';
 
 /** A condition that holds for no event, or for every event, and why. */
 export interface ConstantCondition {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lintPdl } from '../../src/index.ts';
+import { lintPdl } from '../src/index.ts';
 
 const codes = (text: string, options = {}) =>
   lintPdl(text, options).map((d) => `${d.line}:${d.column} ${d.severity} ${d.code}`);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { lintSigma } from '../../src/index.ts';
-import { sharedData } from '../shared-data.ts';
+import { lintSigma } from '../src/index.ts';
+import { sharedData } from './shared-data.ts';
 
 const walk = (d: string): string[] =>
   readdirSync(d).flatMap((n) => {
@@ -125,7 +125,7 @@ describe('lintSigma', () => {
     );
   });
 
-  test('the SigmaHQ rule sets: no errors (warnings counted)', () => {
+  test('the SigmaHQ rule sets: no errors (warnings counted)', (t) => {
     const base = sharedData('sigma');
     const files = readdirSync(base)
       .filter((d) => d.startsWith('rules'))
@@ -141,6 +141,6 @@ describe('lintSigma', () => {
     assert.deepEqual(errors, []);
     // Only tactics and techniques newer than the shipped table (ATT&CK v18.1) are warned about.
     assert.deepEqual([...counts.keys()], ['warning SIGMA_ATTACK_UNKNOWN']);
-    test.diagnostic?.(`${files.length} files: ${JSON.stringify(Object.fromEntries(counts))}`);
+    t.diagnostic(`${files.length} files: ${JSON.stringify(Object.fromEntries(counts))}`);
   });
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closest, positionAt, rangeAt, sortDiagnostics } from '../../src/index.ts';
-import { editDistance } from '../../src/lint/diagnostic.ts';
+import { closest, positionAt, rangeAt, sortDiagnostics } from '../src/index.ts';
+import { editDistance } from '../src/lintDiagnostic.ts';
 
 test('positions, ranges, edit distance and did-you-mean', () => {
   assert.deepEqual(positionAt('ab\ncd', 4), { line: 2, column: 2 });

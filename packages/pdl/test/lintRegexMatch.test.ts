@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { neverMatches } from '../../src/lint/regexMatch.ts';
+import { neverMatches } from '../src/lintRegexMatch.ts';
 
 test('neverMatches: $ before a required character, ^ after one, nothing else', () => {
   assert.match(neverMatches('abc$d') ?? '', /'\$' \(the end of the text\) at column 4 is followed by 'd'/);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProducedFields, SampledFields } from '../../src/lint/fields.ts';
+import { ProducedFields, SampledFields } from '../src/lintFields.ts';
 
 test('sampled fields enter objects, not arrays; produced fields cover parents and children', () => {
   const s = new SampledFields([{ a: { b: 1, 'odd key': 2 }, list: [{ c: 1 }] }, 5]);

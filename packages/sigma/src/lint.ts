@@ -2,11 +2,11 @@ import type { AttackTable } from '@weir/contract';
 import { attackTable, attackVersion } from '@weir/contract';
 import type { LintDiagnostic, LintFix, LintSeverity } from '@weir/pdl';
 import { closest, rangeAt, sortDiagnostics } from '@weir/pdl';
-import type { Document, Node, Pair } from 'yaml';
+import type { Document, YAMLMap } from 'yaml';
 import { isMap, isScalar, isSeq, parseAllDocuments } from 'yaml';
-import { KNOWN_MODIFIERS, TIME_MODIFIERS } from '../detection.ts';
-import { childPath } from '../errors.ts';
-import { judgeTag } from './tags.ts';
+import { KNOWN_MODIFIERS, TIME_MODIFIERS } from './detection.ts';
+import { childPath } from './errors.ts';
+import { judgeTag } from './lintTags.ts';
 
 /** A Sigma diagnostic: a LintDiagnostic of one YAML document (0-based) at a YAML path. */
 export interface SigmaLintDiagnostic extends LintDiagnostic {
@@ -93,7 +93,7 @@ export function lintSigma(text: string, options: SigmaLintOptions = {}): SigmaLi
 }
 
 type Add = (
-  node: Node | Pair['key'] | null | undefined,
+  node: { range?: [number, number, number] | null | undefined } | null | undefined,
   path: string,
   code: string,
   severity: LintSeverity,
@@ -230,7 +230,12 @@ function lintDocument(doc: Document.Parsed, add: Add, attack: AttackTable, versi
             );
       }
       if (name === 'condition' || name === 'timeframe' || name === 'rules') continue;
-      const maps = isMap(s.value) ? [s.value] : isSeq(s.value) ? s.value.items.filter(isMap) : [];
+      const value = s.value as unknown;
+      const maps: YAMLMap[] = isMap(value)
+        ? [value]
+        : isSeq(value)
+          ? (value.items as unknown[]).filter((item): item is YAMLMap => isMap(item))
+          : [];
       for (const m of maps)
         for (const field of m.items) {
           if (!isScalar(field.key) || typeof field.key.value !== 'string') continue;
@@ -244,7 +249,7 @@ function lintDocument(doc: Document.Parsed, add: Add, attack: AttackTable, versi
                 ? undefined
                 : key
                     .split('|')
-                    .map((part, i) => (i > 0 && part === modifier ? near : part))
+                    .map((part: string, i: number) => (i > 0 && part === modifier ? near : part))
                     .join('|');
             add(
               field.key,

@@ -1,5 +1,5 @@
-import type { LintDiagnostic, LintRange } from './diagnostic.ts';
-import { closest } from './diagnostic.ts';
+import type { LintDiagnostic, LintRange } from './lintDiagnostic.ts';
+import { closest } from './lintDiagnostic.ts';
 
 /**
  * RULE_UNKNOWN: the rule ids an APPLY_RULES task lists (its `definition.rules`) that do not exist,

@@ -1,4 +1,4 @@
-import type { FieldRef } from '../ast.ts';
+import type { FieldRef } from './ast.ts';
 
 const SEP = '\u0000';
 const BARE = /^[A-Za-z_][A-Za-z0-9_:-]*$/;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { attackTable } from '@weir/contract';
-import { judgeTag } from '../../src/lint/tags.ts';
+import { judgeTag } from '../src/lintTags.ts';
 
 test('judgeTag: kinds of tags', () => {
   const kind = (tag: string) => judgeTag(tag, attackTable, 'v18.1').kind;

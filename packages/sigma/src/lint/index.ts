@@ -1,2 +1,0 @@
-export { lintSigma, sigmaLintCodes } from './sigma.ts';
-export type { SigmaLintDiagnostic, SigmaLintOptions } from './sigma.ts';
