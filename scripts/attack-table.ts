@@ -1,5 +1,5 @@
 /**
- * Regenerates `packages/ui/src/lib/attack-techniques.json`, the static ATT&CK Enterprise table the
+ * Regenerates `packages/contract/src/attack-techniques.json`, the static ATT&CK Enterprise table the
  * console ships (nothing is fetched at run time), from a git clone of MITRE's `cti` repository
  * (STIX 2.0 bundles, one file per object):
  *
@@ -67,7 +67,7 @@ const table = {
   techniques,
   retired,
 };
-const out = path.resolve(import.meta.dirname, '../packages/ui/src/lib/attack-techniques.json');
+const out = path.resolve(import.meta.dirname, '../packages/contract/src/attack-techniques.json');
 writeFileSync(out, `${JSON.stringify(table, null, 0).replace(/\],"T/g, '],\n"T')}\n`);
 console.log(
   `${out}: ${table.tactics.length} tactics, ${Object.keys(techniques).length} techniques and sub-techniques, ${Object.keys(retired).length} retired`,

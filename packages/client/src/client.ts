@@ -6,6 +6,7 @@ import type {
   VersionSummary,
   ConsumerCreated,
   InitStatus,
+  LintResult,
   LookupId,
   Produced,
   SigmaImportResult,
@@ -596,6 +597,22 @@ export class WeirClient {
   /** Every reference to something that does not exist: task → rule or lookup, pipeline → task, topology → pipeline or topic. */
   danglingReferences(): Promise<DanglingReferences> {
     return this.#json('GET', '/api/diagnostics/references');
+  }
+
+  // Lint (docs/detection-as-code.md, "Lint")
+  /** Diagnostics of a PDL text: stored lookups; with sample events, fields none of them holds. */
+  lintPdl(pdl: string, events?: readonly unknown[]): Promise<LintResult> {
+    return this.#json('POST', '/api/lint/pdl', { json: events === undefined ? { pdl } : { pdl, events } });
+  }
+
+  /** Diagnostics of a task: an APPLY_RULES task's rule ids that are not stored. */
+  lintTask(task: { function: string; definition?: Record<string, unknown> }): Promise<LintResult> {
+    return this.#json('POST', '/api/lint/task', { json: task });
+  }
+
+  /** Diagnostics of Sigma YAML (rules, correlations, filters), per document. */
+  lintSigma(yaml: string): Promise<LintResult> {
+    return this.#json('POST', '/api/lint/sigma', { json: { yaml } });
   }
 }
 

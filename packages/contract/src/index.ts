@@ -42,3 +42,7 @@ export * from './consumer-groups.ts';
 export * from './versions.ts';
 export * from './explain.ts';
 export * from './backtests.ts';
+export { attackTable, attackVersion } from './attack.ts';
+export type { AttackTable } from './attack.ts';
+export { lintResult, pdlLintBody, sigmaLintBody, taskLintBody } from './lint.ts';
+export type { LintDiagnosticBody, LintResult, PdlLintRequest } from './lint.ts';

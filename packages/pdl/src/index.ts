@@ -54,3 +54,8 @@ export type {
   TransformStageTrace,
 } from './explain.ts';
 export { explainQuery } from './explainQuery.ts';
+export { lintPdl, pdlLintCodes } from './lint.ts';
+export type { PdlLintOptions } from './lint.ts';
+export { lintRuleReferences } from './lintRuleReferences.ts';
+export { closest, positionAt, rangeAt, sortDiagnostics } from './lintDiagnostic.ts';
+export type { LintDiagnostic, LintEdit, LintFix, LintRange, LintSeverity } from './lintDiagnostic.ts';

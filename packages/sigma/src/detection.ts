@@ -50,7 +50,7 @@ function eitherSpelling(queries: readonly string[], path: string): string {
   return holdsOnMissing ? and(queries) : or(queries);
 }
 
-const KNOWN_MODIFIERS = new Set([
+export const KNOWN_MODIFIERS: ReadonlySet<string> = new Set([
   'contains',
   'startswith',
   'endswith',
@@ -77,7 +77,7 @@ const KNOWN_MODIFIERS = new Set([
   'expand',
   'cased',
 ]);
-const TIME_MODIFIERS = new Set(['minute', 'hour', 'day', 'week', 'month', 'year']);
+export const TIME_MODIFIERS: ReadonlySet<string> = new Set(['minute', 'hour', 'day', 'week', 'month', 'year']);
 const ORDER: Readonly<Record<string, string>> = { lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
 /** One selection (the value under a search identifier) as a PDL query. */

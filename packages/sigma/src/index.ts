@@ -8,3 +8,5 @@ export { SigmaConversionError } from './errors.ts';
 export type { SigmaMetadata } from './metadata.ts';
 /** The folder of the mappings that ship with Weir (`<name>.yml`); reading them is the caller's I/O. */
 export const builtInMappingsUrl: URL = new URL('../mappings/', import.meta.url);
+export { lintSigma, sigmaLintCodes } from './lint.ts';
+export type { SigmaLintDiagnostic, SigmaLintOptions } from './lint.ts';

@@ -231,6 +231,14 @@ export const commands: Record<string, CommandSpec> = {
     max: 0,
     outputs: ['text', 'json'],
   },
+  lint: {
+    usage: 'lint <file|folder>... [--strict] [-o table|json|yaml]',
+    summary:
+      'lint PDL files, manifests and Sigma YAML here, no server: file:line:col severity code message (exit 1 on an error; --strict: on a warning too)',
+    options: { strict: { type: 'boolean' } },
+    min: 1,
+    max: Infinity,
+  },
   sigma: {
     usage: 'sigma convert|import <file|folder>... [--mapping NAME] [--mapping-file F] [--dry-run] [--note TEXT]',
     summary: 'convert Sigma rules to PDL here (convert), or on the server and store them (import)',

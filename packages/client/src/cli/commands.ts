@@ -19,6 +19,7 @@ import { diff, history, noteFlag, rollback, versionedKind } from './versions.ts'
 import { alerts } from './alerts.ts';
 import { backtest } from './backtest.ts';
 import { explainCommand } from './explain.ts';
+import { lint } from './lint.ts';
 import { convertFiles, convertReport, loadMapping } from './sigma-convert.ts';
 import { makeFetch } from './transport.ts';
 
@@ -501,6 +502,7 @@ export const handlers: Record<string, Handler> = {
   sigma,
   backtest: async (cmd, io) => backtest(cmd, io),
   explain: explainCommand,
+  lint: async (cmd, io) => lint(cmd, io),
   alerts,
   silence,
   completion,

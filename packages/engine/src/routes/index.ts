@@ -20,6 +20,7 @@ import { silenceRoutes } from './silences.ts';
 import { alertRoutes } from './alerts.ts';
 import { notifierRoutes } from './notifiers.ts';
 import { backtestRoutes } from './backtests.ts';
+import { lintRoutes } from './lint.ts';
 
 /** Every route module of the API, in registration order. */
 export const routeModules: readonly RouteModule[] = [
@@ -44,4 +45,5 @@ export const routeModules: readonly RouteModule[] = [
   silenceRoutes,
   notifierRoutes,
   backtestRoutes,
+  lintRoutes,
 ];

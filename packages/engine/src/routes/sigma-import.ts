@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { builtInMappingsUrl, convertSigma, MappingError, parseMapping } from '@weir/sigma';
-import type { DocumentResult, Mapping, WeirRule } from '@weir/sigma';
+import { builtInMappingsUrl, convertSigma, lintSigma, MappingError, parseMapping } from '@weir/sigma';
+import type { DocumentResult, Mapping, SigmaLintDiagnostic, WeirRule } from '@weir/sigma';
 import { access } from '../auth/roles.ts';
 import { isYamlMediaType, parseJson, registerYamlParser } from '../http/body-parsers.ts';
 import { apiError } from '../core/errors.ts';
@@ -234,13 +234,16 @@ export const sigmaImportRoutes: RouteModule = async (app, ctx) => {
         if (!req.dryRun && named.length > 0)
           await rules.bulk(named, { note: changeOf(request).note ?? 'Sigma import' });
         const byId = new Map(named.map((r) => [r.id, r]));
+        // The lint diagnostics of each document (docs/detection-as-code.md, "Lint"): said, never a refusal.
+        const lint = new Map<number, Omit<SigmaLintDiagnostic, 'document'>[]>();
+        for (const { document, ...d } of lintSigma(req.yaml)) lint.set(document, [...(lint.get(document) ?? []), d]);
         return {
           dryRun: req.dryRun,
           mapping: req.mapping.name,
           converted: results.filter((r) => r.status === 'converted').length,
           failed: results.filter((r) => r.status === 'error').length,
           stored: req.dryRun ? 0 : named.length,
-          results: results.map((r) => answer(r, byId, req.dryRun)),
+          results: results.map((r) => ({ ...answer(r, byId, req.dryRun), lint: lint.get(r.document) ?? [] })),
         };
       },
     );

@@ -19,6 +19,7 @@ detection:
 ---
 title: Broken
 id: 11111111-2222-3333-4444-555555555555
+tags: [attack.T1059]
 logsource: {category: process_creation, product: windows}
 detection:
   selection:
@@ -32,6 +33,7 @@ const converted = (stored: boolean, license?: string) => ({
   kind: 'rule',
   filters: [],
   warnings: [],
+  lint: [],
   sigmaId: '6f3e2987-db24-4c78-a860-b4f4095a7095',
   title: 'Rar use',
   id: ruleId,
@@ -57,6 +59,23 @@ const broken = {
   sigmaId: '11111111-2222-3333-4444-555555555555',
   title: 'Broken',
   path: 'detection.selection.CommandLine|re',
+  // the lint diagnostics of the document (docs/detection-as-code.md, "Lint")
+  lint: [
+    {
+      code: 'SIGMA_ATTACK_INVALID',
+      severity: 'error',
+      message: "tag 'attack.T1059' is not a valid ATT&CK id: write 'attack.t1059'",
+      line: 13,
+      column: 8,
+      endLine: 13,
+      endColumn: 20,
+      path: 'tags[0]',
+      fix: {
+        title: 'Write attack.t1059',
+        edits: [{ range: { line: 13, column: 8, endLine: 13, endColumn: 20 }, text: 'attack.t1059' }],
+      },
+    },
+  ],
   reason:
     "the regular expression cannot run in Weir (RE2 syntax, linear time): look-behind '(?<=' at column 1 of the regular expression: " +
     'Java regex syntax that needs backtracking, which Weir does not run (regular expressions run in linear time, RE2 syntax, so that no ' +

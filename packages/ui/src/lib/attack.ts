@@ -1,4 +1,4 @@
-import table from './attack-techniques.json' with { type: 'json' };
+import { attackTable as table } from '@weir/contract';
 
 /**
  * The static MITRE ATT&CK Enterprise table shipped with the UI (nothing fetched at run time),
