@@ -150,7 +150,7 @@ describe('weirctl config and completion', () => {
     assert.match(bash, /complete -F _weirctl weirctl/);
     assert.match(
       bash,
-      /compgen -W "login logout get describe apply delete history diff rollback export import test produce reset-offsets consume engine nodes diagnose alerts silence backtest explain sigma completion help"/,
+      /compgen -W "login logout get describe apply delete history diff rollback export import test produce reset-offsets consume engine nodes diagnose alerts silence backtest explain lint sigma completion help"/,
     );
     assert.match(bash, /compgen -W "topics lookups rules tasks pipelines topologies users nodes groups"/);
     assert.match(bash, /history\|diff\|rollback\) COMPREPLY=\( \$\(compgen -W "rules tasks pipelines topologies"/);
