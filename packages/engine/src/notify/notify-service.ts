@@ -259,6 +259,11 @@ export class NotifyService {
 
   #admit(message: Message<Buffer, Buffer, Buffer, Buffer>): void {
     const { topic, partition, offset } = message;
+    // no notifier enabled: nothing to match, so the record is not parsed (the alert store reads every alert too)
+    if (!this.#o.notifiers().some((n) => n.enabled)) {
+      this.#ledger.admit(topic, partition, offset, 0);
+      return;
+    }
     let value: unknown;
     try {
       value = message.value === undefined || message.value === null ? null : JSON.parse(message.value.toString('utf8'));
