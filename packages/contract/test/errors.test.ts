@@ -91,6 +91,9 @@ test("every error code's HTTP status", () => {
     RECORD_LIMIT: 400,
     LOOKUP_TOTAL_TOO_LARGE: 413,
     LOGIN_RATE_LIMITED: 429,
+    BACKTEST_INVALID: 400,
+    BACKTEST_MISSING: 404,
+    BACKTEST_LIMIT: 429,
     INTERNAL: 500,
     UNAVAILABLE: 503,
   });

@@ -271,6 +271,24 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
     'TOO_MANY_REQUESTS',
     'Too many failed logins for this user from this address; try again in 7 s.',
   ],
+  BACKTEST_INVALID: [
+    ['to: 2019-01-01T00:00:00Z is before from'],
+    400,
+    'BAD_REQUEST',
+    'The backtest request is not valid: to: 2019-01-01T00:00:00Z is before from',
+  ],
+  BACKTEST_MISSING: [
+    ['b-1'],
+    404,
+    'NOT_FOUND',
+    'No backtest b-1; backtests are kept for an hour after they end, on the node that ran them.',
+  ],
+  BACKTEST_LIMIT: [
+    [2],
+    429,
+    'TOO_MANY_REQUESTS',
+    'You already have 2 backtests queued or running (setting weir.backtest.max-per-user); wait for one to end or cancel one (DELETE /api/backtests/{id}).',
+  ],
   INTERNAL: [
     ['<id>'],
     500,
@@ -306,7 +324,7 @@ const pinned: Record<string, readonly [readonly unknown[], number, string, strin
 };
 
 test("the API error catalog: count, and every code's status and text", () => {
-  assert.equal(Object.keys(errorCatalog).length, 64);
+  assert.equal(Object.keys(errorCatalog).length, 67);
   assert.deepEqual(Object.keys(errorCatalog).sort(), Object.keys(pinned).sort());
   for (const [code, [args, httpStatus, status, debugMessage]] of Object.entries(pinned)) {
     const error = (apiError as (c: string, ...a: unknown[]) => ApiError)(code, ...args);
