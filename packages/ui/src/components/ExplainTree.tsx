@@ -39,13 +39,13 @@ export function ExplainTree({ explanation, label }: { explanation: Explanation; 
   );
 }
 
-/** An Explain button and, once clicked, the answer of `request` below it (a second click hides it). */
+/** An Explain button (a disclosure: `aria-expanded`) and, once clicked, the answer of `request` below it; a second click hides it. */
 export function ExplainAction({
   label,
   request,
   children,
 }: {
-  /** The button's accessible name, e.g. "Explain event 2". */
+  /** The button's text, e.g. "Explain event 2". */
   label: string;
   request: () => Promise<Explanation>;
   children?: ReactNode;
@@ -74,12 +74,12 @@ export function ExplainAction({
         <Button
           size="compact-sm"
           variant="default"
-          aria-label={label}
           aria-expanded={shown}
           loading={busy}
+          leftSection={<span aria-hidden="true">{shown ? '▾' : '▸'}</span>}
           onClick={() => void toggle()}
         >
-          {shown ? 'Hide explanation' : 'Explain'}
+          {label}
         </Button>
         {children}
       </Group>
