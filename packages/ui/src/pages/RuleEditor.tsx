@@ -181,7 +181,7 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
       const results: Outcome[] = [];
       for (const [index, event] of events.entries()) {
         try {
-          const r = await api.testPdl(rule.pdl, event);
+          const r = await api.testPdl(pdl, event);
           results.push({ index, event, matched: r.matched, output: r.event });
         } catch (err) {
           results.push({ index, event, matched: false, output: null, error: errorText(err) });
@@ -191,9 +191,9 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
       setTestRun((n) => n + 1);
       setOutcomes(results);
       // A correlation also runs over the whole sample as one stream, in order, state kept across events.
-      if (hasCorrelation(rule.pdl)) {
+      if (hasCorrelation(pdl)) {
         try {
-          setSequence({ events, outputs: await api.testPdlSequence(rule.pdl, events) });
+          setSequence({ events, outputs: await api.testPdlSequence(pdl, events) });
         } catch (err) {
           setSequence({ events, outputs: [], error: errorText(err) });
         }
