@@ -22,6 +22,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { parse } from '@weir/pdl';
 import { api } from '../lib/api.ts';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
+import { ExplainAction } from '../components/ExplainTree.tsx';
 import { SigmaMetadata } from '../components/SigmaMetadata.tsx';
 import { VersionHistory } from '../components/VersionHistory.tsx';
 import { annotationProblems, techniqueOptions, type TechniqueOption } from '../lib/attack-picker.ts';
@@ -45,7 +46,7 @@ interface Outcome {
   error?: string;
 }
 interface Sequence {
-  events: number;
+  events: Record<string, unknown>[];
   outputs: Record<string, unknown>[];
   error?: string;
 }
@@ -116,6 +117,10 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
   const [syntax, setSyntax] = useState<{ ok: boolean; message?: string; line?: number; column?: number }>();
   const [sample, setSample] = useState('');
   const [outcomes, setOutcomes] = useState<Outcome[]>();
+  /** The PDL the shown results were tested with: what Explain explains. */
+  const [testedPdl, setTestedPdl] = useState('');
+  /** Counts the test runs: each run shows its results with no explanation open. */
+  const [testRun, setTestRun] = useState(0);
   const [sequence, setSequence] = useState<Sequence>();
   const [testError, setTestError] = useState<string>();
   const [sampleTopic, setSampleTopic] = useState<string | null>(null);
@@ -172,22 +177,25 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
     setTestError(undefined);
     try {
       const events = parseEvents(sample);
+      const pdl = rule.pdl;
       const results: Outcome[] = [];
       for (const [index, event] of events.entries()) {
         try {
-          const r = await api.testPdl(rule.pdl, event);
+          const r = await api.testPdl(pdl, event);
           results.push({ index, event, matched: r.matched, output: r.event });
         } catch (err) {
           results.push({ index, event, matched: false, output: null, error: errorText(err) });
         }
       }
+      setTestedPdl(pdl);
+      setTestRun((n) => n + 1);
       setOutcomes(results);
       // A correlation also runs over the whole sample as one stream, in order, state kept across events.
-      if (hasCorrelation(rule.pdl)) {
+      if (hasCorrelation(pdl)) {
         try {
-          setSequence({ events: events.length, outputs: await api.testPdlSequence(rule.pdl, events) });
+          setSequence({ events, outputs: await api.testPdlSequence(pdl, events) });
         } catch (err) {
-          setSequence({ events: events.length, outputs: [], error: errorText(err) });
+          setSequence({ events, outputs: [], error: errorText(err) });
         }
       } else setSequence(undefined);
     } catch (err) {
@@ -358,14 +366,20 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
                 {matched} of {outcomes.length} events matched
               </Text>
               {outcomes.map((o) => (
-                <Group key={o.index} align="start" wrap="nowrap">
-                  <Badge variant="dot" color={o.error ? 'red' : o.matched ? 'green' : 'gray'}>
-                    {o.error ? 'error' : o.matched ? 'match' : 'no match'}
-                  </Badge>
-                  <Code block tabIndex={0} style={{ flex: 1 }}>
-                    {o.error ?? JSON.stringify(o.output ?? o.event)}
-                  </Code>
-                </Group>
+                <Stack key={`${testRun}#${o.index}`} gap={4} data-testid="test-result">
+                  <Group align="start" wrap="nowrap">
+                    <Badge variant="dot" color={o.error ? 'red' : o.matched ? 'green' : 'gray'}>
+                      {o.error ? 'error' : o.matched ? 'match' : 'no match'}
+                    </Badge>
+                    <Code block tabIndex={0} style={{ flex: 1 }}>
+                      {o.error ?? JSON.stringify(o.output ?? o.event)}
+                    </Code>
+                  </Group>
+                  <ExplainAction
+                    label={`Explain event ${o.index + 1}`}
+                    request={() => api.explain({ pdl: testedPdl, event: o.event })}
+                  />
+                </Stack>
               ))}
             </Stack>
           )}
@@ -375,7 +389,7 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
                 Correlation over the sample
               </Title>
               <Text size="sm">
-                The {sequence.events} events fed in order to one run of the rule, its state kept across them (the
+                The {sequence.events.length} events fed in order to one run of the rule, its state kept across them (the
                 per-event results above see each event alone).
               </Text>
               {sequence.error ? (
@@ -397,6 +411,11 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
                   </Code>
                 </Group>
               ))}
+              <ExplainAction
+                key={testRun}
+                label="Explain the sample"
+                request={() => api.explain({ pdl: testedPdl, events: sequence.events })}
+              />
             </Stack>
           )}
         </Stack>
