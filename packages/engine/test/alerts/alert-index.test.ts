@@ -188,6 +188,36 @@ test('list and groups: entity fields, text and silenced as a scan answers them',
   index.close();
 });
 
+test('text: rare, common and dense words (each way the list finds them) give what a scan gives, newest first, page by page', () => {
+  const { index } = open();
+  // 60,000 alerts: `rare` in 1,000 of them, `common` in 6,000, `dense note` in all (`Dense NOTE` in every tenth)
+  const specs = Array.from({ length: 60_000 }, (_, n) => ({
+    n,
+    extra: {
+      note: `${n % 60 === 0 ? 'rare ' : ''}${n % 10 === 3 ? 'common ' : ''}${n % 10 === 7 ? 'Dense NOTE' : 'dense note'}`,
+    },
+  }));
+  for (let i = 0; i < specs.length; i += 10_000)
+    index.ingest('a', alertRecords(specs.slice(i, i + 10_000), i), new Map([[0, i + 10_000]]));
+  const newest = (pred: (note: string) => boolean, limit: number) =>
+    specs
+      .filter((s) => pred(s.extra.note.toLowerCase()))
+      .map((s) => alertId(s.n))
+      .reverse()
+      .slice(0, limit);
+  // the words the text index looks up: `rare` (1,000 alerts), `common` (6,000), `note` (all), none
+  for (const text of [':"rare dense', ':"Common dense', 'dense note"', 'xyz-none']) {
+    const wanted = newest((note) => `"note":"${note}"`.includes(text.toLowerCase()), 250);
+    const first = index.list({ limit: 100, text });
+    assert.deepEqual(ids(first), wanted.slice(0, 100), text);
+    if (first.nextCursor !== null) {
+      const after = alertFilter({ limit: '150', q: text, cursor: first.nextCursor });
+      assert.deepEqual(ids(index.list(after)), wanted.slice(100, 250), `${text}, second page`);
+    }
+  }
+  index.close();
+});
+
 test('an index file of version 2 is upgraded in place: its alerts stay, new ones are counted once, deletes remove their rows', () => {
   const { index, dir } = open({ days: 0, maxCount: 3 });
   index.ingest('a', alertRecords([1, 2].map((n) => ({ n, user: 'amy' }))), new Map([[0, 2]]));
