@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compile, isPdlSyntaxError, type CompiledPdl, type LookupResolver, type LookupTable } from '@weir/pdl';
 import type { Mapping } from '@weir/sigma';
 import { isStringId } from '@weir/contract';
 import { parseAllDocuments } from 'yaml';
 import { UsageError } from './errors.ts';
-import { parseManifests } from './manifests.ts';
+import { filesOf, parseManifests } from './manifests.ts';
 import { convertFiles } from './sigma-convert.ts';
 
 /** A rule of the rules folder, compiled: what `weirctl backtest` runs. */
@@ -30,20 +30,7 @@ const ruleExtensions = ['.pdl', '.yaml', '.yml', '.json'];
 
 /** The files of `--rules` arguments: a file as given, a folder's .pdl/.yaml/.yml/.json files (recursively, sorted). */
 export function ruleFiles(targets: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string, explicit: boolean): void => {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new UsageError(`--rules ${p}: no such file or folder`);
-    }
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) if (!name.startsWith('.')) walk(path.join(p, name), false);
-    } else if (explicit || ruleExtensions.includes(path.extname(p).toLowerCase())) out.push(p);
-  };
-  for (const t of targets) walk(t, true);
-  return out;
+  return filesOf(targets, ruleExtensions, { label: '--rules ', skipHidden: true });
 }
 
 interface RuleText {

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { lintPdl, lintRuleReferences, sortDiagnostics, type LintDiagnostic } from '@weir/pdl';
 import { lintSigma } from '@weir/sigma';
 import { parseAllDocuments } from 'yaml';
 import type { ParsedCommand } from './args.ts';
 import { ReportedFailure, UsageError } from './errors.ts';
-import { parseManifests, type Manifest } from './manifests.ts';
+import { filesOf, parseManifests, type Manifest } from './manifests.ts';
 import { formatValue } from './output.ts';
 
 interface Io {
@@ -21,20 +21,7 @@ export interface FileDiagnostic extends LintDiagnostic {
 const extensions = ['.pdl', '.yaml', '.yml', '.json'];
 
 function files(targets: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (p: string, explicit: boolean): void => {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new UsageError(`lint: ${p}: no such file or folder`);
-    }
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) if (!name.startsWith('.')) walk(path.join(p, name), false);
-    } else if (explicit || extensions.includes(path.extname(p).toLowerCase())) out.push(p);
-  };
-  for (const t of targets) walk(t, true);
-  return out;
+  return filesOf(targets, extensions, { label: 'lint: ', skipHidden: true });
 }
 
 /** A YAML file is a manifest file when a document of it has `kind`; otherwise it holds Sigma documents. */

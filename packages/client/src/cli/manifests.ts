@@ -16,24 +16,36 @@ export interface Manifest {
 
 const manifestExtensions = ['.yaml', '.yml', '.json'];
 
-/** The files of `-f` arguments: a file as given, a folder's .yaml/.yml/.json files (recursively, sorted). */
-export function manifestFiles(targets: readonly string[]): string[] {
+/**
+ * The files of command-line arguments: a file as given, a folder's files with one of `extensions`
+ * (recursively, sorted; `skipHidden`: not the entries whose names start with a dot). A path that does
+ * not exist is a UsageError, its text after `label` (`--rules `, `lint: `).
+ */
+export function filesOf(
+  targets: readonly string[],
+  extensions: readonly string[],
+  options: { label?: string; skipHidden?: boolean } = {},
+): string[] {
   const out: string[] = [];
   const walk = (p: string, explicit: boolean): void => {
     let st;
     try {
       st = statSync(p);
     } catch {
-      throw new UsageError(`${p}: no such file or folder`);
+      throw new UsageError(`${options.label ?? ''}${p}: no such file or folder`);
     }
     if (st.isDirectory()) {
-      for (const name of readdirSync(p).sort()) walk(path.join(p, name), false);
-    } else if (explicit || manifestExtensions.includes(path.extname(p).toLowerCase())) {
-      out.push(p);
-    }
+      for (const name of readdirSync(p).sort())
+        if (!(options.skipHidden && name.startsWith('.'))) walk(path.join(p, name), false);
+    } else if (explicit || extensions.includes(path.extname(p).toLowerCase())) out.push(p);
   };
   for (const t of targets) walk(t, true);
   return out;
+}
+
+/** The files of `-f` arguments: a file as given, a folder's .yaml/.yml/.json files (recursively, sorted). */
+export function manifestFiles(targets: readonly string[]): string[] {
+  return filesOf(targets, manifestExtensions);
 }
 
 /** Every manifest of the files, checked (kind, spec, id) before anything is sent. */

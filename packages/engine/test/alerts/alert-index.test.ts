@@ -211,7 +211,7 @@ test('text: rare, common and dense words (each way the list finds them) give wha
     const first = index.list({ limit: 100, text });
     assert.deepEqual(ids(first), wanted.slice(0, 100), text);
     if (first.nextCursor !== null) {
-      const after = alertFilter({ limit: '150', q: text, cursor: first.nextCursor });
+      const after = alertFilter({ limit: 150, q: text, cursor: first.nextCursor });
       assert.deepEqual(ids(index.list(after)), wanted.slice(100, 250), `${text}, second page`);
     }
   }
