@@ -124,6 +124,13 @@ const statusShape = {
 /** `GET /api/backtests/{id}` (and each element of `GET /api/backtests`). */
 export const backtestStatus = responseShape(statusShape);
 
+/** `GET /api/backtests/{id}/events`: the status as server-sent events (docs/api.md, "Backtests"). */
+export const backtestEvents = {
+  type: 'string',
+  description:
+    'text/event-stream: `event: status` with the whole status (as GET /api/backtests/{id}) now, at each progress step (at most 4 a second) and at each change of state; ends after done, failed or cancelled',
+} as const;
+
 /** `POST /api/backtests`: checked by the engine field by field (errors name the field: `source.to`, `candidate.rules[1].version`). */
 export const backtestBody = {
   type: 'object',

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { backtestBody, backtestStatus, listOf, type StoredRule } from '@weir/contract';
+import { backtestBody, backtestEvents, backtestStatus, listOf, type StoredRule } from '@weir/contract';
 import { access } from '../auth/roles.ts';
 import { Backtests } from '../backtests/backtests.ts';
 import { planBacktest, type RuleCatalog } from '../backtests/backtest-request.ts';
@@ -93,9 +93,13 @@ export const backtestRoutes: RouteModule = (app, ctx) => {
     },
   );
 
-  app.get<ById>('/api/backtests/:id/events', member, async (request, reply) => {
-    stream(backtests, request, reply);
-  });
+  app.get<ById>(
+    '/api/backtests/:id/events',
+    { ...member, schema: { response: { 200: backtestEvents } } },
+    async (request, reply) => {
+      stream(backtests, request, reply);
+    },
+  );
 };
 
 /**

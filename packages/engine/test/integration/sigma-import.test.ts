@@ -105,6 +105,7 @@ detection:
         "the regular expression cannot run in Weir (RE2 syntax, linear time): look-behind '(?<=' at column 1 of the regular expression: " +
         'Java regex syntax that needs backtracking, which Weir does not run (regular expressions run in linear time, RE2 syntax, so that no ' +
         'event can stall the stream); drop it and match the text itself, or test the condition with a separate query',
+      lint: [],
     });
     assert.equal(
       (await t.call('GET', '/api/rules/sigma-6f3e2987-db24-4c78-a860-b4f4095a7095', { token: admin })).status,
@@ -512,6 +513,7 @@ detection:
       warnings: [
         "the mapping 'sigma' has no log source for product: windows, category: process_creation: the rule has no log-source condition and may match events of other sources",
       ],
+      lint: [],
     });
     const pdl = pdlOf(body.results, '6f3e2987-db24-4c78-a860-b4f4095a7095');
     assert.equal(pdl, 'Image = i"*\\\\rar.exe" AND User = i"adm_*"');

@@ -80,7 +80,17 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // the page's finite animations and transitions to end (spinners run forever and are not waited for).
   await page
     .waitForFunction(
-      "document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity)",
+      // a function, not a string: the console's CSP refuses eval, which a string predicate needs when it polls
+      () =>
+        (
+          globalThis as unknown as {
+            document: {
+              getAnimations(): { playState: string; effect: { getTiming(): { iterations?: number } } | null }[];
+            };
+          }
+        ).document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
       undefined,
       { timeout: 5000 },
     )
