@@ -87,7 +87,12 @@ export function lintSigma(text: string, options: SigmaLintOptions = {}): SigmaLi
       );
       return;
     }
-    lintDocument(doc, add, attack, version);
+    try {
+      lintDocument(doc, add, attack, version);
+    } catch (error) {
+      // the yaml library refuses to expand aliases beyond its limit (a "billion laughs" document) with a ReferenceError
+      add(doc.contents, '', 'SIGMA_YAML', 'error', `not a usable YAML document: ${(error as Error).message}`);
+    }
   });
   return sortDiagnostics(out);
 }

@@ -144,3 +144,15 @@ describe('lintSigma', () => {
     t.diagnostic(`${files.length} files: ${JSON.stringify(Object.fromEntries(counts))}`);
   });
 });
+
+test('a YAML alias bomb is one SIGMA_YAML error of its document, not a crash', () => {
+  const bomb =
+    'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n' +
+    'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+  const found = lintSigma(bomb);
+  assert.deepEqual(
+    found.map((d) => [d.code, d.severity, d.document]),
+    [['SIGMA_YAML', 'error', 0]],
+  );
+  assert.match(found[0]!.message, /^not a usable YAML document: Excessive alias count/);
+});
