@@ -7,6 +7,13 @@ import type { Positions, TopicRecord } from './alert-index.ts';
 const offsetOutOfRange = 1;
 const fetchWaitMs = 250;
 
+/** One fetch's records, the positions after them (partitions that moved), and the positions it read from. */
+interface Fetched {
+  readonly records: TopicRecord[];
+  readonly next: Map<number, number>;
+  readonly position: ReadonlyMap<number, bigint>;
+}
+
 export interface FollowerOptions {
   readonly connection: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>;
   readonly topic: string;
@@ -47,13 +54,29 @@ export class TopicFollower {
     await this.#consumer.close(true).catch(() => {});
   }
 
+  /**
+   * Fetch, apply, fetch…, with the next fetch sent before the records of this one are applied (the
+   * broker's answer travels while SQLite writes). The positions of that fetch are the ones `apply`
+   * stores; after a failure the loop starts again from the caller's stored positions.
+   */
   async #run(): Promise<void> {
     let failures = 0;
     while (!this.#closed) {
+      let ahead: Promise<Fetched> | undefined;
       try {
-        await this.#fetchOnce(failures > 0);
+        let fetched = await this.#fetchOnce(this.#o.positions(), failures > 0);
         failures = 0;
+        while (!this.#closed) {
+          const after = new Map(fetched.position);
+          for (const [p, at] of fetched.next) after.set(p, BigInt(at));
+          ahead = this.#fetchOnce(after, false);
+          ahead.catch(() => {}); // awaited below; a failure while applying must not go unhandled meanwhile
+          if (fetched.next.size > 0) this.#o.apply(fetched.records, fetched.next);
+          fetched = await ahead;
+          ahead = undefined;
+        }
       } catch (err) {
+        await ahead?.catch(() => {});
         if (this.#closed) return;
         failures++;
         if (failures === 1 || failures % 50 === 0)
@@ -72,16 +95,16 @@ export class TopicFollower {
     return starts.get(this.#o.topic) ?? [];
   }
 
-  async #fetchOnce(refresh: boolean): Promise<void> {
+  /** One fetch from `from` (absent partitions: from their first offset); nothing is applied here. */
+  async #fetchOnce(from: ReadonlyMap<number, number | bigint>, refresh: boolean): Promise<Fetched> {
     const { topic } = this.#o;
     const metadata = await this.#consumer.metadata({ topics: [topic], forceUpdate: refresh });
     const info = metadata.topics.get(topic);
     if (!info) throw new Error(`topic ${topic} does not exist (yet)`);
-    const stored = this.#o.positions();
     const position = new Map<number, bigint>();
     let starts: bigint[] | undefined;
     for (let p = 0; p < info.partitionsCount; p++) {
-      const at = stored.get(p);
+      const at = from.get(p);
       if (at !== undefined) position.set(p, BigInt(at));
       else position.set(p, (starts ??= await this.#firstOffsets())[p] ?? 0n);
     }
@@ -138,8 +161,7 @@ export class TopicFollower {
       }),
     );
     // a partition read for the first time: its start is stored too, so an empty one is not listed again
-    for (const [p, at] of position) if (!stored.has(p) && !next.has(p)) next.set(p, Number(at));
-    if (this.#closed || next.size === 0) return;
-    this.#o.apply(records, next);
+    for (const [p, at] of position) if (!from.has(p) && !next.has(p)) next.set(p, Number(at));
+    return { records, next, position };
   }
 }
