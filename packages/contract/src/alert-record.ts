@@ -1,5 +1,5 @@
 import type { FromSchema } from './from-schema.ts';
-import { severitySchema } from './severity.ts';
+import { isSeverity, severities, severitySchema, type Severity } from './severity.ts';
 import { alertSuppressionSchema } from './suppression.ts';
 
 /**
@@ -54,4 +54,51 @@ export function techniqueIds(annotations: readonly string[]): string[] {
     if (!out.includes(id)) out.push(id);
   }
   return out;
+}
+
+/**
+ * An alerts-topic record as the readers of the topic take it (the alert store, the notifications):
+ * its `_alert` fields, its rule, and the whole record.
+ */
+export interface AlertRead {
+  readonly id: string;
+  /** Epoch milliseconds, whole. */
+  readonly time: number;
+  readonly severity: Severity;
+  readonly techniques: readonly string[];
+  readonly source: AlertMetadata['source'];
+  /** `_rule.id` and `_rule.name`; null when the record names none. */
+  readonly rule: { readonly id: string | null; readonly name: string | null };
+  readonly record: Record<string, unknown>;
+}
+
+const alertIdPattern = /^[0-9a-f]{32}$/;
+
+/**
+ * The alert of an alerts-topic record (a parsed JSON value), or the reason it is none: not a JSON
+ * object, no `_alert` (e.g. written with `weir.output.names=original`), or an `_alert` whose id,
+ * time or severity is not as the schema says. Every reader of the topic takes and refuses the same records.
+ */
+export function readAlert(value: unknown): AlertRead | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'the record is not a JSON object';
+  const record = value as Record<string, unknown>;
+  const meta = record[alertMetadataKey] as Record<string, unknown> | undefined;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return `the record has no ${alertMetadataKey}`;
+  const { id, time, severity, techniques, source } = meta;
+  if (typeof id !== 'string' || !alertIdPattern.test(id)) return `${alertMetadataKey}.id is not 32 hex digits`;
+  if (typeof time !== 'number' || !Number.isFinite(time)) return `${alertMetadataKey}.time is not a number`;
+  if (!isSeverity(severity)) return `${alertMetadataKey}.severity is not one of ${severities.join(', ')}`;
+  const rule = record['_rule'] as { id?: unknown; name?: unknown } | undefined;
+  return {
+    id,
+    time: Math.trunc(time),
+    severity,
+    techniques: Array.isArray(techniques) ? techniques.filter((t): t is string => typeof t === 'string') : [],
+    source: typeof source === 'object' ? (source as AlertMetadata['source']) : null,
+    rule: {
+      id: typeof rule?.id === 'string' ? rule.id : null,
+      name: typeof rule?.name === 'string' ? rule.name : null,
+    },
+    record,
+  };
 }

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
-  alertMetadataKey,
+  readAlert,
   severities,
   severityRank,
   type AlertGroup,
@@ -61,7 +61,7 @@ interface ParsedAlert {
   rule: string | null;
   ruleName: string | null;
   severity: number;
-  techniques: string[];
+  techniques: readonly string[];
   source: unknown;
   record: string;
   /** The parsed record. */
@@ -77,36 +77,28 @@ export interface SilencedTest {
   readonly test: (record: Record<string, unknown>, time: number) => boolean;
 }
 
-const idPattern = /^[0-9a-f]{32}$/;
-
+/** An alerts-topic record's value as the index stores it; undefined for a record that is no alert (`readAlert`). */
 function parseAlert(value: Buffer | null): ParsedAlert | undefined {
   if (value === null || value.length === 0) return undefined;
   const text = value.toString('utf8');
-  let record: Record<string, unknown>;
+  let parsed: unknown;
   try {
-    record = JSON.parse(text) as Record<string, unknown>;
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return undefined;
-  const meta = record[alertMetadataKey] as Record<string, unknown> | undefined;
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const { id, time, severity, techniques, source } = meta;
-  if (typeof id !== 'string' || !idPattern.test(id) || typeof time !== 'number' || !Number.isFinite(time))
-    return undefined;
-  const rank = severityRank(String(severity));
-  if (rank < 0) return undefined;
-  const rule = (record._rule ?? {}) as { id?: unknown; name?: unknown };
+  const alert = readAlert(parsed);
+  if (typeof alert === 'string') return undefined;
   return {
-    id,
-    time: Math.trunc(time),
-    rule: typeof rule.id === 'string' ? rule.id : null,
-    ruleName: typeof rule.name === 'string' ? rule.name : null,
-    severity: rank,
-    techniques: Array.isArray(techniques) ? techniques.filter((t): t is string => typeof t === 'string') : [],
-    source: source ?? null,
+    id: alert.id,
+    time: alert.time,
+    rule: alert.rule.id,
+    ruleName: alert.rule.name,
+    severity: severityRank(alert.severity),
+    techniques: alert.techniques,
+    source: alert.source,
     record: text,
-    object: record,
+    object: alert.record,
   };
 }
 

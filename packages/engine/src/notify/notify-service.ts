@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Admin, Consumer, ProduceAcks, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
-import type { StoredNotifier } from '@weir/contract';
+import { readAlert, type StoredNotifier } from '@weir/contract';
 import { SettingsError, type Settings } from '../config/settings.ts';
 import { isTopicAlreadyExists } from '../kafka/broker-errors.ts';
 import { kafkaConnection } from '../kafka/client-options.ts';
@@ -11,7 +11,7 @@ import type { EngineMetrics } from '../stream/engine-metrics.ts';
 import { metricNames } from '../stream/metric-names.ts';
 import type { RetryPolicy } from './backoff.ts';
 import { deliver, deliveryId, type DeliveryPorts, type DeliveryTarget } from './delivery.ts';
-import { matcherHolds, notifiedAlert, type NotifiedAlert } from './matcher.ts';
+import { matcherHolds, type NotifiedAlert } from './matcher.ts';
 import { OffsetLedger } from './offset-ledger.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { noAlertSilenced, type AlertSilenced } from './silences.ts';
@@ -270,7 +270,7 @@ export class NotifyService {
     } catch {
       value = undefined;
     }
-    const alert = value === undefined ? 'the record is not JSON' : notifiedAlert(value);
+    const alert = value === undefined ? 'the record is not JSON' : readAlert(value);
     if (typeof alert === 'string') {
       this.#warnOnce(alert);
       this.#ledger.admit(topic, partition, offset, 0);

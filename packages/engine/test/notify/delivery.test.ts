@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { deliver, deliveryId, webhookBody, type DeliveryPorts } from '../../src/notify/delivery.ts';
-import { notifiedAlert, type NotifiedAlert } from '../../src/notify/matcher.ts';
+import { readAlert } from '@weir/contract';
+import type { NotifiedAlert } from '../../src/notify/matcher.ts';
 import { signatureValid } from '../../src/notify/signature.ts';
 import type { WebhookOutcome, WebhookRequest } from '../../src/notify/webhook.ts';
 
-const alert = notifiedAlert({
+const alert = readAlert({
   user: 'alice',
   _rule: { id: 'r', name: 'R', annotations: [] },
   _alert: { id: 'f'.repeat(32), severity: 'high', techniques: [], time: 1, source: null },

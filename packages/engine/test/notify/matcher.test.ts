@@ -1,29 +1,40 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { matcherHolds, notifiedAlert, type NotifiedAlert } from '../../src/notify/matcher.ts';
+import { readAlert } from '@weir/contract';
+import { matcherHolds, type NotifiedAlert } from '../../src/notify/matcher.ts';
 
 const record = {
   user: 'alice',
   _rule: { id: 'failed-login', name: 'Failed login', annotations: ['T1110.001'] },
   _alert: { id: 'a'.repeat(32), severity: 'high', techniques: ['T1110.001'], time: 1, source: null },
 };
-const alert = notifiedAlert(record) as NotifiedAlert;
+const alert = readAlert(record) as NotifiedAlert;
 
 test('an alerts-topic record: its id, severity, techniques and rule; the record kept whole', () => {
   assert.deepEqual(alert, {
     id: 'a'.repeat(32),
+    time: 1,
     severity: 'high',
     techniques: ['T1110.001'],
-    rule: 'failed-login',
+    source: null,
+    rule: { id: 'failed-login', name: 'Failed login' },
     record,
   });
 });
 
 test('a record that is no alert says why', () => {
-  assert.equal(notifiedAlert([1]), 'the record is not a JSON object');
-  assert.equal(notifiedAlert(null), 'the record is not a JSON object');
-  assert.equal(notifiedAlert({ padasRule: {} }), 'the record has no _alert');
-  assert.equal(notifiedAlert({ _alert: { severity: 'high' } }), '_alert.id is missing');
+  assert.equal(readAlert([1]), 'the record is not a JSON object');
+  assert.equal(readAlert(null), 'the record is not a JSON object');
+  assert.equal(readAlert({ padasRule: {} }), 'the record has no _alert');
+  assert.equal(readAlert({ _alert: { severity: 'high' } }), '_alert.id is not 32 hex digits');
+  assert.equal(
+    readAlert({ _alert: { id: 'a'.repeat(32), time: 'x', severity: 'high' } }),
+    '_alert.time is not a number',
+  );
+  assert.equal(
+    readAlert({ _alert: { id: 'a'.repeat(32), time: 1, severity: 'urgent' } }),
+    '_alert.severity is not one of informational, low, medium, high, critical',
+  );
 });
 
 test('an empty matcher holds for every alert', () => {
@@ -39,7 +50,7 @@ test('minSeverity: at least that severity', () => {
 test('rules: the alert’s rule is one of them', () => {
   assert.equal(matcherHolds({ rules: ['other', 'failed-login'] }, alert), true);
   assert.equal(matcherHolds({ rules: ['other'] }, alert), false);
-  const ruleless = notifiedAlert({ _alert: record._alert }) as NotifiedAlert;
+  const ruleless = readAlert({ _alert: record._alert }) as NotifiedAlert;
   assert.equal(matcherHolds({ rules: ['failed-login'] }, ruleless), false);
 });
 

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StoredSilence } from '@weir/contract';
-import { notifiedAlert, type NotifiedAlert } from '../../src/notify/matcher.ts';
+import { readAlert } from '@weir/contract';
+import type { NotifiedAlert } from '../../src/notify/matcher.ts';
 import { noAlertSilenced, silencedBy } from '../../src/notify/silences.ts';
 
 const T0 = Date.UTC(2026, 10, 26, 8);
 const alert = (rule: string, time: number) =>
-  notifiedAlert({
+  readAlert({
     user: 'svc',
     _rule: { id: rule },
     _alert: { id: 'a'.repeat(32), severity: 'high', techniques: [], time },
