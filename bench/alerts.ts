@@ -122,7 +122,12 @@ async function main(): Promise<void> {
           .join(' ')}`,
     );
     t = performance.now();
-    node = await startServer('node', { bootstrap, home: path.join(dir, 'home') });
+    node = await startServer('node', {
+      bootstrap,
+      home: path.join(dir, 'home'),
+      // WEIR_BENCH_ALERTS_NOTIFY=0: without the notifications' consumer (what it costs the ingest)
+      settings: process.env.WEIR_BENCH_ALERTS_NOTIFY === '0' ? { 'weir.notify.enabled': 'false' } : {},
+    });
     if (stream)
       pipeline = startWeir(
         {

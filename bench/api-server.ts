@@ -10,7 +10,14 @@ import path from 'node:path';
 import { loadSettings, WeirNode } from '@weir/engine';
 
 const [mode, arg] = process.argv.slice(2) as [string, string];
-const options = JSON.parse(arg) as { bootstrap: string; home: string; body?: string; streamThreads?: number };
+const options = JSON.parse(arg) as {
+  bootstrap: string;
+  home: string;
+  body?: string;
+  streamThreads?: number;
+  /** More settings of the node (bench/alerts.ts: `weir.notify.enabled`). */
+  settings?: Record<string, string>;
+};
 
 if (mode === 'node') {
   const settings = loadSettings(undefined, {}).with({
@@ -29,6 +36,7 @@ if (mode === 'node') {
     ...(options.streamThreads
       ? { 'num.stream.threads': String(options.streamThreads) }
       : { 'weir.engine.autostart': 'false' }),
+    ...options.settings,
   });
   const node = await WeirNode.start(settings);
   process.send!({ url: node.url });

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Admin, Consumer, ProduceAcks, Producer, type Message, type MessagesStream } from '@platformatic/kafka';
+import {
+  Admin,
+  Consumer,
+  FetchIsolationLevels,
+  ProduceAcks,
+  Producer,
+  type Message,
+  type MessagesStream,
+} from '@platformatic/kafka';
 import { readAlert, type StoredNotifier } from '@weir/contract';
 import { SettingsError, type Settings } from '../config/settings.ts';
 import { isTopicAlreadyExists } from '../kafka/broker-errors.ts';
@@ -147,8 +155,13 @@ export class NotifyService {
   async #run(): Promise<void> {
     const signal = this.#stopped.signal;
     while (!signal.aborted) {
+      if (!this.#anyEnabled()) {
+        await this.#followEnd(signal);
+        continue;
+      }
       try {
         await this.#consume();
+        continue; // every notifier was disabled: back to following the end
       } catch (err) {
         if (!signal.aborted) this.#o.log.warn(`notifications: ${describeError(err)}; reading again in 5 s`);
       } finally {
@@ -156,6 +169,61 @@ export class NotifyService {
       }
       await sleep(restartDelayMs, signal).catch(() => {});
     }
+  }
+
+  #anyEnabled(): boolean {
+    return this.#o.notifiers().some((n) => n.enabled);
+  }
+
+  /**
+   * While no notifier is enabled the node reads no alert (docs/alerts.md, "Delivery, retries, rate
+   * limit, dead letters"): it keeps the notify group's committed offsets at the alerts topic's end
+   * (its last stable offsets, so an open transaction's alerts are not passed over), so a notifier
+   * enabled later gets the alerts from about then on (at most `commitEveryMs` earlier), as if the
+   * ones before had been read, without the node fetching and decoding every alert meanwhile. A group
+   * with members (a node that sees an enabled notifier) keeps its offsets: the move is refused and
+   * tried again. Returns when a notifier is enabled or the node stops.
+   */
+  async #followEnd(signal: AbortSignal): Promise<void> {
+    const admin = new Admin({
+      ...kafkaConnection(this.#o.settings, this.#o.clientId),
+      clientId: `${this.#o.clientId}-end`,
+    });
+    const moved = new Map<number, bigint>();
+    try {
+      while (!signal.aborted && !this.#anyEnabled()) {
+        await this.#commitEnd(admin, moved).catch(() => moved.clear());
+        await sleep(commitEveryMs, signal).catch(() => {});
+      }
+    } finally {
+      await admin.close().catch(() => {});
+    }
+  }
+
+  /** Commits the alerts topic's last stable offsets for the notify group where they moved since `moved`. */
+  async #commitEnd(admin: Admin, moved: Map<number, bigint>): Promise<void> {
+    const topic = this.#alertsTopic;
+    const info = (await admin.metadata({ topics: [topic] })).topics.get(topic);
+    if (!info) return;
+    const listed = await admin.listOffsets({
+      topics: [
+        {
+          name: topic,
+          partitions: Array.from({ length: info.partitionsCount }, (_, partitionIndex) => ({
+            partitionIndex,
+            timestamp: -1n,
+          })),
+        },
+      ],
+      isolationLevel: FetchIsolationLevels.READ_COMMITTED,
+    });
+    const partitionOffsets = (listed[0]?.partitions ?? [])
+      .filter((p) => moved.get(p.partitionIndex) !== p.offset)
+      .map((p) => ({ partition: p.partitionIndex, offset: p.offset }));
+    // listed before this check: a notifier enabled after it gets every alert written after the listing
+    if (partitionOffsets.length === 0 || this.#anyEnabled()) return;
+    await admin.alterConsumerGroupOffsets({ groupId: this.#groupId, topics: [{ name: topic, partitionOffsets }] });
+    for (const p of partitionOffsets) moved.set(p.partition, p.offset);
   }
 
   async #consume(): Promise<void> {
@@ -189,10 +257,18 @@ export class NotifyService {
     if (stopped.aborted) return;
     const closeStream = () => void stream.close().catch(() => {});
     stopped.addEventListener('abort', closeStream, { once: true });
-    const timer = setInterval(() => void this.#commit(), commitEveryMs);
+    let idle = false;
+    const timer = setInterval(() => {
+      void this.#commit();
+      // every notifier disabled: the stream closes; #run follows the end instead (#followEnd)
+      if (!idle && !this.#anyEnabled()) {
+        idle = true;
+        closeStream();
+      }
+    }, commitEveryMs);
     try {
       for await (const message of stream) {
-        if (this.#stopped.signal.aborted) break;
+        if (this.#stopped.signal.aborted || idle) break;
         this.#admit(message);
         while (this.#ledger.inFlight >= this.#maxInFlight && !this.#stopped.signal.aborted)
           await new Promise<void>((resolve) => (this.#capacity = resolve));
@@ -201,8 +277,9 @@ export class NotifyService {
       stopped.removeEventListener('abort', closeStream);
       clearInterval(timer);
       await this.#commit();
+      if (idle) this.#forgetAll();
     }
-    if (!this.#stopped.signal.aborted) throw new Error('the alerts stream ended');
+    if (!this.#stopped.signal.aborted && !idle) throw new Error('the alerts stream ended');
   }
 
   async #close(): Promise<void> {
@@ -248,6 +325,15 @@ export class NotifyService {
       this.#partitionAborts.delete(key);
       this.#toCommit.delete(key);
     }
+    this.#capacity?.();
+  }
+
+  /** Every notifier disabled: the deliveries in flight end (to notifiers now off) and nothing read is kept. */
+  #forgetAll(): void {
+    this.#ledger.retainOnly(new Set());
+    for (const abort of this.#partitionAborts.values()) abort.abort(new Error('every notifier is disabled'));
+    this.#partitionAborts.clear();
+    this.#toCommit.clear();
     this.#capacity?.();
   }
 

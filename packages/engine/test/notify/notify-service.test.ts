@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { rootCertificates } from 'node:tls';
 import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
+import { kafkaConsumerGroupsDescribe } from '@weir/test-helpers/kafka-tools';
 import { kcatProduce, kcatValues } from '@weir/test-helpers/kcat';
 import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 import { SettingsError } from '../../src/config/settings.ts';
@@ -271,6 +272,78 @@ describe('dead letters of a receiver that never recovers', () => {
     );
     assert.match(retried, /weir_notifications_retried_total\{notifier="down"\} 4/);
   });
+});
+
+/**
+ * No notifier enabled: the node reads no alert; it keeps the notify group's committed offsets at the
+ * alerts topic's end without joining it (checked with Kafka's own kafka-consumer-groups). A notifier
+ * made then gets the alerts written after it and none of those before; with it disabled again the
+ * node leaves the group and the offsets follow the end once more.
+ */
+test('no notifier enabled: the group follows the end unjoined; a notifier made later gets only later alerts', async (t) => {
+  const engine = isolatedEngine('notify-idle');
+  const alertsTopic = `${engine['weir.topic.prefix']!}_alerts`;
+  const group = `${engine['weir.application.id']!}-notify`;
+  const receiver = await startWebhookReceiver();
+  t.after(() => receiver.close());
+  await createTopics([alertsTopic], 2);
+  const node = await startTestNode({ ...engine, 'weir.engine.autostart': 'false', 'weir.notify.enabled': 'true' });
+  t.after(() => node.stop());
+  const token = await node.initAdmin();
+  const produce = (from: number, to: number) =>
+    kcatProduce(
+      alertsTopic,
+      Array.from({ length: to - from }, (_, i) => alertRecord(from + i)).map((r) => [
+        (r._alert as { id: string }).id,
+        JSON.stringify(r),
+      ]),
+    );
+  const groupAt = async (members: 'none' | 'one', what: string) =>
+    waitFor(
+      what,
+      async () => {
+        const rows = await kafkaConsumerGroupsDescribe(group);
+        return (
+          rows.length === 2 &&
+          rows.every((r) => r.topic === alertsTopic && r.currentOffset === r.logEndOffset) &&
+          rows.every((r) => (members === 'none' ? r.consumerId === null : r.consumerId !== null))
+        );
+      },
+      60_000,
+    );
+  const idOf = (i: number) => (alertRecord(i)._alert as { id: string }).id;
+  const received = () => receiver.requests.map((r) => bodyOf(r).alert._alert.id).sort();
+
+  await produce(0, 10);
+  await groupAt('none', 'the committed offsets at the end (10 alerts), no member');
+  const body = {
+    id: 'later',
+    name: 'Later',
+    url: `${receiver.url}/later`,
+    secret: secrets.soc,
+    caCertificate: receiver.cert,
+  };
+  assert.equal((await node.call('POST', '/api/notifiers', { token, body })).status, 201);
+  await waitFor(
+    'the node to join the notify group',
+    async () => (await kafkaConsumerGroupsDescribe(group)).some((r) => r.consumerId !== null),
+    60_000,
+  );
+  await produce(10, 15);
+  await waitFor('the 5 later alerts delivered', async () => receiver.requests.length >= 5);
+  await groupAt('one', 'every later alert committed');
+  assert.deepEqual(received(), [10, 11, 12, 13, 14].map(idOf).sort(), 'only the alerts written after the notifier');
+
+  const off = await node.call('PUT', '/api/notifiers/later', { token, body: { ...body, enabled: false } });
+  assert.equal(off.status, 200, off.text);
+  await waitFor(
+    'the node to leave the group',
+    async () => (await kafkaConsumerGroupsDescribe(group)).every((r) => r.consumerId === null),
+    60_000,
+  );
+  await produce(15, 20);
+  await groupAt('none', 'the committed offsets at the end again (20 alerts)');
+  assert.equal(receiver.requests.length, 5, 'nothing sent to a disabled notifier');
 });
 
 test('a node stopped while its notify consumer is still joining its group stops at once', async () => {
