@@ -7,6 +7,7 @@
  * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation.
  */
 import { Worker } from 'node:worker_threads';
+import { forWorkers } from '../packages/engine/src/stream/config-snapshot.ts';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
 import { benchRules, snapshot, type Scenario } from './engine-workload.ts';
 
@@ -72,7 +73,8 @@ const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
 ];
-const config = benchSnapshot();
+// as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, forWorkers)
+const config = forWorkers(benchSnapshot());
 let batches = 0;
 let records = 0;
 const workers = Array.from({ length: options.threads }, (_, index) => {

@@ -8,9 +8,19 @@ export interface LookupTable {
   readonly rows: readonly Readonly<Record<string, unknown>>[];
 }
 
+/**
+ * A lookup table that finds its own rows (e.g. one held once per node and shared by the worker
+ * threads: the engine's rules/shared-lookup.ts): `first` gives the first row whose cell of `column`
+ * (`lookupCell`) has the value key `key` (`valueKey`), as the index of a rows table would.
+ */
+export interface IndexedLookupTable {
+  readonly version?: string | number;
+  first(column: string, path: readonly string[], key: string): Readonly<Record<string, unknown>> | undefined;
+}
+
 /** Supplies lookup tables by id; asked on every event, so an updated table applies at once. */
 export interface LookupResolver {
-  get(id: string): LookupTable | undefined;
+  get(id: string): LookupTable | IndexedLookupTable | undefined;
 }
 
 interface TableIndex {
@@ -25,7 +35,8 @@ interface TableIndex {
  */
 const indexes = new WeakMap<object, TableIndex>();
 
-function cell(row: Readonly<Record<string, unknown>>, column: string, path: readonly string[]): unknown {
+/** A row's cell of a lookup column: the key `column` itself when the row has it, else the dotted path into the row. */
+export function lookupCell(row: Readonly<Record<string, unknown>>, column: string, path: readonly string[]): unknown {
   return Object.hasOwn(row, column) ? row[column] : getPath(row as JsonObject, path);
 }
 
@@ -43,7 +54,7 @@ function columnIndex(
   if (rows === undefined) {
     rows = new Map();
     for (const row of table.rows) {
-      const key = valueKey(cell(row, column, path));
+      const key = valueKey(lookupCell(row, column, path));
       if (key !== undefined && key !== 'null' && !rows.has(key)) rows.set(key, row);
     }
     index.columns.set(column, rows);
@@ -68,21 +79,22 @@ export function compileLookup(
   return (event) => {
     const table = resolver?.get(id);
     if (table === undefined) return event;
-    const rows = columnIndex(table, column, columnPath);
+    const indexed = 'first' in table ? table : undefined;
+    const rows = 'first' in table ? undefined : columnIndex(table, column, columnPath);
     const value = getPath(event, eventPath);
     let row: Readonly<Record<string, unknown>> | undefined;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length && row === undefined; i++) {
         const key = valueKey(value[i]);
-        if (key !== undefined) row = rows.get(key);
+        if (key !== undefined) row = rows ? rows.get(key) : indexed!.first(column, columnPath, key);
       }
     } else {
       const key = valueKey(value);
-      if (key !== undefined) row = rows.get(key);
+      if (key !== undefined) row = rows ? rows.get(key) : indexed!.first(column, columnPath, key);
     }
     if (row === undefined) return event;
     for (const output of outputs) {
-      const found = cell(row, output.column, output.columnPath);
+      const found = lookupCell(row, output.column, output.columnPath);
       if (found !== undefined) setPath(event, output.target, cloneJson(found));
     }
     return event;

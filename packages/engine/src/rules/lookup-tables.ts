@@ -1,4 +1,5 @@
-import type { LookupResolver, LookupTable } from '@weir/pdl';
+import type { IndexedLookupTable, LookupResolver, LookupTable } from '@weir/pdl';
+import { SharedLookup, type SharedLookupData } from './shared-lookup.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 
 /** A lookup as stored (resources/lookup.ts: Lookup): an id and its rows. */
@@ -18,7 +19,7 @@ export interface StoredLookupRows {
  */
 export class LookupTables implements LookupResolver {
   #read: (id: string) => LookupTable['rows'] | undefined;
-  #tables = new Map<string, LookupTable>();
+  #tables = new Map<string, LookupTable | IndexedLookupTable>();
   #version = 0;
 
   /** `read`: a lookup's rows by id, undefined when there is no such lookup (default: none). */
@@ -26,7 +27,7 @@ export class LookupTables implements LookupResolver {
     this.#read = read;
   }
 
-  get(id: string): LookupTable | undefined {
+  get(id: string): LookupTable | IndexedLookupTable | undefined {
     let table = this.#tables.get(id);
     if (table === undefined) {
       const rows = this.#read(id);
@@ -47,6 +48,12 @@ export class LookupTables implements LookupResolver {
     const rows = new Map(lookups.map((lookup) => [lookup.id, lookup.content]));
     this.#read = (id) => rows.get(id);
     this.#tables = new Map();
+  }
+
+  /** Every lookup of a worker thread's snapshot, held in shared memory (rules/shared-lookup.ts), in place of the ones before. */
+  share(lookups: readonly SharedLookupData[]): void {
+    this.#read = () => undefined;
+    this.#tables = new Map(lookups.map((l) => [l.id, new SharedLookup(l, ++this.#version)]));
   }
 }
 

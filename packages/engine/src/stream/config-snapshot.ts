@@ -1,4 +1,5 @@
 import type { Lookup } from '../resources/lookup.ts';
+import { shareLookup, type SharedLookupData } from '../rules/shared-lookup.ts';
 import type { StoredPipeline } from '../resources/pipeline.ts';
 import type { StoredRule } from '../resources/rule.ts';
 import type { StoredTask } from '../resources/task.ts';
@@ -14,6 +15,18 @@ export interface ConfigSnapshot {
   readonly rules: readonly StoredRule[];
   /** Absent when no lookup changed since the previous snapshot (lookups can be large: up to 64 MiB each). */
   readonly lookups?: readonly Lookup[];
+  /** The lookups as the worker threads get them (`forWorkers`): in shared memory, one copy per node. */
+  readonly sharedLookups?: readonly SharedLookupData[];
+}
+
+/**
+ * The snapshot as posted to the worker threads: each lookup's rows encoded once into shared memory
+ * (rules/shared-lookup.ts), so every thread reads the same bytes instead of a copy of its own.
+ */
+export function forWorkers(snapshot: ConfigSnapshot): ConfigSnapshot {
+  if (!snapshot.lookups) return snapshot;
+  const { lookups, ...rest } = snapshot;
+  return { ...rest, sharedLookups: lookups.map((l) => shareLookup(l.id, l.content)) };
 }
 
 let version = 0;

@@ -37,7 +37,8 @@ export class WorkerPlan {
   }
 
   compile(snapshot: ConfigSnapshot): { plan: StreamPlan; warnings: string[] } {
-    if (snapshot.lookups) this.#lookups.update(snapshot.lookups);
+    if (snapshot.sharedLookups) this.#lookups.share(snapshot.sharedLookups);
+    else if (snapshot.lookups) this.#lookups.update(snapshot.lookups);
     this.#rules.update(snapshot.rules, this.#lookups);
     const warnings = [...this.#rules.broken].map(([id, reason]) => `rule ${id} is skipped: ${reason}`);
     const stats = this.#env.stats;
