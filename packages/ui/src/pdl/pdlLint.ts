@@ -20,9 +20,6 @@ export interface PdlLintSource {
 /** How long after the last keystroke the text is linted. */
 export const lintDelayMs = 300;
 
-/** Where the lint diagnostics come from, for the editor's tooltips and the tests. */
-export const lintSourceName = 'lint';
-
 /** The offset of a 1-based line and column in a text (clamped to the text). */
 export function offsetAt(doc: Text, line: number, column: number): number {
   const l = doc.line(Math.min(Math.max(1, line), doc.lines));
@@ -76,7 +73,7 @@ export function editorDiagnostics(doc: Text, result: LintResult): Diagnostic[] {
       from,
       to,
       severity: d.severity,
-      source: `${lintSourceName} ${d.code}`,
+      source: d.code,
       message: d.message,
       ...(actions.length ? { actions } : {}),
     });
@@ -100,7 +97,7 @@ export function pdlLint(source: PdlLintSource): Extension {
           from: 0,
           to: 0,
           severity: 'info',
-          source: lintSourceName,
+          source: 'lint',
           message: `could not lint: ${(err as Error).message}`,
         },
       ];

@@ -53,17 +53,17 @@ test('warnings at their ranges with their fixes; errors only when they offer a f
   assert.deepEqual(
     shown.map((d) => [d.from, d.to, d.severity, d.source, d.message, d.actions?.map((a) => a.name) ?? []]),
     [
-      [0, 3, 'warning', 'lint PDL_FIELD_NOT_SEEN', 'field `usr` …', ['Use field `user`']],
-      [18, 30, 'warning', 'lint PDL_ALWAYS_TRUE', 'always true', []],
+      [0, 3, 'warning', 'PDL_FIELD_NOT_SEEN', 'field `usr` …', ['Use field `user`']],
+      [18, 30, 'warning', 'PDL_ALWAYS_TRUE', 'always true', []],
       [
         40,
         45,
         'error',
-        'lint PDL_UNKNOWN_LOOKUP',
+        'PDL_UNKNOWN_LOOKUP',
         'lookup `userz` does not exist (did you mean `users`?)',
         ['Use lookup `users`'],
       ],
-      [0, 0, 'warning', 'lint RULE_UNKNOWN', 'no position', []],
+      [0, 0, 'warning', 'RULE_UNKNOWN', 'no position', []],
     ],
   );
 });
