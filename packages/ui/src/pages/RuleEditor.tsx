@@ -29,7 +29,8 @@ import { annotationProblems, techniqueOptions, type TechniqueOption } from '../l
 import { errorText } from '../lib/errors.ts';
 import { PdlEditor } from '../pdl/PdlEditor.tsx';
 import type { PdlHelpers } from '../pdl/pdlLanguage.ts';
-import { lintSampleOf, useLintSource } from '../pdl/useLintSource.ts';
+import { lintSampleOf } from '../pdl/pdlLint.ts';
+import { useLintSource } from '../pdl/useLintSource.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';

@@ -17,6 +17,20 @@ export interface PdlLintSource {
   readonly onSampleChange?: (listener: () => void) => () => void;
 }
 
+/** What the never-seen-field check compares with: the editor's sample events, or a topic the server reads. */
+export type LintSample = readonly unknown[] | { readonly topic: string; readonly sample?: number } | undefined;
+
+/**
+ * The editor's sample for the lint: the test panel's events when it has some (what the rule is
+ * tested with), else the picked topic (the server reads its `count` most recent records, at most
+ * 1000), else none (no field is checked).
+ */
+export function lintSampleOf(events: readonly unknown[], topic: string | null, count: number): LintSample {
+  if (events.length > 0) return events;
+  if (topic) return Number.isInteger(count) && count >= 1 ? { topic, sample: Math.min(count, 1000) } : { topic };
+  return undefined;
+}
+
 /** How long after the last keystroke the text is linted. */
 export const lintDelayMs = 300;
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EditorState, Text } from '@codemirror/state';
 import type { LintResult } from '@weir/contract';
-import { editorDiagnostics, fixChanges, offsetAt } from '../../src/pdl/pdlLint.ts';
+import { editorDiagnostics, fixChanges, lintSampleOf, offsetAt } from '../../src/pdl/pdlLint.ts';
 
 /** The lint answer's diagnostics as the editor's: positions, which are shown, the fix as an action. */
 const doc = Text.of(['usr = "bob"', '  AND action = "x" | lookup userz user OUTPUT dept']);
@@ -103,4 +103,16 @@ test('fix edits: sorted; overlapping ones are no fix', () => {
     { from: 18, to: 24, insert: 'act' },
   ]);
   assert.equal(fixChanges(doc, { title: 't', edits: [...edits, { range: range(1, 2, 1, 3), text: 'x' }] }), undefined);
+});
+
+/** The editor's lint sample: the test panel's events first, else the picked topic (bounded), else none. */
+test('events first, then the topic with its count (1 to 1000), else nothing', () => {
+  const events = [{ user: 'bob' }];
+  assert.equal(lintSampleOf(events, 'logs', 20), events);
+  assert.deepEqual(lintSampleOf([], 'logs', 20), { topic: 'logs', sample: 20 });
+  assert.deepEqual(lintSampleOf([], 'logs', 5000), { topic: 'logs', sample: 1000 });
+  assert.deepEqual(lintSampleOf([], 'logs', Number('')), { topic: 'logs' });
+  assert.deepEqual(lintSampleOf([], 'logs', 0), { topic: 'logs' });
+  assert.equal(lintSampleOf([], null, 20), undefined);
+  assert.equal(lintSampleOf([], '', 20), undefined);
 });
