@@ -1,6 +1,6 @@
 import { linter, type Action, type Diagnostic } from '@codemirror/lint';
 import { StateEffect, type Extension, type Text } from '@codemirror/state';
-import { EditorView, ViewPlugin } from '@codemirror/view';
+import { ViewPlugin, type EditorView } from '@codemirror/view';
 import type { LintDiagnosticBody, LintResult } from '@weir/contract';
 
 /**
