@@ -49,14 +49,14 @@ function topicSampler(ctx: NodeContext) {
   let reader: RangeReader | undefined;
   const kept = new Map<string, { readonly at: number; readonly events: Record<string, unknown>[] }>();
   const readSample = async (topic: string, count: number) => {
-    if ((await ctx.topics.details.partitions(topic)) === undefined)
-      throw withDetails(apiError('TOPIC_MISSING'), [`topic: topic '${topic}' does not exist`]);
     const appId = ctx.settings.get('weir.application.id');
-    reader ??= new RangeReader({
-      ...kafkaConnection(ctx.settings, `${appId}-lint`),
-      groupId: `${appId}-lint-never-joined`,
-    });
     try {
+      if ((await ctx.topics.details.partitions(topic)) === undefined)
+        throw withDetails(apiError('TOPIC_MISSING'), [`topic: topic '${topic}' does not exist`]);
+      reader ??= new RangeReader({
+        ...kafkaConnection(ctx.settings, `${appId}-lint`),
+        groupId: `${appId}-lint-never-joined`,
+      });
       return sampleEvents(
         (await reader.recent(topic, count, AbortSignal.timeout(sampleDeadlineMs))).map((r) => r.value),
       );

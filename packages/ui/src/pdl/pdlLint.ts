@@ -97,9 +97,12 @@ export function editorDiagnostics(doc: Text, result: LintResult): Diagnostic[] {
 
 const resample = StateEffect.define<null>();
 
-/** The editor extension: the lint source (debounced by CodeMirror's linter) and its re-run when the sample changes. */
-export function pdlLint(source: PdlLintSource): Extension {
-  const run = async (view: EditorView): Promise<Diagnostic[]> => {
+/**
+ * The linter's source: the editor's text linted, its answer as diagnostics; none when the text
+ * changed while the answer came (a stale answer is never shown; CodeMirror's linter drops it too).
+ */
+export function lintRun(source: PdlLintSource): (view: Pick<EditorView, 'state'>) => Promise<Diagnostic[]> {
+  return async (view) => {
     const doc = view.state.doc;
     if (doc.toString().trim() === '') return [];
     let result: LintResult;
@@ -120,8 +123,12 @@ export function pdlLint(source: PdlLintSource): Extension {
     if (!view.state.doc.eq(doc)) return [];
     return editorDiagnostics(doc, result);
   };
+}
+
+/** The editor extension: the lint source (debounced by CodeMirror's linter) and its re-run when the sample changes. */
+export function pdlLint(source: PdlLintSource): Extension {
   const extensions: Extension[] = [
-    linter(run, {
+    linter(lintRun(source), {
       delay: lintDelayMs,
       needsRefresh: (u) => u.transactions.some((t) => t.effects.some((e) => e.is(resample))),
     }),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EditorState, Text } from '@codemirror/state';
 import type { LintResult } from '@weir/contract';
-import { editorDiagnostics, fixChanges, lintSampleOf, offsetAt } from '../../src/pdl/pdlLint.ts';
+import { editorDiagnostics, fixChanges, lintRun, lintSampleOf, offsetAt } from '../../src/pdl/pdlLint.ts';
 
 /** The lint answer's diagnostics as the editor's: positions, which are shown, the fix as an action. */
 const doc = Text.of(['usr = "bob"', '  AND action = "x" | lookup userz user OUTPUT dept']);
@@ -115,4 +115,42 @@ test('events first, then the topic with its count (1 to 1000), else nothing', ()
   assert.deepEqual(lintSampleOf([], 'logs', 0), { topic: 'logs' });
   assert.equal(lintSampleOf([], null, 20), undefined);
   assert.equal(lintSampleOf([], '', 20), undefined);
+});
+
+test('the linter: the answer for the text shown; a stale answer (the text changed meanwhile) shows nothing; a failure is an info', async () => {
+  const warning = {
+    code: 'PDL_ALWAYS_TRUE',
+    severity: 'warning' as const,
+    message: 'always true',
+    ...range(1, 1, 1, 4),
+  };
+  const asked: string[] = [];
+  let answer: (r: LintResult) => void = () => {};
+  const run = lintRun({
+    lint: (text) => {
+      asked.push(text);
+      return new Promise((resolve) => (answer = resolve));
+    },
+  });
+  const view = { state: EditorState.create({ doc: 'a = 1' }) };
+  const current = run(view);
+  answer(result([warning]));
+  assert.deepEqual(
+    (await current).map((d) => [d.from, d.to, d.message]),
+    [[0, 3, 'always true']],
+  );
+
+  const stale = run(view);
+  view.state = view.state.update({ changes: { from: 5, insert: ' AND b = 2' } }).state;
+  answer(result([warning]));
+  assert.deepEqual(await stale, []);
+  assert.deepEqual(asked, ['a = 1', 'a = 1']);
+
+  const failing = lintRun({ lint: () => Promise.reject(new Error('Requested topic does not exist')) });
+  assert.deepEqual(
+    (await failing(view)).map((d) => [d.severity, d.message]),
+    [['info', 'could not lint: Requested topic does not exist']],
+  );
+  const blank = lintRun({ lint: () => Promise.reject(new Error('not called')) });
+  assert.deepEqual(await blank({ state: EditorState.create({ doc: '  ' }) }), []);
 });
