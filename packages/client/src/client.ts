@@ -600,9 +600,13 @@ export class WeirClient {
   }
 
   // Lint (docs/detection-as-code.md, "Lint")
-  /** Diagnostics of a PDL text: stored lookups; with sample events, fields none of them holds. */
-  lintPdl(pdl: string, events?: readonly unknown[]): Promise<LintResult> {
-    return this.#json('POST', '/api/lint/pdl', { json: events === undefined ? { pdl } : { pdl, events } });
+  /**
+   * Diagnostics of a PDL text: stored lookups; with sample events (given, or `{topic, sample?}`: the
+   * topic's most recent records, read by the server), fields none of them holds.
+   */
+  lintPdl(pdl: string, sample?: readonly unknown[] | { topic: string; sample?: number }): Promise<LintResult> {
+    const from = sample === undefined ? {} : Array.isArray(sample) ? { events: sample } : sample;
+    return this.#json('POST', '/api/lint/pdl', { json: { pdl, ...from } });
   }
 
   /** Diagnostics of a task: an APPLY_RULES task's rule ids that are not stored. */

@@ -44,5 +44,5 @@ export * from './explain.ts';
 export * from './backtests.ts';
 export { attackTable, attackVersion } from './attack.ts';
 export type { AttackTable } from './attack.ts';
-export { lintResult, pdlLintBody, sigmaLintBody, taskLintBody } from './lint.ts';
+export { lintResult, lintSample, pdlLintBody, sigmaLintBody, taskLintBody } from './lint.ts';
 export type { LintDiagnosticBody, LintResult, PdlLintRequest } from './lint.ts';

@@ -55,12 +55,26 @@ export const lintResult = responseShape(lintResultShape);
 export type LintResult = FromSchema<typeof lintResultShape>;
 export type LintDiagnosticBody = FromSchema<typeof lintDiagnosticShape>;
 
-/** POST /api/lint/pdl: the PDL, and sample events for the never-seen-field check. */
+/** POST /api/lint/pdl with `topic`: how many of its most recent records are sampled, by default and at most. */
+export const lintSample = { default: 100, max: 1000 } as const;
+
+/** POST /api/lint/pdl: the PDL, and sample events (given, or read from a topic) for the never-seen-field check. */
 export const pdlLintBody = {
   type: 'object',
   properties: {
     pdl: string,
     events: { type: 'array', description: 'sample events (JSON objects): a field none of them holds is a warning' },
+    topic: {
+      type: 'string',
+      description:
+        'a topic whose most recent records (JSON objects) are the sample events, read outside any consumer group; not with events',
+    },
+    sample: {
+      type: 'integer',
+      minimum: 1,
+      maximum: lintSample.max,
+      description: `with topic: how many of its most recent records are read (default ${lintSample.default})`,
+    },
   },
   required: ['pdl'],
 } as const;

@@ -232,10 +232,10 @@ export const commands: Record<string, CommandSpec> = {
     outputs: ['text', 'json'],
   },
   lint: {
-    usage: 'lint <file|folder>... [--strict] [-o table|json|yaml]',
+    usage: 'lint <file|folder>... [--topic T [--sample N]] [--strict] [-o table|json|yaml]',
     summary:
-      'lint PDL files, manifests and Sigma YAML here, no server: file:line:col severity code message (exit 1 on an error; --strict: on a warning too)',
-    options: { strict: { type: 'boolean' } },
+      "lint PDL files, manifests and Sigma YAML here, no server (--topic: the PDL by the server, fields against the topic's recent events): file:line:col severity code message (exit 1 on an error; --strict: on a warning too)",
+    options: { strict: { type: 'boolean' }, topic: { type: 'string' }, sample: { type: 'string' } },
     min: 1,
     max: Infinity,
   },

@@ -502,7 +502,7 @@ export const handlers: Record<string, Handler> = {
   sigma,
   backtest: async (cmd, io) => backtest(cmd, io),
   explain: explainCommand,
-  lint: async (cmd, io) => lint(cmd, io),
+  lint,
   alerts,
   silence,
   completion,

@@ -83,3 +83,17 @@ test('a path that does not exist: a usage error, exit 2', async () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /lint: .*nope: no such file or folder/);
 });
+
+test('--sample without --topic, or out of its bounds: a usage error (exit 2), nothing linted', async () => {
+  const root = folder('usage', { 'bad.pdl': files['bad.pdl'] });
+  const alone = await weirctl(['lint', '--sample', '5', root], { configHome });
+  assert.deepEqual(
+    [alone.code, alone.stdout, alone.stderr.split('\n')[0]],
+    [2, '', 'error: lint: --sample is how many records of --topic are read; give --topic'],
+  );
+  const big = await weirctl(['lint', '--topic', 'logs', '--sample', '5000', root], { configHome });
+  assert.deepEqual(
+    [big.code, big.stdout, big.stderr.split('\n')[0]],
+    [2, '', "error: lint: --sample must be a whole number from 1 to 1000, found '5000'"],
+  );
+});

@@ -68,6 +68,30 @@ export class RangeReader {
     return end.map((_, p) => ({ partition: p, start: at(starts[p], p), end: at(ends[p], p) }));
   }
 
+  /** The ranges of each partition's last `count` records (fewer where a partition holds fewer). */
+  async lastRanges(topic: string, count: number): Promise<PartitionRange[]> {
+    const { first, end } = await this.bounds(topic);
+    const n = BigInt(count);
+    return end.map((e, p) => {
+      const low = first[p] ?? 0n;
+      return { partition: p, start: e - n > low ? e - n : low, end: e };
+    });
+  }
+
+  /**
+   * The topic's most recent `count` records, oldest first: each partition's last `count` read and
+   * merged by timestamp, the newest `count` of them kept (the lint's sample of a topic). Stops early,
+   * with what it read, when `signal` aborts.
+   */
+  async recent(topic: string, count: number, signal: AbortSignal): Promise<FetchedRecord[]> {
+    const out: FetchedRecord[] = [];
+    for await (const chunk of this.read(topic, await this.lastRanges(topic, count), signal)) {
+      out.push(...chunk);
+      if (out.length > count) out.splice(0, out.length - count);
+    }
+    return out;
+  }
+
   /** The records of the ranges, merged by timestamp, in chunks; stops early when `signal` aborts. */
   async *read(topic: string, ranges: readonly PartitionRange[], signal: AbortSignal): AsyncGenerator<FetchedRecord[]> {
     const position = new Map(ranges.filter((r) => r.end > r.start).map((r) => [r.partition, r.start]));

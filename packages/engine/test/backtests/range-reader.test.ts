@@ -99,3 +99,19 @@ test('the records of the ranges, merged by timestamp across partitions; an abort
   for await (const chunk of reader.read(topic, ranges, stop.signal)) none.push(...chunk);
   assert.deepEqual(none, []);
 });
+
+test('the most recent records: each partition’s last ones merged by time, the newest kept, oldest first', async () => {
+  const ranges = await reader.lastRanges(topic, 3);
+  assert.deepEqual(
+    ranges.map((r) => [r.partition, Number(r.start), Number(r.end)]),
+    [
+      [0, 7, 10],
+      [1, 7, 10],
+    ],
+  );
+  const brief = (records: { partition: number; offset: bigint }[]) => records.map((r) => `${r.partition}:${r.offset}`);
+  // p0 i 9 at 27 s, p1 i 8 at 25 s and i 9 at 28 s
+  assert.deepEqual(brief(await reader.recent(topic, 3, new AbortController().signal)), ['1:8', '0:9', '1:9']);
+  // more than the topic holds: every record
+  assert.equal((await reader.recent(topic, 50, new AbortController().signal)).length, 20);
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { badRequest, notFound } from '@weir/test-helpers/error-bodies';
 import { multipartBody } from '@weir/test-helpers/multipart';
 import { assertRefusals, useInProcessNode } from '../helpers/in-process-node.ts';
 
@@ -111,4 +112,37 @@ test('POST /api/lint/sigma: YAML or JSON bodies, per document', async () => {
   assert.deepEqual(asJson.body, asYaml.body);
   const none = await t.node.call('POST', '/api/lint/sigma', { token: t.tokens.user, body: { text: yaml } });
   assert.equal(none.status, 400);
+});
+
+test('POST /api/lint/pdl with topic: an unknown topic is 404 TOPIC_MISSING naming it; sample is bounded and needs topic', async () => {
+  const lint = (body: unknown) => t.node.call('POST', '/api/lint/pdl', { token: t.tokens.user, body });
+  const unknown = await lint({ pdl: 'user = "bob"', topic: 'no-such-topic' });
+  assert.deepEqual(
+    [unknown.status, unknown.body],
+    [404, { ...notFound('Requested topic does not exist'), errors: ["topic: topic 'no-such-topic' does not exist"] }],
+  );
+  const refusals: [unknown, string][] = [
+    [
+      { pdl: 'a = 1', topic: 'logs', events: [{ a: 1 }] },
+      'give at most one of events and topic (the sample events, or where to read them).',
+    ],
+    [{ pdl: 'a = 1', sample: 10 }, 'sample is how many records of topic are read: give topic with it.'],
+    [
+      { pdl: 'a = 1', topic: 'logs', sample: 0 },
+      'sample must be an integer from 1 to 1000 (records read from the topic), found 0.',
+    ],
+    [
+      { pdl: 'a = 1', topic: 'logs', sample: 1001 },
+      'sample must be an integer from 1 to 1000 (records read from the topic), found 1001.',
+    ],
+    [
+      { pdl: 'a = 1', topic: 'logs', sample: '5' },
+      'sample must be an integer from 1 to 1000 (records read from the topic), found "5".',
+    ],
+    [{ pdl: 'a = 1', topic: '' }, 'topic must be the name of the topic whose recent events are the sample.'],
+  ];
+  for (const [body, message] of refusals) {
+    const r = await lint(body);
+    assert.deepEqual([r.status, r.body], [400, badRequest(message)], JSON.stringify(body));
+  }
 });

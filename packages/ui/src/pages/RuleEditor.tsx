@@ -29,6 +29,8 @@ import { annotationProblems, techniqueOptions, type TechniqueOption } from '../l
 import { errorText } from '../lib/errors.ts';
 import { PdlEditor } from '../pdl/PdlEditor.tsx';
 import type { PdlHelpers } from '../pdl/pdlLanguage.ts';
+import { lintSampleOf } from '../pdl/pdlLint.ts';
+import { useLintSource } from '../pdl/useLintSource.ts';
 import { useRouter } from '../lib/router.tsx';
 import { useSession } from '../lib/session.tsx';
 import { usePoll } from '../lib/usePoll.ts';
@@ -139,6 +141,14 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
       return [];
     }
   }, [sample]);
+  const sampleEvents = useMemo(() => {
+    try {
+      return parseEvents(sample);
+    } catch {
+      return [];
+    }
+  }, [sample]);
+  const lint = useLintSource(lintSampleOf(sampleEvents, sampleTopic, Number(sampleCount)));
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
   const lookupsRef = useRef<string[]>([]);
@@ -149,8 +159,9 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
       lookups: () => lookupsRef.current,
       check: (text) => api.pdlSyntax(text),
       onChecked: setSyntax,
+      lint,
     }),
-    [],
+    [lint],
   );
 
   useEffect(() => {

@@ -5,6 +5,7 @@ import { Decoration, EditorView, ViewPlugin, type DecorationSet, type ViewUpdate
 import { RangeSetBuilder } from '@codemirror/state';
 // The PDL package's own lexer and vocabulary: the editor colours exactly what the parser reads.
 import { commands, functionNames, keywords, lex, TokenKind } from '@weir/pdl';
+import { pdlLint, type PdlLintSource } from './pdlLint.ts';
 
 const marks = {
   keyword: Decoration.mark({ class: 'pdl-keyword' }),
@@ -89,6 +90,8 @@ export interface PdlHelpers {
   ) => Promise<{ ok: true } | { ok: false; message: string; line?: number; column?: number }>;
   /** Told of every finished check (tests and the page show the state). */
   readonly onChecked?: (result: { ok: boolean; message?: string; line?: number; column?: number }) => void;
+  /** The lint endpoint with the editor's sample: its warnings while typing (pdlLint.ts). */
+  readonly lint?: PdlLintSource;
 }
 
 function complete(helpers: PdlHelpers) {
@@ -140,5 +143,11 @@ function validation(helpers: PdlHelpers): Extension {
 }
 
 export function pdlExtensions(helpers: PdlHelpers): Extension[] {
-  return [highlighter, theme, autocompletion({ override: [complete(helpers)] }), validation(helpers)];
+  return [
+    highlighter,
+    theme,
+    autocompletion({ override: [complete(helpers)] }),
+    validation(helpers),
+    ...(helpers.lint === undefined ? [] : [pdlLint(helpers.lint)]),
+  ];
 }
