@@ -122,6 +122,12 @@ export const settingDefinitions = {
     86400,
     'Idle close of correlation windows. 0 (default): windows advance and close only by the event times the stage has seen (stream time), so a replay gives the same alerts as the live stream, but an `emit=close` window stays open until a later event reaches its partition. N: after N seconds without records on a partition of a correlation stage, its stream time moves on with the wall clock, closing `emit=close` windows of an idle stream; alerts then depend on when events arrive, not only on their times.',
   ),
+  'weir.stream.worker-heap-mb': integer(
+    1024,
+    0,
+    65536,
+    "Memory budget of each stream worker thread, in MB: the old-generation limit of its V8 heap (`resourceLimits.maxOldGenerationSizeMb`), so heaps stay flat under load instead of growing until V8's default limit (a share of the machine's memory) before it collects. Lookup tables are outside the heaps (shared memory, one copy per node). A worker that needs more stops with an error naming this setting (engine state ERROR); raise it for large correlation states or rule sets. 0: V8's default.",
+  ),
   'weir.engine.autostart': bool(true, 'Start the stream engine with the node.'),
   'weir.metrics.enabled': bool(
     true,

@@ -159,9 +159,11 @@ export class StreamEngine {
   }
 
   #spawn(index: number, init: WorkerInit): WorkerHandle {
+    const heapMb = this.#settings.get('weir.stream.worker-heap-mb');
     const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), {
       workerData: init,
       execArgv: ['--disable-warning=ExperimentalWarning'],
+      ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
     });
     let resolveStopped!: () => void;
     const handle: WorkerHandle = {
@@ -198,7 +200,12 @@ export class StreamEngine {
     thread.on('error', (err) => {
       handle.state = 'ERROR';
       this.#metrics.workerState(index, 'ERROR');
-      this.#log.error(`[stream-${index + 1}] the worker thread failed: ${err.stack ?? err.message}`);
+      const outOfMemory = (err as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.#log.error(
+        outOfMemory
+          ? `[stream-${index + 1}] the worker thread ran out of its memory budget (weir.stream.worker-heap-mb=${heapMb} MB): raise the setting and start the engine again`
+          : `[stream-${index + 1}] the worker thread failed: ${err.stack ?? err.message}`,
+      );
       resolveStopped();
     });
     thread.on('exit', () => resolveStopped());
