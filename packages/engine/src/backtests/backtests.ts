@@ -39,19 +39,45 @@ interface Job {
   readonly listeners: Set<Listener>;
 }
 
-/** Counts and the first N alerts per rule, and the alert ids of both sides for the diff. */
+/**
+ * Counts and the first N alerts per rule, and the alert ids of both sides for the diff, with the
+ * alert records of each diff set's first N ids. An alert id is the rule id and its source record
+ * (docs/alerts.md), so both sides raise the same id only on the same record: the records of a
+ * set are classified record by record, as `step` receives them.
+ */
 class Tally {
   readonly #first: number;
   readonly #rules: Map<string, { alerts: number; first: Record<string, unknown>[] }>;
   readonly candidateIds = new Set<string>();
   readonly currentIds = new Set<string>();
+  readonly #records = {
+    onlyCandidate: new Map<string, Record<string, unknown>>(),
+    onlyCurrent: new Map<string, Record<string, unknown>>(),
+    both: new Map<string, Record<string, unknown>>(),
+  };
 
   constructor(ruleIds: readonly string[], first: number) {
     this.#first = first;
     this.#rules = new Map(ruleIds.map((id) => [id, { alerts: 0, first: [] }]));
   }
 
-  candidate(alerts: readonly BacktestAlert[]): void {
+  /** The alerts of one record: the candidate's and those of the rules in force. */
+  step(candidate: readonly BacktestAlert[], current: readonly BacktestAlert[]): void {
+    this.#candidate(candidate);
+    for (const a of current) this.currentIds.add(a.id);
+    if (candidate.length === 0 && current.length === 0) return;
+    const inCurrent = new Set(current.map((a) => a.id));
+    const inCandidate = new Set(candidate.map((a) => a.id));
+    for (const a of candidate) this.#keep(inCurrent.has(a.id) ? 'both' : 'onlyCandidate', a);
+    for (const a of current) if (!inCandidate.has(a.id)) this.#keep('onlyCurrent', a);
+  }
+
+  #keep(set: 'onlyCandidate' | 'onlyCurrent' | 'both', a: BacktestAlert): void {
+    const kept = this.#records[set];
+    if (kept.size < this.#first && !kept.has(a.id)) kept.set(a.id, a.alert);
+  }
+
+  #candidate(alerts: readonly BacktestAlert[]): void {
     for (const a of alerts) {
       this.candidateIds.add(a.id);
       const r = this.#rules.get(a.rule);
@@ -61,20 +87,24 @@ class Tally {
     }
   }
 
-  current(alerts: readonly BacktestAlert[]): void {
-    for (const a of alerts) this.currentIds.add(a.id);
-  }
-
   result(events: number, unreadable: number): BacktestResult {
     const onlyCandidate: string[] = [];
     const both: string[] = [];
     for (const id of this.candidateIds) (this.currentIds.has(id) ? both : onlyCandidate).push(id);
     const onlyCurrent = [...this.currentIds].filter((id) => !this.candidateIds.has(id));
-    const set = (ids: string[]) => ({ count: ids.length, first: ids.slice(0, this.#first) });
+    const set = (ids: string[], records: Map<string, Record<string, unknown>>) => {
+      const first = ids.slice(0, this.#first);
+      const alerts = first.map((id) => records.get(id)).filter((a): a is Record<string, unknown> => a !== undefined);
+      return { count: ids.length, first, alerts };
+    };
     return {
       events,
       rules: [...this.#rules].map(([id, r]) => ({ id, alerts: r.alerts, first: r.first })),
-      diff: { onlyCandidate: set(onlyCandidate), onlyCurrent: set(onlyCurrent), both: set(both) },
+      diff: {
+        onlyCandidate: set(onlyCandidate, this.#records.onlyCandidate),
+        onlyCurrent: set(onlyCurrent, this.#records.onlyCurrent),
+        both: set(both, this.#records.both),
+      },
       unreadable,
     };
   }
@@ -200,8 +230,7 @@ export class Backtests {
         : eventChunks(plan.input.kind === 'events' ? plan.input.events : [], started);
       for await (const chunk of chunks) {
         for (const record of chunk) {
-          tally.candidate(candidate.record(record));
-          tally.current(current.record(record));
+          tally.step(candidate.record(record), current.record(record));
         }
         read += chunk.length;
         const seconds = (Date.now() - started) / 1000;

@@ -85,7 +85,7 @@ describe('Backtests: limits, cancel, deadline, progress', () => {
       done.result!.rules.map((r) => [r.id, r.alerts, r.first.length]),
       [['fail', 20, 2]],
     );
-    assert.deepEqual(done.result!.diff.onlyCurrent, { count: 0, first: [] });
+    assert.deepEqual(done.result!.diff.onlyCurrent, { count: 0, first: [], alerts: [] });
     assert.equal(done.result!.diff.onlyCandidate.count, 20);
     b.close();
   });
