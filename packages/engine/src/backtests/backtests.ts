@@ -23,6 +23,8 @@ export interface BacktestKafka {
 const keepMs = 3600_000;
 /** Progress is pushed to listeners at most this often (and at every change of state). */
 const progressEveryMs = 250;
+/** Records processed between two turns of the event loop. */
+const sliceRecords = 1000;
 
 type Listener = (status: BacktestStatus) => void;
 
@@ -228,23 +230,26 @@ export class Backtests {
       const chunks = ranges
         ? this.#kafka.reader().read(topic, ranges, job.abort.signal)
         : eventChunks(plan.input.kind === 'events' ? plan.input.events : [], started);
-      for await (const chunk of chunks) {
-        for (const record of chunk) {
-          tally.step(candidate.record(record), current.record(record));
+      reading: for await (const chunk of chunks) {
+        // a fetch holds up to 4 MiB a partition: processed in slices, the event loop (the API, the
+        // progress events, a cancel) served between them
+        for (let i = 0; i < chunk.length; i += sliceRecords) {
+          const slice = chunk.slice(i, i + sliceRecords);
+          for (const record of slice) tally.step(candidate.record(record), current.record(record));
+          read += slice.length;
+          const seconds = (Date.now() - started) / 1000;
+          job.progress = {
+            eventsRead: read,
+            share: total === 0 ? 1 : Math.min(1, read / total),
+            eventsPerSecond: seconds > 0 ? Math.round(read / seconds) : read,
+          };
+          if (Date.now() - pushed >= progressEveryMs) {
+            pushed = Date.now();
+            this.#notify(job);
+          }
+          if (job.abort.signal.aborted) break reading;
+          await new Promise((r) => setImmediate(r));
         }
-        read += chunk.length;
-        const seconds = (Date.now() - started) / 1000;
-        job.progress = {
-          eventsRead: read,
-          share: total === 0 ? 1 : Math.min(1, read / total),
-          eventsPerSecond: seconds > 0 ? Math.round(read / seconds) : read,
-        };
-        if (Date.now() - pushed >= progressEveryMs) {
-          pushed = Date.now();
-          this.#notify(job);
-        }
-        if (job.abort.signal.aborted) break;
-        await new Promise((r) => setImmediate(r));
       }
       if (job.abort.signal.reason === 'deadline') {
         job.error = `the deadline of ${deadlineSeconds} s passed after reading ${read} of ${total} events (setting weir.backtest.deadline-seconds); narrow the range`;

@@ -252,3 +252,42 @@ test('clear errors: a text that does not compile (the server says where), an end
   assert.deepEqual(await seriousViolations(page), []);
   await page.context().close();
 });
+
+test('a long backtest: its progress while it runs, then cancelled', async () => {
+  const big = uniqueTopic('backtest-big');
+  await post(c.node, token, '/api/topics', { name: big, numberOfPartitions: 1, replicationFactor: 1 });
+  await kcatProduce(
+    big,
+    Array.from({ length: 200_000 }, (_, n) => `{"n":${n},"user":"root","action":"login"}`),
+  );
+  const page = await (await c.context('light')).newPage();
+  await signIn(page, 'admin', 'admin-pw');
+  await page.goto(`/rules/${ruleId}`);
+  await page.locator('.cm-content').getByText(v1).waitFor();
+  await page.getByRole('tab', { name: 'Backtest', exact: true }).click();
+  const panel = page.getByTestId('backtest');
+  const topicField = panel.getByRole('textbox', { name: 'Topic' }).or(panel.getByRole('combobox', { name: 'Topic' }));
+  await waitFor('the topic offered', async () => (await topicField.first().inputValue()) === topic, 10_000);
+  await topicField.first().click();
+  await page.getByRole('option', { name: big, exact: true }).click();
+  await panel.getByRole('button', { name: 'Run backtest' }).click();
+  // Running: some events read, not all yet.
+  await panel.getByTestId('backtest-state').getByText('running', { exact: true }).waitFor();
+  await panel
+    .getByTestId('backtest-progress')
+    .getByText(/^[1-9][\d,]* events read · \d+% of the range/)
+    .waitFor();
+  await panel.getByRole('button', { name: 'Cancel backtest' }).click();
+  await panel.getByTestId('backtest-state').getByText('cancelled', { exact: true }).waitFor();
+  const read = await panel.getByRole('progressbar', { name: 'Backtest progress' }).getAttribute('aria-valuenow');
+  assert.ok(Number(read) < 100, `cancelled at ${read}%`);
+  await panel.getByRole('status').filter({ hasText: 'cancelled by admin' }).waitFor();
+  assert.equal(await panel.getByRole('button', { name: 'Cancel backtest' }).count(), 0);
+  assert.equal(await panel.getByTestId('backtest-new-alerts-count').count(), 0);
+  // The server says the same.
+  const list = await c.node.call('GET', '/api/backtests', { token });
+  const last = (list.body as { state: string; progress: { eventsRead: number } }[]).at(-1)!;
+  assert.equal(last.state, 'cancelled');
+  assert.ok(last.progress.eventsRead < 200_000);
+  await page.context().close();
+});
