@@ -206,8 +206,8 @@ test('change a rule, backtest it over the last hour, see new and lost alerts, ro
   await page.context().close();
 });
 
-test('clear errors: a text that does not compile (the server says where), an end before the start, an empty range', async () => {
-  const page = await (await c.context('light')).newPage();
+test('clear errors (in the dark scheme): a text that does not compile (the server says where), an end before the start, an empty range', async () => {
+  const page = await (await c.context('dark')).newPage();
   await signIn(page, 'admin', 'admin-pw');
   await page.goto(`/rules/${ruleId}`);
   await page.locator('.cm-content').getByText(v1).waitFor();
