@@ -1,6 +1,8 @@
 import { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
 import { changeNoteHeader } from '@weir/contract';
 import type {
+  BacktestRequest,
+  BacktestStatus,
   VersionDetail,
   VersionDiff,
   VersionSummary,
@@ -617,6 +619,30 @@ export class WeirClient {
   /** Diagnostics of Sigma YAML (rules, correlations, filters), per document. */
   lintSigma(yaml: string): Promise<LintResult> {
     return this.#json('POST', '/api/lint/sigma', { json: { yaml } });
+  }
+
+  // Backtests (docs/detection-as-code.md, "Backtests over Kafka")
+  /** `POST /api/backtests`: starts one (202); its first status. 400 `BACKTEST_INVALID` names the field, 429 `BACKTEST_LIMIT`. */
+  startBacktest(request: BacktestRequest): Promise<BacktestStatus> {
+    return this.#json('POST', '/api/backtests', { json: request });
+  }
+  backtest(id: string): Promise<BacktestStatus> {
+    return this.#json('GET', `/api/backtests/${enc(id)}`);
+  }
+  /** `DELETE /api/backtests/{id}`: cancels a queued or running one; its status. */
+  cancelBacktest(id: string): Promise<BacktestStatus> {
+    return this.#json('DELETE', `/api/backtests/${enc(id)}`);
+  }
+  /**
+   * Follows a backtest over server-sent events (`GET /api/backtests/{id}/events`): `onStatus` with
+   * the whole status now, at each progress step and change of state; resolves when the stream ends
+   * (after done, failed or cancelled) or `signal` aborts.
+   */
+  async followBacktest(id: string, onStatus: (s: BacktestStatus) => void, signal: AbortSignal): Promise<void> {
+    const res = await this.#call('GET', `/api/backtests/${enc(id)}/events`);
+    await readEvents(res, signal, (event, data) => {
+      if (event === 'status') onStatus(data as BacktestStatus);
+    });
   }
 }
 

@@ -48,7 +48,10 @@ export interface BacktestRuleResult {
 
 export interface BacktestDiffSet {
   readonly count: number;
+  /** The first N alert ids of the set. */
   readonly first: readonly string[];
+  /** The alert records of those ids, as the alerts topic would carry them (with `_alert`). */
+  readonly alerts: readonly Record<string, unknown>[];
 }
 
 export interface BacktestResult {
@@ -76,7 +79,11 @@ export interface BacktestStatus {
 
 const diffSet = {
   type: 'object',
-  properties: { count: { type: 'integer' }, first: { type: 'array', items: { type: 'string' } } },
+  properties: {
+    count: { type: 'integer' },
+    first: { type: 'array', items: { type: 'string' }, description: 'the first N alert ids of the set' },
+    alerts: { type: 'array', items: anyJson, description: 'the alert records of those ids (with _alert)' },
+  },
 } as const;
 
 const statusShape = {

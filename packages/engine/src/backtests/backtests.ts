@@ -23,6 +23,8 @@ export interface BacktestKafka {
 const keepMs = 3600_000;
 /** Progress is pushed to listeners at most this often (and at every change of state). */
 const progressEveryMs = 250;
+/** Records processed between two turns of the event loop. */
+const sliceRecords = 1000;
 
 type Listener = (status: BacktestStatus) => void;
 
@@ -39,19 +41,45 @@ interface Job {
   readonly listeners: Set<Listener>;
 }
 
-/** Counts and the first N alerts per rule, and the alert ids of both sides for the diff. */
+/**
+ * Counts and the first N alerts per rule, and the alert ids of both sides for the diff, with the
+ * alert records of each diff set's first N ids. An alert id is the rule id and its source record
+ * (docs/alerts.md), so both sides raise the same id only on the same record: the records of a
+ * set are classified record by record, as `step` receives them.
+ */
 class Tally {
   readonly #first: number;
   readonly #rules: Map<string, { alerts: number; first: Record<string, unknown>[] }>;
   readonly candidateIds = new Set<string>();
   readonly currentIds = new Set<string>();
+  readonly #records = {
+    onlyCandidate: new Map<string, Record<string, unknown>>(),
+    onlyCurrent: new Map<string, Record<string, unknown>>(),
+    both: new Map<string, Record<string, unknown>>(),
+  };
 
   constructor(ruleIds: readonly string[], first: number) {
     this.#first = first;
     this.#rules = new Map(ruleIds.map((id) => [id, { alerts: 0, first: [] }]));
   }
 
-  candidate(alerts: readonly BacktestAlert[]): void {
+  /** The alerts of one record: the candidate's and those of the rules in force. */
+  step(candidate: readonly BacktestAlert[], current: readonly BacktestAlert[]): void {
+    this.#candidate(candidate);
+    for (const a of current) this.currentIds.add(a.id);
+    if (candidate.length === 0 && current.length === 0) return;
+    const inCurrent = new Set(current.map((a) => a.id));
+    const inCandidate = new Set(candidate.map((a) => a.id));
+    for (const a of candidate) this.#keep(inCurrent.has(a.id) ? 'both' : 'onlyCandidate', a);
+    for (const a of current) if (!inCandidate.has(a.id)) this.#keep('onlyCurrent', a);
+  }
+
+  #keep(set: 'onlyCandidate' | 'onlyCurrent' | 'both', a: BacktestAlert): void {
+    const kept = this.#records[set];
+    if (kept.size < this.#first && !kept.has(a.id)) kept.set(a.id, a.alert);
+  }
+
+  #candidate(alerts: readonly BacktestAlert[]): void {
     for (const a of alerts) {
       this.candidateIds.add(a.id);
       const r = this.#rules.get(a.rule);
@@ -61,20 +89,24 @@ class Tally {
     }
   }
 
-  current(alerts: readonly BacktestAlert[]): void {
-    for (const a of alerts) this.currentIds.add(a.id);
-  }
-
   result(events: number, unreadable: number): BacktestResult {
     const onlyCandidate: string[] = [];
     const both: string[] = [];
     for (const id of this.candidateIds) (this.currentIds.has(id) ? both : onlyCandidate).push(id);
     const onlyCurrent = [...this.currentIds].filter((id) => !this.candidateIds.has(id));
-    const set = (ids: string[]) => ({ count: ids.length, first: ids.slice(0, this.#first) });
+    const set = (ids: string[], records: Map<string, Record<string, unknown>>) => {
+      const first = ids.slice(0, this.#first);
+      const alerts = first.map((id) => records.get(id)).filter((a): a is Record<string, unknown> => a !== undefined);
+      return { count: ids.length, first, alerts };
+    };
     return {
       events,
       rules: [...this.#rules].map(([id, r]) => ({ id, alerts: r.alerts, first: r.first })),
-      diff: { onlyCandidate: set(onlyCandidate), onlyCurrent: set(onlyCurrent), both: set(both) },
+      diff: {
+        onlyCandidate: set(onlyCandidate, this.#records.onlyCandidate),
+        onlyCurrent: set(onlyCurrent, this.#records.onlyCurrent),
+        both: set(both, this.#records.both),
+      },
       unreadable,
     };
   }
@@ -198,24 +230,26 @@ export class Backtests {
       const chunks = ranges
         ? this.#kafka.reader().read(topic, ranges, job.abort.signal)
         : eventChunks(plan.input.kind === 'events' ? plan.input.events : [], started);
-      for await (const chunk of chunks) {
-        for (const record of chunk) {
-          tally.candidate(candidate.record(record));
-          tally.current(current.record(record));
+      reading: for await (const chunk of chunks) {
+        // a fetch holds up to 4 MiB a partition: processed in slices, the event loop (the API, the
+        // progress events, a cancel) served between them
+        for (let i = 0; i < chunk.length; i += sliceRecords) {
+          const slice = chunk.slice(i, i + sliceRecords);
+          for (const record of slice) tally.step(candidate.record(record), current.record(record));
+          read += slice.length;
+          const seconds = (Date.now() - started) / 1000;
+          job.progress = {
+            eventsRead: read,
+            share: total === 0 ? 1 : Math.min(1, read / total),
+            eventsPerSecond: seconds > 0 ? Math.round(read / seconds) : read,
+          };
+          if (Date.now() - pushed >= progressEveryMs) {
+            pushed = Date.now();
+            this.#notify(job);
+          }
+          if (job.abort.signal.aborted) break reading;
+          await new Promise((r) => setImmediate(r));
         }
-        read += chunk.length;
-        const seconds = (Date.now() - started) / 1000;
-        job.progress = {
-          eventsRead: read,
-          share: total === 0 ? 1 : Math.min(1, read / total),
-          eventsPerSecond: seconds > 0 ? Math.round(read / seconds) : read,
-        };
-        if (Date.now() - pushed >= progressEveryMs) {
-          pushed = Date.now();
-          this.#notify(job);
-        }
-        if (job.abort.signal.aborted) break;
-        await new Promise((r) => setImmediate(r));
       }
       if (job.abort.signal.reason === 'deadline') {
         job.error = `the deadline of ${deadlineSeconds} s passed after reading ${read} of ${total} events (setting weir.backtest.deadline-seconds); narrow the range`;

@@ -85,7 +85,7 @@ describe('Backtests: limits, cancel, deadline, progress', () => {
       done.result!.rules.map((r) => [r.id, r.alerts, r.first.length]),
       [['fail', 20, 2]],
     );
-    assert.deepEqual(done.result!.diff.onlyCurrent, { count: 0, first: [] });
+    assert.deepEqual(done.result!.diff.onlyCurrent, { count: 0, first: [], alerts: [] });
     assert.equal(done.result!.diff.onlyCandidate.count, 20);
     b.close();
   });
@@ -103,6 +103,41 @@ describe('Backtests: limits, cancel, deadline, progress', () => {
       },
     );
     assert.deepEqual(b.list('ann', false), []);
+  });
+
+  test('a large fetch is processed in slices of 1000 records: a cancel stops it after the slice it came in', async () => {
+    const records = Array.from(
+      { length: 5000 },
+      (_, n) =>
+        ({
+          topic: 'slow',
+          partition: 0,
+          offset: BigInt(n),
+          key: undefined,
+          value: Buffer.from(JSON.stringify({ action: 'fail', n })),
+          timestamp: BigInt(n),
+        }) as unknown as FetchedRecord,
+    );
+    const reader = {
+      timeRange: async () => [{ partition: 0, start: 0n, end: 5000n }],
+      async *read() {
+        yield records;
+      },
+    } as unknown as RangeReader;
+    const b = new Backtests(() => ({ ...limits, maxEvents: 5000 }), {
+      partitions: async () => 1,
+      reader: () => reader,
+    });
+    const s = await b.start('ann', plan, noLookups);
+    const seen: number[] = [];
+    b.subscribe(s.id, 'ann', false, (status) => {
+      seen.push(status.progress.eventsRead);
+      if (status.state === 'running' && status.progress.eventsRead > 0) b.cancel(s.id, 'ann', false);
+    });
+    const cancelled = await until(b, s.id, 'cancelled');
+    assert.equal(cancelled.progress.eventsRead, 1000);
+    // the first slice's progress, then the cancel
+    assert.deepEqual(seen, [1000, 1000]);
   });
 
   test('the deadline: failed, saying how far it got', async () => {

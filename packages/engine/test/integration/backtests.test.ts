@@ -178,8 +178,8 @@ for (const threads of [1, 2]) {
       );
       assert.deepEqual(backtestIds('fail'), ids('fail'));
       assert.deepEqual(backtestIds('burst'), ids('burst'));
-      assert.deepEqual(result.diff.onlyCandidate, { count: 0, first: [] });
-      assert.deepEqual(result.diff.onlyCurrent, { count: 0, first: [] });
+      assert.deepEqual(result.diff.onlyCandidate, { count: 0, first: [], alerts: [] });
+      assert.deepEqual(result.diff.onlyCurrent, { count: 0, first: [], alerts: [] });
       assert.equal(result.diff.both.count, expected);
       assert.deepEqual([...result.diff.both.first].sort(), live.map((a) => a._alert.id).sort());
 
@@ -214,6 +214,12 @@ for (const threads of [1, 2]) {
         .map((a) => a._alert.id)
         .sort();
       assert.deepEqual([...diff.result!.diff.onlyCurrent.first].sort(), lost);
+      // the lost alerts' records are those the live engine wrote, field for field
+      const byId = (a: Alert, b: Alert) => a._alert.id.localeCompare(b._alert.id);
+      assert.deepEqual(
+        [...(diff.result!.diff.onlyCurrent.alerts as unknown as Alert[])].sort(byId),
+        live.filter((a) => lost.includes(a._alert.id)).sort(byId),
+      );
       // the new burst alerts: each user's second failure (a count of 2), one per user
       assert.equal(diff.result!.diff.onlyCandidate.count, users.length);
       const newBursts = (diff.result!.rules.find((r) => r.id === 'burst')!.first as unknown as Alert[]).filter((a) =>

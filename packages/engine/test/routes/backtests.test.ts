@@ -53,18 +53,19 @@ test('uploaded events, a candidate version against the rule in force: 202 + Loca
   const result = done.result as {
     events: number;
     rules: { id: string; alerts: number; first: { user: string; _alert: { id: string } }[] }[];
-    diff: Record<string, { count: number; first: string[] }>;
+    diff: Record<string, { count: number; first: string[]; alerts: unknown[] }>;
   };
   assert.equal(result.events, 3);
   assert.deepEqual(
     result.rules.map((r) => [r.id, r.alerts, r.first.map((a) => a.user)]),
     [['fail', 2, ['root', 'bob']]],
   );
-  const [rootId, bobId] = result.rules[0]!.first.map((a) => a._alert.id);
+  const [root, bob] = result.rules[0]!.first;
+  // each set's first ids with their alert records
   assert.deepEqual(result.diff, {
-    onlyCandidate: { count: 1, first: [bobId] },
-    onlyCurrent: { count: 0, first: [] },
-    both: { count: 1, first: [rootId] },
+    onlyCandidate: { count: 1, first: [bob!._alert.id], alerts: [bob] },
+    onlyCurrent: { count: 0, first: [], alerts: [] },
+    both: { count: 1, first: [root!._alert.id], alerts: [root] },
   });
   // the admin sees it too; another user would not (404)
   assert.equal((await t.node.call('GET', `/api/backtests/${id}`, { token: t.tokens.admin })).status, 200);

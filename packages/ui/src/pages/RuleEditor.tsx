@@ -21,6 +21,7 @@ import { severities, severityOf, type Rule, type Severity } from '@weir/contract
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { parse } from '@weir/pdl';
 import { api } from '../lib/api.ts';
+import { BacktestPanel } from '../components/BacktestPanel.tsx';
 import { ErrorAlert } from '../components/ErrorAlert.tsx';
 import { ExplainAction } from '../components/ExplainTree.tsx';
 import { SigmaMetadata } from '../components/SigmaMetadata.tsx';
@@ -454,6 +455,7 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
           <Tabs.List mb="md">
             <Tabs.Tab value="rule">Rule</Tabs.Tab>
             <Tabs.Tab value="history">History</Tabs.Tab>
+            <Tabs.Tab value="backtest">Backtest</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="rule">{form}</Tabs.Panel>
           <Tabs.Panel value="history">
@@ -470,6 +472,9 @@ function RuleForm({ id, isAdmin }: { id: string | undefined; isAdmin: boolean })
                 }}
               />
             )}
+          </Tabs.Panel>
+          <Tabs.Panel value="backtest">
+            <BacktestPanel rule={rule} topics={topics.data} />
           </Tabs.Panel>
         </Tabs>
       )}
