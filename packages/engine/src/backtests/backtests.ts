@@ -11,12 +11,27 @@ export interface BacktestLimits {
   readonly maxEvents: number;
   readonly deadlineSeconds: number;
   readonly maxPerUser: number;
+  /** Events a second one backtest reads at most (0: as fast as it can), so backtests leave the node's CPU to its live work. */
+  readonly maxEventsPerSecond?: number;
 }
 
 /** What a backtest needs of Kafka: a topic's partition count (undefined: no such topic) and a range reader. */
 export interface BacktestKafka {
   partitions(topic: string): Promise<number | undefined>;
   reader(): RangeReader;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** How long an ended backtest stays readable. */
@@ -182,7 +197,7 @@ export class Backtests {
         `source: the range holds ${total} records, more than the ${limits.maxEvents} a backtest may read (setting weir.backtest.max-events); narrow it`,
       );
     }
-    void this.#run(job, plan, lookups, partitions, ranges, total, limits.deadlineSeconds);
+    void this.#run(job, plan, lookups, partitions, ranges, total, limits);
     return statusOf(job);
   }
 
@@ -209,8 +224,9 @@ export class Backtests {
     partitions: number,
     ranges: readonly PartitionRange[] | undefined,
     total: number,
-    deadlineSeconds: number,
+    limits: BacktestLimits,
   ): Promise<void> {
+    const { deadlineSeconds, maxEventsPerSecond = 0 } = limits;
     const topic = plan.input.kind === 'events' ? '(events)' : plan.input.topic;
     const deadline = setTimeout(() => job.abort.abort('deadline'), deadlineSeconds * 1000);
     deadline.unref();
@@ -248,7 +264,9 @@ export class Backtests {
             this.#notify(job);
           }
           if (job.abort.signal.aborted) break reading;
-          await new Promise((r) => setImmediate(r));
+          // the rate limit: ahead of it, wait until the events read are due (a cancel ends the wait)
+          const ahead = maxEventsPerSecond > 0 ? (read / maxEventsPerSecond) * 1000 - (Date.now() - started) : 0;
+          await (ahead > 1 ? abortableDelay(ahead, job.abort.signal) : new Promise((r) => setImmediate(r)));
         }
       }
       if (job.abort.signal.reason === 'deadline') {

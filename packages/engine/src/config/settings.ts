@@ -202,6 +202,12 @@ export const settingDefinitions = {
     100,
     'Backtests one user may have queued or running at once; another one gets 429.',
   ),
+  'weir.backtest.max-events-per-second': integer(
+    0,
+    0,
+    100_000_000,
+    "Events a second one backtest reads at most, so backtests leave CPU to the node's live stream and API. 0 (default): as fast as the node can.",
+  ),
   'weir.topics.tail.max-per-user': integer(
     4,
     1,

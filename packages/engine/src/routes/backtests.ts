@@ -44,6 +44,7 @@ export const backtestRoutes: RouteModule = (app, ctx) => {
       maxEvents: ctx.settings.get('weir.backtest.max-events'),
       deadlineSeconds: ctx.settings.get('weir.backtest.deadline-seconds'),
       maxPerUser: ctx.settings.get('weir.backtest.max-per-user'),
+      maxEventsPerSecond: ctx.settings.get('weir.backtest.max-events-per-second'),
     }),
     kafka,
   );

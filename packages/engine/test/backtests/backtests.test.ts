@@ -140,6 +140,45 @@ describe('Backtests: limits, cancel, deadline, progress', () => {
     assert.deepEqual(seen, [1000, 1000]);
   });
 
+  test('weir.backtest.max-events-per-second: the events read no faster than the limit; a cancel ends the wait at once', async () => {
+    const records = Array.from(
+      { length: 5000 },
+      (_, i) =>
+        ({
+          topic: 'slow',
+          partition: 0,
+          offset: BigInt(i),
+          key: undefined,
+          value: Buffer.from('{"action":"fail"}'),
+          timestamp: BigInt(i),
+        }) as unknown as FetchedRecord,
+    );
+    const reader = {
+      timeRange: async () => [{ partition: 0, start: 0n, end: 5000n }],
+      async *read() {
+        yield records;
+      },
+    } as unknown as RangeReader;
+    const kafka = { partitions: async () => 1, reader: () => reader };
+    const b = new Backtests(() => ({ ...limits, maxEvents: 5000, maxPerUser: 2, maxEventsPerSecond: 10_000 }), kafka);
+    const started = Date.now();
+    const done = await until(b, (await b.start('ann', plan, noLookups)).id, 'done');
+    assert.equal(done.result?.events, 5000);
+    // 5 slices of 1000: the last due at 0.5 s, the fourth at 0.4 s (it waits after each slice)
+    assert.ok(Date.now() - started >= 400, `read 5000 events in ${Date.now() - started} ms at 10,000 a second`);
+    assert.ok(done.progress.eventsPerSecond <= 12_500, `${done.progress.eventsPerSecond} events/s`);
+
+    const slow = new Backtests(() => ({ ...limits, maxEvents: 5000, maxEventsPerSecond: 100 }), kafka);
+    const s = await slow.start('ann', plan, noLookups);
+    await until(slow, s.id, 'running');
+    await new Promise((r) => setTimeout(r, 50));
+    const cancelledAt = Date.now();
+    slow.cancel(s.id, 'ann', false);
+    const cancelled = await until(slow, s.id, 'cancelled');
+    assert.equal(cancelled.progress.eventsRead, 1000, 'one slice read, then the wait (10 s) cut short');
+    assert.ok(Date.now() - cancelledAt < 1000);
+  });
+
   test('the deadline: failed, saying how far it got', async () => {
     const b = new Backtests(() => ({ ...limits, deadlineSeconds: 1 }), slowKafka(200));
     const s = await b.start('ann', plan, noLookups);

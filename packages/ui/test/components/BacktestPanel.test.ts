@@ -46,7 +46,12 @@ const events: Event[] = Array.from({ length: 24 }, (_, n) => ({
 }));
 
 before(async () => {
-  c = await startConsole({ ...isolatedEngine('ui-backtest'), 'weir.engine.autostart': 'false' });
+  c = await startConsole({
+    ...isolatedEngine('ui-backtest'),
+    'weir.engine.autostart': 'false',
+    // the long backtest below reads its 200,000 events in 10 s whatever the machine: time to see it run and cancel it
+    'weir.backtest.max-events-per-second': '20000',
+  });
   token = await c.node.initAdmin();
   await post(c.node, token, '/api/topics', { name: topic, numberOfPartitions: 3, replicationFactor: 1 });
   await kcatProduce(
