@@ -23,6 +23,8 @@ export interface BacktestKafka {
 const keepMs = 3600_000;
 /** Progress is pushed to listeners at most this often (and at every change of state). */
 const progressEveryMs = 250;
+/** Records processed between two turns of the event loop. */
+const sliceSize = 250;
 
 type Listener = (status: BacktestStatus) => void;
 
@@ -198,24 +200,30 @@ export class Backtests {
       const chunks = ranges
         ? this.#kafka.reader().read(topic, ranges, job.abort.signal)
         : eventChunks(plan.input.kind === 'events' ? plan.input.events : [], started);
-      for await (const chunk of chunks) {
-        for (const record of chunk) {
-          tally.candidate(candidate.record(record));
-          tally.current(current.record(record));
+      reading: for await (const chunk of chunks) {
+        // a fetch may bring the whole range: processed a slice at a time, the event loop (the API,
+        // the progress stream, a cancel) gets its turn between slices
+        for (let at = 0; at < chunk.length; at += sliceSize) {
+          const end = Math.min(chunk.length, at + sliceSize);
+          for (let i = at; i < end; i++) {
+            const record = chunk[i]!;
+            tally.candidate(candidate.record(record));
+            tally.current(current.record(record));
+          }
+          read += end - at;
+          const seconds = (Date.now() - started) / 1000;
+          job.progress = {
+            eventsRead: read,
+            share: total === 0 ? 1 : Math.min(1, read / total),
+            eventsPerSecond: seconds > 0 ? Math.round(read / seconds) : read,
+          };
+          if (Date.now() - pushed >= progressEveryMs) {
+            pushed = Date.now();
+            this.#notify(job);
+          }
+          await new Promise((r) => setImmediate(r));
+          if (job.abort.signal.aborted) break reading;
         }
-        read += chunk.length;
-        const seconds = (Date.now() - started) / 1000;
-        job.progress = {
-          eventsRead: read,
-          share: total === 0 ? 1 : Math.min(1, read / total),
-          eventsPerSecond: seconds > 0 ? Math.round(read / seconds) : read,
-        };
-        if (Date.now() - pushed >= progressEveryMs) {
-          pushed = Date.now();
-          this.#notify(job);
-        }
-        if (job.abort.signal.aborted) break;
-        await new Promise((r) => setImmediate(r));
       }
       if (job.abort.signal.reason === 'deadline') {
         job.error = `the deadline of ${deadlineSeconds} s passed after reading ${read} of ${total} events (setting weir.backtest.deadline-seconds); narrow the range`;
