@@ -1,6 +1,9 @@
-import type { StoredRule } from '@weir/contract';
+import type { StoredPipeline, StoredRule, StoredTask, StoredTopology } from '@weir/contract';
 import { compile, type LookupResolver } from '@weir/pdl';
 import { domainError, isDomainError } from '../core/errors.ts';
+import { serdeTypeOf } from '../kafka/serdes.ts';
+import { compileTask, isTaskDefinitionError } from '../tasks/index.ts';
+import { rulesSubject, type BacktestSubject } from './backtest-evaluator.ts';
 
 /** Where a backtest reads: a topic range (times resolved to offsets when it starts) or the events sent. */
 export type BacktestInput =
@@ -13,32 +16,48 @@ export type BacktestInput =
   | { readonly kind: 'events'; readonly events: readonly unknown[] };
 
 export interface BacktestPlan {
-  /** The candidate rules, in request order. */
-  readonly candidate: readonly StoredRule[];
-  /** The rules in force with the candidate's ids (a candidate rule that is not stored has none). */
-  readonly current: readonly StoredRule[];
+  /** What the candidate is, for the audit trail: its rule ids, `pipeline 1 version 2`, `topology 3`. */
+  readonly label: string;
+  readonly candidate: BacktestSubject;
+  /**
+   * What is in force: the rules with the candidate rules' ids (a candidate rule that is not stored
+   * has none); the pipeline or topology as stored now (nothing when there is none).
+   */
+  readonly current: BacktestSubject;
+  /** The rules a result lists: the candidate rules; the rules a pipeline's or topology's APPLY_RULES tasks name, in order. */
+  readonly rules: readonly string[];
   readonly input: BacktestInput;
   readonly first: number;
 }
 
-/** What a request's rules are checked against: the stored versions and rules, and the lookups. */
-export interface RuleCatalog {
-  /** The rule as stored by `version`; throws VERSION_MISSING (a DomainError naming the rule and its versions). */
-  version(id: string, version: number): StoredRule | undefined;
-  current(id: string): StoredRule | undefined;
+type Versioned = 'rules' | 'pipelines' | 'topologies';
+
+/** What a request's candidate is resolved against: the stored versions and records, the rules in force, the lookups. */
+export interface BacktestCatalog {
+  /**
+   * Version `version` of a record as stored (undefined: that version records its deletion); throws
+   * VERSION_MISSING (a DomainError naming the record and its versions).
+   */
+  version(collection: Versioned, id: string, version: number): unknown;
+  /** The record in force, if any. */
+  current<T>(collection: Versioned | 'tasks', id: string): T | undefined;
+  /** Every rule in force: what the APPLY_RULES tasks of a pipeline or topology resolve. */
+  rules(): readonly StoredRule[];
   readonly lookups: LookupResolver;
 }
 
 const invalid = (where: string, what: string) => domainError('BACKTEST_INVALID', `${where}: ${what}`);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const maxFirst = 1000;
+const candidateShapes =
+  'must be {rules: [...]} (rules inline, {id, pdl, …}, or by id and version, {id, version}), {pipeline: <id>, version?} or {topology: <id>, version?}';
 
 /**
- * Checks a `POST /api/backtests` body field by field and resolves its rules; every refusal is
- * BACKTEST_INVALID naming the field (`source.to`, `candidate.rules[1].version`) and what is wrong.
- * The topic's existence and its offsets are checked by the caller (it needs Kafka).
+ * Checks a `POST /api/backtests` body field by field and resolves its candidate; every refusal is
+ * BACKTEST_INVALID naming the field (`source.to`, `candidate.rules[1].version`, `candidate.pipeline`)
+ * and what is wrong. The topic's existence and its offsets are checked by the caller (it needs Kafka).
  */
-export function planBacktest(body: unknown, catalog: RuleCatalog): BacktestPlan {
+export function planBacktest(body: unknown, catalog: BacktestCatalog): BacktestPlan {
   if (!isObject(body)) throw invalid('body', 'must be an object {candidate, source}');
   for (const key of Object.keys(body))
     if (!['candidate', 'source', 'first'].includes(key))
@@ -46,21 +65,124 @@ export function planBacktest(body: unknown, catalog: RuleCatalog): BacktestPlan 
   const first = body['first'] ?? 20;
   if (!Number.isInteger(first) || (first as number) < 0 || (first as number) > maxFirst)
     throw invalid('first', `must be a whole number from 0 to ${maxFirst}`);
-  const candidate = candidateRules(body['candidate'], catalog);
+  const value = body['candidate'];
+  if (!isObject(value)) throw invalid('candidate', candidateShapes);
+  const kinds = (['rules', 'pipeline', 'topology'] as const).filter((k) => k in value);
+  if (kinds.length !== 1)
+    throw invalid('candidate', kinds.length === 0 ? candidateShapes : `gives ${kinds.join(' and ')}; give one`);
+  const kind = kinds[0]!;
+  const accepted = kind === 'rules' ? ['rules'] : [kind, 'version'];
+  for (const key of Object.keys(value))
+    if (!accepted.includes(key))
+      throw invalid(`candidate.${key}`, `is not a field of a ${kind} candidate (accepted: ${accepted.join(', ')})`);
+  if (kind !== 'rules')
+    return { ...flowCandidate(kind, value, catalog), input: inputOf(body['source']), first: first as number };
+  const candidate = candidateRules(value['rules'], catalog);
   const current = candidate.flatMap((r) => {
-    const stored = catalog.current(r.id);
+    const stored = catalog.current<StoredRule>('rules', r.id);
     return stored ? [stored] : [];
   });
-  return { candidate, current, input: inputOf(body['source']), first: first as number };
+  return {
+    label: candidate.map((r) => r.id).join(', '),
+    candidate: rulesSubject(candidate),
+    current: rulesSubject(current),
+    rules: candidate.map((r) => r.id),
+    input: inputOf(body['source']),
+    first: first as number,
+  };
 }
 
-function candidateRules(value: unknown, catalog: RuleCatalog): StoredRule[] {
-  if (!isObject(value) || !Array.isArray(value['rules']))
+/** A stored pipeline or topology (in force, or a version of it) as the candidate; the one in force as the current side. */
+function flowCandidate(
+  kind: 'pipeline' | 'topology',
+  value: Record<string, unknown>,
+  catalog: BacktestCatalog,
+): Pick<BacktestPlan, 'label' | 'candidate' | 'current' | 'rules'> {
+  const collection = kind === 'pipeline' ? 'pipelines' : 'topologies';
+  const id = value[kind];
+  if (!Number.isInteger(id) || (id as number) < 0)
+    throw invalid(`candidate.${kind}`, `${JSON.stringify(id)} is not a ${kind} id (a whole number)`);
+  const inForce = catalog.current<StoredPipeline | StoredTopology>(collection, String(id));
+  let record: StoredPipeline | StoredTopology | undefined;
+  let label = `${kind} ${String(id)}`;
+  if ('version' in value) {
+    const v = value['version'];
+    if (!Number.isInteger(v) || (v as number) < 1)
+      throw invalid('candidate.version', `'${String(v)}' is not a version number; versions are whole numbers from 1`);
+    try {
+      record = catalog.version(collection, String(id), v as number) as typeof record;
+    } catch (err) {
+      if (isDomainError(err)) throw invalid('candidate.version', err.message);
+      throw err;
+    }
+    if (record === undefined)
+      throw invalid('candidate.version', `version ${String(v)} of ${label} records its deletion and holds no ${kind}`);
+    label += ` version ${String(v)}`;
+  } else {
+    record = inForce;
+    if (record === undefined)
+      throw invalid(`candidate.${kind}`, `${label} does not exist (give version to backtest a deleted one's version)`);
+  }
+  const candidate = subjectOf(kind, record, catalog, true);
+  if (candidate.failure !== undefined) throw invalid(`candidate.${kind}`, `${label}: ${candidate.failure}`);
+  const rules = new Set<string>();
+  for (const task of candidate.tasks)
+    if (task.function === 'APPLY_RULES')
+      for (const r of ((task.definition as { rules?: unknown } | undefined)?.rules as unknown[] | undefined) ?? [])
+        if (typeof r === 'string') rules.add(r);
+  return {
+    label,
+    candidate,
+    current: inForce ? subjectOf(kind, inForce, catalog, false) : { tasks: [], rules: [] },
+    rules: [...rules],
+  };
+}
+
+/**
+ * A pipeline's tasks, or a topology's pipelines' tasks one after another, as stored now (the
+ * live engine's plan, topology-plan.ts); what it cannot resolve is its `failure`, as the live
+ * engine's topology would carry it. `check`: each task is compiled once to report a failure here.
+ */
+function subjectOf(
+  kind: 'pipeline' | 'topology',
+  record: StoredPipeline | StoredTopology,
+  catalog: BacktestCatalog,
+  check: boolean,
+): BacktestSubject {
+  const rules = catalog.rules();
+  const topology = kind === 'topology' ? (record as StoredTopology) : undefined;
+  const pipelineIds = topology ? topology.pipelines : [record.id];
+  const valueType = topology ? (serdeTypeOf(topology.input.valueSerde) ?? 'String') : 'String';
+  const tasks: StoredTask[] = [];
+  const failed = (failure: string): BacktestSubject => ({ tasks: [], rules, valueType, failure });
+  for (const pipelineId of pipelineIds) {
+    const pipeline = topology
+      ? catalog.current<StoredPipeline>('pipelines', String(pipelineId))
+      : (record as StoredPipeline);
+    if (!pipeline) return failed(`pipeline ${pipelineId} does not exist`);
+    for (const taskId of pipeline.tasks) {
+      const spec = catalog.current<StoredTask>('tasks', String(taskId));
+      if (!spec) return failed(`task ${taskId} of pipeline ${pipelineId} does not exist`);
+      if (check)
+        try {
+          compileTask(spec, { lookups: catalog.lookups });
+        } catch (err) {
+          const why = isTaskDefinitionError(err) ? err.violations.join('; ') : (err as Error).message;
+          return failed(`task ${taskId} (${spec.name}) does not compile: ${why}`);
+        }
+      tasks.push(spec);
+    }
+  }
+  return { tasks, rules, valueType };
+}
+
+function candidateRules(value: unknown, catalog: BacktestCatalog): StoredRule[] {
+  if (!Array.isArray(value))
     throw invalid(
-      'candidate',
-      'must be {rules: [...]}: rules inline ({id, pdl, …}) or by id and version ({id, version})',
+      'candidate.rules',
+      'must be an array: rules inline ({id, pdl, …}) or by id and version ({id, version})',
     );
-  const rules = value['rules'] as unknown[];
+  const rules = value as unknown[];
   if (rules.length === 0) throw invalid('candidate.rules', 'is empty; name at least one rule');
   const seen = new Set<string>();
   return rules.map((r, i) => {
@@ -77,7 +199,7 @@ function candidateRules(value: unknown, catalog: RuleCatalog): StoredRule[] {
       if ('pdl' in r) throw invalid(where, 'gives both version and pdl; give one');
       let stored: StoredRule | undefined;
       try {
-        stored = catalog.version(id, v as number);
+        stored = catalog.version('rules', id, v as number) as StoredRule | undefined;
       } catch (err) {
         if (isDomainError(err)) throw invalid(`${where}.version`, err.message);
         throw err;

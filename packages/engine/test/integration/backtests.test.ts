@@ -100,7 +100,15 @@ for (const threads of [1, 2]) {
         function: 'APPLY_RULES',
         definition: { rules: ['fail', 'burst'], matchAll: true },
       });
-      await post(tn, token, '/api/pipelines', { id: 1, name: 'detect', description: '', tasks: [1] });
+      // a pipeline of two tasks: a filter that keeps every event of the test, then the rules
+      await post(tn, token, '/api/tasks', {
+        id: 2,
+        name: 'known actions',
+        description: '',
+        function: 'FILTER',
+        definition: { type: 'pdl', value: 'action="fail" OR action="ok"', action: 'keep' },
+      });
+      await post(tn, token, '/api/pipelines', { id: 1, name: 'detect', description: '', tasks: [2, 1] });
       await post(tn, token, '/api/topologies', {
         id: 1,
         name: 'logins',
@@ -182,6 +190,37 @@ for (const threads of [1, 2]) {
       assert.deepEqual(result.diff.onlyCurrent, { count: 0, first: [] });
       assert.equal(result.diff.both.count, expected);
       assert.deepEqual([...result.diff.both.first].sort(), live.map((a) => a._alert.id).sort());
+
+      // the pipeline in force, and the topology, as candidates: the live alerts, exactly; the same as in force
+      for (const candidate of [{ pipeline: 1 }, { topology: 1 }]) {
+        const flow = await backtest({
+          candidate,
+          source: { topic: input, from: t0, to: t0 + 3600_000 },
+          first: 100,
+        });
+        const what = JSON.stringify(candidate);
+        assert.equal(flow.state, 'done', `${what}: ${flow.error}`);
+        assert.equal(flow.result!.events, first.length + second.length, what);
+        assert.deepEqual(
+          flow.result!.rules.map((r) => [
+            r.id,
+            r.alerts,
+            (r.first as unknown as Alert[]).map((a) => a._alert.id).sort(),
+          ]),
+          [
+            ['fail', 8 + failures, ids('fail')],
+            ['burst', failures, ids('burst')],
+          ],
+          what,
+        );
+        assert.deepEqual(flow.result!.diff.onlyCandidate, { count: 0, first: [] }, what);
+        assert.deepEqual(flow.result!.diff.onlyCurrent, { count: 0, first: [] }, what);
+        assert.deepEqual(
+          [flow.result!.diff.both.count, [...flow.result!.diff.both.first].sort()],
+          [expected, live.map((a) => a._alert.id).sort()],
+          what,
+        );
+      }
 
       // offsets past a partition's end are refused, naming the partition and what it holds
       const past = await tn.call('POST', '/api/backtests', {
