@@ -1,6 +1,8 @@
 import { readErrorBody, SessionExpiredError, WeirApiError } from './errors.ts';
 import { changeNoteHeader } from '@weir/contract';
 import type {
+  BacktestRequest,
+  BacktestStatus,
   VersionDetail,
   VersionDiff,
   VersionSummary,
@@ -382,6 +384,45 @@ export class WeirClient {
         last?.timestamp !== undefined
           ? { ...query, offset: undefined, startOffset: undefined, startTimestamp: last.timestamp + 1 }
           : { ...query, offset: 'latest' };
+    }
+  }
+
+  // Backtests (docs/detection-as-code.md, "Backtests over Kafka")
+  /** `POST /api/backtests`: starts one; answers its first status (`queued`). */
+  startBacktest(request: BacktestRequest): Promise<BacktestStatus> {
+    return this.#json('POST', '/api/backtests', { json: request });
+  }
+  backtest(id: string): Promise<BacktestStatus> {
+    return this.#json('GET', `/api/backtests/${enc(id)}`);
+  }
+  /** `DELETE /api/backtests/{id}`: cancels it if it is queued or running; answers its status. */
+  cancelBacktest(id: string): Promise<BacktestStatus> {
+    return this.#json('DELETE', `/api/backtests/${enc(id)}`);
+  }
+
+  /**
+   * Follows a backtest over its server-sent events: `onStatus` with each status (its progress while
+   * it runs); resolves with the last one (done, failed or cancelled). When the stream ends before
+   * that (a proxy's timeout, the token's expiry) the status is read again and followed anew; when
+   * `signal` aborts, resolves with the status as last seen.
+   */
+  async followBacktest(
+    id: string,
+    onStatus: (status: BacktestStatus) => void,
+    signal: AbortSignal,
+  ): Promise<BacktestStatus> {
+    let last: BacktestStatus | undefined;
+    for (;;) {
+      const res = await this.#call('GET', `/api/backtests/${enc(id)}/events`);
+      await readEvents(res, signal, (event, data) => {
+        if (event !== 'status') return;
+        last = data as BacktestStatus;
+        onStatus(last);
+      });
+      if (signal.aborted && last) return last;
+      if (last && last.state !== 'queued' && last.state !== 'running') return last;
+      last = await this.backtest(id);
+      if (signal.aborted || (last.state !== 'queued' && last.state !== 'running')) return last;
     }
   }
 
