@@ -1,16 +1,18 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { produce } from '@weir/test-helpers/kafka';
 import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
 import { uniqueTopic } from '@weir/test-helpers/topics';
-import { weirctl } from '../helpers/weirctl.ts';
+import { bin, weirctl } from '../helpers/weirctl.ts';
 
 /**
  * `weirctl backtest --topic` (docs/detection-as-code.md, "Backtests through a server") against a
  * real node on the broker: the example rule repository's rules over its events written to a topic,
- * the same table, expectations and JUnit as in process, a failed expectation, bad ranges.
+ * the same table, expectations and JUnit as in process, a failed expectation, bad ranges, Ctrl-C.
  */
 const example = path.resolve(import.meta.dirname, '../../../../docs/examples/rule-repository');
 const events = readFileSync(path.join(example, 'tests/logins.ndjson'), 'utf8').trim().split('\n');
@@ -166,5 +168,55 @@ describe('weirctl backtest through a real node', () => {
     r = await cli(['--rules', 'rules', '--topic', topic, '--offsets', '0:0-99']);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /source\.offsets\.0: \[0, 99\] is outside partition 0 of/);
+  });
+
+  test('Ctrl-C while it runs: the backtest is cancelled on the node, weirctl says so and exits 1', async () => {
+    const token = (await node.login('admin', 'admin-pw')).access_token;
+    const big = uniqueTopic('cli-backtest-big');
+    const created = await node.call('POST', '/api/topics', {
+      token,
+      body: { name: big, numberOfPartitions: 1, replicationFactor: 1 },
+    });
+    assert.equal(created.status, 201, created.text);
+    const count = 30_000;
+    await produce(
+      big,
+      Array.from({ length: count }, (_, i) => JSON.stringify({ action: 'fail', user: `u${i % 40}`, _time: i * 1000 })),
+    );
+    // correlation rules: each event meets every one of them (a backtest of some seconds)
+    const rules = path.join(dir, 'slow-rules');
+    mkdirSync(rules, { recursive: true });
+    for (let i = 0; i < 40; i++)
+      writeFileSync(
+        path.join(rules, `burst${i}.pdl`),
+        `action="fail" | event_count timespan=10m group_by user where _aggregation.value >= ${i + 3}\n`,
+      );
+    const child = spawn(
+      process.execPath,
+      [bin, 'backtest', '--rules', rules, '--topic', big, '--offsets', `0:0-${count}`],
+      {
+        env: { ...process.env, XDG_CONFIG_HOME: dir, WEIR_PASSWORD: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+    type Status = { id: string; state: string; progress: { eventsRead: number } };
+    let running: Status | undefined;
+    for (let i = 0; i < 600 && !running; i++) {
+      const list = (await node.call('GET', '/api/backtests', { token })).body as Status[];
+      running = list.find((b) => b.state === 'running' && b.progress.eventsRead > 0 && b.progress.eventsRead < count);
+      if (!running) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(running, `a running backtest; weirctl said: ${stderr}`);
+    child.kill('SIGINT');
+    assert.equal(await exited, 1, stderr);
+    assert.match(stderr, new RegExp(`^backtest ${running.id} cancelled \\(interrupted\\) after \\d+ event\\(s\\)\\n$`));
+    const after = (await node.call('GET', `/api/backtests/${running.id}`, { token })).body as Status & {
+      error: string;
+    };
+    assert.equal(after.state, 'cancelled');
+    assert.equal(after.error, 'cancelled by admin');
   });
 });
