@@ -30,6 +30,16 @@ export type BacktestSource =
 export type BacktestCandidate =
   | { readonly rules: readonly BacktestRuleRef[] }
   | { readonly pipeline: number; readonly version?: number }
+  | {
+      /** A pipeline given inline: stored task ids or whole tasks; `id`: the pipeline in force it is compared with. */
+      readonly pipeline: {
+        readonly id?: number;
+        readonly tasks: readonly (
+          | number
+          | { readonly id: number; readonly name?: string; readonly function: string; readonly definition?: object }
+        )[];
+      };
+    }
   | { readonly topology: number; readonly version?: number };
 
 export interface BacktestRequest {
@@ -141,5 +151,5 @@ export const backtestEvents = {
 export const backtestBody = {
   type: 'object',
   description:
-    '{candidate: {rules: [{id, pdl, …} | {id, version}]} | {pipeline: id, version?} | {topology: id, version?}, source: {topic, from, to} | {topic, offsets: {partition: [start, end]}} | {events: [...]}, first?}',
+    '{candidate: {rules: [{id, pdl, …} | {id, version}]} | {pipeline: id, version?} | {pipeline: {id?, tasks: [id | task]}} | {topology: id, version?}, source: {topic, from, to} | {topic, offsets: {partition: [start, end]}} | {events: [...]}, first?}',
 } as const;

@@ -1,9 +1,10 @@
-import type { StoredPipeline, StoredRule, StoredTask, StoredTopology } from '@weir/contract';
-import { compile, type LookupResolver } from '@weir/pdl';
+import type { StoredRule } from '@weir/contract';
+import { compile } from '@weir/pdl';
 import { domainError, isDomainError } from '../core/errors.ts';
-import { serdeTypeOf } from '../kafka/serdes.ts';
-import { compileTask, isTaskDefinitionError } from '../tasks/index.ts';
+import { flowCandidate, type BacktestCatalog } from './backtest-candidate.ts';
 import { rulesSubject, type BacktestSubject } from './backtest-evaluator.ts';
+
+export type { BacktestCatalog } from './backtest-candidate.ts';
 
 /** Where a backtest reads: a topic range (times resolved to offsets when it starts) or the events sent. */
 export type BacktestInput =
@@ -30,27 +31,11 @@ export interface BacktestPlan {
   readonly first: number;
 }
 
-type Versioned = 'rules' | 'pipelines' | 'topologies';
-
-/** What a request's candidate is resolved against: the stored versions and records, the rules in force, the lookups. */
-export interface BacktestCatalog {
-  /**
-   * Version `version` of a record as stored (undefined: that version records its deletion); throws
-   * VERSION_MISSING (a DomainError naming the record and its versions).
-   */
-  version(collection: Versioned, id: string, version: number): unknown;
-  /** The record in force, if any. */
-  current<T>(collection: Versioned | 'tasks', id: string): T | undefined;
-  /** Every rule in force: what the APPLY_RULES tasks of a pipeline or topology resolve. */
-  rules(): readonly StoredRule[];
-  readonly lookups: LookupResolver;
-}
-
 const invalid = (where: string, what: string) => domainError('BACKTEST_INVALID', `${where}: ${what}`);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const maxFirst = 1000;
 const candidateShapes =
-  'must be {rules: [...]} (rules inline, {id, pdl, …}, or by id and version, {id, version}), {pipeline: <id>, version?} or {topology: <id>, version?}';
+  'must be {rules: [...]} (rules inline, {id, pdl, …}, or by id and version, {id, version}), {pipeline: <id>, version?}, {pipeline: {id?, tasks: [...]}} or {topology: <id>, version?}';
 
 /**
  * Checks a `POST /api/backtests` body field by field and resolves its candidate; every refusal is
@@ -90,90 +75,6 @@ export function planBacktest(body: unknown, catalog: BacktestCatalog): BacktestP
     input: inputOf(body['source']),
     first: first as number,
   };
-}
-
-/** A stored pipeline or topology (in force, or a version of it) as the candidate; the one in force as the current side. */
-function flowCandidate(
-  kind: 'pipeline' | 'topology',
-  value: Record<string, unknown>,
-  catalog: BacktestCatalog,
-): Pick<BacktestPlan, 'label' | 'candidate' | 'current' | 'rules'> {
-  const collection = kind === 'pipeline' ? 'pipelines' : 'topologies';
-  const id = value[kind];
-  if (!Number.isInteger(id) || (id as number) < 0)
-    throw invalid(`candidate.${kind}`, `${JSON.stringify(id)} is not a ${kind} id (a whole number)`);
-  const inForce = catalog.current<StoredPipeline | StoredTopology>(collection, String(id));
-  let record: StoredPipeline | StoredTopology | undefined;
-  let label = `${kind} ${String(id)}`;
-  if ('version' in value) {
-    const v = value['version'];
-    if (!Number.isInteger(v) || (v as number) < 1)
-      throw invalid('candidate.version', `'${String(v)}' is not a version number; versions are whole numbers from 1`);
-    try {
-      record = catalog.version(collection, String(id), v as number) as typeof record;
-    } catch (err) {
-      if (isDomainError(err)) throw invalid('candidate.version', err.message);
-      throw err;
-    }
-    if (record === undefined)
-      throw invalid('candidate.version', `version ${String(v)} of ${label} records its deletion and holds no ${kind}`);
-    label += ` version ${String(v)}`;
-  } else {
-    record = inForce;
-    if (record === undefined)
-      throw invalid(`candidate.${kind}`, `${label} does not exist (give version to backtest a deleted one's version)`);
-  }
-  const candidate = subjectOf(kind, record, catalog, true);
-  if (candidate.failure !== undefined) throw invalid(`candidate.${kind}`, `${label}: ${candidate.failure}`);
-  const rules = new Set<string>();
-  for (const task of candidate.tasks)
-    if (task.function === 'APPLY_RULES')
-      for (const r of ((task.definition as { rules?: unknown } | undefined)?.rules as unknown[] | undefined) ?? [])
-        if (typeof r === 'string') rules.add(r);
-  return {
-    label,
-    candidate,
-    current: inForce ? subjectOf(kind, inForce, catalog, false) : { tasks: [], rules: [] },
-    rules: [...rules],
-  };
-}
-
-/**
- * A pipeline's tasks, or a topology's pipelines' tasks one after another, as stored now (the
- * live engine's plan, topology-plan.ts); what it cannot resolve is its `failure`, as the live
- * engine's topology would carry it. `check`: each task is compiled once to report a failure here.
- */
-function subjectOf(
-  kind: 'pipeline' | 'topology',
-  record: StoredPipeline | StoredTopology,
-  catalog: BacktestCatalog,
-  check: boolean,
-): BacktestSubject {
-  const rules = catalog.rules();
-  const topology = kind === 'topology' ? (record as StoredTopology) : undefined;
-  const pipelineIds = topology ? topology.pipelines : [record.id];
-  const valueType = topology ? (serdeTypeOf(topology.input.valueSerde) ?? 'String') : 'String';
-  const tasks: StoredTask[] = [];
-  const failed = (failure: string): BacktestSubject => ({ tasks: [], rules, valueType, failure });
-  for (const pipelineId of pipelineIds) {
-    const pipeline = topology
-      ? catalog.current<StoredPipeline>('pipelines', String(pipelineId))
-      : (record as StoredPipeline);
-    if (!pipeline) return failed(`pipeline ${pipelineId} does not exist`);
-    for (const taskId of pipeline.tasks) {
-      const spec = catalog.current<StoredTask>('tasks', String(taskId));
-      if (!spec) return failed(`task ${taskId} of pipeline ${pipelineId} does not exist`);
-      if (check)
-        try {
-          compileTask(spec, { lookups: catalog.lookups });
-        } catch (err) {
-          const why = isTaskDefinitionError(err) ? err.violations.join('; ') : (err as Error).message;
-          return failed(`task ${taskId} (${spec.name}) does not compile: ${why}`);
-        }
-      tasks.push(spec);
-    }
-  }
-  return { tasks, rules, valueType };
 }
 
 function candidateRules(value: unknown, catalog: BacktestCatalog): StoredRule[] {

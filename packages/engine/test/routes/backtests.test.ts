@@ -181,6 +181,28 @@ test('a pipeline version as candidate over uploaded events: its rules in force; 
     onlyCurrent: 3,
     both: 0,
   });
+  // an inline pipeline: a filter (bob's events only), then the task in force: 2 alerts, both also in force
+  const inline = await post({
+    candidate: {
+      pipeline: {
+        id: 1,
+        tasks: [{ id: 9, name: 'bob', function: 'FILTER', definition: { type: 'pdl', value: 'user="bob"' } }, 2],
+      },
+    },
+    source: { events },
+  });
+  assert.equal(inline.status, 202, inline.text);
+  const ran = await settled((inline.body as { id: string }).id);
+  const counts = ran.result as typeof result;
+  assert.deepEqual(
+    counts.rules.map((r) => [r.id, r.alerts]),
+    [['any', 2]],
+  );
+  assert.deepEqual(Object.fromEntries(Object.entries(counts.diff).map(([k, v]) => [k, v.count])), {
+    onlyCandidate: 0,
+    onlyCurrent: 1,
+    both: 2,
+  });
   // the audit trail names the candidate
   const audit = await t.node.call('GET', '/api/audit?kind=backtest', { token: t.tokens.admin });
   assert.match(JSON.stringify(audit.body), /pipeline 1 version 1 over 3 events/);
@@ -206,6 +228,7 @@ test('a pipeline or topology candidate that does not resolve: 400 naming the fie
     [{ topology: 3, pipeline: 1 }, 'candidate: gives pipeline and topology; give one'],
     [{ pipeline: 1, rules: [] }, 'candidate: gives rules and pipeline; give one'],
     [{ pipeline: 1, from: 2 }, 'candidate.from: is not a field of a pipeline candidate (accepted: pipeline, version)'],
+    [{ pipeline: { tasks: [1, 77] } }, 'candidate.pipeline.tasks[1]: task 77 does not exist'],
   ];
   for (const [candidate, detail] of cases) {
     const res = await post({ candidate, source: events });
