@@ -128,7 +128,7 @@ function inlinePipeline(
   const inForce = id === undefined ? undefined : catalog.current<StoredPipeline>('pipelines', String(id));
   return {
     label: id === undefined ? 'an inline pipeline' : `pipeline ${String(id)} (inline)`,
-    candidate: { tasks, rules: catalog.rules(), valueType: 'String' },
+    candidate: { tasks, rules: rulesNamed(tasks, catalog), valueType: 'String' },
     current: inForce ? subjectOf('pipeline', inForce, catalog, false) : { tasks: [], rules: [] },
     rules: ruleIdsOf(tasks),
   };
@@ -142,6 +142,12 @@ function ruleIdsOf(tasks: readonly BacktestSubject['tasks'][number][]): string[]
       for (const r of ((task.definition as { rules?: unknown } | undefined)?.rules as unknown[] | undefined) ?? [])
         if (typeof r === 'string') rules.add(r);
   return [...rules];
+}
+
+/** The rules in force that the APPLY_RULES tasks name (the only ones they resolve). */
+function rulesNamed(tasks: readonly BacktestSubject['tasks'][number][], catalog: BacktestCatalog): StoredRule[] {
+  const named = new Set(ruleIdsOf(tasks));
+  return catalog.rules().filter((r) => named.has(r.id));
 }
 
 /** Why a task does not compile (its violations), or undefined. */
@@ -165,12 +171,11 @@ function subjectOf(
   catalog: BacktestCatalog,
   check: boolean,
 ): BacktestSubject {
-  const rules = catalog.rules();
   const topology = kind === 'topology' ? (record as StoredTopology) : undefined;
   const pipelineIds = topology ? topology.pipelines : [record.id];
   const valueType = topology ? (serdeTypeOf(topology.input.valueSerde) ?? 'String') : 'String';
   const tasks: StoredTask[] = [];
-  const failed = (failure: string): BacktestSubject => ({ tasks: [], rules, valueType, failure });
+  const failed = (failure: string): BacktestSubject => ({ tasks: [], rules: [], valueType, failure });
   for (const pipelineId of pipelineIds) {
     const pipeline = topology
       ? catalog.current<StoredPipeline>('pipelines', String(pipelineId))
@@ -184,5 +189,5 @@ function subjectOf(
       tasks.push(spec);
     }
   }
-  return { tasks, rules, valueType };
+  return { tasks, rules: rulesNamed(tasks, catalog), valueType };
 }

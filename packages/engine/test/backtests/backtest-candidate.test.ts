@@ -21,6 +21,7 @@ const tasks: Record<string, unknown> = {
 const pipelines: Record<string, unknown> = {
   '1': { id: 1, name: 'p', description: '', tasks: [1, 2] },
   '2': { id: 2, name: 'broken', description: '', tasks: [3] },
+  '3': { id: 3, name: 'dangling', description: '', tasks: [8] },
 };
 const pipelineVersions: unknown[] = [{ id: 1, name: 'p', description: '', tasks: [2] }, pipelines['1'], undefined];
 const topology = {
@@ -157,4 +158,17 @@ test('an inline pipeline: stored task ids and tasks given whole, each checked; t
     { pipeline: { tasks: [2], output: [] } },
     'candidate.pipeline.output: is not a field of an inline pipeline (accepted: id, name, description, tasks)',
   );
+});
+
+test('a pipeline in force that cannot run (a task missing): refused as the candidate; as the current side it carries the failure the live engine dead-letters with', () => {
+  assert.throws(() => planBacktest({ candidate: { pipeline: 3 }, source }, catalog), {
+    message: 'The backtest request is not valid: candidate.pipeline: pipeline 3: task 8 of pipeline 3 does not exist',
+  });
+  const plan = planBacktest({ candidate: { pipeline: { id: 3, tasks: [2] } }, source }, catalog);
+  assert.deepEqual(plan.current, {
+    tasks: [],
+    rules: [],
+    valueType: 'String',
+    failure: 'task 8 of pipeline 3 does not exist',
+  });
 });
