@@ -387,6 +387,45 @@ export class WeirClient {
     }
   }
 
+  // Backtests (docs/detection-as-code.md, "Backtests over Kafka")
+  /** `POST /api/backtests`: starts one (202); its first status (`queued`). 400 `BACKTEST_INVALID` names the field, 429 `BACKTEST_LIMIT`. */
+  startBacktest(request: BacktestRequest): Promise<BacktestStatus> {
+    return this.#json('POST', '/api/backtests', { json: request });
+  }
+  backtest(id: string): Promise<BacktestStatus> {
+    return this.#json('GET', `/api/backtests/${enc(id)}`);
+  }
+  /** `DELETE /api/backtests/{id}`: cancels it if it is queued or running; answers its status. */
+  cancelBacktest(id: string): Promise<BacktestStatus> {
+    return this.#json('DELETE', `/api/backtests/${enc(id)}`);
+  }
+
+  /**
+   * Follows a backtest over its server-sent events: `onStatus` with each status (its progress while
+   * it runs); resolves with the last one (done, failed or cancelled). When the stream ends before
+   * that (a proxy's timeout, the token's expiry) the status is read again and followed anew; when
+   * `signal` aborts, resolves with the status as last seen.
+   */
+  async followBacktest(
+    id: string,
+    onStatus: (status: BacktestStatus) => void,
+    signal: AbortSignal,
+  ): Promise<BacktestStatus> {
+    let last: BacktestStatus | undefined;
+    for (;;) {
+      const res = await this.#call('GET', `/api/backtests/${enc(id)}/events`);
+      await readEvents(res, signal, (event, data) => {
+        if (event !== 'status') return;
+        last = data as BacktestStatus;
+        onStatus(last);
+      });
+      if (signal.aborted && last) return last;
+      if (last && last.state !== 'queued' && last.state !== 'running') return last;
+      last = await this.backtest(id);
+      if (signal.aborted || (last.state !== 'queued' && last.state !== 'running')) return last;
+    }
+  }
+
   // Users and nodes
   users(): Promise<User[]> {
     return this.#json('GET', '/api/users');
@@ -619,30 +658,6 @@ export class WeirClient {
   /** Diagnostics of Sigma YAML (rules, correlations, filters), per document. */
   lintSigma(yaml: string): Promise<LintResult> {
     return this.#json('POST', '/api/lint/sigma', { json: { yaml } });
-  }
-
-  // Backtests (docs/detection-as-code.md, "Backtests over Kafka")
-  /** `POST /api/backtests`: starts one (202); its first status. 400 `BACKTEST_INVALID` names the field, 429 `BACKTEST_LIMIT`. */
-  startBacktest(request: BacktestRequest): Promise<BacktestStatus> {
-    return this.#json('POST', '/api/backtests', { json: request });
-  }
-  backtest(id: string): Promise<BacktestStatus> {
-    return this.#json('GET', `/api/backtests/${enc(id)}`);
-  }
-  /** `DELETE /api/backtests/{id}`: cancels a queued or running one; its status. */
-  cancelBacktest(id: string): Promise<BacktestStatus> {
-    return this.#json('DELETE', `/api/backtests/${enc(id)}`);
-  }
-  /**
-   * Follows a backtest over server-sent events (`GET /api/backtests/{id}/events`): `onStatus` with
-   * the whole status now, at each progress step and change of state; resolves when the stream ends
-   * (after done, failed or cancelled) or `signal` aborts.
-   */
-  async followBacktest(id: string, onStatus: (s: BacktestStatus) => void, signal: AbortSignal): Promise<void> {
-    const res = await this.#call('GET', `/api/backtests/${enc(id)}/events`);
-    await readEvents(res, signal, (event, data) => {
-      if (event === 'status') onStatus(data as BacktestStatus);
-    });
   }
 }
 

@@ -26,8 +26,24 @@ export type BacktestSource =
   | { readonly topic: string; readonly offsets: Readonly<Record<string, readonly [number, number]>> }
   | { readonly events: readonly unknown[] };
 
+/** Rules (inline or stored versions), or a stored pipeline or topology (as in force, or a version of it). */
+export type BacktestCandidate =
+  | { readonly rules: readonly BacktestRuleRef[] }
+  | { readonly pipeline: number; readonly version?: number }
+  | {
+      /** A pipeline given inline: stored task ids or whole tasks; `id`: the pipeline in force it is compared with. */
+      readonly pipeline: {
+        readonly id?: number;
+        readonly tasks: readonly (
+          | number
+          | { readonly id: number; readonly name?: string; readonly function: string; readonly definition?: object }
+        )[];
+      };
+    }
+  | { readonly topology: number; readonly version?: number };
+
 export interface BacktestRequest {
-  readonly candidate: { readonly rules: readonly BacktestRuleRef[] };
+  readonly candidate: BacktestCandidate;
   readonly source: BacktestSource;
   /** How many alerts (and ids of each diff set) the result lists; default 20, at most 1000. */
   readonly first?: number;
@@ -138,9 +154,9 @@ export const backtestEvents = {
     'text/event-stream: `event: status` with the whole status (as GET /api/backtests/{id}) now, at each progress step (at most 4 a second) and at each change of state; ends after done, failed or cancelled',
 } as const;
 
-/** `POST /api/backtests`: checked by the engine field by field (errors name the field: `source.to`, `candidate.rules[1].version`). */
+/** `POST /api/backtests`: checked by the engine field by field (errors name the field: `source.to`, `candidate.rules[1].version`, `candidate.pipeline`). */
 export const backtestBody = {
   type: 'object',
   description:
-    '{candidate: {rules: [{id, pdl, …} | {id, version}]}, source: {topic, from, to} | {topic, offsets: {partition: [start, end]}} | {events: [...]}, first?}',
+    '{candidate: {rules: [{id, pdl, …} | {id, version}]} | {pipeline: id, version?} | {pipeline: {id?, tasks: [id | task]}} | {topology: id, version?}, source: {topic, from, to} | {topic, offsets: {partition: [start, end]}} | {events: [...]}, first?}',
 } as const;

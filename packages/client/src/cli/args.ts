@@ -206,12 +206,16 @@ export const commands: Record<string, CommandSpec> = {
   },
   backtest: {
     usage:
-      'backtest --rules <folder|file>... --events <file.ndjson|file.json> [--expect FILE] [-o table|json|yaml|junit] [--junit FILE] [--first N] [--mapping NAME | --mapping-file F]',
+      'backtest --rules <folder|file>... (--events <file.ndjson|file.json> | --topic T (--from TIME --to TIME | --offsets P:START-END...)) [--expect FILE] [-o table|json|yaml|junit] [--junit FILE] [--first N] [--mapping NAME | --mapping-file F]',
     summary:
-      'run rules (PDL, manifests, Sigma) over an events file here, no server; check expectations (exit 1 when one fails)',
+      'run rules (PDL, manifests, Sigma) over an events file here, or over a topic range through the server; check expectations (exit 1 when one fails)',
     options: {
       rules: { type: 'string', multiple: true },
       events: { type: 'string' },
+      topic: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      offsets: { type: 'string', multiple: true },
       expect: { type: 'string' },
       junit: { type: 'string' },
       first: { type: 'string' },

@@ -16,6 +16,8 @@ export interface BacktestRule {
   readonly source: 'pdl' | 'manifest' | 'sigma';
   /** `enabled: false` in its manifest: not run, as the engine skips it. */
   readonly enabled: boolean;
+  /** Its PDL (a Sigma rule's: as converted): what a backtest through a server sends. */
+  readonly pdl: string;
   readonly compiled: CompiledPdl;
 }
 
@@ -120,7 +122,14 @@ export function loadRules(files: readonly string[], mapping: () => Mapping): Rul
     const before = seen.get(t.id);
     if (before !== undefined) throw new UsageError(`${t.where}: rule id '${t.id}' is already defined in ${before}`);
     seen.set(t.id, t.where);
-    return { id: t.id, where: t.where, source: t.source, enabled: t.enabled, compiled: compileRule(t, lookups) };
+    return {
+      id: t.id,
+      where: t.where,
+      source: t.source,
+      enabled: t.enabled,
+      pdl: t.pdl,
+      compiled: compileRule(t, lookups),
+    };
   });
   return { rules, ignored };
 }

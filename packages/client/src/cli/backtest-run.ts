@@ -2,8 +2,12 @@ import { isCanonicalNumeral, RuleIndex } from '@weir/pdl';
 import type { EventPosition } from './backtest-events.ts';
 import type { BacktestRule } from './backtest-rules.ts';
 
-/** Where a match was raised: at an event, or at the end of the file (a correlation window it closed). */
-export type MatchPosition = EventPosition | { readonly end: true };
+/**
+ * Where a match was raised: at an event (a line or element of the file; through a server, the
+ * partition and offset of its record in the topic), or at the end (a correlation window it closed).
+ */
+export type MatchPosition =
+  EventPosition | { readonly partition: number; readonly offset: number } | { readonly end: true };
 
 /** One rule's outcome over the events. */
 export interface RuleOutcome {

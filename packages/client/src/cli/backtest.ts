@@ -6,17 +6,23 @@ import { readEvents, readText } from './backtest-events.ts';
 import { checkExpectations, parseExpectations, type CheckOutcome, type Expectations } from './backtest-expectations.ts';
 import { loadRules, ruleFiles } from './backtest-rules.ts';
 import { Backtest, type BacktestResult, type MatchPosition } from './backtest-run.ts';
+import { runOnServer, sourceOf, type ServerBacktest } from './backtest-server.ts';
 import { ReportedFailure, UsageError } from './errors.ts';
 import { junitXml } from './junit.ts';
 import { formatValue, table } from './output.ts';
+import { openSession } from './session.ts';
 import { loadMapping } from './sigma-convert.ts';
 
 interface Io {
   readonly out: (s: string) => void;
   readonly err: (s: string) => void;
+  /** For a backtest through a server (the session's config; SIGINT cancels it). */
+  readonly env?: NodeJS.ProcessEnv;
+  readonly signal?: AbortSignal;
 }
 
-const position = (p: MatchPosition): string => ('line' in p ? String(p.line) : 'index' in p ? `[${p.index}]` : 'end');
+const position = (p: MatchPosition): string =>
+  'line' in p ? String(p.line) : 'index' in p ? `[${p.index}]` : 'offset' in p ? `${p.partition}:${p.offset}` : 'end';
 
 function notes(r: BacktestResult['rules'][number]): string {
   return [
@@ -49,20 +55,37 @@ export function backtestTable(result: BacktestResult, outcomes: readonly CheckOu
 }
 
 /**
- * `weirctl backtest --rules <dir|file>... --events FILE [--expect FILE]`: the rules run in process
- * over the events (no server); per rule the matches and where the first were; with --expect, each
- * expectation checked. Exit 1 when an expectation failed, 2 on bad input (UsageError).
+ * `weirctl backtest --rules <dir|file>... (--events FILE | --topic T (--from X --to Y | --offsets …))
+ * [--expect FILE]`: the rules run in process over the events (no server), or through the server over
+ * a range of a topic (posted as the inline candidate of `POST /api/backtests`, its progress
+ * followed); per rule the matches and where the first were; with --expect, each expectation
+ * checked. Exit 1 when an expectation failed (or the backtest on the server failed), 2 on bad
+ * input (UsageError).
  */
-export function backtest(cmd: ParsedCommand, io: Io): void {
-  if (cmd.values.server !== undefined)
-    throw new UsageError(
-      'backtest: a backtest over a topic through a server (--server) is not available yet; give --events FILE to run the rules here',
-    );
+export function backtest(cmd: ParsedCommand, io: Io): void | Promise<void> {
   const format = (cmd.values.output as string | undefined) ?? 'table';
   const targets = cmd.values.rules as string[] | undefined;
   const eventsFile = cmd.values.events as string | undefined;
+  const topic = cmd.values.topic as string | undefined;
   if (!targets?.length) throw new UsageError('backtest: give --rules <folder|file> (one or more)');
-  if (eventsFile === undefined) throw new UsageError('backtest: give --events <file.ndjson|file.json>');
+  if (topic !== undefined && eventsFile !== undefined)
+    throw new UsageError('backtest: give --events FILE (run here) or --topic TOPIC (through the server), not both');
+  if (topic === undefined) {
+    const stray = ['from', 'to', 'offsets'].filter((f) => cmd.values[f] !== undefined);
+    if (stray.length > 0)
+      throw new UsageError(
+        `backtest: --${stray.join(', --')} ${stray.length === 1 ? 'goes' : 'go'} with --topic TOPIC (a backtest through the server)`,
+      );
+    if (cmd.values.server !== undefined)
+      throw new UsageError(
+        'backtest --server: give --topic TOPIC with --from TIME --to TIME or --offsets PARTITION:START-END (a backtest through a server reads a topic range)',
+      );
+    if (eventsFile === undefined)
+      throw new UsageError(
+        'backtest: give --events <file.ndjson|file.json> (run here), or --topic TOPIC with --from/--to or --offsets (through the server)',
+      );
+  }
+  const source = topic === undefined ? undefined : sourceOf(cmd.values, topic);
   const expectFile = cmd.values.expect as string | undefined;
   const junitFile = cmd.values.junit as string | undefined;
   if ((format === 'junit' || junitFile !== undefined) && expectFile === undefined)
@@ -83,23 +106,60 @@ export function backtest(cmd: ParsedCommand, io: Io): void {
   const ids = rules.rules.map((r) => r.id);
   const expectations: Expectations | undefined =
     expectFile === undefined ? undefined : parseExpectations(readText(expectFile), expectFile, ids);
+  const report: Report = { format, expectFile, junitFile, expectations };
 
   const started = performance.now();
+  if (source !== undefined) {
+    const { weir } = openSession(cmd, io.env ?? process.env);
+    const serverIo = {
+      err: io.err,
+      progress: process.stderr.isTTY === true,
+      signal: io.signal ?? new AbortController().signal,
+    };
+    return runOnServer(weir, rules.rules, source, first, serverIo).then(({ result, server }) =>
+      reportResult(result, report, { source: server.topic, seconds: (performance.now() - started) / 1000, server }, io),
+    );
+  }
   const run = new Backtest(rules.rules, first);
-  readEvents(eventsFile, (event, at) => run.event(event, at));
+  readEvents(eventsFile!, (event, at) => run.event(event, at));
   const result = run.finish();
-  const seconds = (performance.now() - started) / 1000;
-  const outcomes = expectations && checkExpectations(expectations, result);
+  reportResult(result, report, { source: eventsFile!, seconds: (performance.now() - started) / 1000 }, io);
+}
 
-  const junit = () => junitXml(expectFile!, eventsFile, outcomes!);
+interface Report {
+  readonly format: string;
+  readonly expectFile: string | undefined;
+  readonly junitFile: string | undefined;
+  readonly expectations: Expectations | undefined;
+}
+
+/**
+ * The output of both modes: the table, JSON/YAML or JUnit on stdout (`--junit FILE` besides), the
+ * counts on stderr; through a server, the JSON also holds the backtest's id and diff, and stderr
+ * the diff's counts. ReportedFailure (exit 1) when an expectation failed.
+ */
+function reportResult(
+  result: BacktestResult,
+  report: Report,
+  run: { readonly source: string; readonly seconds: number; readonly server?: ServerBacktest },
+  io: Io,
+): void {
+  const { format, expectFile, junitFile, expectations } = report;
+  const outcomes = expectations && checkExpectations(expectations, result);
+  const junit = () => junitXml(expectFile!, run.source, outcomes!);
+  const server = run.server && { id: run.server.id, topic: run.server.topic, diff: run.server.diff };
   if (format === 'junit') io.out(junit());
   else if (format === 'table') io.out(backtestTable(result, outcomes));
   else
     io.out(
       formatValue(
-        outcomes === undefined
-          ? result
-          : { ...result, expectations: { file: expectFile, othersMayFire: expectations!.othersMayFire, outcomes } },
+        {
+          ...result,
+          ...(server ? { backtest: server } : {}),
+          ...(outcomes === undefined
+            ? {}
+            : { expectations: { file: expectFile, othersMayFire: expectations!.othersMayFire, outcomes } }),
+        },
         format as 'json' | 'yaml',
       ),
     );
@@ -111,8 +171,16 @@ export function backtest(cmd: ParsedCommand, io: Io): void {
       throw new UsageError(`--junit ${junitFile}: ${(err as Error).message}`);
     }
   }
+  const { seconds } = run;
   const rate = seconds > 0 ? ` (${Math.round(result.events / seconds).toLocaleString('en')} events/s)` : '';
   io.err(`${result.events} event(s), ${result.rules.length} rule(s), ${seconds.toFixed(2)} s${rate}\n`);
+  if (run.server) {
+    const { diff, unreadable, id } = run.server;
+    io.err(
+      `backtest ${id} on the server; against the rules in force: ${diff.onlyCandidate.count} new alert(s), ${diff.onlyCurrent.count} lost, ${diff.both.count} in both\n`,
+    );
+    if (unreadable > 0) io.err(`${unreadable} record(s) of the range could not be read (not JSON)\n`);
+  }
   const failed = outcomes?.filter((o) => !o.passed).length ?? 0;
   if (outcomes !== undefined) io.err(`${failed} of ${outcomes.length} expectation(s) failed\n`);
   if (failed > 0) throw new ReportedFailure('backtest');

@@ -10,6 +10,7 @@ const rule = (id: string, pdl: string, enabled = true): BacktestRule => ({
   where: `rules/${id}.pdl`,
   source: 'pdl',
   enabled,
+  pdl,
   compiled: compile(pdl, { stateId: `rule:${id}` }),
 });
 
@@ -45,7 +46,9 @@ test('a correlation fires on the event that completes it, on years-old event tim
   assert.equal(outcome.matches, 2);
   assert.equal(outcome.lateEvents, 0);
   // bob's third failure in the minute, and amy's three (one without _time takes the stream time so far)
-  const positions = outcome.first.map((p) => ('index' in p ? p.index : 'end' in p ? 'end' : p.line));
+  const positions = outcome.first.map((p) =>
+    'index' in p ? p.index : 'end' in p ? 'end' : 'line' in p ? p.line : 'offset',
+  );
   assert.ok(positions.length === 2 && positions.every((p) => p === 3 || p === 5 || p === 'end'), String(positions));
 });
 

@@ -160,7 +160,19 @@ test('bad input: exit 2 with an error naming the file and where in it', async ()
   assert.equal(r.code, 2);
   assert.equal(
     r.stderr,
-    `error: backtest: a backtest over a topic through a server (--server) is not available yet; give --events FILE to run the rules here\n${usage}`,
+    `error: backtest --server: give --topic TOPIC with --from TIME --to TIME or --offsets PARTITION:START-END (a backtest through a server reads a topic range)\n${usage}`,
+  );
+  r = await run(['--rules', 'rules', '--events', 'events.ndjson', '--topic', 'logins']);
+  assert.equal(
+    r.stderr,
+    `error: backtest: give --events FILE (run here) or --topic TOPIC (through the server), not both\n${usage}`,
+  );
+  r = await run(['--rules', 'rules', '--events', 'events.ndjson', '--from', '0']);
+  assert.equal(r.stderr, `error: backtest: --from goes with --topic TOPIC (a backtest through the server)\n${usage}`);
+  r = await run(['--rules', 'rules', '--topic', 'logins', '--from', '0']);
+  assert.equal(
+    r.stderr,
+    `error: backtest --topic logins: give the range: --from TIME --to TIME (ISO 8601 or epoch ms) or --offsets PARTITION:START-END\n${usage}`,
   );
 
   r = await run(['--rules', 'rules', '--events', 'events.ndjson', '-o', 'xml']);

@@ -5,9 +5,11 @@ import { RuleMatches } from '../rules/rule-metrics.ts';
 import { processBatch, type ProcessEnv } from '../stream/process/record-processor.ts';
 import type { FetchedRecord } from '../stream/records.ts';
 import { PartitionedStateStore } from '../stream/state/partitioned-state.ts';
+import type { SerdeType } from '../kafka/serdes.ts';
+import type { StageTopics } from '../stream/repartition.ts';
 import type { StreamPlan, TopologyPlan } from '../stream/topology-plan.ts';
 import { WorkerStats } from '../stream/worker-stats.ts';
-import { compileTask } from '../tasks/index.ts';
+import { compileTask, type CompiledTask, type TaskSpec } from '../tasks/index.ts';
 
 /** An alert a backtest raised: its id (`_alert.id`, as the alerts topic would carry it), its rule and the alert itself. */
 export interface BacktestAlert {
@@ -16,19 +18,51 @@ export interface BacktestAlert {
   readonly alert: Record<string, unknown>;
 }
 
-/** Where the evaluator's alerts and its virtual repartition topic are named (never written: nothing leaves the process). */
+/** Where the evaluator's alerts and its virtual repartition topics are named (never written: nothing leaves the process). */
 const alertsTopic = '(backtest alerts)';
-const repartition = '(backtest repartition)';
+const stageTopicsOf = (index: number) => ({
+  repartition: `(backtest repartition ${index})`,
+  changelog: `(backtest changelog ${index})`,
+});
 
 /**
- * The engine's own processing stage over rules, without Kafka (docs/detection-as-code.md,
- * "Backtests over Kafka"): one APPLY_RULES task (matchAll) over `rules`, compiled by the engine's
- * RuleBook and task compiler in engine mode, run by the record processor. A correlation's events
- * are routed as the live engine routes them, to the partition of their group among `partitions`
- * (the repartition topic of a live stage has the input topic's partition count), and resumed at
- * once with that partition's state: each partition keeps its own stream time, as a live stage
- * partition does. So the alerts and their ids (rule id + source topic/partition/offset) are the
- * ones the live engine writes to its alerts topic for the same records in the same order.
+ * What a backtest runs: tasks in order (a pipeline's; a topology's pipelines', one after another;
+ * or one APPLY_RULES task over candidate rules), the rules its APPLY_RULES tasks resolve, and how
+ * the input's values are decoded (a topology's input value serde; String otherwise).
+ */
+export interface BacktestSubject {
+  readonly tasks: readonly TaskSpec[];
+  readonly rules: readonly StoredRule[];
+  readonly valueType?: SerdeType;
+  /** Why it cannot run (the live engine then dead-letters every record): a task missing or that does not compile. */
+  readonly failure?: string;
+}
+
+/** Rules as a subject: one APPLY_RULES task over them, every match an alert (matchAll). */
+export function rulesSubject(rules: readonly StoredRule[]): BacktestSubject {
+  return {
+    tasks: [
+      {
+        id: 0,
+        name: 'backtest',
+        function: 'APPLY_RULES',
+        definition: { rules: rules.map((r) => r.id), matchAll: true },
+      },
+    ],
+    rules,
+  };
+}
+
+/**
+ * The engine's own processing stage, without Kafka (docs/detection-as-code.md, "Backtests over
+ * Kafka"): the subject's tasks compiled by the engine's RuleBook and task compiler in engine mode,
+ * run by the record processor as one topology reading `input`. Each task that holds a correlation
+ * is a stage, as in the live engine (topology-plan.ts): an event reaching it is routed to the
+ * partition of its group among `partitions` (a live repartition topic has the input topic's
+ * partition count) and resumed at once with that partition's state: each partition keeps its own
+ * stream time, as a live stage partition does. So the alerts and their ids (rule id + source
+ * topic/partition/offset) are the ones the live engine writes to its alerts topic for the same
+ * records in the same order.
  */
 export class BacktestEvaluator {
   readonly #plan: StreamPlan;
@@ -39,41 +73,50 @@ export class BacktestEvaluator {
   readonly warnings: string[] = [];
   deadLetters = 0;
 
-  constructor(rules: readonly StoredRule[], lookups: LookupResolver, input: string, partitions: number) {
+  constructor(subject: BacktestSubject, lookups: LookupResolver, input: string, partitions: number) {
     const book = new RuleBook(this.#state);
-    book.update(rules, lookups);
-    const task = compileTask(
-      {
-        id: 0,
-        name: 'backtest',
-        function: 'APPLY_RULES',
-        definition: { rules: rules.map((r) => r.id), matchAll: true },
-      },
-      { rules: book, lookups, routeCorrelations: true, stateStore: this.#state },
-    );
-    const topics = { repartition, changelog: '(backtest changelog)' };
+    book.update(subject.rules, lookups);
+    const env = { rules: book, lookups, routeCorrelations: true, stateStore: this.#state };
+    let failure = subject.failure;
+    const tasks: CompiledTask[] = [];
+    for (const spec of failure === undefined ? subject.tasks : []) {
+      try {
+        tasks.push(compileTask(spec, env));
+      } catch (err) {
+        failure = `task ${spec.id} (${spec.name}) does not compile: ${(err as Error).message}`;
+        tasks.length = 0;
+        break;
+      }
+    }
+    const stages = new Map<number, StageTopics>();
+    tasks.forEach((task, index) => {
+      if (task.resume !== undefined && task.holdsCorrelation?.() !== false) stages.set(index, stageTopicsOf(index));
+    });
     const topology: TopologyPlan = {
       id: 0,
       name: 'backtest',
       input,
-      valueType: 'String',
+      valueType: subject.valueType ?? 'String',
       outputs: [],
-      tasks: [task],
-      stages: new Map([[0, topics]]),
+      tasks,
+      ...(failure !== undefined ? { failure } : {}),
+      stages,
       ruleMatches: new RuleMatches(),
     };
-    for (let p = 0; p < partitions; p++) this.#state.open(repartition, p, topics.changelog);
+    const count = Math.max(1, partitions);
+    for (const topics of stages.values())
+      for (let p = 0; p < count; p++) this.#state.open(topics.repartition, p, topics.changelog);
     this.#plan = {
       version: 0,
       byInput: new Map([[input, [topology]]]),
       inputTopics: [input],
       outputTopics: [],
-      stages: new Map([[repartition, { topology, taskIndex: 0, topics }]]),
+      stages: new Map([...stages].map(([taskIndex, topics]) => [topics.repartition, { topology, taskIndex, topics }])),
     };
     this.#env = {
       alertsTopic,
       stats: new WorkerStats(),
-      stagePartitions: new Map([[repartition, Math.max(1, partitions)]]),
+      stagePartitions: new Map([...stages.values()].map((topics) => [topics.repartition, count])),
     };
   }
 
@@ -87,9 +130,9 @@ export class BacktestEvaluator {
       pending = [];
       for (const o of out) {
         if (o.topic === alertsTopic) alerts.push(alertOf(o.value!));
-        else if (o.topic === repartition)
+        else if (this.#plan.stages.has(o.topic))
           pending.push({
-            topic: repartition,
+            topic: o.topic,
             partition: o.partition!,
             offset: this.#routedOffset++,
             key: o.key!,

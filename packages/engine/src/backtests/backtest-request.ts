@@ -1,6 +1,10 @@
 import type { StoredRule } from '@weir/contract';
-import { compile, type LookupResolver } from '@weir/pdl';
+import { compile } from '@weir/pdl';
 import { domainError, isDomainError } from '../core/errors.ts';
+import { flowCandidate, type BacktestCatalog } from './backtest-candidate.ts';
+import { rulesSubject, type BacktestSubject } from './backtest-evaluator.ts';
+
+export type { BacktestCatalog } from './backtest-candidate.ts';
 
 /** Where a backtest reads: a topic range (times resolved to offsets when it starts) or the events sent. */
 export type BacktestInput =
@@ -13,32 +17,32 @@ export type BacktestInput =
   | { readonly kind: 'events'; readonly events: readonly unknown[] };
 
 export interface BacktestPlan {
-  /** The candidate rules, in request order. */
-  readonly candidate: readonly StoredRule[];
-  /** The rules in force with the candidate's ids (a candidate rule that is not stored has none). */
-  readonly current: readonly StoredRule[];
+  /** What the candidate is, for the audit trail: its rule ids, `pipeline 1 version 2`, `topology 3`. */
+  readonly label: string;
+  readonly candidate: BacktestSubject;
+  /**
+   * What is in force: the rules with the candidate rules' ids (a candidate rule that is not stored
+   * has none); the pipeline or topology as stored now (nothing when there is none).
+   */
+  readonly current: BacktestSubject;
+  /** The rules a result lists: the candidate rules; the rules a pipeline's or topology's APPLY_RULES tasks name, in order. */
+  readonly rules: readonly string[];
   readonly input: BacktestInput;
   readonly first: number;
-}
-
-/** What a request's rules are checked against: the stored versions and rules, and the lookups. */
-export interface RuleCatalog {
-  /** The rule as stored by `version`; throws VERSION_MISSING (a DomainError naming the rule and its versions). */
-  version(id: string, version: number): StoredRule | undefined;
-  current(id: string): StoredRule | undefined;
-  readonly lookups: LookupResolver;
 }
 
 const invalid = (where: string, what: string) => domainError('BACKTEST_INVALID', `${where}: ${what}`);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 export const maxFirst = 1000;
+const candidateShapes =
+  'must be {rules: [...]} (rules inline, {id, pdl, …}, or by id and version, {id, version}), {pipeline: <id>, version?}, {pipeline: {id?, tasks: [...]}} or {topology: <id>, version?}';
 
 /**
- * Checks a `POST /api/backtests` body field by field and resolves its rules; every refusal is
- * BACKTEST_INVALID naming the field (`source.to`, `candidate.rules[1].version`) and what is wrong.
- * The topic's existence and its offsets are checked by the caller (it needs Kafka).
+ * Checks a `POST /api/backtests` body field by field and resolves its candidate; every refusal is
+ * BACKTEST_INVALID naming the field (`source.to`, `candidate.rules[1].version`, `candidate.pipeline`)
+ * and what is wrong. The topic's existence and its offsets are checked by the caller (it needs Kafka).
  */
-export function planBacktest(body: unknown, catalog: RuleCatalog): BacktestPlan {
+export function planBacktest(body: unknown, catalog: BacktestCatalog): BacktestPlan {
   if (!isObject(body)) throw invalid('body', 'must be an object {candidate, source}');
   for (const key of Object.keys(body))
     if (!['candidate', 'source', 'first'].includes(key))
@@ -46,21 +50,40 @@ export function planBacktest(body: unknown, catalog: RuleCatalog): BacktestPlan 
   const first = body['first'] ?? 20;
   if (!Number.isInteger(first) || (first as number) < 0 || (first as number) > maxFirst)
     throw invalid('first', `must be a whole number from 0 to ${maxFirst}`);
-  const candidate = candidateRules(body['candidate'], catalog);
+  const value = body['candidate'];
+  if (!isObject(value)) throw invalid('candidate', candidateShapes);
+  const kinds = (['rules', 'pipeline', 'topology'] as const).filter((k) => k in value);
+  if (kinds.length !== 1)
+    throw invalid('candidate', kinds.length === 0 ? candidateShapes : `gives ${kinds.join(' and ')}; give one`);
+  const kind = kinds[0]!;
+  const accepted = kind === 'rules' ? ['rules'] : [kind, 'version'];
+  for (const key of Object.keys(value))
+    if (!accepted.includes(key))
+      throw invalid(`candidate.${key}`, `is not a field of a ${kind} candidate (accepted: ${accepted.join(', ')})`);
+  if (kind !== 'rules')
+    return { ...flowCandidate(kind, value, catalog), input: inputOf(body['source']), first: first as number };
+  const candidate = candidateRules(value['rules'], catalog);
   const current = candidate.flatMap((r) => {
-    const stored = catalog.current(r.id);
+    const stored = catalog.current<StoredRule>('rules', r.id);
     return stored ? [stored] : [];
   });
-  return { candidate, current, input: inputOf(body['source']), first: first as number };
+  return {
+    label: candidate.map((r) => r.id).join(', '),
+    candidate: rulesSubject(candidate),
+    current: rulesSubject(current),
+    rules: candidate.map((r) => r.id),
+    input: inputOf(body['source']),
+    first: first as number,
+  };
 }
 
-function candidateRules(value: unknown, catalog: RuleCatalog): StoredRule[] {
-  if (!isObject(value) || !Array.isArray(value['rules']))
+function candidateRules(value: unknown, catalog: BacktestCatalog): StoredRule[] {
+  if (!Array.isArray(value))
     throw invalid(
-      'candidate',
-      'must be {rules: [...]}: rules inline ({id, pdl, …}) or by id and version ({id, version})',
+      'candidate.rules',
+      'must be an array: rules inline ({id, pdl, …}) or by id and version ({id, version})',
     );
-  const rules = value['rules'] as unknown[];
+  const rules = value as unknown[];
   if (rules.length === 0) throw invalid('candidate.rules', 'is empty; name at least one rule');
   const seen = new Set<string>();
   return rules.map((r, i) => {
@@ -77,7 +100,7 @@ function candidateRules(value: unknown, catalog: RuleCatalog): StoredRule[] {
       if ('pdl' in r) throw invalid(where, 'gives both version and pdl; give one');
       let stored: StoredRule | undefined;
       try {
-        stored = catalog.version(id, v as number);
+        stored = catalog.version('rules', id, v as number) as StoredRule | undefined;
       } catch (err) {
         if (isDomainError(err)) throw invalid(`${where}.version`, err.message);
         throw err;

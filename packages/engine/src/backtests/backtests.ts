@@ -129,7 +129,7 @@ class Tally {
 
 /**
  * The backtests of one node (docs/detection-as-code.md, "Backtests over Kafka"): each runs
- * asynchronously, the candidate rules and the rules in force side by side through the engine's
+ * asynchronously, the candidate (rules, a pipeline or a topology) and what is in force side by side through the engine's
  * processing stage (BacktestEvaluator) over the same records, read outside every consumer group
  * (RangeReader) or taken from the request; nothing is written to any topic. Bounded by the
  * limits: events per backtest (refused before it starts), a deadline, backtests per user, cancel.
@@ -235,10 +235,7 @@ export class Backtests {
       if (job.abort.signal.aborted) return;
       const candidate = new BacktestEvaluator(plan.candidate, lookups, topic, partitions);
       const current = new BacktestEvaluator(plan.current, lookups, topic, partitions);
-      const tally = new Tally(
-        plan.candidate.map((r) => r.id),
-        plan.first,
-      );
+      const tally = new Tally(plan.rules, plan.first);
       const started = Date.now();
       let read = 0;
       let pushed = 0;

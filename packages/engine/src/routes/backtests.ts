@@ -2,11 +2,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { backtestBody, backtestEvents, backtestStatus, listOf, type StoredRule } from '@weir/contract';
 import { access } from '../auth/roles.ts';
 import { Backtests } from '../backtests/backtests.ts';
-import { planBacktest, type RuleCatalog } from '../backtests/backtest-request.ts';
+import { planBacktest, type BacktestCatalog } from '../backtests/backtest-request.ts';
 import { RangeReader } from '../backtests/range-reader.ts';
 import { kafkaConnection } from '../kafka/client-options.ts';
 import { RecordVersions } from '../resources/record-versions.ts';
+import { pipelineKind } from '../resources/pipeline.ts';
 import { ruleKind } from '../resources/rule.ts';
+import { topologyKind } from '../resources/topology.ts';
 import { storedLookups } from '../rules/lookup-tables.ts';
 import type { NodeContext } from '../http/node-context.ts';
 import type { RouteModule } from './route-module.ts';
@@ -52,11 +54,16 @@ export const backtestRoutes: RouteModule = (app, ctx) => {
     backtests.close();
     await kafka.close();
   });
-  const versions = new RecordVersions(ruleKind, ctx.store);
+  const versions = {
+    rules: new RecordVersions(ruleKind, ctx.store),
+    pipelines: new RecordVersions(pipelineKind, ctx.store),
+    topologies: new RecordVersions(topologyKind, ctx.store),
+  };
   const lookups = storedLookups(ctx.store);
-  const catalog: RuleCatalog = {
-    version: (id, version) => versions.find(id, version).record as StoredRule | undefined,
-    current: (id) => ctx.store.get<StoredRule>('rules', id),
+  const catalog: BacktestCatalog = {
+    version: (collection, id, version) => versions[collection].find(id, version).record,
+    current: (collection, id) => ctx.store.get(collection, id),
+    rules: () => ctx.store.list<StoredRule>('rules'),
     lookups,
   };
   const member = { config: { access: access.member } };
@@ -69,7 +76,7 @@ export const backtestRoutes: RouteModule = (app, ctx) => {
       const status = await backtests.start(request.principal.username, plan, lookups);
       const source = plan.input.kind === 'events' ? `${plan.input.events.length} events` : `topic ${plan.input.topic}`;
       await ctx.store.record('backtest', 'start', status.id, {
-        detail: `${plan.candidate.map((r) => r.id).join(', ')} over ${source}`,
+        detail: `${plan.label} over ${source}`,
       });
       void reply.code(202).header('location', `/api/backtests/${status.id}`);
       return status;

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { StoredRule } from '@weir/contract';
-import { planBacktest, type RuleCatalog } from '../../src/backtests/backtest-request.ts';
+import { rulesSubject } from '../../src/backtests/backtest-evaluator.ts';
+import { planBacktest, type BacktestCatalog } from '../../src/backtests/backtest-request.ts';
+import { domainError } from '../../src/core/errors.ts';
 
 const stored = {
   id: 'fail',
@@ -11,11 +13,52 @@ const stored = {
   annotations: [],
   enabled: true,
 } as unknown as StoredRule;
-const catalog: RuleCatalog = {
-  version: (id, v) => (id === 'fail' && v === 1 ? stored : undefined),
-  current: (id) => (id === 'fail' ? stored : undefined),
+const tasks: Record<string, unknown> = {
+  '1': { id: 1, name: 'kv', function: 'PARSE_KV', definition: {} },
+  '2': { id: 2, name: 'rules', function: 'APPLY_RULES', definition: { rules: ['fail', 'other'], matchAll: true } },
+  '3': { id: 3, name: 'broken', function: 'PDL_EXPRESSION', definition: { pdl: 'action=' } },
+};
+const pipelines: Record<string, unknown> = {
+  '1': { id: 1, name: 'p', description: '', tasks: [1, 2] },
+  '2': { id: 2, name: 'broken', description: '', tasks: [3] },
+};
+const pipelineVersions: unknown[] = [{ id: 1, name: 'p', description: '', tasks: [2] }, pipelines['1'], undefined];
+const topology = {
+  id: 5,
+  name: 't',
+  description: '',
+  pipelines: [1],
+  enabled: true,
+  group: 'default',
+  input: {
+    name: 'logins',
+    keySerde: 'org.apache.kafka.common.serialization.Serdes$StringSerde',
+    valueSerde: 'org.apache.kafka.common.serialization.Serdes$StringSerde',
+  },
+  output: [],
+};
+const catalog: BacktestCatalog = {
+  version: (collection, id, v) => {
+    if (collection === 'rules' && id === 'fail' && v <= 2) return v === 1 ? stored : undefined;
+    if (collection === 'pipelines' && id === '1' && v <= pipelineVersions.length) return pipelineVersions[v - 1];
+    throw domainError('VERSION_MISSING', { one: collection.replace(/s$/, ''), many: collection }, id, v, 3);
+  },
+  current: <T>(collection: string, id: string) =>
+    (collection === 'rules'
+      ? id === 'fail'
+        ? stored
+        : undefined
+      : collection === 'tasks'
+        ? tasks[id]
+        : collection === 'pipelines'
+          ? pipelines[id]
+          : id === '5'
+            ? topology
+            : undefined) as T | undefined,
+  rules: () => [stored],
   lookups: { get: () => undefined },
 };
+const source = { topic: 'logins', from: 0, to: 1 };
 
 test('a plan: rules by version and inline, the rules in force with their ids, times as ISO or ms, first defaults to 20', () => {
   const plan = planBacktest(
@@ -30,17 +73,20 @@ test('a plan: rules by version and inline, the rules in force with their ids, ti
     },
     catalog,
   );
-  assert.deepEqual(plan.candidate, [
-    stored,
-    { id: 'new', name: 'new', description: '', annotations: [], enabled: true, pdl: 'action="x"' },
-  ]);
-  assert.deepEqual(plan.current, [stored]);
+  assert.deepEqual(
+    plan.candidate,
+    rulesSubject([
+      stored,
+      { id: 'new', name: 'new', description: '', annotations: [], enabled: true, pdl: 'action="x"' } as StoredRule,
+    ]),
+  );
+  assert.deepEqual(plan.current, rulesSubject([stored]));
+  assert.deepEqual([plan.label, plan.rules], ['fail, new', ['fail', 'new']]);
   assert.deepEqual(plan.input, { kind: 'times', topic: 'logins', from: Date.UTC(2019, 2, 14, 9), to: 1552557600000 });
   assert.equal(plan.first, 20);
 });
 
 test('refusals name the field: a rule listed twice, an unknown field, a version that records a deletion', () => {
-  const source = { events: [] };
   assert.throws(
     () =>
       planBacktest(

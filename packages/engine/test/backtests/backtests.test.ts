@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { StoredRule } from '@weir/contract';
 import { Backtests, type BacktestKafka } from '../../src/backtests/backtests.ts';
+import { rulesSubject } from '../../src/backtests/backtest-evaluator.ts';
 import type { BacktestPlan } from '../../src/backtests/backtest-request.ts';
 import type { RangeReader } from '../../src/backtests/range-reader.ts';
 import type { FetchedRecord } from '../../src/stream/records.ts';
@@ -45,8 +46,10 @@ function slowKafka(stepMs: number): BacktestKafka {
 
 const limits = { maxEvents: 100, deadlineSeconds: 600, maxPerUser: 1 };
 const plan: BacktestPlan = {
-  candidate: [rule],
-  current: [],
+  label: 'fail',
+  candidate: rulesSubject([rule]),
+  current: rulesSubject([]),
+  rules: ['fail'],
   input: { kind: 'times', topic: 'slow', from: 0, to: 1 },
   first: 2,
 };

@@ -11,10 +11,14 @@ import { uniqueTopic } from '@weir/test-helpers/topics';
 import { testBootstrap, useTestNode } from '@weir/test-helpers/test-node';
 
 const run = promisify(execFile);
-type Alert = { user: string; _rule: { id: string }; _alert: { id: string } };
+type Alert = { user: string; _rule: { id: string }; _alert: { id: string; source: { topic: string } | null } };
 
 const FAIL = 'action="fail"';
 const BURST = 'action="fail" | event_count timespan=10m group_by user reset=false where _aggregation.value >= 3';
+/** The staged topology: its first stage lets each user's third failure on through, its second counts them. */
+const THIRD = 'action="fail" | event_count timespan=10m group_by user reset=false where _aggregation.value >= 3';
+const STREAK =
+  '_aggregation.value >= 3 | event_count timespan=10m group_by user reset=false where _aggregation.value >= 1';
 const t0 = Date.UTC(2019, 2, 14, 9, 0, 0);
 const users = ['u0', 'u1', 'u2', 'u3'];
 
@@ -78,10 +82,12 @@ for (const threads of [1, 2]) {
     const settings = { ...isolatedEngine(`backtest${threads}`), 'num.stream.threads': String(threads) };
     const input = uniqueTopic('backtest-in');
     const output = uniqueTopic('backtest-out');
+    // a second topology, of two correlation stages: a PDL_EXPRESSION's, then an APPLY_RULES task's
+    const staged = uniqueTopic('backtest-staged');
     const alertsTopic = `${settings['weir.topic.prefix']}_alerts`;
     const tn = useTestNode(settings, async () => {
       token = await tn.initAdmin();
-      await createTopics([input], 3);
+      await createTopics([input, staged], 3);
       await createTopics([output]);
       const rule = (id: string, pdl: string) => ({
         id,
@@ -100,7 +106,15 @@ for (const threads of [1, 2]) {
         function: 'APPLY_RULES',
         definition: { rules: ['fail', 'burst'], matchAll: true },
       });
-      await post(tn, token, '/api/pipelines', { id: 1, name: 'detect', description: '', tasks: [1] });
+      // a pipeline of two tasks: a filter that keeps every event of the test, then the rules
+      await post(tn, token, '/api/tasks', {
+        id: 2,
+        name: 'known actions',
+        description: '',
+        function: 'FILTER',
+        definition: { type: 'pdl', value: 'action="fail" OR action="ok"', action: 'keep' },
+      });
+      await post(tn, token, '/api/pipelines', { id: 1, name: 'detect', description: '', tasks: [2, 1] });
       await post(tn, token, '/api/topologies', {
         id: 1,
         name: 'logins',
@@ -111,11 +125,40 @@ for (const threads of [1, 2]) {
         input: { name: input },
         output: [{ name: output }],
       });
+      await post(tn, token, '/api/rules', rule('streak', STREAK));
+      await post(tn, token, '/api/tasks', {
+        id: 3,
+        name: 'third failure',
+        description: '',
+        function: 'PDL_EXPRESSION',
+        definition: { pdl: THIRD },
+      });
+      await post(tn, token, '/api/tasks', {
+        id: 4,
+        name: 'streaks',
+        description: '',
+        function: 'APPLY_RULES',
+        definition: { rules: ['streak'], matchAll: true },
+      });
+      await post(tn, token, '/api/pipelines', { id: 2, name: 'staged', description: '', tasks: [3, 4] });
+      await post(tn, token, '/api/topologies', {
+        id: 2,
+        name: 'staged',
+        description: '',
+        pipelines: [2],
+        enabled: true,
+        group: 'default',
+        input: { name: staged },
+        output: [{ name: output }],
+      });
       await waitForRunning(tn, token);
     });
 
-    const liveAlerts = async (): Promise<Alert[]> =>
-      (await kcatLines(alertsTopic, '%s\n').catch(() => [])).map((l) => JSON.parse(l) as Alert);
+    /** The alerts the engine wrote for the records of `topic`. */
+    const liveAlerts = async (topic = input): Promise<Alert[]> =>
+      (await kcatLines(alertsTopic, '%s\n').catch(() => []))
+        .map((l) => JSON.parse(l) as Alert)
+        .filter((a) => a._alert.source?.topic === topic);
 
     async function backtest(body: unknown): Promise<BacktestStatus> {
       const res = await tn.call('POST', '/api/backtests', { token, body });
@@ -183,6 +226,37 @@ for (const threads of [1, 2]) {
       assert.equal(result.diff.both.count, expected);
       assert.deepEqual([...result.diff.both.first].sort(), live.map((a) => a._alert.id).sort());
 
+      // the pipeline in force, and the topology, as candidates: the live alerts, exactly; the same as in force
+      for (const candidate of [{ pipeline: 1 }, { topology: 1 }]) {
+        const flow = await backtest({
+          candidate,
+          source: { topic: input, from: t0, to: t0 + 3600_000 },
+          first: 100,
+        });
+        const what = JSON.stringify(candidate);
+        assert.equal(flow.state, 'done', `${what}: ${flow.error}`);
+        assert.equal(flow.result!.events, first.length + second.length, what);
+        assert.deepEqual(
+          flow.result!.rules.map((r) => [
+            r.id,
+            r.alerts,
+            (r.first as unknown as Alert[]).map((a) => a._alert.id).sort(),
+          ]),
+          [
+            ['fail', 8 + failures, ids('fail')],
+            ['burst', failures, ids('burst')],
+          ],
+          what,
+        );
+        assert.deepEqual(flow.result!.diff.onlyCandidate, { count: 0, first: [] }, what);
+        assert.deepEqual(flow.result!.diff.onlyCurrent, { count: 0, first: [] }, what);
+        assert.deepEqual(
+          [flow.result!.diff.both.count, [...flow.result!.diff.both.first].sort()],
+          [expected, live.map((a) => a._alert.id).sort()],
+          what,
+        );
+      }
+
       // offsets past a partition's end are refused, naming the partition and what it holds
       const past = await tn.call('POST', '/api/backtests', {
         token,
@@ -231,6 +305,53 @@ for (const threads of [1, 2]) {
       // nothing was written: the same topics, the same end offsets
       assert.deepEqual(await topicNames(settings['weir.topic.prefix']!, input), topicsBefore);
       assert.deepEqual([await kcatEndOffsets(input, 3), (await liveAlerts()).length], offsetsBefore);
+    });
+
+    test('a topology of two correlation stages (PDL_EXPRESSION, then APPLY_RULES): the backtest of it gives the live alert ids', async () => {
+      const first = wave(0);
+      const second = wave(1);
+      await produceAt(staged, first, 0);
+      // wave 0 brings no user to 3 failures: nothing passes the first stage; the engine must have read it
+      // (and routed it to the first stage) before wave 1 comes, as for the other topology
+      await waitFor(
+        'wave 0 committed by the engine on the staged topic',
+        async () => {
+          const group = await tn.call('GET', `/api/consumer-groups/${settings['weir.application.id']}`, { token });
+          const partitions = (
+            (group.body as { partitions?: { topic: string; committedOffset: number | null }[] }).partitions ?? []
+          ).filter((p) => p.topic === staged);
+          const committed = partitions.reduce((n, p) => n + (p.committedOffset ?? 0), 0);
+          return committed >= first.length ? true : undefined;
+        },
+        60_000,
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      await produceAt(staged, second, first.length);
+      const failures = second.filter((r) => r.value.includes('"fail"')).length;
+      await waitFor(
+        'the staged alerts',
+        async () => ((await liveAlerts(staged)).length >= failures ? true : undefined),
+        90_000,
+      );
+      await new Promise((r) => setTimeout(r, 1500));
+      const live = await liveAlerts(staged);
+      assert.equal(live.length, failures, 'one streak alert per wave-1 failure');
+      for (const candidate of [{ topology: 2 }, { pipeline: 2 }]) {
+        const what = JSON.stringify(candidate);
+        const result = (
+          await backtest({ candidate, source: { topic: staged, from: t0, to: t0 + 3600_000 }, first: 100 })
+        ).result!;
+        assert.deepEqual(
+          result.rules.map((r) => [r.id, r.alerts, (r.first as unknown as Alert[]).map((a) => a._alert.id).sort()]),
+          [['streak', failures, live.map((a) => a._alert.id).sort()]],
+          what,
+        );
+        assert.deepEqual(
+          [result.diff.onlyCandidate.count, result.diff.onlyCurrent.count, result.diff.both.count],
+          [0, 0, failures],
+          what,
+        );
+      }
     });
   });
 }

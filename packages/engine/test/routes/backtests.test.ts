@@ -11,6 +11,23 @@ const t = useInProcessNode({ 'weir.backtest.max-events': '50' }, async () => {
     token: admin,
     body: { ...rule, pdl: 'action="fail" AND user="root"' },
   });
+  const task = (id: number, rules: string[]) => ({
+    id,
+    name: `rules${id}`,
+    description: '',
+    function: 'APPLY_RULES',
+    definition: { rules, matchAll: true },
+  });
+  for (const body of [task(1, ['fail']), task(2, ['any'])])
+    assert.equal((await t.node.call('POST', '/api/tasks', { token: admin, body })).status, 201);
+  await t.node.call('POST', '/api/rules', {
+    token: admin,
+    body: { ...rule, id: 'any', name: 'Any', pdl: 'action="fail" OR action="ok"' },
+  });
+  const pipeline = { id: 1, name: 'detect', description: '', tasks: [1] };
+  assert.equal((await t.node.call('POST', '/api/pipelines', { token: admin, body: pipeline })).status, 201);
+  // version 2 of the pipeline (in force): the task of rule `any`
+  await t.node.call('PUT', '/api/pipelines/1', { token: admin, body: { ...pipeline, tasks: [2] } });
   await t.node.call('POST', '/api/topics', {
     token: admin,
     body: { name: 'logins', numberOfPartitions: 2, replicationFactor: 1 },
@@ -139,4 +156,83 @@ test('bad input: each refusal names the field and what is wrong', async () => {
     missing.body,
     notFound('No backtest nope; backtests are kept for an hour after they end, on the node that ran them.'),
   );
+});
+
+test('a pipeline version as candidate over uploaded events: its rules in force; the diff against the pipeline in force', async () => {
+  const events = [
+    { action: 'fail', user: 'root', _time: Date.UTC(2019, 0, 1) },
+    { action: 'fail', user: 'bob', _time: Date.UTC(2019, 0, 2) },
+    { action: 'ok', user: 'bob', _time: Date.UTC(2019, 0, 3) },
+  ];
+  // version 1 runs rule `fail` as in force (root only); the pipeline in force runs `any` (every event)
+  const res = await post({ candidate: { pipeline: 1, version: 1 }, source: { events }, first: 5 });
+  assert.equal(res.status, 202, res.text);
+  const done = await settled((res.body as { id: string }).id);
+  assert.equal(done.state, 'done', String(done.error));
+  const result = done.result as {
+    rules: { id: string; alerts: number; first: { user: string }[] }[];
+    diff: Record<string, { count: number }>;
+  };
+  assert.deepEqual(
+    result.rules.map((r) => [r.id, r.alerts, r.first.map((a) => a.user)]),
+    [['fail', 1, ['root']]],
+  );
+  assert.deepEqual(Object.fromEntries(Object.entries(result.diff).map(([k, v]) => [k, v.count])), {
+    onlyCandidate: 1,
+    onlyCurrent: 3,
+    both: 0,
+  });
+  // an inline pipeline: a filter (bob's events only), then the task in force: 2 alerts, both also in force
+  const inline = await post({
+    candidate: {
+      pipeline: {
+        id: 1,
+        tasks: [{ id: 9, name: 'bob', function: 'FILTER', definition: { type: 'pdl', value: 'user="bob"' } }, 2],
+      },
+    },
+    source: { events },
+  });
+  assert.equal(inline.status, 202, inline.text);
+  const ran = await settled((inline.body as { id: string }).id);
+  const counts = ran.result as typeof result;
+  assert.deepEqual(
+    counts.rules.map((r) => [r.id, r.alerts]),
+    [['any', 2]],
+  );
+  assert.deepEqual(Object.fromEntries(Object.entries(counts.diff).map(([k, v]) => [k, v.count])), {
+    onlyCandidate: 0,
+    onlyCurrent: 1,
+    both: 2,
+  });
+  // the audit trail names the candidate
+  const audit = await t.node.call('GET', '/api/audit?kind=backtest', { token: t.tokens.admin });
+  assert.match(JSON.stringify(audit.body), /pipeline 1 version 1 over 3 events/);
+});
+
+test('a pipeline or topology candidate that does not resolve: 400 naming the field', async () => {
+  const events = { events: [] };
+  const cases: [unknown, string][] = [
+    [
+      { pipeline: 9 },
+      "candidate.pipeline: pipeline 9 does not exist (give version to backtest a deleted one's version)",
+    ],
+    [{ pipeline: 1, version: 5 }, "candidate.version: Pipeline '1' has no version 5; it has versions 1 to 2."],
+    [{ pipeline: 'detect' }, 'candidate.pipeline: "detect" is not a pipeline id (a whole number)'],
+    [
+      { topology: 3 },
+      "candidate.topology: topology 3 does not exist (give version to backtest a deleted one's version)",
+    ],
+    [
+      { topology: 3, version: 1 },
+      "candidate.version: Topology '3' has no versions: no topology with this id was changed since versions are kept.",
+    ],
+    [{ topology: 3, pipeline: 1 }, 'candidate: gives pipeline and topology; give one'],
+    [{ pipeline: 1, rules: [] }, 'candidate: gives rules and pipeline; give one'],
+    [{ pipeline: 1, from: 2 }, 'candidate.from: is not a field of a pipeline candidate (accepted: pipeline, version)'],
+    [{ pipeline: { tasks: [1, 77] } }, 'candidate.pipeline.tasks[1]: task 77 does not exist'],
+  ];
+  for (const [candidate, detail] of cases) {
+    const res = await post({ candidate, source: events });
+    assert.deepEqual([res.status, res.body], [400, invalid(detail)], JSON.stringify(candidate));
+  }
 });
