@@ -247,6 +247,8 @@ export class Backtests {
         // a fetch holds up to 4 MiB a partition: processed in slices, the event loop (the API, the
         // progress events, a cancel) served between them
         for (let i = 0; i < chunk.length; i += sliceRecords) {
+          // cancelled while it waited: nothing more is read (the status sent at the cancel stays the last)
+          if (job.abort.signal.aborted) break reading;
           const slice = chunk.slice(i, i + sliceRecords);
           for (const record of slice) tally.step(candidate.record(record), current.record(record));
           read += slice.length;

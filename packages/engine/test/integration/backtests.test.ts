@@ -248,8 +248,8 @@ for (const threads of [1, 2]) {
           ],
           what,
         );
-        assert.deepEqual(flow.result!.diff.onlyCandidate, { count: 0, first: [] }, what);
-        assert.deepEqual(flow.result!.diff.onlyCurrent, { count: 0, first: [] }, what);
+        assert.deepEqual(flow.result!.diff.onlyCandidate, { count: 0, first: [], alerts: [] }, what);
+        assert.deepEqual(flow.result!.diff.onlyCurrent, { count: 0, first: [], alerts: [] }, what);
         assert.deepEqual(
           [flow.result!.diff.both.count, [...flow.result!.diff.both.first].sort()],
           [expected, live.map((a) => a._alert.id).sort()],
