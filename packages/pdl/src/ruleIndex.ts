@@ -12,14 +12,23 @@ import type { JsonObject } from './values.ts';
 
 /**
  * What the index needs of a rule: its AST (a CompiledPdl has one) and whether it keeps
- * correlation state. A rule without an AST, a correlation rule, or a null/undefined slot (say, a
- * rule that is missing or disabled: the caller still wants to meet it in order) is always a
- * candidate.
+ * correlation state. A rule without an AST or a correlation rule is always a candidate.
  */
 export interface IndexableRule {
   readonly ast?: Pipeline;
   readonly hasCorrelation?: boolean;
 }
+
+/**
+ * A position without a rule to match, said explicitly: `'always'`, a candidate for every event
+ * (APPLY_RULES: a disabled or missing rule it counts as skipped on each record); `'never'`, a
+ * candidate for no event (a backtest's disabled rule). null and undefined are refused (a
+ * TypeError): whether an empty slot is met is the caller's choice, not a default.
+ */
+export type RuleSlot = 'always' | 'never';
+
+/** What RuleIndex is built from, per position. */
+export type IndexEntry = IndexableRule | RuleSlot;
 
 /** Options of a RuleIndex. */
 export interface RuleIndexOptions {
@@ -41,7 +50,8 @@ export const LEARN_EVENTS = 2000;
  * text), `field ?= "text"` (a substring), and an `OR` whose every operand has such a condition.
  * Of each rule's choices, the one an event is least likely to meet is indexed: guessed from the
  * rules at first (keyChance), then learned from the events `select` saw (RuleIndexOptions).
- * Rules without one, correlation rules and empty slots are always candidates.
+ * Rules without one, correlation rules and `'always'` slots are always candidates; `'never'`
+ * slots are never.
  *
  * Sound: a rule is left out only when no element of the event's field (the field itself if not
  * an array) meets any key of the rule's indexed choice, which the rule needs to match.
@@ -75,15 +85,24 @@ export class RuleIndex {
   #census: Census | undefined;
   /** Whether the keys were chosen by learned rates. */
   #learned = false;
+  /** Per position, whether it is a `'never'` slot. */
+  readonly #never: readonly boolean[];
 
-  constructor(rules: readonly (IndexableRule | null | undefined)[], options: RuleIndexOptions = {}) {
+  constructor(rules: readonly IndexEntry[], options: RuleIndexOptions = {}) {
     this.size = rules.length;
+    rules.forEach((rule, position) => {
+      if (rule === null || rule === undefined)
+        throw new TypeError(`RuleIndex: the rule at position ${position} is ${String(rule)}; pass 'always' or 'never'`);
+    });
+    this.#never = rules.map((rule) => rule === 'never');
     this.selected = new Int32Array(rules.length);
     this.#found = new Int32Array(rules.length);
     this.#marks = new Uint32Array(rules.length);
     this.#guards = new RuleGuards(rules.length);
     const needs = rules.map((rule) =>
-      rule?.ast === undefined || rule.hasCorrelation === true ? undefined : pipelineNeed(rule.ast),
+      typeof rule === 'string' || rule.ast === undefined || rule.hasCorrelation === true
+        ? undefined
+        : pipelineNeed(rule.ast),
     );
     this.#needs = needs;
     const named = ruleKeys(needs);
@@ -106,6 +125,10 @@ export class RuleIndex {
     for (let position = 0; position < this.size; position++) {
       const need = this.#needs[position];
       const choice = need === undefined ? undefined : cheapest(need, cost);
+      if (this.#never[position] === true) {
+        this.#described[position] = { keys: [], guards: [] };
+        continue;
+      }
       if (choice === undefined) {
         always.push(position);
         this.#described[position] = undefined;
@@ -184,8 +207,8 @@ export class RuleIndex {
 
   /**
    * How the rule at `position` is indexed (for tests and tools): the keys of which an event must
-   * meet one (`suffix Image i"\\cmd.exe"`) and the guards it must also meet; undefined when the
-   * rule is a candidate for every event.
+   * meet one (`suffix Image i"\\cmd.exe"`) and the guards it must also meet; no keys for a
+   * `'never'` slot; undefined when the rule is a candidate for every event.
    */
   keysOf(position: number): { readonly keys: readonly string[]; readonly guards: readonly string[] } | undefined {
     return this.#described[position];

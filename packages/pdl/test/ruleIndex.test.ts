@@ -30,18 +30,30 @@ describe('RuleIndex', () => {
     assert.deepEqual(candidates(index, 'text'), [5]);
   });
 
-  test('correlation rules, empty slots and rules without an AST are always candidates', () => {
+  test("correlation rules, 'always' slots and rules without an AST are always candidates; 'never' slots never", () => {
     const compiled = [
       compile('a = 1 | event_count timespan=1m'),
-      null,
+      'always' as const,
       compile('a = 2'),
       { hasCorrelation: false },
-      undefined,
+      'never' as const,
+      'always' as const,
     ];
     const index = new RuleIndex(compiled);
-    assert.equal(index.indexedCount, 1);
-    assert.deepEqual(candidates(index, { a: 3 }), [0, 1, 3, 4]);
-    assert.deepEqual(candidates(index, { a: 2 }), [0, 1, 2, 3, 4]);
+    assert.equal(index.indexedCount, 2);
+    assert.deepEqual(candidates(index, { a: 3 }), [0, 1, 3, 5]);
+    assert.deepEqual(candidates(index, { a: 2 }), [0, 1, 2, 3, 5]);
+    assert.deepEqual(candidates(index, 'text'), [0, 1, 3, 5]);
+    assert.deepEqual(index.keysOf(4), { keys: [], guards: [] });
+    assert.equal(index.keysOf(1), undefined);
+  });
+
+  test('an empty slot (null, undefined) is refused: the caller says always or never', () => {
+    for (const empty of [null, undefined])
+      assert.throws(
+        () => new RuleIndex([compile('a = 1'), empty as unknown as 'never']),
+        new TypeError(`RuleIndex: the rule at position 1 is ${String(empty)}; pass 'always' or 'never'`),
+      );
   });
 
   test('the returned array is reused between calls and stays ordered with many candidates', () => {
