@@ -4,7 +4,7 @@ import { countEvent, guessedCost, learnedCost, newCensus, ruleKeys } from './key
 import type { Census } from './keyStatistics.ts';
 import { buildTable, emptyTable } from './keyTable.ts';
 import type { KeyTable } from './keyTable.ts';
-import { cheapest, describeKey, pipelineNeed } from './requiredConditions.ts';
+import { cheapest, describeKey, pipelineNeed, secondCheapest } from './requiredConditions.ts';
 import type { Key, Need } from './requiredConditions.ts';
 import { guardsOf, RuleGuards } from './ruleGuards.ts';
 import { isObject } from './values.ts';
@@ -39,7 +39,27 @@ export interface RuleIndexOptions {
    * depends on it, never which rules can match (every choice is sound).
    */
   readonly learnEvents?: number;
+  /**
+   * A rule whose need is an AND gets a second choice of keys, from another of its parts, when an
+   * event is guessed (or, after learning, seen) to meet it less often than this share. Default
+   * SECOND_KEY_BELOW; 0: no second keys. Only the cost of `select` depends on it.
+   */
+  readonly secondKeyBelow?: number;
 }
+
+/** How a rule is indexed (RuleIndex.keysOf). */
+export interface IndexedAs {
+  readonly keys: readonly string[];
+  readonly guards: readonly string[];
+  readonly second?: readonly string[];
+}
+
+/**
+ * A rule gets a second choice of keys only when an event is guessed (or, after learning, seen) to
+ * meet it less often than this (RuleIndexOptions.secondKeyBelow): a second key most events meet
+ * costs a look-up and prunes nothing.
+ */
+export const SECOND_KEY_BELOW = 0.2;
 
 /** Events the index learns key rates from before it chooses its keys again (RuleIndexOptions.learnEvents). */
 export const LEARN_EVENTS = 2000;
@@ -76,7 +96,13 @@ export class RuleIndex {
   /** Per rule, up to two more required `field = value` checked after the look-up. */
   readonly #guards: RuleGuards;
   /** Per rule, its indexed keys and guards as text (keysOf); undefined: always a candidate. */
-  readonly #described: ({ keys: readonly string[]; guards: readonly string[] } | undefined)[] = [];
+  readonly #described: (IndexedAs | undefined)[] = [];
+  /** Per rule, 1 when it has a second choice of keys (positions `size + position` in the table). */
+  readonly #second: Uint8Array;
+  /** How many rules have a second choice of keys. */
+  #secondCount = 0;
+  /** RuleIndexOptions.secondKeyBelow. */
+  readonly #secondBelow: number;
   /** What each rule needs (undefined: nothing the index can use). */
   readonly #needs: readonly (Need | undefined)[];
   /** The guessed cost of a key (before learning). */
@@ -96,8 +122,11 @@ export class RuleIndex {
     });
     this.#never = rules.map((rule) => rule === 'never');
     this.selected = new Int32Array(rules.length);
-    this.#found = new Int32Array(rules.length);
-    this.#marks = new Uint32Array(rules.length);
+    // a rule's second keys stand in the table for position `size + position`
+    this.#found = new Int32Array(2 * rules.length);
+    this.#marks = new Uint32Array(2 * rules.length);
+    this.#second = new Uint8Array(rules.length);
+    this.#secondBelow = options.secondKeyBelow ?? SECOND_KEY_BELOW;
     this.#guards = new RuleGuards(rules.length);
     const needs = rules.map((rule) =>
       typeof rule === 'string' || rule.ast === undefined || rule.hasCorrelation === true
@@ -122,6 +151,8 @@ export class RuleIndex {
     const entries: (readonly [Key, number])[] = [];
     const always: number[] = [];
     this.#guards.clear();
+    this.#second.fill(0);
+    this.#secondCount = 0;
     for (let position = 0; position < this.size; position++) {
       const need = this.#needs[position];
       const choice = need === undefined ? undefined : cheapest(need, cost);
@@ -135,9 +166,19 @@ export class RuleIndex {
         continue;
       }
       const guards = guardsOf(need as Need, choice.keys, rank);
-      this.#described[position] = { keys: choice.keys.map(describeKey), guards: guards.map(describeKey) };
+      const second = secondCheapest(need as Need, cost, this.#secondBelow);
+      this.#described[position] = {
+        keys: choice.keys.map(describeKey),
+        guards: guards.map(describeKey),
+        ...(second === undefined ? {} : { second: second.keys.map(describeKey) }),
+      };
       this.#guards.set(position, guards);
       for (const key of choice.keys) entries.push([key, position]);
+      if (second !== undefined) {
+        this.#second[position] = 1;
+        this.#secondCount++;
+        for (const key of second.keys) entries.push([key, this.size + position]);
+      }
     }
     this.#table = buildTable(entries);
     this.#always = Int32Array.from(always);
@@ -171,8 +212,8 @@ export class RuleIndex {
       selected.set(always);
       return always.length;
     }
-    // with no rule always a candidate, collect straight into `selected`
-    const found = always.length === 0 ? selected : this.#found;
+    // with no rule always a candidate and no second keys, collect straight into `selected`
+    const found = always.length === 0 && this.#secondCount === 0 ? selected : this.#found;
     const marks = this.#marks;
     let epoch = ++this.#epoch;
     if (epoch === 0xffffffff) {
@@ -181,6 +222,7 @@ export class RuleIndex {
       epoch = this.#epoch = 1;
     }
     let count = walkEvent(this.#table, event, found, 0, marks, epoch);
+    if (this.#secondCount > 0) count = this.#bothChoices(found, count, epoch);
     if (this.#guards.fieldCount > 0) count = this.#guards.apply(event, found, count, epoch);
     // positions arrive per list in order, the lists in any order: sort (they are short)
     sortPrefix(found, count);
@@ -206,11 +248,29 @@ export class RuleIndex {
   }
 
   /**
-   * How the rule at `position` is indexed (for tests and tools): the keys of which an event must
-   * meet one (`suffix Image i"\\cmd.exe"`) and the guards it must also meet; no keys for a
-   * `'never'` slot; undefined when the rule is a candidate for every event.
+   * Keeps of `found[0 … count)` the rules whose second keys the event met too (or that have none),
+   * and drops the second keys' positions (`size + position`).
    */
-  keysOf(position: number): { readonly keys: readonly string[]; readonly guards: readonly string[] } | undefined {
+  #bothChoices(found: Int32Array, count: number, epoch: number): number {
+    const size = this.size;
+    const second = this.#second;
+    const marks = this.#marks;
+    let kept = 0;
+    for (let c = 0; c < count; c++) {
+      const position = found[c] as number;
+      if (position >= size || (second[position] === 1 && marks[size + position] !== epoch)) continue;
+      found[kept++] = position;
+    }
+    return kept;
+  }
+
+  /**
+   * How the rule at `position` is indexed (for tests and tools): the keys of which an event must
+   * meet one (`suffix Image i"\\cmd.exe"`), the guards it must also meet, and its second keys of
+   * which it must meet one too (when it has some); no keys for a `'never'` slot; undefined when
+   * the rule is a candidate for every event.
+   */
+  keysOf(position: number): IndexedAs | undefined {
     return this.#described[position];
   }
 

@@ -77,6 +77,47 @@ describe('RuleIndex', () => {
   });
 });
 
+describe('RuleIndex, second keys', () => {
+  test('a rule of an AND needs one key of its cheapest part and one of another (text) part', () => {
+    const compiled = [
+      compile('EventID = 1 AND Image = i"*\\\\curl.exe" AND (CommandLine ?= i" --form" OR CommandLine ?= "-T")'),
+    ];
+    // keys are guessed costly here (no events seen): take the second choice whatever its cost
+    const index = new RuleIndex(compiled, { secondKeyBelow: Infinity });
+    assert.deepEqual(index.keysOf(0), {
+      keys: ['suffix Image i"\\\\curl.exe"'],
+      guards: ['equals EventID 1'],
+      second: ['contains CommandLine i" --form"', 'contains CommandLine "-T"'],
+    });
+    const curl = { EventID: 1, Image: 'C:\\Windows\\CURL.EXE' };
+    assert.deepEqual(candidates(index, { ...curl, CommandLine: 'curl.exe -k https://x' }), []);
+    assert.deepEqual(candidates(index, { ...curl, CommandLine: 'curl.exe --FORM a=@b' }), [0]);
+    assert.deepEqual(candidates(index, { ...curl, CommandLine: ['x', '-T'] }), [0]);
+    assert.deepEqual(candidates(index, { ...curl, CommandLine: null }), []);
+    assert.deepEqual(candidates(index, curl), []);
+    assert.deepEqual(candidates(index, { CommandLine: '--form' }), []);
+    for (const e of [
+      { ...curl, CommandLine: 'x --form' },
+      { ...curl, CommandLine: 'x' },
+    ])
+      assert.deepEqual(
+        candidates(index, e).filter((i) => compiled[i]?.run(e) !== null),
+        compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i])),
+      );
+  });
+
+  test('no second key when the other parts are exact values (the guards), an OR, or too common (secondKeyBelow)', () => {
+    const compiled = ['a = 1 AND b = 2 AND c = 3', 'a ?= "x" OR b ?= "y"', 'a ?= "xyz" AND b ?= "uvw"'].map((r) =>
+      compile(r),
+    );
+    const index = new RuleIndex(compiled, { secondKeyBelow: Infinity });
+    assert.equal(index.keysOf(0)?.second, undefined);
+    assert.equal(index.keysOf(1)?.second, undefined);
+    assert.deepEqual(index.keysOf(2)?.second, ['contains b "uvw"']);
+    assert.equal(new RuleIndex(compiled, { secondKeyBelow: 0 }).keysOf(2)?.second, undefined);
+  });
+});
+
 describe('RuleIndex property', () => {
   test('the rules matching an event are the same whether all rules run or only the candidates', () => {
     fc.assert(
@@ -85,7 +126,8 @@ describe('RuleIndex property', () => {
         fc.array(indexEvent, { minLength: 1, maxLength: 8 }),
         (asts, events) => {
           const compiled = asts.map((ast) => compile(ast as unknown as Pipeline));
-          const index = new RuleIndex(compiled);
+          // every rule that can have a second key gets one (whatever its cost), so both choices are exercised
+          const index = new RuleIndex(compiled, { secondKeyBelow: Infinity });
           for (const e of events) {
             const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
             const got = [...index.candidates(e)];
