@@ -81,31 +81,38 @@ export class TextAutomaton {
       for (let code = 65; code <= 90; code++) if (ascii[code + 32] !== 0) ascii[code] = ascii[code + 32] as number;
     const states = children.length;
     if (states > 0xffff || states * classes > maxCells) return undefined;
-    // breadth first: a state's fail state is shallower, so its row is complete before the state's
+    // states numbered breadth first: the shallow states, where a scan spends most steps, share
+    // the first rows of the table (cache lines); a state's fail state is shallower, so its row is
+    // complete before the state's
+    const order = [0];
+    for (let q = 0; q < order.length; q++)
+      for (const child of (children[order[q] as number] as Map<number, number>).values()) order.push(child);
+    const id = new Int32Array(states);
+    order.forEach((state, n) => (id[state] = n));
     const delta = new Uint16Array(states * classes);
     const final = new Uint8Array(states);
     const fail = new Int32Array(states);
     const outputs: (readonly (readonly number[])[] | undefined)[] = new Array(states).fill(undefined);
-    const queue = [0];
-    for (let q = 0; q < queue.length; q++) {
-      const state = queue[q] as number;
+    for (let state = 0; state < states; state++) {
+      const trie = order[state] as number;
       const row = state * classes;
       const failRow = (fail[state] as number) * classes;
       const lists = [
-        ...(own[state] as (readonly number[])[]),
+        ...(own[trie] as (readonly number[])[]),
         ...(state === 0 ? [] : (outputs[fail[state] as number] ?? [])),
       ];
       outputs[state] = lists.length === 0 ? undefined : lists;
       final[state] = lists.length === 0 ? 0 : 1;
+      const next = children[trie] as Map<number, number>;
       for (let cls = 0; cls < classes; cls++) {
-        const child = (children[state] as Map<number, number>).get(cls);
+        const child = next.get(cls);
         if (child === undefined) {
           delta[row + cls] = state === 0 ? 0 : (delta[failRow + cls] as number);
           continue;
         }
-        delta[row + cls] = child;
-        fail[child] = state === 0 ? 0 : (delta[failRow + cls] as number);
-        queue.push(child);
+        const numbered = id[child] as number;
+        delta[row + cls] = numbered;
+        fail[numbered] = state === 0 ? 0 : (delta[failRow + cls] as number);
       }
     }
     return new TextAutomaton(caseless, states, classes, ascii, other, delta, final, outputs);
