@@ -179,13 +179,15 @@ export function cheapest(need: Need, cost: (key: Key) => number): { keys: Key[];
 /**
  * A second choice of keys for a rule whose need is an AND: the cheapest choice of another of its
  * parts than the one `cheapest` takes, of which an event must meet one too (the rule needs every
- * part). Parts that only need exact values are left to the guards (ruleGuards.ts). Undefined
- * when there is none, or when its cost is not below `below` (a key most events meet only costs).
+ * part). Parts that only need exact values are left to the guards (ruleGuards.ts), and parts
+ * with a key not `allowed` are passed over. Undefined when there is none, or when its cost is not
+ * below `below` (a key most events meet only costs).
  */
 export function secondCheapest(
   need: Need,
   cost: (key: Key) => number,
   below: number,
+  allowed: (key: Key) => boolean = () => true,
 ): { keys: Key[]; cost: number } | undefined {
   if (need.kind !== 'all') return undefined;
   // the parts of nested ANDs are parts too (`cheapest` takes the same minimum through them)
@@ -209,6 +211,7 @@ export function secondCheapest(
   let second: { keys: Key[]; cost: number } | undefined;
   choices.forEach((choice, n) => {
     if (choice === undefined || n === first || choice.keys.every((k) => k.kind === 'equals')) return;
+    if (!choice.keys.every(allowed)) return;
     if (choice.cost < below && (second === undefined || choice.cost < second.cost)) second = choice;
   });
   return second;

@@ -4,7 +4,7 @@ import { countEvent, guessedCost, learnedCost, newCensus, ruleKeys } from './key
 import type { Census } from './keyStatistics.ts';
 import { buildTable, emptyTable } from './keyTable.ts';
 import type { KeyTable } from './keyTable.ts';
-import { cheapest, describeKey, pipelineNeed, secondCheapest } from './requiredConditions.ts';
+import { cheapest, describeKey, indexedFieldId, pipelineNeed, secondCheapest } from './requiredConditions.ts';
 import type { Key, Need } from './requiredConditions.ts';
 import { guardsOf, RuleGuards } from './ruleGuards.ts';
 import { isObject } from './values.ts';
@@ -41,7 +41,9 @@ export interface RuleIndexOptions {
   readonly learnEvents?: number;
   /**
    * A rule whose need is an AND gets a second choice of keys, from another of its parts, when an
-   * event is guessed (or, after learning, seen) to meet it less often than this share. Default
+   * event is guessed (or, after learning, seen) to meet it less often than this share, and when
+   * its keys are on fields the first choices already make the walk read (and search the same way:
+   * a substring key where substrings are searched). Default
    * SECOND_KEY_BELOW; 0: no second keys. Only the cost of `select` depends on it.
    */
   readonly secondKeyBelow?: number;
@@ -153,9 +155,24 @@ export class RuleIndex {
     this.#guards.clear();
     this.#second.fill(0);
     this.#secondCount = 0;
+    const chosen: ({ keys: Key[] } | undefined)[] = [];
+    // what the first choices make the walk read: a field, and the kinds of text search on it
+    const walked = new Set<string>();
     for (let position = 0; position < this.size; position++) {
       const need = this.#needs[position];
-      const choice = need === undefined ? undefined : cheapest(need, cost);
+      const choice = need === undefined || this.#never[position] === true ? undefined : cheapest(need, cost);
+      chosen.push(choice);
+      for (const key of choice?.keys ?? []) {
+        walked.add(indexedFieldId(key));
+        walked.add(`${key.kind}\u0000${indexedFieldId(key)}`);
+      }
+    }
+    // a second key only where the walk goes anyway: no field read or text scanned for it alone
+    const cheapToWalk = (key: Key): boolean =>
+      walked.has(key.kind === 'equals' ? indexedFieldId(key) : `${key.kind}\u0000${indexedFieldId(key)}`);
+    for (let position = 0; position < this.size; position++) {
+      const need = this.#needs[position];
+      const choice = chosen[position];
       if (this.#never[position] === true) {
         this.#described[position] = { keys: [], guards: [] };
         continue;
@@ -166,7 +183,7 @@ export class RuleIndex {
         continue;
       }
       const guards = guardsOf(need as Need, choice.keys, rank);
-      const second = secondCheapest(need as Need, cost, this.#secondBelow);
+      const second = secondCheapest(need as Need, cost, this.#secondBelow, cheapToWalk);
       this.#described[position] = {
         keys: choice.keys.map(describeKey),
         guards: guards.map(describeKey),

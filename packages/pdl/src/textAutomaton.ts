@@ -1,9 +1,11 @@
 /**
- * The multi-pattern text search of RuleIndex: every prefix, suffix and substring key of one field
- * in one Aho-Corasick automaton (a DFA over character classes), so an event string is read once,
- * one table step per character, however many keys (hundreds of Sigma `contains` on a command
- * line) the field has. A prefix is a key after a start mark, a suffix a key before an end mark:
- * the text is fed as start mark, its characters, end mark.
+ * The multi-pattern text search of RuleIndex: the substring keys of one field in one Aho-Corasick
+ * automaton (a DFA over character classes), so an event string is read once, one table step per
+ * character, however many keys (hundreds of Sigma `contains` on a command line) the field has.
+ * Prefix keys are a trie read from the string's start, suffix keys reversed and read from its
+ * end, each only as far as some key continues (a few characters, not the whole string). The
+ * automaton also takes a prefix as a key after a start mark and a suffix as a key before an end
+ * mark (the text fed as start mark, characters, end mark), so one automaton can hold all kinds.
  */
 
 /** A text key and the positions (rules, or keys while learning) it stands for. */
@@ -192,6 +194,63 @@ export class TextAutomaton {
     return count;
   }
 
+  /**
+   * For an automaton of prefix keys only: reads the text from its start (`fromEnd`: from its end,
+   * for the reversed suffix keys) and stops at the first character no key continues with (every
+   * key begins with the start mark, so the automaton is then back at its root for good). Caseless,
+   * at the first character from 128 on, it reads the lower-cased text instead.
+   */
+  scanAnchored(
+    text: string,
+    fromEnd: boolean,
+    into: Int32Array,
+    count: number,
+    marks: Uint32Array,
+    epoch: number,
+  ): number {
+    const ascii = this.#ascii;
+    const delta = this.#delta;
+    const final = this.#final;
+    const classes = this.classes;
+    const last = text.length - 1;
+    let state = delta[START] as number;
+    for (let i = 0; i <= last; i++) {
+      const code = text.charCodeAt(fromEnd ? last - i : i);
+      let cls: number;
+      if (code < 128) cls = ascii[code] as number;
+      else if (this.caseless) return this.#anchoredLowered(text.toLowerCase(), fromEnd, into, count, marks, epoch);
+      else cls = this.#other.get(code) ?? OTHER;
+      state = delta[state * classes + cls] as number;
+      if (state === 0) return count;
+      if (final[state] !== 0) count = this.#add(state, into, count, marks, epoch);
+    }
+    return count;
+  }
+
+  #anchoredLowered(
+    lower: string,
+    fromEnd: boolean,
+    into: Int32Array,
+    count: number,
+    marks: Uint32Array,
+    epoch: number,
+  ): number {
+    const ascii = this.#ascii;
+    const delta = this.#delta;
+    const final = this.#final;
+    const classes = this.classes;
+    const last = lower.length - 1;
+    let state = delta[START] as number;
+    for (let i = 0; i <= last; i++) {
+      const code = lower.charCodeAt(fromEnd ? last - i : i);
+      const cls = code < 128 ? (ascii[code] as number) : (this.#other.get(code) ?? OTHER);
+      state = delta[state * classes + cls] as number;
+      if (state === 0) return count;
+      if (final[state] !== 0) count = this.#add(state, into, count, marks, epoch);
+    }
+    return count;
+  }
+
   #add(state: number, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
     const lists = this.#outputs[state] as readonly (readonly number[])[];
     for (let l = 0; l < lists.length; l++) {
@@ -206,6 +265,13 @@ export class TextAutomaton {
     }
     return count;
   }
+}
+
+/** The text's UTF-16 code units in reverse order (as `endsWith` compares them). */
+function reverse(text: string): string {
+  let out = '';
+  for (let i = text.length - 1; i >= 0; i--) out += text[i];
+  return out;
 }
 
 /** Keys with a character from 128 on: an emoji, a homoglyph (met only by text holding one). */
@@ -240,28 +306,53 @@ function automataOf(keys: readonly TextKey[], caseless: boolean, maxCells: numbe
  * classes), read only for a string that holds a character from 128 on.
  */
 export class TextSearch {
+  /** The automata of the substring keys without wider characters. */
   readonly narrow: readonly TextAutomaton[];
+  /** The automata of the substring keys with wider characters. */
   readonly wide: readonly TextAutomaton[];
+  /** The automata of the prefix keys, read from a string's start until no key can follow. */
+  readonly prefixes: readonly TextAutomaton[];
+  /** The automata of the suffix keys reversed, read from a string's end until no key can follow. */
+  readonly suffixes: readonly TextAutomaton[];
   /** Keys too long for an automaton (over 65,534 characters: only from a hand-built AST), tested one by one. */
   readonly plain: readonly TextKey[];
   readonly #caseless: boolean;
 
   constructor(keys: readonly TextKey[], caseless: boolean, maxCells = MAX_CELLS) {
     const plain: TextKey[] = [];
+    const contains = keys.filter((k) => k.kind === 'contains');
     this.narrow = automataOf(
-      keys.filter((k) => !isWide(k)),
+      contains.filter((k) => !isWide(k)),
       caseless,
       maxCells,
       plain,
     );
-    this.wide = automataOf(keys.filter(isWide), caseless, maxCells, plain);
+    this.wide = automataOf(contains.filter(isWide), caseless, maxCells, plain);
+    this.prefixes = automataOf(
+      keys.filter((k) => k.kind === 'prefix'),
+      caseless,
+      maxCells,
+      plain,
+    );
+    const suffixes = keys.filter((k) => k.kind === 'suffix');
+    const reversed = suffixes.map((k): TextKey => ({ kind: 'prefix', text: reverse(k.text), positions: k.positions }));
+    const tooLong: TextKey[] = [];
+    this.suffixes = automataOf(reversed, caseless, maxCells, tooLong);
+    for (const key of tooLong) plain.push(suffixes[reversed.indexOf(key)] as TextKey);
     this.plain = plain;
     this.#caseless = caseless;
   }
 
-  /** TextAutomaton.scan of every automaton that the text could meet. */
+  /** The positions of the keys the text meets (TextAutomaton.scan's contract), from every automaton it could meet. */
   scan(text: string, into: Int32Array, count: number, marks: Uint32Array, epoch: number): number {
+    const prefixes = this.prefixes;
+    for (let a = 0; a < prefixes.length; a++)
+      count = (prefixes[a] as TextAutomaton).scanAnchored(text, false, into, count, marks, epoch);
+    const suffixes = this.suffixes;
+    for (let a = 0; a < suffixes.length; a++)
+      count = (suffixes[a] as TextAutomaton).scanAnchored(text, true, into, count, marks, epoch);
     const narrow = this.narrow;
+    // without substring automata, the wide ones are read for every string (they are rare)
     let wide = narrow.length === 0;
     for (let a = 0; a < narrow.length; a++) {
       const automaton = narrow[a] as TextAutomaton;

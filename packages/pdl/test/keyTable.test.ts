@@ -37,7 +37,7 @@ describe('buildTable', () => {
     assert.deepEqual(table.root.children.get('n')?.children.get('x')?.fields, [nx]);
   });
 
-  test('prefix, suffix and substring keys of a field share one automaton; keys with wider characters get their own', () => {
+  test("a field's substring keys share one automaton (keys with wider characters another), its prefixes one, its suffixes one", () => {
     const table = buildTable(
       keys('f = "C:\\\\*"', 'f = "*.exe"', 'f = "*\\\\cmd.exe"', 'f ?= "abc"', 'f ?= "abc"', 'f ?= "é"').map(
         (k, n) => [k, n] as const,
@@ -47,6 +47,8 @@ describe('buildTable', () => {
     assert.equal(field?.hasText, true);
     assert.equal(field?.text?.narrow.length, 1);
     assert.equal(field?.text?.wide.length, 1);
+    assert.equal(field?.text?.prefixes.length, 1);
+    assert.equal(field?.text?.suffixes.length, 1);
     assert.equal(field?.textKeys.size, 0); // only kept while the table is built
     const found = new Int32Array(6);
     const n = field?.text?.scan('C:\\abc\\cmd.exe', found, 0, new Uint32Array(6), 1) ?? 0;

@@ -79,9 +79,11 @@ describe('RuleIndex', () => {
 
 describe('RuleIndex, second keys', () => {
   test('a rule of an AND needs one key of its cheapest part and one of another (text) part', () => {
-    const compiled = [
-      compile('EventID = 1 AND Image = i"*\\\\curl.exe" AND (CommandLine ?= i" --form" OR CommandLine ?= "-T")'),
-    ];
+    const curlRule = 'EventID = 1 AND Image = i"*\\\\curl.exe" AND (CommandLine ?= i" --form" OR CommandLine ?= "-T")';
+    // alone, its command line would be searched for the second key only: no second key
+    assert.equal(new RuleIndex([compile(curlRule)], { secondKeyBelow: Infinity }).keysOf(0)?.second, undefined);
+    // with rules keyed by substrings of the command line (either case), the search is there anyway
+    const compiled = [curlRule, 'CommandLine ?= i"mimikatz"', 'CommandLine ?= "xyz"'].map((r) => compile(r));
     // keys are guessed costly here (no events seen): take the second choice whatever its cost
     const index = new RuleIndex(compiled, { secondKeyBelow: Infinity });
     assert.deepEqual(index.keysOf(0), {
