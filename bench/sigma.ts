@@ -11,6 +11,9 @@
  * users, hosts), so field shapes, lengths and value spread are those of real events.
  *
  * Run: node_modules/.bin/node bench/sigma.ts [events=200000] [rounds=3] [events for every-rule path=5000]
+ * WEIR_BENCH_BEFORE=<another checkout>: that checkout's PDL (compile and RuleIndex) runs the same rules
+ * and events in the same process, its round between this checkout's (a before/after ratio that a
+ * busy machine's swings in CPU share affect alike); it must find the same matches.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -165,11 +168,27 @@ const paths: Path[] = [
   timedPath('every rule, one by one', linearCount, () => everyRuleRun(compiled, events, linearCount)),
   timedPath('APPLY_RULES task (alerts built)', count, () => applyRules(count)),
 ];
+const before = process.env.WEIR_BENCH_BEFORE;
+if (before !== undefined) {
+  // the other checkout's compiler and index (its RuleIndex takes null where this one takes 'always': none here)
+  const other = (await import(path.resolve(before, 'packages/pdl/src/index.ts'))) as {
+    compile: typeof compile;
+    RuleIndex: typeof RuleIndex;
+  };
+  const beforeCompiled = pdls.map((p) => other.compile(p));
+  const beforeIndex = new other.RuleIndex(beforeCompiled);
+  paths.push(
+    timedPath('RuleIndex, before (WEIR_BENCH_BEFORE)', count, () =>
+      indexedRun(beforeIndex, beforeCompiled, events, count),
+    ),
+  );
+}
 measureRounds(paths, rounds, 'cpu');
 const check = timedPath('RuleIndex, first events', linearCount, () => indexedRun(index, compiled, events, linearCount));
 check.outcome = check.run();
 assertSameMatches('sigma', check, paths[1] as Path);
 assertSameMatches('sigma', paths[0] as Path, paths[2] as Path);
+if (paths[3] !== undefined) assertSameMatches('sigma', paths[0] as Path, paths[3]);
 
 console.log(
   `bench/sigma: ${fmt(count)} events, best of ${rounds} rounds after a warm-up (node ${process.version}; CPU time of the process, so events per CPU-second)`,
@@ -190,3 +209,7 @@ for (const p of paths)
 console.log(
   `  ratio index / every rule: ${(perSecond(paths[0] as Path) / perSecond(paths[1] as Path)).toFixed(1)}×; goal ≥ 50,000 events/s per core: ${perSecond(paths[0] as Path) >= 50_000 ? 'met' : 'NOT met'}`,
 );
+if (paths[3] !== undefined)
+  console.log(
+    `  ratio RuleIndex this checkout / before (${before}): ${(perSecond(paths[0] as Path) / perSecond(paths[3])).toFixed(2)}×; rules evaluated per event before ${((paths[3].outcome as Outcome).evaluated / count).toFixed(2)}`,
+  );

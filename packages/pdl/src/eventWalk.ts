@@ -1,6 +1,6 @@
 import { lowerCase } from './query.ts';
-import type { Affix, AffixIndex, ContainsGroup, FieldIndex, KeyTable, PathNode } from './keyTable.ts';
-import { HEAD_LENGTH, headHash } from './keyTable.ts';
+import type { FieldIndex, KeyTable, PathNode } from './keyTable.ts';
+import type { TextSearch } from './textAutomaton.ts';
 import { isCanonicalNumeral } from './values.ts';
 import type { JsonObject } from './values.ts';
 
@@ -107,10 +107,9 @@ function meet(
     switch (typeof element) {
       case 'string':
         if (field.caseless) {
-          const lower = lowerCase(element);
-          if (field.hasText) count = addText(field, lower, found, count, marks, epoch);
-          // a string's hash is computed on the first look-up: none for a field of only texts
-          list = field.strings.size === 0 ? undefined : field.strings.get(lower);
+          // the automata lower-case as they read; the exact keys need the lower-cased string
+          if (field.hasText) count = addText(field, element, found, count, marks, epoch);
+          list = field.strings.size === 0 ? undefined : field.strings.get(lowerCase(element));
           break;
         }
         if (field.numbers.size !== 0 && isCanonicalNumeral(element)) {
@@ -134,7 +133,7 @@ function meet(
   return count;
 }
 
-/** The rules whose prefix, suffix or substring keys the string meets. */
+/** The rules whose prefix, suffix or substring keys the string meets: one pass of each automaton. */
 function addText(
   field: FieldIndex,
   text: string,
@@ -143,115 +142,5 @@ function addText(
   marks: Uint32Array,
   epoch: number,
 ): number {
-  if (field.prefixes !== undefined) count = addAffixes(field.prefixes, text, false, into, count, marks, epoch);
-  if (field.suffixes !== undefined) count = addAffixes(field.suffixes, text, true, into, count, marks, epoch);
-  const byHead = field.containsByHead;
-  if (byHead !== undefined) {
-    const bloom = field.headBloom as Uint8Array;
-    for (let at = 0, last = text.length - HEAD_LENGTH; at <= last; at++) {
-      const hash = headHash(text, at);
-      if (bloom[hash & 0xffff] === 0) continue;
-      const bucket = byHead.get(hash);
-      if (bucket !== undefined) count = addGroupsAt(bucket, text, at, into, count, marks, epoch);
-    }
-    const byFirst = field.shortByFirst as Map<number, ContainsGroup[]>;
-    if (byFirst.size !== 0) {
-      const starts = field.starts as Uint8Array;
-      for (let at = 0; at < text.length; at++) {
-        const first = text.charCodeAt(at);
-        if (starts[first] === 0) continue;
-        const bucket = byFirst.get(first);
-        if (bucket !== undefined) count = addGroupsAt(bucket, text, at, into, count, marks, epoch);
-      }
-    }
-    return count;
-  }
-  const groups = field.contains;
-  if (groups === undefined) return count;
-  for (let g = 0; g < groups.length; g++) {
-    const affixes = (groups[g] as ContainsGroup).affixes;
-    if (affixes.length === 1) {
-      const affix = affixes[0] as Affix;
-      if (text.includes(affix.text)) count = add(affix.positions, into, count, marks, epoch);
-      continue;
-    }
-    const group = groups[g] as ContainsGroup;
-    for (let at = text.indexOf(group.head); at !== -1; at = text.indexOf(group.head, at + 1))
-      count = addGroupAt(group, text, at, into, count, marks, epoch);
-  }
-  return count;
-}
-
-/** The rules of the substring keys of `groups` that start at `at` in `text`. */
-function addGroupsAt(
-  groups: readonly ContainsGroup[],
-  text: string,
-  at: number,
-  into: Int32Array,
-  count: number,
-  marks: Uint32Array,
-  epoch: number,
-): number {
-  for (let b = 0; b < groups.length; b++) {
-    const group = groups[b] as ContainsGroup;
-    if (text.startsWith(group.head, at)) count = addGroupAt(group, text, at, into, count, marks, epoch);
-  }
-  return count;
-}
-
-/** The rules of the group's keys that start at `at` (where its head is). */
-function addGroupAt(
-  group: ContainsGroup,
-  text: string,
-  at: number,
-  into: Int32Array,
-  count: number,
-  marks: Uint32Array,
-  epoch: number,
-): number {
-  const sub = group.sub;
-  const affixes = sub === undefined ? group.affixes : group.shortAffixes;
-  for (let a = 0; a < affixes.length; a++) {
-    const affix = affixes[a] as Affix;
-    if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
-  }
-  if (sub === undefined || at + group.subLength > text.length) return count;
-  let hash = 0;
-  for (let i = 0; i < group.subLength; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(at + i)) | 0;
-  const bucket = sub.get(hash);
-  if (bucket === undefined) return count;
-  for (let a = 0; a < bucket.length; a++) {
-    const affix = bucket[a] as Affix;
-    if (text.startsWith(affix.text, at)) count = add(affix.positions, into, count, marks, epoch);
-  }
-  return count;
-}
-
-function addAffixes(
-  index: AffixIndex,
-  text: string,
-  fromEnd: boolean,
-  into: Int32Array,
-  count: number,
-  marks: Uint32Array,
-  epoch: number,
-): number {
-  const isLength = index.isLength;
-  const bloom = index.bloom;
-  const limit = Math.min(index.maxLength, text.length);
-  const last = text.length - 1;
-  let hash = 0;
-  for (let i = 0; i < limit;) {
-    hash = (Math.imul(hash, 31) + text.charCodeAt(fromEnd ? last - i : i)) | 0;
-    i++;
-    if (isLength[i] === 0 || bloom[hash & 0xffff] === 0) continue;
-    const bucket = index.buckets.get(hash);
-    if (bucket === undefined) continue;
-    for (let b = 0; b < bucket.length; b++) {
-      const affix = bucket[b] as Affix;
-      if (fromEnd ? text.endsWith(affix.text) : text.startsWith(affix.text))
-        count = add(affix.positions, into, count, marks, epoch);
-    }
-  }
-  return count;
+  return (field.text as TextSearch).scan(text, into, count, marks, epoch);
 }

@@ -23,7 +23,7 @@ export {
 export type { PdlErrorCode } from './errors.ts';
 export type { SourcePosition } from './errors.ts';
 export { RuleIndex } from './ruleIndex.ts';
-export type { IndexableRule } from './ruleIndex.ts';
+export type { IndexableRule, IndexEntry, RuleSlot } from './ruleIndex.ts';
 export { compileUserRegex, UserRegexError } from './regex.ts';
 export type { UserRegex } from './regex.ts';
 export type { IndexedLookupTable, LookupResolver, LookupTable } from './lookup.ts';

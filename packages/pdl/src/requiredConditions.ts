@@ -175,3 +175,44 @@ export function cheapest(need: Need, cost: (key: Key) => number): { keys: Key[];
   }
   return { keys, cost: total };
 }
+
+/**
+ * A second choice of keys for a rule whose need is an AND: the cheapest choice of another of its
+ * parts than the one `cheapest` takes, of which an event must meet one too (the rule needs every
+ * part). Parts that only need exact values are left to the guards (ruleGuards.ts), and parts
+ * with a key not `allowed` are passed over. Undefined when there is none, or when its cost is not
+ * below `below` (a key most events meet only costs).
+ */
+export function secondCheapest(
+  need: Need,
+  cost: (key: Key) => number,
+  below: number,
+  allowed: (key: Key) => boolean = () => true,
+): { keys: Key[]; cost: number } | undefined {
+  if (need.kind !== 'all') return undefined;
+  // the parts of nested ANDs are parts too (`cheapest` takes the same minimum through them)
+  const parts: Need[] = [];
+  const flatten = (n: Need): void => {
+    if (n.kind === 'all') n.parts.forEach(flatten);
+    else parts.push(n);
+  };
+  flatten(need);
+  let best: { keys: Key[]; cost: number } | undefined;
+  let first = -1;
+  const choices = parts.map((part, n) => {
+    const choice = cheapest(part, cost);
+    if (choice !== undefined && (best === undefined || choice.cost < best.cost)) {
+      best = choice;
+      first = n;
+    }
+    return choice;
+  });
+  // the first choice is that of part `first` (cheapest takes the first of equal costs too)
+  let second: { keys: Key[]; cost: number } | undefined;
+  choices.forEach((choice, n) => {
+    if (choice === undefined || n === first || choice.keys.every((k) => k.kind === 'equals')) return;
+    if (!choice.keys.every(allowed)) return;
+    if (choice.cost < below && (second === undefined || choice.cost < second.cost)) second = choice;
+  });
+  return second;
+}

@@ -4,7 +4,7 @@ import { countEvent, guessedCost, learnedCost, newCensus, ruleKeys } from './key
 import type { Census } from './keyStatistics.ts';
 import { buildTable, emptyTable } from './keyTable.ts';
 import type { KeyTable } from './keyTable.ts';
-import { cheapest, describeKey, pipelineNeed } from './requiredConditions.ts';
+import { cheapest, describeKey, indexedFieldId, pipelineNeed, secondCheapest } from './requiredConditions.ts';
 import type { Key, Need } from './requiredConditions.ts';
 import { guardsOf, RuleGuards } from './ruleGuards.ts';
 import { isObject } from './values.ts';
@@ -12,14 +12,23 @@ import type { JsonObject } from './values.ts';
 
 /**
  * What the index needs of a rule: its AST (a CompiledPdl has one) and whether it keeps
- * correlation state. A rule without an AST, a correlation rule, or a null/undefined slot (say, a
- * rule that is missing or disabled: the caller still wants to meet it in order) is always a
- * candidate.
+ * correlation state. A rule without an AST or a correlation rule is always a candidate.
  */
 export interface IndexableRule {
   readonly ast?: Pipeline;
   readonly hasCorrelation?: boolean;
 }
+
+/**
+ * A position without a rule to match, said explicitly: `'always'`, a candidate for every event
+ * (APPLY_RULES: a disabled or missing rule it counts as skipped on each record); `'never'`, a
+ * candidate for no event (a backtest's disabled rule). null and undefined are refused (a
+ * TypeError): whether an empty slot is met is the caller's choice, not a default.
+ */
+export type RuleSlot = 'always' | 'never';
+
+/** What RuleIndex is built from, per position. */
+export type IndexEntry = IndexableRule | RuleSlot;
 
 /** Options of a RuleIndex. */
 export interface RuleIndexOptions {
@@ -30,7 +39,29 @@ export interface RuleIndexOptions {
    * depends on it, never which rules can match (every choice is sound).
    */
   readonly learnEvents?: number;
+  /**
+   * A rule whose need is an AND gets a second choice of keys, from another of its parts, when an
+   * event is guessed (or, after learning, seen) to meet it less often than this share, and when
+   * its keys are on fields the first choices already make the walk read (and search the same way:
+   * a substring key where substrings are searched). Default
+   * SECOND_KEY_BELOW; 0: no second keys. Only the cost of `select` depends on it.
+   */
+  readonly secondKeyBelow?: number;
 }
+
+/** How a rule is indexed (RuleIndex.keysOf). */
+export interface IndexedAs {
+  readonly keys: readonly string[];
+  readonly guards: readonly string[];
+  readonly second?: readonly string[];
+}
+
+/**
+ * A rule gets a second choice of keys only when an event is guessed (or, after learning, seen) to
+ * meet it less often than this (RuleIndexOptions.secondKeyBelow): a second key most events meet
+ * costs a look-up and prunes nothing.
+ */
+export const SECOND_KEY_BELOW = 0.2;
 
 /** Events the index learns key rates from before it chooses its keys again (RuleIndexOptions.learnEvents). */
 export const LEARN_EVENTS = 2000;
@@ -41,7 +72,8 @@ export const LEARN_EVENTS = 2000;
  * text), `field ?= "text"` (a substring), and an `OR` whose every operand has such a condition.
  * Of each rule's choices, the one an event is least likely to meet is indexed: guessed from the
  * rules at first (keyChance), then learned from the events `select` saw (RuleIndexOptions).
- * Rules without one, correlation rules and empty slots are always candidates.
+ * Rules without one, correlation rules and `'always'` slots are always candidates; `'never'`
+ * slots are never.
  *
  * Sound: a rule is left out only when no element of the event's field (the field itself if not
  * an array) meets any key of the rule's indexed choice, which the rule needs to match.
@@ -66,7 +98,13 @@ export class RuleIndex {
   /** Per rule, up to two more required `field = value` checked after the look-up. */
   readonly #guards: RuleGuards;
   /** Per rule, its indexed keys and guards as text (keysOf); undefined: always a candidate. */
-  readonly #described: ({ keys: readonly string[]; guards: readonly string[] } | undefined)[] = [];
+  readonly #described: (IndexedAs | undefined)[] = [];
+  /** Per rule, 1 when it has a second choice of keys (positions `size + position` in the table). */
+  readonly #second: Uint8Array;
+  /** How many rules have a second choice of keys. */
+  #secondCount = 0;
+  /** RuleIndexOptions.secondKeyBelow. */
+  readonly #secondBelow: number;
   /** What each rule needs (undefined: nothing the index can use). */
   readonly #needs: readonly (Need | undefined)[];
   /** The guessed cost of a key (before learning). */
@@ -75,15 +113,27 @@ export class RuleIndex {
   #census: Census | undefined;
   /** Whether the keys were chosen by learned rates. */
   #learned = false;
+  /** Per position, whether it is a `'never'` slot. */
+  readonly #never: readonly boolean[];
 
-  constructor(rules: readonly (IndexableRule | null | undefined)[], options: RuleIndexOptions = {}) {
+  constructor(rules: readonly IndexEntry[], options: RuleIndexOptions = {}) {
     this.size = rules.length;
+    rules.forEach((rule, position) => {
+      if (rule === null || rule === undefined)
+        throw new TypeError(`RuleIndex: the rule at position ${position} is ${String(rule)}; pass 'always' or 'never'`);
+    });
+    this.#never = rules.map((rule) => rule === 'never');
     this.selected = new Int32Array(rules.length);
-    this.#found = new Int32Array(rules.length);
-    this.#marks = new Uint32Array(rules.length);
+    // a rule's second keys stand in the table for position `size + position`
+    this.#found = new Int32Array(2 * rules.length);
+    this.#marks = new Uint32Array(2 * rules.length);
+    this.#second = new Uint8Array(rules.length);
+    this.#secondBelow = options.secondKeyBelow ?? SECOND_KEY_BELOW;
     this.#guards = new RuleGuards(rules.length);
     const needs = rules.map((rule) =>
-      rule?.ast === undefined || rule.hasCorrelation === true ? undefined : pipelineNeed(rule.ast),
+      typeof rule === 'string' || rule.ast === undefined || rule.hasCorrelation === true
+        ? undefined
+        : pipelineNeed(rule.ast),
     );
     this.#needs = needs;
     const named = ruleKeys(needs);
@@ -103,18 +153,49 @@ export class RuleIndex {
     const entries: (readonly [Key, number])[] = [];
     const always: number[] = [];
     this.#guards.clear();
+    this.#second.fill(0);
+    this.#secondCount = 0;
+    const chosen: ({ keys: Key[] } | undefined)[] = [];
+    // what the first choices make the walk read: a field, and the kinds of text search on it
+    const walked = new Set<string>();
     for (let position = 0; position < this.size; position++) {
       const need = this.#needs[position];
-      const choice = need === undefined ? undefined : cheapest(need, cost);
+      const choice = need === undefined || this.#never[position] === true ? undefined : cheapest(need, cost);
+      chosen.push(choice);
+      for (const key of choice?.keys ?? []) {
+        walked.add(indexedFieldId(key));
+        walked.add(`${key.kind}\u0000${indexedFieldId(key)}`);
+      }
+    }
+    // a second key only where the walk goes anyway: no field read or text scanned for it alone
+    const cheapToWalk = (key: Key): boolean =>
+      walked.has(key.kind === 'equals' ? indexedFieldId(key) : `${key.kind}\u0000${indexedFieldId(key)}`);
+    for (let position = 0; position < this.size; position++) {
+      const need = this.#needs[position];
+      const choice = chosen[position];
+      if (this.#never[position] === true) {
+        this.#described[position] = { keys: [], guards: [] };
+        continue;
+      }
       if (choice === undefined) {
         always.push(position);
         this.#described[position] = undefined;
         continue;
       }
       const guards = guardsOf(need as Need, choice.keys, rank);
-      this.#described[position] = { keys: choice.keys.map(describeKey), guards: guards.map(describeKey) };
+      const second = secondCheapest(need as Need, cost, this.#secondBelow, cheapToWalk);
+      this.#described[position] = {
+        keys: choice.keys.map(describeKey),
+        guards: guards.map(describeKey),
+        ...(second === undefined ? {} : { second: second.keys.map(describeKey) }),
+      };
       this.#guards.set(position, guards);
       for (const key of choice.keys) entries.push([key, position]);
+      if (second !== undefined) {
+        this.#second[position] = 1;
+        this.#secondCount++;
+        for (const key of second.keys) entries.push([key, this.size + position]);
+      }
     }
     this.#table = buildTable(entries);
     this.#always = Int32Array.from(always);
@@ -148,8 +229,8 @@ export class RuleIndex {
       selected.set(always);
       return always.length;
     }
-    // with no rule always a candidate, collect straight into `selected`
-    const found = always.length === 0 ? selected : this.#found;
+    // with no rule always a candidate and no second keys, collect straight into `selected`
+    const found = always.length === 0 && this.#secondCount === 0 ? selected : this.#found;
     const marks = this.#marks;
     let epoch = ++this.#epoch;
     if (epoch === 0xffffffff) {
@@ -158,6 +239,7 @@ export class RuleIndex {
       epoch = this.#epoch = 1;
     }
     let count = walkEvent(this.#table, event, found, 0, marks, epoch);
+    if (this.#secondCount > 0) count = this.#bothChoices(found, count, epoch);
     if (this.#guards.fieldCount > 0) count = this.#guards.apply(event, found, count, epoch);
     // positions arrive per list in order, the lists in any order: sort (they are short)
     sortPrefix(found, count);
@@ -183,11 +265,29 @@ export class RuleIndex {
   }
 
   /**
-   * How the rule at `position` is indexed (for tests and tools): the keys of which an event must
-   * meet one (`suffix Image i"\\cmd.exe"`) and the guards it must also meet; undefined when the
-   * rule is a candidate for every event.
+   * Keeps of `found[0 … count)` the rules whose second keys the event met too (or that have none),
+   * and drops the second keys' positions (`size + position`).
    */
-  keysOf(position: number): { readonly keys: readonly string[]; readonly guards: readonly string[] } | undefined {
+  #bothChoices(found: Int32Array, count: number, epoch: number): number {
+    const size = this.size;
+    const second = this.#second;
+    const marks = this.#marks;
+    let kept = 0;
+    for (let c = 0; c < count; c++) {
+      const position = found[c] as number;
+      if (position >= size || (second[position] === 1 && marks[size + position] !== epoch)) continue;
+      found[kept++] = position;
+    }
+    return kept;
+  }
+
+  /**
+   * How the rule at `position` is indexed (for tests and tools): the keys of which an event must
+   * meet one (`suffix Image i"\\cmd.exe"`), the guards it must also meet, and its second keys of
+   * which it must meet one too (when it has some); no keys for a `'never'` slot; undefined when
+   * the rule is a candidate for every event.
+   */
+  keysOf(position: number): IndexedAs | undefined {
     return this.#described[position];
   }
 

@@ -37,46 +37,28 @@ describe('buildTable', () => {
     assert.deepEqual(table.root.children.get('n')?.children.get('x')?.fields, [nx]);
   });
 
-  test('substring keys group by their first three characters; a field of more than 12 groups is scanned by head', () => {
-    const heads = ['abc', 'bcd', 'cde', 'def', 'efg', 'fgh', 'ghi', 'hij', 'ijk', 'jkl', 'klm', 'lmn'];
-    const twelve = buildTable(keys(...heads.map((h) => `f ?= "${h}x"`), 'f ?= "abcy"').map((k, n) => [k, n] as const));
-    assert.equal(twelve.fields[0]?.contains?.length, 12);
-    assert.deepEqual(twelve.fields[0]?.contains?.[0]?.affixes, [
-      { text: 'abcx', positions: [0] },
-      { text: 'abcy', positions: [12] },
-    ]);
-    assert.equal(twelve.fields[0]?.containsByHead, undefined);
-    const thirteen = buildTable(
-      keys(...heads.map((h) => `f ?= "${h}"`), 'f ?= "mno"', 'f ?= "é"').map((k, n) => [k, n] as const),
+  test("a field's substring keys share one automaton (keys with wider characters another), its prefixes one, its suffixes one", () => {
+    const table = buildTable(
+      keys('f = "C:\\\\*"', 'f = "*.exe"', 'f = "*\\\\cmd.exe"', 'f ?= "abc"', 'f ?= "abc"', 'f ?= "é"').map(
+        (k, n) => [k, n] as const,
+      ),
     );
-    const field = thirteen.fields[0];
-    assert.equal(field?.containsByHead?.size, 13);
-    assert.deepEqual([...(field?.shortByFirst?.keys() ?? [])], ['é'.charCodeAt(0)]);
-    assert.equal(field?.starts?.['é'.charCodeAt(0)], 1);
-    assert.equal(field?.hasText, true);
-  });
-
-  test('a group of more than three keys is sub-indexed by more of their characters', () => {
-    const needles = ['abab=a', 'ababbb', 'abaAAA', 'aba=ab', 'abaxyz', 'ab'];
-    const table = buildTable(keys(...needles.map((n) => `f ?= "${n}"`)).map((k, n) => [k, n] as const));
-    const [aba, ab] = table.fields[0]?.contains ?? [];
-    assert.equal(aba?.head, 'aba');
-    assert.equal(aba?.subLength, 6);
-    assert.equal(aba?.sub?.size, 5);
-    assert.deepEqual(aba?.shortAffixes, []);
-    assert.equal(ab?.head, 'ab');
-    assert.equal(ab?.sub, undefined);
-  });
-
-  test('prefixes and suffixes are indexed by their lengths', () => {
-    const table = buildTable(keys('f = "C:\\\\*"', 'f = "*.exe"', 'f = "*\\\\cmd.exe"').map((k, n) => [k, n] as const));
     const field = table.fields[0];
-    assert.equal(field?.prefixes?.maxLength, 3);
-    assert.equal(field?.suffixes?.maxLength, 8);
-    assert.deepEqual(
-      [...(field?.suffixes?.isLength ?? [])].flatMap((on, length) => (on === 1 ? [length] : [])),
-      [4, 8],
-    );
+    assert.equal(field?.hasText, true);
+    assert.equal(field?.text?.narrow.length, 1);
+    assert.equal(field?.text?.wide.length, 1);
+    assert.equal(field?.text?.prefixes.length, 1);
+    assert.equal(field?.text?.suffixes.length, 1);
+    assert.equal(field?.textKeys.size, 0); // only kept while the table is built
+    const found = new Int32Array(6);
+    const n = field?.text?.scan('C:\\abc\\cmd.exe', found, 0, new Uint32Array(6), 1) ?? 0;
+    assert.deepEqual([...found.subarray(0, n)].sort(), [0, 1, 2, 3, 4]);
+  });
+
+  test('a field of exact keys only has no automaton', () => {
+    const table = buildTable(keys('f = "x"', 'f = 1').map((k, n) => [k, n] as const));
+    assert.equal(table.fields[0]?.hasText, false);
+    assert.equal(table.fields[0]?.text, undefined);
   });
 });
 

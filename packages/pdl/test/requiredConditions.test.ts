@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { cheapest, describeKey } from '../src/requiredConditions.ts';
+import { cheapest, describeKey, secondCheapest } from '../src/requiredConditions.ts';
 import type { Key, Need } from '../src/requiredConditions.ts';
 import { assertKeepsMatches, candidates, indexOf, keyOf, needOf } from './ruleIndexHelpers.ts';
 
@@ -190,5 +190,24 @@ describe('RuleIndex, regular expressions by their required literal', () => {
       ),
       { numRuns: 1500 },
     );
+  });
+});
+
+describe('secondCheapest: a second choice of keys from another part of an AND', () => {
+  const cost = (key: Key): number => (key.kind === 'equals' ? 0.01 : 0.1 * String(key.value).length);
+  const second = (query: string, below = Infinity): string[] | undefined =>
+    secondCheapest(needOf(query) as Need, cost, below)?.keys.map(describeKey);
+
+  test('the cheapest other part, nested ANDs flattened; parts of exact values only are the guards', () => {
+    assert.deepEqual(second('EventID = 1 AND (Image = "*\\\\x.exe" AND (c ?= "ab" OR c ?= "cd"))'), [
+      'contains c "ab"',
+      'contains c "cd"',
+    ]);
+    assert.deepEqual(second('a ?= "x" AND b ?= "yy" AND c ?= "zzz"'), ['contains b "yy"']);
+    assert.deepEqual(second('a = 1 AND b = 2 AND c ?= "xyz"'), ['contains c "xyz"']); // a first; b left to the guards
+    assert.equal(second('a = 1 AND b = 2 AND c = 3'), undefined); // a first; b and c exact
+    assert.equal(second('a ?= "x" OR b ?= "y"'), undefined);
+    assert.equal(second('a ?= "x"'), undefined);
+    assert.equal(second('a ?= "x" AND b ?= "yy"', 0.2), undefined); // 0.2 is not below 0.2
   });
 });

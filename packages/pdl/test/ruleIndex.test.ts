@@ -30,18 +30,30 @@ describe('RuleIndex', () => {
     assert.deepEqual(candidates(index, 'text'), [5]);
   });
 
-  test('correlation rules, empty slots and rules without an AST are always candidates', () => {
+  test("correlation rules, 'always' slots and rules without an AST are always candidates; 'never' slots never", () => {
     const compiled = [
       compile('a = 1 | event_count timespan=1m'),
-      null,
+      'always' as const,
       compile('a = 2'),
       { hasCorrelation: false },
-      undefined,
+      'never' as const,
+      'always' as const,
     ];
     const index = new RuleIndex(compiled);
-    assert.equal(index.indexedCount, 1);
-    assert.deepEqual(candidates(index, { a: 3 }), [0, 1, 3, 4]);
-    assert.deepEqual(candidates(index, { a: 2 }), [0, 1, 2, 3, 4]);
+    assert.equal(index.indexedCount, 2);
+    assert.deepEqual(candidates(index, { a: 3 }), [0, 1, 3, 5]);
+    assert.deepEqual(candidates(index, { a: 2 }), [0, 1, 2, 3, 5]);
+    assert.deepEqual(candidates(index, 'text'), [0, 1, 3, 5]);
+    assert.deepEqual(index.keysOf(4), { keys: [], guards: [] });
+    assert.equal(index.keysOf(1), undefined);
+  });
+
+  test('an empty slot (null, undefined) is refused: the caller says always or never', () => {
+    for (const empty of [null, undefined])
+      assert.throws(
+        () => new RuleIndex([compile('a = 1'), empty as unknown as 'never']),
+        new TypeError(`RuleIndex: the rule at position 1 is ${String(empty)}; pass 'always' or 'never'`),
+      );
   });
 
   test('the returned array is reused between calls and stays ordered with many candidates', () => {
@@ -65,6 +77,49 @@ describe('RuleIndex', () => {
   });
 });
 
+describe('RuleIndex, second keys', () => {
+  test('a rule of an AND needs one key of its cheapest part and one of another (text) part', () => {
+    const curlRule = 'EventID = 1 AND Image = i"*\\\\curl.exe" AND (CommandLine ?= i" --form" OR CommandLine ?= "-T")';
+    // alone, its command line would be searched for the second key only: no second key
+    assert.equal(new RuleIndex([compile(curlRule)], { secondKeyBelow: Infinity }).keysOf(0)?.second, undefined);
+    // with rules keyed by substrings of the command line (either case), the search is there anyway
+    const compiled = [curlRule, 'CommandLine ?= i"mimikatz"', 'CommandLine ?= "xyz"'].map((r) => compile(r));
+    // keys are guessed costly here (no events seen): take the second choice whatever its cost
+    const index = new RuleIndex(compiled, { secondKeyBelow: Infinity });
+    assert.deepEqual(index.keysOf(0), {
+      keys: ['suffix Image i"\\\\curl.exe"'],
+      guards: ['equals EventID 1'],
+      second: ['contains CommandLine i" --form"', 'contains CommandLine "-T"'],
+    });
+    const curl = { EventID: 1, Image: 'C:\\Windows\\CURL.EXE' };
+    assert.deepEqual(candidates(index, { ...curl, CommandLine: 'curl.exe -k https://x' }), []);
+    assert.deepEqual(candidates(index, { ...curl, CommandLine: 'curl.exe --FORM a=@b' }), [0]);
+    assert.deepEqual(candidates(index, { ...curl, CommandLine: ['x', '-T'] }), [0]);
+    assert.deepEqual(candidates(index, { ...curl, CommandLine: null }), []);
+    assert.deepEqual(candidates(index, curl), []);
+    assert.deepEqual(candidates(index, { CommandLine: '--form' }), []);
+    for (const e of [
+      { ...curl, CommandLine: 'x --form' },
+      { ...curl, CommandLine: 'x' },
+    ])
+      assert.deepEqual(
+        candidates(index, e).filter((i) => compiled[i]?.run(e) !== null),
+        compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i])),
+      );
+  });
+
+  test('no second key when the other parts are exact values (the guards), an OR, or too common (secondKeyBelow)', () => {
+    const compiled = ['a = 1 AND b = 2 AND c = 3', 'a ?= "x" OR b ?= "y"', 'a ?= "xyz" AND b ?= "uvw"'].map((r) =>
+      compile(r),
+    );
+    const index = new RuleIndex(compiled, { secondKeyBelow: Infinity });
+    assert.equal(index.keysOf(0)?.second, undefined);
+    assert.equal(index.keysOf(1)?.second, undefined);
+    assert.deepEqual(index.keysOf(2)?.second, ['contains b "uvw"']);
+    assert.equal(new RuleIndex(compiled, { secondKeyBelow: 0 }).keysOf(2)?.second, undefined);
+  });
+});
+
 describe('RuleIndex property', () => {
   test('the rules matching an event are the same whether all rules run or only the candidates', () => {
     fc.assert(
@@ -73,7 +128,8 @@ describe('RuleIndex property', () => {
         fc.array(indexEvent, { minLength: 1, maxLength: 8 }),
         (asts, events) => {
           const compiled = asts.map((ast) => compile(ast as unknown as Pipeline));
-          const index = new RuleIndex(compiled);
+          // every rule that can have a second key gets one (whatever its cost), so both choices are exercised
+          const index = new RuleIndex(compiled, { secondKeyBelow: Infinity });
           for (const e of events) {
             const all = compiled.flatMap((c, i) => (c.run(e) === null ? [] : [i]));
             const got = [...index.candidates(e)];

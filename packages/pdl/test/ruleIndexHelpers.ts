@@ -54,9 +54,18 @@ const pattern: Arbitrary<Obj> = fc.oneof(
     .constantFrom<[string, number[]]>(['a*', [1]], ['*a*', [2]], ['a**', [1]], ['**b', [0]])
     .map(([value, literalStars]) => ({ kind: 'String', value, literalStars })),
 );
+/** Case-insensitive literals (`i"..."`, Sigma's): ASCII and the characters whose lower case is special. */
+const caseless: Arbitrary<Obj> = fc.oneof(
+  fc.constantFrom('a', 'A', 'ab', 'aB*', '*Ab', '*b*', 'É', 'i̇', 'İ*', '*😀', 'k', 'ı', '').map((value) => ({
+    ...str(value),
+    caseInsensitive: true,
+  })),
+  pattern.map((p) => ({ ...p, caseInsensitive: true })),
+);
 const literal: Arbitrary<Obj> = fc.oneof(
   fc.constantFrom('a', 'b', 'A', 'ab', 'abab', 'abaa', '443', '0443', '0', '-0', '1.5', '1e+21', '').map(str),
   pattern,
+  caseless,
   fc.constantFrom(443, 0, -0, 1.5, 1e21, -1).map((value) => ({ kind: 'Number', value })),
   fc.boolean().map((value) => ({ kind: 'Boolean', value })),
   fc.constant({ kind: 'Null' }),
@@ -124,6 +133,15 @@ const scalar = fc.constantFrom<unknown>(
   'a',
   'b',
   'A',
+  'AB',
+  'xABab',
+  'É',
+  'é',
+  'İ',
+  'İab',
+  'x😀',
+  '\u212A',
+  'ıAB',
   'ab',
   'ba',
   'aba',

@@ -59,7 +59,8 @@ export class Backtest {
   constructor(rules: readonly BacktestRule[], first: number) {
     this.#rules = rules;
     this.#limit = first;
-    this.#index = new RuleIndex(rules.map((r) => (r.enabled ? r.compiled : null)));
+    // a disabled rule is never a candidate (its counts stay 0)
+    this.#index = new RuleIndex(rules.map((r) => (r.enabled ? r.compiled : 'never')));
     this.#counts = rules.map(() => 0);
     this.#first = rules.map(() => []);
   }
@@ -80,8 +81,6 @@ export class Backtest {
     for (let c = 0; c < count; c++) {
       const i = selected[c]!;
       const rule = this.#rules[i]!;
-      // RuleIndex makes a null entry (a disabled rule) a candidate for every event: skip it here
-      if (!rule.enabled) continue;
       const compiled = rule.compiled;
       if (compiled.hasCorrelation) {
         const n = compiled.feed(event, context).length;

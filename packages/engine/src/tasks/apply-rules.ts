@@ -34,13 +34,13 @@ type Raise = (output: JsonObject, rule: RuleEntry, copy: boolean) => JsonObject;
 interface Resolved {
   readonly version: number | undefined;
   readonly entries: readonly (RuleEntry | undefined)[];
-  /** Per position: what the index was built from (the compiled rule when enabled, else null). */
-  readonly indexed: readonly (RuleMatcher | null)[];
+  /** Per position: what the index was built from (the compiled rule when enabled, else 'always': met to be counted as skipped). */
+  readonly indexed: readonly (RuleMatcher | 'always')[];
   readonly index: RuleIndex;
 }
 
-const indexable = (entry: RuleEntry | undefined): RuleMatcher | null =>
-  entry !== undefined && entry.enabled ? entry.compiled : null;
+const indexable = (entry: RuleEntry | undefined): RuleMatcher | 'always' =>
+  entry !== undefined && entry.enabled ? entry.compiled : 'always';
 
 /**
  * APPLY_RULES (tasks.md): event → one alert per matching enabled rule, in the listed order (only
