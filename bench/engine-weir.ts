@@ -6,10 +6,11 @@
  * (each a produce + a commit) and stops on `{ type: 'stop' }`.
  * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation.
  */
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { forWorkers } from '../packages/engine/src/stream/config-snapshot.ts';
+import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
-import { benchRules, snapshot, type Scenario } from './engine-workload.ts';
+import { assetRows, benchRules, snapshot, type Scenario } from './engine-workload.ts';
 
 export interface WeirRunnerOptions {
   readonly bootstrap: string;
@@ -23,6 +24,8 @@ export interface WeirRunnerOptions {
   readonly rules?: number;
   /** Rows of a lookup table the enrich task also looks the source address up in (memory figures). */
   readonly lookupRows?: number;
+  /** A configuration snapshot (JSON) to run instead of the scenario's (the `sigma` part: bench/engine-sigma.ts). */
+  readonly snapshotFile?: string;
   /** A suppression window (`5m`): every rule gets `suppression: {fields: ['user'], window}` (the `suppression` part). */
   readonly suppression?: string;
 }
@@ -38,21 +41,17 @@ const send = (message: WeirRunnerMessage) => {
   if (process.connected) process.send!(message);
 };
 
-function lookupRows(count: number): { id: string; content: Record<string, unknown>[] }[] {
-  const content: Record<string, unknown>[] = [];
-  for (let i = 0; i < count; i++)
-    content.push({
-      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
-      owner: `team-${i % 100}`,
-      site: `site-${i % 7}`,
-    });
-  return [{ id: 'assets', content }];
-}
-
-function benchSnapshot() {
+function benchSnapshot(): ConfigSnapshot {
+  if (options.snapshotFile) return JSON.parse(readFileSync(options.snapshotFile, 'utf8')) as ConfigSnapshot;
   const rules = benchRules(options.rules ?? 100);
   const rows = options.lookupRows ?? 0;
-  const plain = snapshot(options.scenario, options.input, options.output, rules, rows > 0 ? lookupRows(rows) : []);
+  const plain = snapshot(
+    options.scenario,
+    options.input,
+    options.output,
+    rules,
+    rows > 0 ? [{ id: 'assets', content: assetRows(rows) }] : [],
+  );
   const window = options.suppression;
   const base = window
     ? { ...plain, rules: plain.rules.map((r) => ({ ...r, suppression: { fields: ['user'], window } })) }

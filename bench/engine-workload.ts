@@ -118,6 +118,18 @@ export function pdlRules(rules: readonly BenchRule[]): ConfigSnapshot['rules'] {
   }));
 }
 
+/** The rows of the `assets` lookup of the memory figures: `ip` (10.x.y.z, unique), `owner`, `site`. */
+export function assetRows(count: number): Record<string, unknown>[] {
+  const content: Record<string, unknown>[] = [];
+  for (let i = 0; i < count; i++)
+    content.push({
+      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+      owner: `team-${i % 100}`,
+      site: `site-${i % 7}`,
+    });
+  return content;
+}
+
 export type Scenario = 'passthrough' | 'reference';
 
 /** The reference pipeline's tasks: PARSE_KV → TIMESTAMP → PDL_EXPRESSION → APPLY_RULES. */

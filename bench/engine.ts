@@ -32,7 +32,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Admin, Consumer, ProduceAcks, Producer, type Message } from '@platformatic/kafka';
 import { EmbeddedBroker } from '@weir/engine';
+import { tablesPart } from './engine-memory.ts';
+import type { PartContext } from './engine-part.ts';
 import { buildPeer, cpuSeconds, residentMiB, startPeer, startWeir, type Runner } from './engine-procs.ts';
+import { sigmaPart } from './engine-sigma.ts';
 import { benchRules, line } from './engine-workload.ts';
 
 const events = Number(process.argv[2] ?? 1_000_000);
@@ -642,7 +645,8 @@ async function main(): Promise<void> {
   rulesFile = path.join(dir, 'rules.json');
   writeFileSync(rulesFile, JSON.stringify(benchRules()));
   // the Kafka Streams peer is built only for the parts that run it
-  if (![...parts].every((p) => ['compare', 'rss', 'profile', 'suppression'].includes(p))) buildPeer();
+  if (![...parts].every((p) => ['compare', 'rss', 'profile', 'suppression', 'sigma', 'tables'].includes(p)))
+    buildPeer();
   const broker = new EmbeddedBroker({ dir, internalPartitions: 1 });
   bootstrap = await broker.start();
   // interrupted: the broker (a JVM of its own) must not outlive the bench
@@ -653,7 +657,8 @@ async function main(): Promise<void> {
     const input = 'bench-in';
     await createTopics([input]);
     const t = performance.now();
-    await load(input, 0, events, (j) => `k${j % 1000}`);
+    // the sigma and tables parts load inputs of their own
+    if (![...parts].every((p) => p === 'sigma' || p === 'tables')) await load(input, 0, events, (j) => `k${j % 1000}`);
     console.log(
       `loaded ${events.toLocaleString('en-US')} events in ${((performance.now() - t) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os
         .loadavg()
@@ -684,6 +689,9 @@ async function main(): Promise<void> {
           `${m.rssSteps.map(Math.round).join(' / ')} MiB, max ${Math.round(m.rssMaxMiB)} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`,
       );
     }
+    const context: PartContext = { bootstrap, admin, dir, partitions, events, createTopics, endOffset, measure, log };
+    if (parts.has('sigma')) await sigmaPart(context);
+    if (parts.has('tables')) await tablesPart(context);
     if (parts.has('profile')) {
       // WEIR_BENCH_CPU_PROF=<dir> makes the runner's worker threads write .cpuprofile files there
       await createTopics(['out-prof']);
