@@ -146,6 +146,7 @@ export async function tablesPart(ctx: PartContext): Promise<void> {
       10,
     );
     const group = `bench-tables-${threads}`;
+    let heaps = '';
     const m = await loaded(
       ctx,
       startWeir(
@@ -158,8 +159,12 @@ export async function tablesPart(ctx: PartContext): Promise<void> {
           alertsTopic: `tables-alerts-${threads}`,
           rules,
           lookupRows: rows,
+          heapReport: true,
         },
-        ctx.log(group),
+        (message) => {
+          if (message.startsWith('heaps: ')) heaps = message.slice('heaps: '.length);
+          else ctx.log(group)(message);
+        },
       ),
       group,
       input,
@@ -173,5 +178,6 @@ export async function tablesPart(ctx: PartContext): Promise<void> {
         `over the idle runner ÷ tables: max ${ratio(m.max - rest.last)}, end ${ratio(m.end - rest.last)}; ` +
         `first commit after ${m.startSeconds.toFixed(1)} s, then ${fmt(m.rate)} events/s`,
     );
+    console.log(`tables: ${threads} thread${threads > 1 ? 's' : ' '}: at the end, V8 heaps: ${heaps}`);
   }
 }

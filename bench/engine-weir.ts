@@ -24,6 +24,8 @@ export interface WeirRunnerOptions {
   readonly rules?: number;
   /** Rows of a lookup table the enrich task also looks the source address up in (memory figures). */
   readonly lookupRows?: number;
+  /** At the stop, log the V8 heap of the main thread and of each worker thread first (`heaps: …`; the `tables` part). */
+  readonly heapReport?: boolean;
   /** A configuration snapshot (JSON) to run instead of the scenario's (the `sigma` part: bench/engine-sigma.ts). */
   readonly snapshotFile?: string;
   /** A suppression window (`5m`): every rule gets `suppression: {fields: ['user'], window}` (the `suppression` part). */
@@ -124,7 +126,9 @@ let stopping = false;
 function stop(): void {
   if (stopping) return;
   stopping = true;
-  for (const w of workers) w.post({ type: 'stop' });
+  void (options.heapReport ? reportHeaps() : Promise.resolve()).then(() => {
+    for (const w of workers) w.post({ type: 'stop' });
+  });
   void Promise.all(workers.map((w) => w.stopped)).then(async () => {
     // the last stats report comes with 'stopped'
     send({ type: 'stats', batches, records });
@@ -132,5 +136,18 @@ function stop(): void {
     await Promise.all(workers.map((w) => w.thread.terminate()));
     send({ type: 'stopped' });
     if (process.connected) process.disconnect();
+  });
+}
+
+/** The heaps of the main thread and of each worker thread (MiB used / total), and the main thread's array buffers. */
+async function reportHeaps(): Promise<void> {
+  const mib = (n: number) => Math.round(n / 2 ** 20);
+  const main = process.memoryUsage();
+  const heaps = await Promise.all(workers.map((w) => w.thread.getHeapStatistics()));
+  send({
+    type: 'log',
+    message:
+      `heaps: main thread ${mib(main.heapUsed)}/${mib(main.heapTotal)} MiB (array buffers ${mib(main.arrayBuffers)} MiB); ` +
+      `worker threads ${heaps.map((h) => `${mib(h.used_heap_size)}/${mib(h.total_heap_size)}`).join(', ')} MiB (used/total)`,
   });
 }

@@ -23,7 +23,13 @@
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
  * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it;
  * `suppression`: the reference pipeline without and with a suppression on every rule, WEIR_BENCH_SUPPRESSION_WINDOW (5m);
- * with WEIR_BENCH_BEFORE, that checkout's suppressing run too), WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
+ * with WEIR_BENCH_BEFORE, that checkout's suppressing run too;
+ * `sigma`: the SigmaHQ rules in one APPLY_RULES task over N Windows events (JSON) through Weir's runner, 2 threads,
+ * events/s and the alerts checked against an in-process RuleIndex; no Kafka Streams peer, there being no Kafka Streams
+ * Sigma engine (bench/engine-sigma.ts);
+ * `tables`: resident memory with a 1M-row lookup and 10,000 rules at 1, 2 and 4 threads against the memory of the
+ * tables themselves and an idle runner's (bench/engine-memory.ts, bench/table-memory.ts)),
+ * WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
  * `node_modules/.bin/node bench/engine.ts 50000`.
  */
 import { spawnSync } from 'node:child_process';
