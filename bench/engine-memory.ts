@@ -54,24 +54,30 @@ function tableMemory(): TableMemory {
   return JSON.parse(result.stdout) as TableMemory;
 }
 
-/** Offsets summed over the topic's partitions: the group's committed ones, or the topic's end. */
-async function offsets(ctx: PartContext, topic: string, group?: string): Promise<number> {
+/** Per partition of the topic: the group's committed offset (0 when none), or the topic's end. */
+async function partitionOffsets(ctx: PartContext, topic: string, group?: string): Promise<number[]> {
   const partitionIndexes = [...Array(partitions).keys()];
+  const out = partitionIndexes.map(() => 0);
   if (group === undefined) {
     const [t] = await ctx.admin.listOffsets({
       topics: [
         { name: topic, partitions: partitionIndexes.map((partitionIndex) => ({ partitionIndex, timestamp: -1n })) },
       ],
     });
-    return (t?.partitions ?? []).reduce((sum, p) => sum + Number(p.offset), 0);
+    for (const p of t?.partitions ?? []) out[p.partitionIndex] = Number(p.offset);
+    return out;
   }
   const [result] = await ctx.admin.listConsumerGroupOffsets({
     groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes }] }] as never,
   });
-  let sum = 0;
   for (const t of result?.topics ?? [])
-    for (const p of t.partitions) if (p.committedOffset > 0n) sum += Number(p.committedOffset);
-  return sum;
+    for (const p of t.partitions) if (p.committedOffset > 0n) out[p.partitionIndex] = Number(p.committedOffset);
+  return out;
+}
+
+/** Offsets summed over the topic's partitions: the group's committed ones, or the topic's end. */
+async function offsets(ctx: PartContext, topic: string, group?: string): Promise<number> {
+  return (await partitionOffsets(ctx, topic, group)).reduce((a, b) => a + b, 0);
 }
 
 /** Resident memory of an idle runner: sampled every 200 ms for `seconds`; the last and the largest sample. */
@@ -93,11 +99,22 @@ async function loaded(ctx: PartContext, runner: Runner, group: string, input: st
   let max = 0;
   const start = performance.now();
   let firstCommit = 0;
+  // no commit for 2 minutes once started: a stalled worker (seen once; bench/RESULTS.md), said with each partition's offsets
+  let last = { done: -1, at: Date.now() };
   for (;;) {
     max = Math.max(max, residentMiB(runner.pid));
     const done = await offsets(ctx, input, group);
     if (done > 0 && firstCommit === 0) firstCommit = performance.now();
     if (done >= total) break;
+    if (done !== last.done) last = { done, at: Date.now() };
+    else if (done > 0 && Date.now() - last.at > 120_000) {
+      const committed = await partitionOffsets(ctx, input, group);
+      const ends = await partitionOffsets(ctx, input);
+      await runner.stop();
+      throw new Error(
+        `${group}: no commit for 2 minutes; committed / end per partition: ${committed.map((c, p) => `${p}: ${c} / ${ends[p]}`).join(', ')}`,
+      );
+    }
     if (Date.now() > deadline) throw new Error(`${group}: no end after 15 minutes`);
     await sleep(50);
   }

@@ -144,10 +144,14 @@ async function reportHeaps(): Promise<void> {
   const mib = (n: number) => Math.round(n / 2 ** 20);
   const main = process.memoryUsage();
   const heaps = await Promise.all(workers.map((w) => w.thread.getHeapStatistics()));
+  // with NODE_OPTIONS=--expose-gc: the main thread's heap after a full collection too (how much of it is garbage)
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const collected = gc ? `, after a full collection ${mib(process.memoryUsage().heapUsed)} MiB used` : '';
   send({
     type: 'log',
     message:
-      `heaps: main thread ${mib(main.heapUsed)}/${mib(main.heapTotal)} MiB (array buffers ${mib(main.arrayBuffers)} MiB); ` +
+      `heaps: main thread ${mib(main.heapUsed)}/${mib(main.heapTotal)} MiB${collected} (array buffers ${mib(main.arrayBuffers)} MiB); ` +
       `worker threads ${heaps.map((h) => `${mib(h.used_heap_size)}/${mib(h.total_heap_size)}`).join(', ')} MiB (used/total)`,
   });
 }

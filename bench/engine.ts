@@ -664,9 +664,10 @@ async function main(): Promise<void> {
     await createTopics([input]);
     const t = performance.now();
     // the sigma and tables parts load inputs of their own
-    if (![...parts].every((p) => p === 'sigma' || p === 'tables')) await load(input, 0, events, (j) => `k${j % 1000}`);
+    const reference = ![...parts].every((p) => p === 'sigma' || p === 'tables');
+    if (reference) await load(input, 0, events, (j) => `k${j % 1000}`);
     console.log(
-      `loaded ${events.toLocaleString('en-US')} events in ${((performance.now() - t) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os
+      `loaded ${reference ? events.toLocaleString('en-US') : 0} events in ${((performance.now() - t) / 1000).toFixed(1)} s; ${os.cpus().length} cores, load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
