@@ -17,6 +17,8 @@ const transactionDeadlineMs = 30_000;
 export interface SinkOptions extends BatchWriterOptions {
   /** commit.interval.ms (at_least_once). */
   readonly commitIntervalMs: number;
+  /** The most records of a batch (at_least_once: the most written and not committed, see write-pipeline.ts). */
+  readonly maxBatch: number;
   readonly stats: WorkerStats;
   /** How its log lines name the worker (`stream worker 2`). */
   readonly worker: string;
@@ -57,6 +59,7 @@ export class Sink {
     this.#writer = options.writer ?? new BatchWriter(options, this.topics);
     this.#pipeline = new WritePipeline(this.#writer, {
       commitIntervalMs: options.commitIntervalMs,
+      maxUncommitted: options.maxBatch,
       onAcknowledged: (batch) => options.stats.latency((performance.now() - batch.started) / 1000),
       // The output is written; the offsets are committed with the next commit (at the join at the
       // latest), else the partition's next owner repeats what they cover.

@@ -37,6 +37,7 @@ const group: GroupMetadata = { groupId: 'g', memberId: 'm', generationId: 7, coo
 const batch = (topic: string, offset: number, clock: OutgoingRecord[] = []): SinkBatch => ({
   out: [{ topic, value: Buffer.from('v') }, ...clock],
   last: new Map([[`in\u00000`, { topic: 'in', partition: 0, offset: BigInt(offset) } as FetchedRecord]]),
+  records: 1,
   started: performance.now(),
   clockOutput: clock,
 });
@@ -51,6 +52,7 @@ function sink(guarantee: 'at_least_once' | 'exactly_once_v2') {
     guarantee,
     transactionalId: 't',
     commitIntervalMs: 0,
+    maxBatch: 2000,
     stats,
     worker: 'stream worker 3',
     onLog: (level, m) => logs.push(`${level} ${m}`),
