@@ -4,7 +4,8 @@
  * (packages/engine/src/stream/worker-thread.ts, one consumer group), configured with the bench's
  * snapshot. Forked by bench/engine.ts with a JSON argument; reports the batches the workers wrote
  * (each a produce + a commit) and stops on `{ type: 'stop' }`.
- * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation.
+ * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation;
+ * `WEIR_BENCH_BATCH_TARGET_MS` sets weir.stream.batch-target-ms and `WEIR_BENCH_COMMIT_INTERVAL_MS` commit.interval.ms (default: the settings' defaults).
  */
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
@@ -68,6 +69,8 @@ function benchSnapshot() {
 const profile = process.env.WEIR_BENCH_CPU_PROF;
 /** WEIR_BENCH_WORKER_HEAP_MB: each worker thread's old-generation limit (Worker `resourceLimits`), to see what bounds the resident memory. */
 const heapMb = Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0);
+const batchTarget = process.env.WEIR_BENCH_BATCH_TARGET_MS;
+const commitInterval = process.env.WEIR_BENCH_COMMIT_INTERVAL_MS;
 const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
@@ -87,6 +90,8 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
     transactionalId: `${options.group}-${index}`,
     alertsTopic: options.alertsTopic,
     outputNames: 'weir',
+    ...(batchTarget ? { batchTargetMs: Number(batchTarget) } : {}),
+    ...(commitInterval ? { commitIntervalMs: Number(commitInterval) } : {}),
   };
   const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url), {
     workerData: init,
