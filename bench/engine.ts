@@ -18,7 +18,7 @@
  * and (c0) in each round, for before/after ratios in one run (after first in odd rounds, before first in even ones).
  * Then latency (reference pipeline at 1,000 events/s, WEIR_BENCH_LATENCY_LOW_RATE, and at half of
  * Weir's best rate, WEIR_BENCH_LATENCY_RATE when the throughput part does not run: input append →
- * output append, both LogAppendTime, read with kcat) and memory (Weir's process under the reference load, and with
+ * output append, both LogAppendTime, read with kcat; with the process's CPU-s per 1M events over the measured seconds) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
@@ -569,6 +569,8 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   let sent = 0;
   let measuredFrom = -1;
   let measureStart = 0;
+  let cpuAtStart = 0;
+  let cpuAtEnd = 0;
   let lag = Infinity;
   let lagCheck: Promise<void> | null = null;
   for (;;) {
@@ -584,8 +586,10 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
       if ((elapsed >= 5 && lag < rate / 2) || elapsed >= 90) {
         measuredFrom = sent;
         measureStart = performance.now();
+        cpuAtStart = cpuSeconds(runner.pid);
       }
     } else if ((performance.now() - measureStart) / 1000 >= latencySeconds) {
+      cpuAtEnd = cpuSeconds(runner.pid);
       break;
     }
     // at most 2,000 records a request (a request must stay under the broker's message size when this process lags)
@@ -620,7 +624,8 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   latencies.sort((x, y) => x - y);
   console.log(
     `latency ${who.padEnd(13)} at ${fmtRate(achieved)} events/s for ${latencySeconds} s after ${warmupSeconds.toFixed(1)} s of warm-up (${measured.toLocaleString('en-US')} events, ` +
-      `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
+      `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms; ` +
+      `${fmtCpu(((cpuAtEnd - cpuAtStart) / measured) * 1e6)} CPU-s per 1M while measured`,
   );
 }
 
