@@ -120,7 +120,7 @@ export const settingDefinitions = {
     5,
     0,
     1000,
-    'The latency/throughput trade-off of the stream workers: how long a batch is meant to take through the process stage while a worker keeps up with its input. A batch is taken as soon as records wait (a record on an idle partition is processed at once) and holds at most the records the worker processes in this time (measured as it runs), so a record waits about this long at most behind the batch in front of it. When more records wait than a batch takes (a backlog), batches double in size at every batch (up to 32 times the target size, at most 2,000 records), for throughput, and come back to the target once the worker has caught up. Lower: lower latency, more, smaller batches; higher: fewer, larger batches. 0: every batch takes up to 2,000 records (the least overhead, the latency of a full batch).',
+    'The latency/throughput trade-off of the stream workers: how long a batch is meant to take through the process stage while a worker keeps up with its input. A batch is taken as soon as records wait (a record on an idle partition is processed at once) and holds at most the records the worker processes in this time (measured as it runs), so a record waits about this long at most behind the batch in front of it. When more records wait than a batch takes (a backlog), batches double in size at every batch (up to 8 times the target size, at most 2,000 records), for throughput, and come back to the target once the worker has caught up. Lower: lower latency, more, smaller batches; higher: fewer, larger batches. 0: every batch takes up to 2,000 records (the least overhead, the latency of a full batch).',
   ),
   'weir.stream.idle-close-seconds': integer(
     0,
