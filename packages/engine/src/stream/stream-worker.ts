@@ -1,8 +1,7 @@
 import { BatchRound } from './batch-round.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { withDeadline } from './deadline.ts';
-import { Sink } from './sink/sink.ts';
-import { defaultMaxBatch } from './source/batch-sizer.ts';
+import { maxUnacknowledgedBatches, Sink } from './sink/sink.ts';
 import { describeFailure, Source } from './source/source.ts';
 import { StageState } from './state/stage-state.ts';
 import { Wakeup } from './wakeup.ts';
@@ -10,13 +9,6 @@ import { emptyPlan, WorkerPlan } from './worker-plan.ts';
 import type { StreamWorkerOptions } from './worker-protocol.ts';
 import { WorkerStats } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
-
-/**
- * at_least_once: batches processed and not yet acknowledged before the loop waits for the writes
- * (the sink sends those that wait together, write-pipeline.ts): the loop goes on fetching and
- * processing while a produce is on the broker, and the memory they hold stays bounded.
- */
-const maxUnacknowledgedBatches = 4;
 
 /** Deadline of the set-up: clients, topics and the group join (the join alone may take the 60-s rebalance timeout). */
 const setUpDeadlineMs = 90_000;
@@ -56,11 +48,7 @@ export class StreamWorker {
     const o = { ...options, connection: { ...options.connection, connectTimeout: 5000, requestTimeout: 10_000 } };
     const stage = { ...o, stats: this.stats, worker: `stream worker ${o.index}` };
     this.#o = o;
-    this.#sink = new Sink({
-      ...stage,
-      commitIntervalMs: o.commitIntervalMs ?? 0,
-      maxBatch: o.maxBatch ?? defaultMaxBatch,
-    });
+    this.#sink = new Sink({ ...stage, commitIntervalMs: o.commitIntervalMs ?? 0 });
     // at a join the sink commits the offsets a rebalance refused, at once (a notice from source to sink)
     this.#source = new Source({ ...stage, onJoin: () => this.#sink.commitSoon() }, this.#wakeup);
     this.#state = new StageState(stage);

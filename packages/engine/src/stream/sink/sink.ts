@@ -1,7 +1,7 @@
 import { Admin, type Consumer } from '@platformatic/kafka';
 import { brokerErrorId } from '../../kafka/broker-errors.ts';
 import { closeWithin, withDeadline } from '../deadline.ts';
-import type { GroupMetadata, OutgoingRecord } from '../records.ts';
+import { defaultMaxBatch, type GroupMetadata, type OutgoingRecord } from '../records.ts';
 import type { StageBinding } from '../topology-plan.ts';
 import type { WorkerStats } from '../worker-stats.ts';
 import { BatchWriter, rebalanceErrors, type BatchWriterOptions } from './batch-writer.ts';
@@ -14,11 +14,18 @@ import { WritePipeline, type PipelinedBatch } from './write-pipeline.ts';
  */
 const transactionDeadlineMs = 30_000;
 
+/**
+ * at_least_once: batches processed and not yet acknowledged before the worker's loop waits for the
+ * writes (`room`): it goes on fetching and processing while a produce is on the broker (the batches
+ * that wait meanwhile go out together, write-pipeline.ts), and the memory they hold stays bounded.
+ */
+export const maxUnacknowledgedBatches = 4;
+
 export interface SinkOptions extends BatchWriterOptions {
   /** commit.interval.ms (at_least_once). */
   readonly commitIntervalMs: number;
   /** The most records of a batch (at_least_once: the most written and not committed, see write-pipeline.ts). */
-  readonly maxBatch: number;
+  readonly maxBatch?: number;
   readonly stats: WorkerStats;
   /** How its log lines name the worker (`stream worker 2`). */
   readonly worker: string;
@@ -59,7 +66,7 @@ export class Sink {
     this.#writer = options.writer ?? new BatchWriter(options, this.topics);
     this.#pipeline = new WritePipeline(this.#writer, {
       commitIntervalMs: options.commitIntervalMs,
-      maxUncommitted: options.maxBatch,
+      maxUncommitted: options.maxBatch ?? defaultMaxBatch,
       onAcknowledged: (batch) => options.stats.latency((performance.now() - batch.started) / 1000),
       // The output is written; the offsets are committed with the next commit (at the join at the
       // latest), else the partition's next owner repeats what they cover.

@@ -231,8 +231,7 @@ export class WritePipeline {
         this.#options.stepDeadlineMs ?? 30_000,
         'writing a batch and committing its offsets',
       );
-      if (generation !== this.#generation || this.#failure) return;
-      then(value);
+      if (generation === this.#generation && !this.#failure) then(value);
     } catch (error) {
       if (generation === this.#generation) this.#failure ??= { error };
     }

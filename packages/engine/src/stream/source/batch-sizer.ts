@@ -1,5 +1,3 @@
-/** The most records of a batch (a worker's `maxBatch`), under a backlog. */
-export const defaultMaxBatch = 2000;
 /** weir.stream.batch-target-ms's default (config/settings.ts). */
 export const defaultBatchTargetMs = 5;
 /** Weight of the latest batch in the measured processing time per record (an exponential average). */
