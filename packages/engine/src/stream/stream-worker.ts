@@ -1,7 +1,7 @@
 import { BatchRound } from './batch-round.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { withDeadline } from './deadline.ts';
-import { maxUnacknowledgedBatches, Sink } from './sink/sink.ts';
+import { Sink } from './sink/sink.ts';
 import { describeFailure, Source } from './source/source.ts';
 import { StageState } from './state/stage-state.ts';
 import { Wakeup } from './wakeup.ts';
@@ -161,7 +161,7 @@ export class StreamWorker {
         continue;
       }
       revoked = false;
-      await this.#sink.room(maxUnacknowledgedBatches);
+      await this.#sink.room(); // at_least_once: the next batches are processed while one is written
       const batch = await this.#source.nextBatch();
       // the assignment may change under this batch: put it back, processed after the new assignment
       if (this.#source.rebalancing) this.#source.putBack(batch);

@@ -14,12 +14,8 @@ import { WritePipeline, type PipelinedBatch } from './write-pipeline.ts';
  */
 const transactionDeadlineMs = 30_000;
 
-/**
- * at_least_once: batches processed and not yet acknowledged before the worker's loop waits for the
- * writes (`room`): it goes on fetching and processing while a produce is on the broker (the batches
- * that wait meanwhile go out together, write-pipeline.ts), and the memory they hold stays bounded.
- */
-export const maxUnacknowledgedBatches = 4;
+/** at_least_once: the most batches processed and not yet acknowledged before the worker's loop waits (see `room`). */
+const maxUnacknowledgedBatches = 64;
 
 export interface SinkOptions extends BatchWriterOptions {
   /** commit.interval.ms (at_least_once). */
@@ -84,9 +80,15 @@ export class Sink {
     return this.topics.ensureStages(stages);
   }
 
-  /** at_least_once: resolves once at most `max` batches wait for their write (throws a write's failure). */
-  room(max: number): Promise<void> {
-    return this.#options.guarantee === 'at_least_once' ? this.#pipeline.room(max) : Promise.resolve();
+  /**
+   * at_least_once: resolves once at most one full batch of input records (maxBatch) waits for its
+   * write, so the worker goes on fetching and processing while a produce is on the broker (what
+   * waits meanwhile goes out together, write-pipeline.ts), however small its batches, and what
+   * they hold stays bounded, as when one batch was written while the next was processed. Throws a write's failure.
+   */
+  room(): Promise<void> {
+    if (this.#options.guarantee !== 'at_least_once') return Promise.resolve();
+    return this.#pipeline.room(this.#options.maxBatch ?? defaultMaxBatch, maxUnacknowledgedBatches);
   }
 
   /**

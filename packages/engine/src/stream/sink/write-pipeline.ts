@@ -63,6 +63,8 @@ export class WritePipeline {
   readonly #options: WritePipelineOptions;
   /** Batches handed over and not yet acknowledged (those of the produce under way first). */
   readonly #waiting: PipelinedBatch[] = [];
+  /** Their input records. */
+  #waitingRecords = 0;
   /** The produce under way and the commit under way, each ending (never rejecting) at its deadline at the latest. */
   #produceStep: Promise<void> | undefined;
   #commitStep: Promise<void> | undefined;
@@ -96,15 +98,17 @@ export class WritePipeline {
     if (this.#failure) throw this.#failure.error;
   }
 
-  /** Resolves once at most `max` batches wait (or the pipeline failed). */
-  async room(max: number): Promise<void> {
-    while (this.#waiting.length > max && !this.#failure) await this.#changed();
+  /** Resolves once at most `maxRecords` input records and `maxBatches` batches wait (or the pipeline failed). */
+  async room(maxRecords: number, maxBatches: number): Promise<void> {
+    while ((this.#waitingRecords > maxRecords || this.#waiting.length > maxBatches) && !this.#failure)
+      await this.#changed();
     this.throwIfFailed();
   }
 
   /** Hands a processed batch over: written after the batches before it, its offsets committed once acknowledged. */
   write(batch: PipelinedBatch): void {
     this.#waiting.push(batch);
+    this.#waitingRecords += batch.records;
     this.#send();
   }
 
@@ -141,6 +145,7 @@ export class WritePipeline {
     this.#commitTimer = undefined;
     const clockOutput = this.#waiting.flatMap((b) => b.clockOutput);
     this.#waiting.length = 0;
+    this.#waitingRecords = 0;
     this.#produceStep = this.#commitStep = undefined;
     this.#ackedRecords = this.#committingRecords = 0;
     this.#commitWanted = false;
@@ -173,6 +178,7 @@ export class WritePipeline {
     this.#produceStep = this.#step(this.#io.produce(out), () => {
       this.#produceStep = undefined;
       this.#waiting.splice(0, count);
+      this.#waitingRecords -= records;
       this.#ackedRecords += records;
       for (const batch of batches) {
         for (const [key, m] of batch.last) this.#acked.set(key, m);

@@ -67,7 +67,7 @@ test('at_least_once: a batch is handed over at once, then written and its offset
   await s.open();
   assert.equal(await s.write(batch('out', 4), group, undefined), undefined);
   assert.equal(await s.write(batch('out2', 9), group, undefined), undefined);
-  await s.room(0);
+  await s.room();
   await s.flush();
   assert.deepEqual(writer.calls, ['open', 'produce out', 'commit 4', 'produce out2', 'commit 9']);
   assert.equal(stats.drain().latencies.length, 2);

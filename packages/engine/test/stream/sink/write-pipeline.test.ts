@@ -134,19 +134,28 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
     assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2,a3', 'commit a@3', 'produce a4', 'commit a@4']);
   });
 
-  test('room() holds the worker back while more than the allowed batches wait', async () => {
+  test('room() holds the worker back while more than the allowed records or batches wait', async () => {
     const io = new ScriptedIo();
     const { p } = pipeline(io);
     p.write(batch('a', 1));
     p.write(batch('a', 2));
     let roomy = false;
-    const room = p.room(1).then(() => (roomy = true));
+    const room = p.room(1, 10).then(() => (roomy = true));
     await settle();
     assert.equal(roomy, false);
     await io.ack();
     await room;
     assert.equal(roomy, true);
     assert.equal(p.waiting, 1);
+    // records of clock-only batches are 0: the count of batches bounds them
+    p.write({ ...batch('b', 1), records: 0 });
+    p.write({ ...batch('b', 2), records: 0 });
+    let batchesRoomy = false;
+    const byBatches = p.room(10, 2).then(() => (batchesRoomy = true));
+    await settle();
+    assert.equal(batchesRoomy, false, '3 batches wait, 2 allowed');
+    await io.ack();
+    await byBatches;
   });
 
   test('a failed write stops the pipeline: nothing after it is sent or committed, and the failure is thrown', async () => {
@@ -160,7 +169,7 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
     await io.ack(new Error('broker gone'));
     assert.deepEqual(io.log, ['produce a1']);
     assert.throws(() => p.throwIfFailed(), /broker gone/);
-    await assert.rejects(p.room(0), /broker gone/);
+    await assert.rejects(p.room(0, 0), /broker gone/);
     await assert.rejects(p.flush(), /broker gone/);
     assert.deepEqual(io.log, ['produce a1'], 'no commit after the failure');
     // The idle clock's records of the batches never acknowledged are handed back for the next try.
