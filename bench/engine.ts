@@ -11,7 +11,7 @@
  * events/s: from the first output record to the group's committed offsets at the input's end;
  * CPU-s per 1M events: user + system time of the processing process (/proc/<pid>/stat) over the same window.
  * Kafka Streams runs at three settings each round: commit.interval.ms = Weir's measured commit cadence
- * in the same round (Weir commits after every batch it writes: the mean time between two commits of
+ * in the same round (Weir commits as soon as its writes are acknowledged, weir_offset_commits_total: the mean time between two commits of
  * one worker thread), at its defaults (30 s at at-least-once; timed to its last output, since its
  * last commit comes up to 30 s later) and at commit.interval.ms=1000.
  * WEIR_BENCH_BEFORE=<another checkout, with its node_modules> also runs that checkout's Weir as (b0)

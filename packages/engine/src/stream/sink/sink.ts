@@ -3,6 +3,7 @@ import { brokerErrorId } from '../../kafka/broker-errors.ts';
 import { closeWithin, withDeadline } from '../deadline.ts';
 import { defaultMaxBatch, type GroupMetadata, type OutgoingRecord } from '../records.ts';
 import type { StageBinding } from '../topology-plan.ts';
+import { metricNames } from '../metric-names.ts';
 import type { WorkerStats } from '../worker-stats.ts';
 import { BatchWriter, rebalanceErrors, type BatchWriterOptions } from './batch-writer.ts';
 import { SinkTopics, type SinkAdmin } from './sink-topics.ts';
@@ -64,6 +65,7 @@ export class Sink {
       commitIntervalMs: options.commitIntervalMs,
       maxUncommitted: options.maxBatch ?? defaultMaxBatch,
       onAcknowledged: (batch) => options.stats.latency((performance.now() - batch.started) / 1000),
+      onCommitted: () => options.stats.add(metricNames.offsetCommits, []),
       // The output is written; the offsets are committed with the next commit (at the join at the
       // latest), else the partition's next owner repeats what they cover.
       onCommitRefused: (reason) => log(`${options.worker}: commit deferred by a rebalance (${reason})`),
@@ -120,6 +122,7 @@ export class Sink {
       throw err;
     }
     this.#options.stats.latency((performance.now() - batch.started) / 1000);
+    if (batch.last.size > 0) this.#options.stats.add(metricNames.offsetCommits, []);
     return undefined;
   }
 

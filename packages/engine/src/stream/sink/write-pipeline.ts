@@ -30,6 +30,8 @@ export interface WritePipelineOptions {
   readonly maxUncommitted: number;
   /** A batch's output is acknowledged (for the batch-time histogram). */
   readonly onAcknowledged: (batch: PipelinedBatch) => void;
+  /** Offsets were committed. */
+  readonly onCommitted?: () => void;
   /** A rebalance refused a commit: the offsets stay and are committed with the next commit or at the join. */
   readonly onCommitRefused: (reason: string) => void;
   /**
@@ -214,7 +216,8 @@ export class WritePipeline {
       this.#commitStep = undefined;
       // refused: no longer counted, as before pipelining a refused commit did not hold the next batch back
       this.#committingRecords = 0;
-      if (refusal !== undefined) {
+      if (refusal === undefined) this.#options.onCommitted?.();
+      else {
         // kept for the next commit (newer offsets of the same partition, acknowledged meanwhile, win)
         for (const [key, m] of offsets) if (!this.#acked.has(key)) this.#acked.set(key, m);
         this.#options.onCommitRefused(refusal);

@@ -70,14 +70,18 @@ test('at_least_once: a batch is handed over at once, then written and its offset
   await s.room();
   await s.flush();
   assert.deepEqual(writer.calls, ['open', 'produce out', 'commit 4', 'produce out2', 'commit 9']);
-  assert.equal(stats.drain().latencies.length, 2);
+  const report = stats.drain();
+  assert.equal(report.latencies.length, 2);
+  assert.deepEqual(report.counters, [['weir_offset_commits_total', [], 2]]);
 });
 
 test('exactly_once_v2: one transaction per batch under the generation it ran under', async () => {
   const { sink: s, writer, stats } = sink('exactly_once_v2');
   assert.equal(await s.write(batch('out', 1), group, undefined), undefined);
   assert.deepEqual(writer.calls, ['transaction out @7']);
-  assert.equal(stats.drain().latencies.length, 1);
+  const report = stats.drain();
+  assert.equal(report.latencies.length, 1);
+  assert.deepEqual(report.counters, [['weir_offset_commits_total', [], 1]]);
 });
 
 test('exactly_once_v2: a transaction the group refused after a rebalance is reported, not thrown', async () => {
