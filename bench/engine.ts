@@ -570,7 +570,7 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   let measuredFrom = -1;
   let measureStart = 0;
   let cpuAtStart = 0;
-  let cpuAtEnd = 0;
+  let cpuAtEnd: number;
   let lag = Infinity;
   let lagCheck: Promise<void> | null = null;
   for (;;) {
