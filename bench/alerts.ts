@@ -24,6 +24,7 @@ import { EmbeddedBroker } from '@weir/engine';
 import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { alertRecord, day, T0 } from './alert-records.ts';
 import { cpuSeconds, startWeir, type Runner } from './engine-procs.ts';
+import { committedSum } from './kafka-offsets.ts';
 import { line } from './engine-workload.ts';
 
 const count = Number(process.argv[2] ?? 1_000_000);
@@ -58,17 +59,6 @@ async function loadEvents(bootstrap: string): Promise<void> {
     await producer.send({ messages, acks: ProduceAcks.ALL });
   }
   await producer.close();
-}
-
-/** The offsets a consumer group committed on a topic of 2 partitions, summed. */
-async function committed(admin: Admin, group: string, topic: string): Promise<number> {
-  const [result] = await admin.listConsumerGroupOffsets({
-    groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [0, 1] }] }] as never,
-  });
-  let sum = 0;
-  for (const t of result?.topics ?? [])
-    for (const p of t.partitions) if (p.committedOffset > 0n) sum += Number(p.committedOffset);
-  return sum;
 }
 
 interface Load {
@@ -163,7 +153,7 @@ async function main(): Promise<void> {
         `${Math.round(steady).toLocaleString('en-US')} alerts/s`,
     );
     if (pipeline) {
-      const done = await committed(admin, 'bench-stream', 'events');
+      const done = await committedSum(admin, 'bench-stream', 'events');
       console.log(
         `stream: the reference pipeline had committed ${done.toLocaleString('en-US')} of ${streamEvents.toLocaleString('en-US')} events ` +
           `by then (stream process CPU ${cpuSeconds(pipeline.pid).toFixed(1)} s): ` +

@@ -21,6 +21,7 @@ import { Admin, ProduceAcks, Producer } from '@platformatic/kafka';
 import { EmbeddedBroker } from '@weir/engine';
 import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { cpuSeconds, startWeir } from './engine-procs.ts';
+import { committedSum, endOffsets } from './kafka-offsets.ts';
 import { benchRules, line, snapshot } from './engine-workload.ts';
 
 const count = Number(process.argv[2] ?? 500_000);
@@ -37,23 +38,6 @@ async function load(bootstrap: string): Promise<void> {
     await producer.send({ messages, acks: ProduceAcks.ALL });
   }
   await producer.close();
-}
-
-async function endOffsets(admin: Admin, topic: string): Promise<number[]> {
-  const listed = await admin.listOffsets({
-    topics: [{ name: topic, partitions: [0, 1].map((partitionIndex) => ({ partitionIndex, timestamp: -1n })) }],
-  });
-  return (listed[0]?.partitions ?? []).sort((a, b) => a.partitionIndex - b.partitionIndex).map((p) => Number(p.offset));
-}
-
-async function committed(admin: Admin, group: string): Promise<number> {
-  const [result] = await admin.listConsumerGroupOffsets({
-    groups: [{ groupId: group, topics: [{ name: input, partitionIndexes: [0, 1] }] }] as never,
-  });
-  let sum = 0;
-  for (const t of result?.topics ?? [])
-    for (const p of t.partitions) if (p.committedOffset > 0n) sum += Number(p.committedOffset);
-  return sum;
 }
 
 /** The reference configuration stored on the node through the API (bulk endpoints). */
@@ -85,7 +69,7 @@ async function live(bootstrap: string, admin: Admin, round: number): Promise<Mea
     (message) => console.error(`[live] ${message}`),
   );
   const cpu0 = cpuSeconds(runner.pid);
-  while ((await committed(admin, group)) < count) await new Promise((r) => setTimeout(r, 100));
+  while ((await committedSum(admin, group, input)) < count) await new Promise((r) => setTimeout(r, 100));
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds(runner.pid) - cpu0;
   await runner.stop();

@@ -16,6 +16,7 @@ import { EmbeddedBroker } from '@weir/engine';
 import { multipartBody } from '@weir/test-helpers/multipart';
 import { call, initAdmin, signInAdmin, startServer, stopServer, type Server } from './api-node.ts';
 import { residentMiB } from './engine-procs.ts';
+import { committedSum } from './kafka-offsets.ts';
 import { benchRules, line, pdlRules, referenceTasks } from './engine-workload.ts';
 
 const events = Number(process.argv[2] ?? 1_000_000);
@@ -59,15 +60,7 @@ async function main(): Promise<void> {
     await initAdmin(url);
     const token = (await signInAdmin(url)).access_token;
 
-    const committed = async (topic: string) => {
-      const [r] = await admin.listConsumerGroupOffsets({
-        groups: [{ groupId: group, topics: [{ name: topic, partitionIndexes: [0, 1] }] }] as never,
-      });
-      let sum = 0;
-      for (const t of r?.topics ?? [])
-        for (const p of t.partitions) if (p.committedOffset > 0n) sum += Number(p.committedOffset);
-      return sum;
-    };
+    const committed = (topic: string) => committedSum(admin, group, topic);
     const phase = async (label: string, topic: string, configure: () => Promise<void>) => {
       const before = residentMiB(pid);
       const t = performance.now();
