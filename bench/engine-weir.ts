@@ -141,9 +141,11 @@ let stopping = false;
 function stop(): void {
   if (stopping) return;
   stopping = true;
-  void (options.heapReport ? reportHeaps() : Promise.resolve()).then(() => {
+  const stopWorkers = () => {
     for (const w of workers) w.post({ type: 'stop' });
-  });
+  };
+  // a report that fails (a worker gone) still stops the others
+  void (options.heapReport ? reportHeaps() : Promise.resolve()).then(stopWorkers, stopWorkers);
   void Promise.all(workers.map((w) => w.stopped)).then(async () => {
     // the last stats report comes with 'stopped'
     send({ type: 'stats', batches, records });
