@@ -16,7 +16,10 @@
  * one of 4 threads gets a partition, reads events and builds what a working thread builds).
  * Resident memory (VmRSS of the process, every thread) at its maximum from the start (the tables
  * loaded, compiled and indexed) and at the end; each against the tables' memory, and the growth over
- * the idle process against it too.
+ * the idle process against it too. At the end the runner also says the V8 heaps of its main and
+ * worker threads (with `NODE_OPTIONS=--expose-gc`, the main thread's after a full collection too:
+ * how much of it is garbage). A group that commits nothing for 2 minutes fails the part with every
+ * partition's committed and end offsets (a worker stalled once; bench/RESULTS.md).
  */
 import { spawnSync } from 'node:child_process';
 import { Producer, ProduceAcks } from '@platformatic/kafka';
