@@ -41,6 +41,7 @@ import { Admin, Consumer, ProduceAcks, Producer, type Message } from '@platforma
 import { EmbeddedBroker } from '@weir/engine';
 import { tablesPart } from './engine-memory.ts';
 import type { PartContext } from './engine-part.ts';
+import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
 import { buildPeer, cpuSeconds, residentMiB, startPeer, startWeir, type Runner } from './engine-procs.ts';
 import { sigmaPart } from './engine-sigma.ts';
 import { benchRules, line } from './engine-workload.ts';
@@ -700,7 +701,7 @@ async function main(): Promise<void> {
         'out-rss',
       );
       console.log(
-        `rss run, Weir reference (worker old generation limit: ${Number(process.env.WEIR_BENCH_WORKER_HEAP_MB ?? 0) > 0 ? `${process.env.WEIR_BENCH_WORKER_HEAP_MB} MB` : 'default'}): resident at first output / half / end ` +
+        `rss run, Weir reference (worker old generation limit: ${process.env.WEIR_BENCH_WORKER_HEAP_MB === undefined ? `the engine's default, weir.stream.worker-heap-mb=${settingDefinitions['weir.stream.worker-heap-mb'].default} MB` : Number(process.env.WEIR_BENCH_WORKER_HEAP_MB) > 0 ? `${process.env.WEIR_BENCH_WORKER_HEAP_MB} MB` : "V8's default"}): resident at first output / half / end ` +
           `${m.rssSteps.map(Math.round).join(' / ')} MiB, max ${Math.round(m.rssMaxMiB)} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`,
       );
     }

@@ -1,3 +1,6 @@
+/** A queue drops the records taken from its front once this many are taken and they are at least half of it. */
+const compactAfter = 1024;
+
 interface Queue<M> {
   items: M[];
   head: number;
@@ -65,6 +68,11 @@ export class PartitionQueues<M extends { readonly topic: string; readonly partit
         this.#size -= n;
         if (queue.head === queue.items.length) {
           queue.items = [];
+          queue.head = 0;
+        } else if (queue.head >= compactAfter && queue.head * 2 >= queue.items.length) {
+          // under a backlog a queue never empties: the records taken must not stay referenced
+          // (each holds its whole fetch response) until it does
+          queue.items = queue.items.slice(queue.head);
           queue.head = 0;
         }
         if (batch.length >= max) break;

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { PartitionQueues } from '../../../src/stream/source/partition-queues.ts';
 
 describe('PartitionQueues: fair batches', () => {
@@ -49,4 +51,26 @@ describe('PartitionQueues: fair batches', () => {
       [1, 1],
     );
   });
+});
+
+test('under a backlog that never drains, the records taken are let go (each holds its fetch response)', async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const queues = new PartitionQueues<{ topic: string; partition: number; n: number }>();
+  let n = 0;
+  queues.push({ topic: 't', partition: 0, n: n++ });
+  queues.push({ topic: 't', partition: 0, n: n++ });
+  const first = new WeakRef(queues.take(1)[0]!);
+  // the consumer keeps the queue topped up: two in, one out, 5,000 times; it never empties
+  for (let i = 0; i < 5000; i++) {
+    queues.push({ topic: 't', partition: 0, n: n++ });
+    queues.push({ topic: 't', partition: 0, n: n++ });
+    queues.take(1);
+  }
+  assert.equal(queues.size, 5001);
+  await new Promise((r) => setImmediate(r));
+  gc();
+  assert.equal(first.deref(), undefined, 'the first record taken is still referenced by the queue');
+  // and the order is kept across the compactions: the next record is the 5,002nd pushed
+  assert.equal(queues.take(1)[0]!.n, 5001);
 });
