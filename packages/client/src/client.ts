@@ -670,6 +670,8 @@ async function readEvents(
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const onAbort = () => void reader.cancel().catch(() => {});
   signal.addEventListener('abort', onAbort, { once: true });
+  // aborted before the stream answered (a Ctrl-C while connecting): no 'abort' event comes any more
+  if (signal.aborted) onAbort();
   let buffer = '';
   let reason = 'closed';
   try {
