@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { isolatedEngine } from '@weir/test-helpers/engine';
+import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { apiAs, initAdmin, seriousViolations, signIn, startConsole, type Console } from '../helpers/console.ts';
 
 /**
@@ -92,6 +92,8 @@ test('an imported rule: the description as written, techniques, tactics, referen
 test('a rule written in Weir has no Sigma metadata panel', async () => {
   await page.goto('/rules/own');
   await page.getByRole('heading', { name: 'Rule own', exact: true }).waitFor();
-  assert.equal(await page.getByRole('textbox', { name: 'Description' }).inputValue(), 'Written here');
+  // the heading shows before the stored rule fills the form: wait for the description to arrive
+  const description = page.getByRole('textbox', { name: 'Description' });
+  await waitFor('the stored rule in the form', async () => (await description.inputValue()) === 'Written here', 10_000);
   assert.equal(await page.getByTestId('sigma-metadata').count(), 0);
 });
