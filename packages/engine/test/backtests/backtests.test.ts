@@ -44,6 +44,29 @@ function slowKafka(stepMs: number): BacktestKafka {
   return { partitions: async (topic) => (topic === 'slow' ? 2 : undefined), reader: () => reader };
 }
 
+/** A topic `slow` of one partition whose reader yields its 5,000 records in one fetch (as a large fetch does). */
+function oneFetchKafka(): BacktestKafka {
+  const records = Array.from(
+    { length: 5000 },
+    (_, n) =>
+      ({
+        topic: 'slow',
+        partition: 0,
+        offset: BigInt(n),
+        key: undefined,
+        value: Buffer.from(JSON.stringify({ action: 'fail', n })),
+        timestamp: BigInt(n),
+      }) as unknown as FetchedRecord,
+  );
+  const reader = {
+    timeRange: async () => [{ partition: 0, start: 0n, end: 5000n }],
+    async *read() {
+      yield records;
+    },
+  } as unknown as RangeReader;
+  return { partitions: async () => 1, reader: () => reader };
+}
+
 const limits = { maxEvents: 100, deadlineSeconds: 600, maxPerUser: 1 };
 const plan: BacktestPlan = {
   label: 'fail',
@@ -109,28 +132,7 @@ describe('Backtests: limits, cancel, deadline, progress', () => {
   });
 
   test('a large fetch is processed in slices of 1000 records: a cancel stops it after the slice it came in', async () => {
-    const records = Array.from(
-      { length: 5000 },
-      (_, n) =>
-        ({
-          topic: 'slow',
-          partition: 0,
-          offset: BigInt(n),
-          key: undefined,
-          value: Buffer.from(JSON.stringify({ action: 'fail', n })),
-          timestamp: BigInt(n),
-        }) as unknown as FetchedRecord,
-    );
-    const reader = {
-      timeRange: async () => [{ partition: 0, start: 0n, end: 5000n }],
-      async *read() {
-        yield records;
-      },
-    } as unknown as RangeReader;
-    const b = new Backtests(() => ({ ...limits, maxEvents: 5000 }), {
-      partitions: async () => 1,
-      reader: () => reader,
-    });
+    const b = new Backtests(() => ({ ...limits, maxEvents: 5000 }), oneFetchKafka());
     const s = await b.start('ann', plan, noLookups);
     const seen: number[] = [];
     b.subscribe(s.id, 'ann', false, (status) => {
@@ -144,25 +146,7 @@ describe('Backtests: limits, cancel, deadline, progress', () => {
   });
 
   test('weir.backtest.max-events-per-second: the events read no faster than the limit; a cancel ends the wait at once', async () => {
-    const records = Array.from(
-      { length: 5000 },
-      (_, i) =>
-        ({
-          topic: 'slow',
-          partition: 0,
-          offset: BigInt(i),
-          key: undefined,
-          value: Buffer.from('{"action":"fail"}'),
-          timestamp: BigInt(i),
-        }) as unknown as FetchedRecord,
-    );
-    const reader = {
-      timeRange: async () => [{ partition: 0, start: 0n, end: 5000n }],
-      async *read() {
-        yield records;
-      },
-    } as unknown as RangeReader;
-    const kafka = { partitions: async () => 1, reader: () => reader };
+    const kafka = oneFetchKafka();
     const b = new Backtests(() => ({ ...limits, maxEvents: 5000, maxPerUser: 2, maxEventsPerSecond: 10_000 }), kafka);
     const started = Date.now();
     const done = await until(b, (await b.start('ann', plan, noLookups)).id, 'done');
