@@ -18,7 +18,6 @@
  * pipeline's plain-Java rules are 100 hand-made conditions, not a Sigma engine), so this part
  * prints Weir's figures against the issue's goal only.
  */
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Producer, ProduceAcks } from '@platformatic/kafka';
@@ -27,6 +26,7 @@ import type { ConfigSnapshot } from '../packages/engine/src/stream/config-snapsh
 import type { PartContext } from './engine-part.ts';
 import { startWeir } from './engine-procs.ts';
 import { sigmaEvents, sigmaRules } from './sigma-corpus.ts';
+import { kcatLines } from './kcat-lines.ts';
 
 const stringSerde = 'org.apache.kafka.common.serialization.Serdes$StringSerde';
 const threads = 2;
@@ -34,18 +34,10 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** (key, value) of every record of a topic, read with kcat (values are one-line JSON). */
 function topicRecords(bootstrap: string, topic: string): [string, string][] {
-  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%k\t%s\n'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
+  return kcatLines(bootstrap, topic, '%k\t%s\n').map((l) => {
+    const tab = l.indexOf('\t');
+    return [l.slice(0, tab), l.slice(tab + 1)];
   });
-  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
-  return result.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      const tab = l.indexOf('\t');
-      return [l.slice(0, tab), l.slice(tab + 1)];
-    });
 }
 
 /** The topology input → [APPLY_RULES of every rule, matchAll] → output, as Weir stores it. */

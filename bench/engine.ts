@@ -44,6 +44,7 @@ import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
 import { buildPeer, cpuSeconds, residentMiB, startPeer, startWeir, type Runner } from './engine-procs.ts';
 import { sigmaPart } from './engine-sigma.ts';
 import { benchRules, line } from './engine-workload.ts';
+import { kcatLines } from './kcat-lines.ts';
 
 const events = Number(process.argv[2] ?? 1_000_000);
 const rounds = Number(process.env.WEIR_BENCH_ROUNDS ?? 2);
@@ -538,18 +539,10 @@ function topicValues(topic: string): string[] {
 
 /** (key, timestamp) of every record of a topic, read with kcat (librdkafka reports LogAppendTime). */
 function kcat(topic: string): [string, number][] {
-  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%k %T\n'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
+  return kcatLines(bootstrap, topic, '%k %T\n').map((l) => {
+    const space = l.lastIndexOf(' ');
+    return [l.slice(0, space), Number(l.slice(space + 1))];
   });
-  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
-  return result.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => {
-      const space = l.lastIndexOf(' ');
-      return [l.slice(0, space), Number(l.slice(space + 1))];
-    });
 }
 
 const percentile = (sorted: number[], p: number) =>
