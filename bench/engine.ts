@@ -32,7 +32,6 @@
  * WEIR_BENCH_LATENCY_SECONDS (20; 5 below 1M events). A quick check:
  * `node_modules/.bin/node bench/engine.ts 50000`.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -518,23 +517,13 @@ async function compare(input: string): Promise<void> {
 
 /** Records of a topic and the bytes of their values, read with kcat. */
 function topicBytes(topic: string): { records: number; bytes: number } {
-  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%S\n'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
-  const sizes = result.stdout.split('\n').filter(Boolean).map(Number);
+  const sizes = kcatLines(bootstrap, topic, '%S\n').map(Number);
   return { records: sizes.length, bytes: sizes.reduce((a, b) => a + Math.max(0, b), 0) };
 }
 
 /** The values of a topic's records, read with kcat (JSON text: one a line). */
 function topicValues(topic: string): string[] {
-  const result = spawnSync('kcat', ['-b', bootstrap, '-C', '-t', topic, '-e', '-q', '-f', '%s\n'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (result.status !== 0) throw new Error(`kcat ${topic}: ${result.stderr}`);
-  return result.stdout.split('\n').filter(Boolean);
+  return kcatLines(bootstrap, topic, '%s\n');
 }
 
 /** (key, timestamp) of every record of a topic, read with kcat (librdkafka reports LogAppendTime). */
