@@ -6,6 +6,7 @@ import {
   FetchIsolationLevels,
   ProduceAcks,
   Producer,
+  type ConsumerOptions,
   type Message,
   type MessagesStream,
 } from '@platformatic/kafka';
@@ -35,6 +36,10 @@ export interface NotifyServiceOptions {
   readonly isSilenced?: AlertSilenced;
   /** Kafka client id of this node's notify clients. */
   readonly clientId: string;
+  /** The notify group's consumer (tests reach the client's own events through it). */
+  readonly openConsumer?: (
+    options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>,
+  ) => Consumer<Buffer, Buffer, Buffer, Buffer>;
 }
 
 const restartDelayMs = 5000;
@@ -235,16 +240,25 @@ export class NotifyService {
       acks: ProduceAcks.ALL,
       idempotent: true,
     });
-    const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>({
+    const options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer> = {
       ...connection,
       clientId: `${this.#o.clientId}-consumer`,
       groupId: this.#groupId,
       sessionTimeout: 10_000,
       heartbeatInterval: 1000,
       rebalanceTimeout: 60_000,
-    });
+    };
+    const consumer = this.#o.openConsumer?.(options) ?? new Consumer<Buffer, Buffer, Buffer, Buffer>(options);
     this.#consumer = consumer;
     consumer.on('consumer:group:join', () => this.#assignmentChanged());
+    // The client's own 'error' (a rejoin after a failed heartbeat failed, e.g. `Connection closed`
+    // when the group's coordinator is lost): unheard it would be an uncaught exception that ends
+    // the node. The stream ends and #run reads again from the committed offsets.
+    let failure: Error | undefined;
+    consumer.on('error', (err: Error) => {
+      failure ??= err;
+      void this.#stream?.close().catch(() => {});
+    });
     const stream = await consumer.consume({
       topics: [this.#alertsTopic],
       mode: 'committed',
@@ -255,6 +269,7 @@ export class NotifyService {
     this.#stream = stream;
     const stopped = this.#stopped.signal;
     if (stopped.aborted) return;
+    if (failure) throw failure;
     const closeStream = () => void stream.close().catch(() => {});
     stopped.addEventListener('abort', closeStream, { once: true });
     let idle = false;
@@ -279,6 +294,7 @@ export class NotifyService {
       await this.#commit();
       if (idle) this.#forgetAll();
     }
+    if (failure && !this.#stopped.signal.aborted) throw failure;
     if (!this.#stopped.signal.aborted && !idle) throw new Error('the alerts stream ended');
   }
 

@@ -8,9 +8,11 @@ import { isolatedEngine, waitFor } from '@weir/test-helpers/engine';
 import { createTopics } from '@weir/test-helpers/kafka';
 import { kafkaConsumerGroupsDescribe } from '@weir/test-helpers/kafka-tools';
 import { kcatProduce, kcatValues } from '@weir/test-helpers/kcat';
-import { startTestNode, type TestNode } from '@weir/test-helpers/test-node';
-import { SettingsError } from '../../src/config/settings.ts';
-import { extraCertificates } from '../../src/notify/notify-service.ts';
+import { startTestNode, testBootstrap, type TestNode } from '@weir/test-helpers/test-node';
+import { Consumer, type ConsumerOptions } from '@platformatic/kafka';
+import { loadSettings, SettingsError } from '../../src/config/settings.ts';
+import { EngineMetrics } from '../../src/stream/engine-metrics.ts';
+import { extraCertificates, NotifyService } from '../../src/notify/notify-service.ts';
 import { signatureValid } from '../../src/notify/signature.ts';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '@weir/test-helpers/webhook-receiver';
 
@@ -344,6 +346,70 @@ test('no notifier enabled: the group follows the end unjoined; a notifier made l
   await produce(15, 20);
   await groupAt('none', 'the committed offsets at the end again (20 alerts)');
   assert.equal(receiver.requests.length, 5, 'nothing sent to a disabled notifier');
+});
+
+/**
+ * The Kafka client emits 'error' on a group consumer when its rejoin after a failed heartbeat fails
+ * (e.g. `Connection closed` when the group's coordinator is killed). Nobody listened: an uncaught
+ * exception that ended the node. The service reads again from the committed offsets instead.
+ */
+test("the notify consumer's own 'error' (a failed rejoin) restarts the reading; nothing is lost", async (t) => {
+  const engine = isolatedEngine('notify-error');
+  const alertsTopic = `${engine['weir.topic.prefix']!}_alerts`;
+  const receiver = await startWebhookReceiver();
+  t.after(() => receiver.close());
+  await createTopics([alertsTopic], 2);
+  const settings = loadSettings(undefined, {}).with({
+    ...engine,
+    'bootstrap.servers': testBootstrap(),
+    'weir.broker.embedded': 'false',
+  });
+  const consumers: Consumer<Buffer, Buffer, Buffer, Buffer>[] = [];
+  const warnings: string[] = [];
+  const notifier = {
+    id: 'soc',
+    name: 'SOC',
+    url: `${receiver.url}/soc`,
+    secret: secrets.soc,
+    caCertificate: receiver.cert,
+    matcher: {},
+    rateLimitPerMinute: 60_000,
+    enabled: true,
+  };
+  const service = new NotifyService({
+    settings,
+    notifiers: () => [notifier],
+    metrics: new EngineMetrics(),
+    log: { info: () => {}, warn: (m) => warnings.push(m) },
+    clientId: 'weir-notify-error-test',
+    openConsumer: (options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>) => {
+      const consumer = new Consumer<Buffer, Buffer, Buffer, Buffer>(options);
+      consumers.push(consumer);
+      return consumer;
+    },
+  });
+  service.start();
+  t.after(() => service.stop());
+  const produce = (from: number, to: number) =>
+    kcatProduce(
+      alertsTopic,
+      Array.from({ length: to - from }, (_, i) => alertRecord(from + i)).map((r) => [
+        (r._alert as { id: string }).id,
+        JSON.stringify(r),
+      ]),
+    );
+  const idOf = (i: number) => (alertRecord(i)._alert as { id: string }).id;
+  const delivered = () => [...new Set(receiver.requests.map((r) => bodyOf(r).alert._alert.id))].sort();
+
+  await produce(0, 5);
+  await waitFor('the first 5 alerts delivered', async () => delivered().length >= 5, 60_000);
+  // what the client does when its rejoin fails (consumer.js: emitWithDebug(null, 'error', error))
+  consumers[0]!.emit('error', new Error('Connection closed'));
+  await waitFor('a warning naming the error', async () => warnings.some((w) => w.includes('Connection closed')));
+  await produce(5, 10);
+  await waitFor('the next 5 alerts delivered by a new consumer', async () => delivered().length >= 10, 60_000);
+  assert.equal(consumers.length, 2, 'one new consumer after the error');
+  assert.deepEqual(delivered(), Array.from({ length: 10 }, (_, i) => idOf(i)).sort());
 });
 
 test('a node stopped while its notify consumer is still joining its group stops at once', async () => {
