@@ -37,6 +37,7 @@ const group: GroupMetadata = { groupId: 'g', memberId: 'm', generationId: 7, coo
 const batch = (topic: string, offset: number, clock: OutgoingRecord[] = []): SinkBatch => ({
   out: [{ topic, value: Buffer.from('v') }, ...clock],
   last: new Map([[`in\u00000`, { topic: 'in', partition: 0, offset: BigInt(offset) } as FetchedRecord]]),
+  records: 1,
   started: performance.now(),
   clockOutput: clock,
 });
@@ -51,6 +52,7 @@ function sink(guarantee: 'at_least_once' | 'exactly_once_v2') {
     guarantee,
     transactionalId: 't',
     commitIntervalMs: 0,
+    maxBatch: 2000,
     stats,
     worker: 'stream worker 3',
     onLog: (level, m) => logs.push(`${level} ${m}`),
@@ -65,17 +67,21 @@ test('at_least_once: a batch is handed over at once, then written and its offset
   await s.open();
   assert.equal(await s.write(batch('out', 4), group, undefined), undefined);
   assert.equal(await s.write(batch('out2', 9), group, undefined), undefined);
-  await s.room(0);
+  await s.room();
   await s.flush();
   assert.deepEqual(writer.calls, ['open', 'produce out', 'commit 4', 'produce out2', 'commit 9']);
-  assert.equal(stats.drain().latencies.length, 2);
+  const report = stats.drain();
+  assert.equal(report.latencies.length, 2);
+  assert.deepEqual(report.counters, [['weir_offset_commits_total', [], 2]]);
 });
 
 test('exactly_once_v2: one transaction per batch under the generation it ran under', async () => {
   const { sink: s, writer, stats } = sink('exactly_once_v2');
   assert.equal(await s.write(batch('out', 1), group, undefined), undefined);
   assert.deepEqual(writer.calls, ['transaction out @7']);
-  assert.equal(stats.drain().latencies.length, 1);
+  const report = stats.drain();
+  assert.equal(report.latencies.length, 1);
+  assert.deepEqual(report.counters, [['weir_offset_commits_total', [], 1]]);
 });
 
 test('exactly_once_v2: a transaction the group refused after a rebalance is reported, not thrown', async () => {
