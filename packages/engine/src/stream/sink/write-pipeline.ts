@@ -80,6 +80,8 @@ export class WritePipeline {
   #lastCommit = performance.now();
   #commitTimer: NodeJS.Timeout | undefined;
   #failure: { readonly error: unknown } | undefined;
+  /** A reset waits for the steps under way: no step starts. */
+  #resetting = false;
   /** Bumped at a reset: a step started before it changes nothing when it ends. */
   #generation = 0;
   /** Waiters for any change (an acknowledgement, a commit's end, a failure). */
@@ -137,14 +139,19 @@ export class WritePipeline {
 
   /**
    * After a failure (or before the clients close): waits for the produce and the commit under way
-   * to end (or pass their deadline), then forgets every offset and batch. Returns the idle clock's
-   * records of the batches that were not acknowledged, for the next try.
+   * to end (or pass their deadline), then forgets every offset and batch. Nothing starts meanwhile:
+   * a produce that ends now neither sends the batches behind it nor commits, so once this resolves
+   * no request of the pipeline is on the broker and the worker may close its clients (a producer
+   * closed under a produce can leave part of it written: a stage's changelog without its alerts).
+   * Returns the idle clock's records of the batches that were not acknowledged, for the next try.
    */
   async reset(): Promise<OutgoingRecord[]> {
-    await Promise.all([this.#produceStep, this.#commitStep]);
+    this.#resetting = true;
     this.#generation++;
     clearTimeout(this.#commitTimer);
     this.#commitTimer = undefined;
+    await Promise.all([this.#produceStep, this.#commitStep]);
+    this.#resetting = false;
     const clockOutput = this.#waiting.flatMap((b) => b.clockOutput);
     this.#waiting.length = 0;
     this.#waitingRecords = 0;
@@ -164,7 +171,7 @@ export class WritePipeline {
    * what is written and not committed beyond `maxUncommitted` (it is sent when the commit ends).
    */
   #send(): void {
-    if (this.#failure || this.#produceStep || this.#waiting.length === 0) return;
+    if (this.#failure || this.#resetting || this.#produceStep || this.#waiting.length === 0) return;
     const max = this.#options.maxUncommitted;
     let count = 0;
     let records = 0;
@@ -195,7 +202,7 @@ export class WritePipeline {
 
   /** Commits what is acknowledged; while a commit is under way, once it ends. */
   #commit(): void {
-    if (this.#failure) return;
+    if (this.#failure || this.#resetting) return;
     if (this.#commitStep) {
       this.#commitWanted = true;
       return;

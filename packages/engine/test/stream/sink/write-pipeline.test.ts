@@ -178,6 +178,27 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
     p.throwIfFailed();
   });
 
+  test('a reset after a failure elsewhere (the consumer lost) waits for the write under way and sends nothing more: no client closes under a produce', async () => {
+    const io = new ScriptedIo();
+    io.holdCommits = true;
+    const { p, acknowledged } = pipeline(io);
+    p.write(batch('a', 1));
+    await settle();
+    p.write(batch('a', 2));
+    // the worker's loop failed (not the pipeline): it resets, then closes the producer and the consumer
+    let reset = false;
+    const resetting = p.reset().then((clock) => ((reset = true), clock));
+    await settle();
+    assert.equal(reset, false, 'the produce under way is waited for');
+    await io.ack();
+    assert.deepEqual(await resetting, []);
+    // once reset resolves, nothing is on the broker: the waiting batch was not sent, no commit started
+    assert.equal(io.inFlight, 0, 'no produce under way when the clients close');
+    assert.deepEqual(io.log, ['produce a1']);
+    assert.deepEqual(acknowledged, [], 'nothing acknowledged after the reset began');
+    assert.equal(p.waiting, 0);
+  });
+
   test('with commit.interval.ms, acknowledged offsets are committed together when the interval is up, even with no later batch', async () => {
     const io = new ScriptedIo();
     const { p } = pipeline(io, 150);
