@@ -51,11 +51,13 @@ export class BatchRound {
     const processed = processBatch(admitted.records, plan, state, env);
     for (const warning of processed.warnings) this.#stages.onWarning(warning);
     const out = pending.length > 0 ? [...pending, ...processed.out] : processed.out;
-    state.drain(out);
+    // the state's changes go to the changelog once the outputs are acknowledged (sink/batch-writer.ts)
+    const changelog: OutgoingRecord[] = [];
+    state.drain(changelog);
     // the time the batch took through the process stage sizes the next batches (source/batch-sizer.ts)
     source.processed(batch.length, performance.now() - processing);
     const refused = await sink.write(
-      { out, last: admitted.last, records: admitted.records.length, started, clockOutput: pending },
+      { out, changelog, last: admitted.last, records: admitted.records.length, started, clockOutput: pending },
       group,
       source.consumer,
     );

@@ -110,7 +110,13 @@ export class Sink {
     }
     try {
       await withDeadline(
-        this.#writer.write(batch.out, batch.last, group, consumer),
+        // one transaction: its changelog records are visible with its outputs or not at all
+        this.#writer.write(
+          batch.changelog.length > 0 ? batch.out.concat(batch.changelog) : batch.out,
+          batch.last,
+          group,
+          consumer,
+        ),
         transactionDeadlineMs,
         'writing a batch in its transaction',
       );

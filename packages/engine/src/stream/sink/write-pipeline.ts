@@ -4,6 +4,11 @@ import type { FetchedRecord, OutgoingRecord } from '../records.ts';
 /** A processed batch waiting for its write: its output and the last processed message per partition. */
 export interface PipelinedBatch {
   readonly out: OutgoingRecord[];
+  /**
+   * The changelog records of the stage state's changes the batch made: written once `out` (of this
+   * batch and of those written with it) is acknowledged, never ahead of it (batch-writer.ts).
+   */
+  readonly changelog: OutgoingRecord[];
   readonly last: ReadonlyMap<string, FetchedRecord>;
   /** The input records it processed (what a crash before its commit makes the worker read again). */
   readonly records: number;
@@ -15,7 +20,8 @@ export interface PipelinedBatch {
 
 /** What the pipeline writes and commits with (the worker's BatchWriter under at_least_once). */
 export interface PipelineIo {
-  produce(out: OutgoingRecord[]): Promise<void>;
+  /** Writes `out`, then `changelog` once `out` is acknowledged; resolves once both are. */
+  produce(out: OutgoingRecord[], changelog: OutgoingRecord[]): Promise<void>;
   /** undefined once committed, else the error by which a rebalance refused the commit. */
   commit(last: ReadonlyMap<string, FetchedRecord>): Promise<string | undefined>;
 }
@@ -184,7 +190,8 @@ export class WritePipeline {
     if (this.#options.commitIntervalMs <= 0 && uncommitted > 0 && uncommitted + records > max) return;
     const batches = this.#waiting.slice(0, count);
     const out = count === 1 ? batches[0]!.out : batches.flatMap((b) => b.out);
-    this.#produceStep = this.#step(this.#io.produce(out), () => {
+    const changelog = count === 1 ? batches[0]!.changelog : batches.flatMap((b) => b.changelog);
+    this.#produceStep = this.#step(this.#io.produce(out, changelog), () => {
       this.#produceStep = undefined;
       this.#waiting.splice(0, count);
       this.#waitingRecords -= records;

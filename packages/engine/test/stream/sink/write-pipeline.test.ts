@@ -13,8 +13,9 @@ class ScriptedIo implements PipelineIo {
   readonly #pending: { resolve: () => void; reject: (e: Error) => void }[] = [];
   refuseNextCommit: string | undefined;
 
-  produce(out: OutgoingRecord[]): Promise<void> {
-    this.log.push(`produce ${out.map((r) => String(r.value)).join(',')}`);
+  produce(out: OutgoingRecord[], changelog: OutgoingRecord[]): Promise<void> {
+    const then = changelog.length > 0 ? ` then ${changelog.map((r) => String(r.value)).join(',')}` : '';
+    this.log.push(`produce ${out.map((r) => String(r.value)).join(',')}${then}`);
     return new Promise((resolve, reject) => this.#pending.push({ resolve, reject }));
   }
 
@@ -57,6 +58,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 const batch = (partition: string, offset: number, value = `${partition}${offset}`): PipelinedBatch => ({
   out: [{ topic: 'out', partition: 0, value: Buffer.from(value), timestamp: 0n }],
+  changelog: [],
   last: new Map([[partition, { offset: BigInt(offset) } as BufferMessage]]),
   records: 1,
   started: 0,
@@ -93,6 +95,25 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
     assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2,b7', 'commit a@2,b@7']);
     assert.deepEqual(acknowledged, ['a1', 'a2', 'b7']);
     assert.equal(p.waiting, 0);
+  });
+
+  test("batches written together: every batch's outputs first, then their changelog records (a state never ahead of its outputs)", async () => {
+    const io = new ScriptedIo();
+    const { p } = pipeline(io);
+    const state = (value: string): OutgoingRecord => ({
+      topic: 'changelog',
+      partition: 0,
+      value: Buffer.from(value),
+      timestamp: 0n,
+    });
+    p.write(batch('a', 1));
+    await settle();
+    p.write({ ...batch('a', 2), changelog: [state('s2')] });
+    p.write({ ...batch('a', 3), changelog: [state('s3')] });
+    await io.ack();
+    await io.ack();
+    await p.flush();
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2,a3 then s2,s3', 'commit a@3']);
   });
 
   test('a commit under way does not hold the next write back, unless written and not committed would pass maxUncommitted records', async () => {
