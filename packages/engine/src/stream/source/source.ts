@@ -244,7 +244,9 @@ export class Source {
     const batch = await readBatch(stream, this.#queues, this.#maxBatch, this.#wakeup, (queued) =>
       this.#sizer.next(queued),
     );
-    const stalled = batch.length === 0 && !this.#rebalancing ? this.#health.failure(this.#consumer) : undefined;
+    const stalled =
+      this.#health.consumerError ??
+      (batch.length === 0 && !this.#rebalancing ? this.#health.failure(this.#consumer) : undefined);
     if (stalled !== undefined) throw new Error(stalled);
     if (!this.#rebalancing && (stream.destroyed || (stream.readableEnded && batch.length === 0)))
       throw new Error('the consumer stream closed');
