@@ -25,11 +25,11 @@ export function residentMiB(pid: number): number {
   return kb ? Number(kb[1]) / 1024 : 0;
 }
 
-/** A measured process: its pid, a counter of the batches it committed (Weir only), how to stop it. */
+/** A measured process: its pid, a counter of its offset commits (Weir only), how to stop it. */
 export interface Runner {
   readonly pid: number;
   readonly name: string;
-  /** Weir: batches written (each one produce + one commit) so far. */
+  /** Weir: offset commits so far (`weir_offset_commits_total`; one per batch in checkouts without it). */
   batches(): number;
   stop(): Promise<void>;
 }

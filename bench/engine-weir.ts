@@ -2,9 +2,10 @@
  * Weir's side of bench/engine.ts, in a process of its own (so its CPU time and resident memory can
  * be read from /proc/<pid>): `threads` stream worker threads, started as the engine starts them
  * (packages/engine/src/stream/worker-thread.ts, one consumer group), configured with the bench's
- * snapshot. Forked by bench/engine.ts with a JSON argument; reports the batches the workers wrote
- * (each a produce + a commit) and stops on `{ type: 'stop' }`.
- * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation.
+ * snapshot. Forked by bench/engine.ts with a JSON argument; reports the offset commits the workers
+ * made (`weir_offset_commits_total`) and stops on `{ type: 'stop' }`.
+ * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation;
+ * `WEIR_BENCH_BATCH_TARGET_MS` sets weir.stream.batch-target-ms and `WEIR_BENCH_COMMIT_INTERVAL_MS` commit.interval.ms (default: the settings' defaults).
  */
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -76,12 +77,15 @@ const profile = process.env.WEIR_BENCH_CPU_PROF;
 const heapMb = Number(
   process.env.WEIR_BENCH_WORKER_HEAP_MB ?? settingDefinitions['weir.stream.worker-heap-mb'].default ?? 0,
 );
+const batchTarget = process.env.WEIR_BENCH_BATCH_TARGET_MS;
+const commitInterval = process.env.WEIR_BENCH_COMMIT_INTERVAL_MS;
 const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
 ];
 // as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, forWorkers)
 const config = forWorkers(benchSnapshot());
+/** The workers' offset commits (named `batches` in the messages: a WEIR_BENCH_BEFORE checkout's runner sends its batches, one commit each). */
 let batches = 0;
 let records = 0;
 const workers = Array.from({ length: options.threads }, (_, index) => {
@@ -96,6 +100,8 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
     transactionalId: `${options.group}-${index}`,
     alertsTopic: options.alertsTopic,
     outputNames: 'weir',
+    ...(batchTarget ? { batchTargetMs: Number(batchTarget) } : {}),
+    ...(commitInterval ? { commitIntervalMs: Number(commitInterval) } : {}),
   };
   const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url), {
     workerData: init,
@@ -105,8 +111,11 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
   const stopped = new Promise<void>((resolve) => {
     thread.on('message', (message: FromWorker) => {
       if (message.type === 'stats') {
-        batches += message.report.latencies.length;
-        for (const [name, , delta] of message.report.counters) if (name === 'weir_records_in_total') records += delta;
+        // one commit may cover several batches (write-pipeline.ts): the commits are counted, not the batches
+        for (const [name, , delta] of message.report.counters) {
+          if (name === 'weir_records_in_total') records += delta;
+          else if (name === 'weir_offset_commits_total') batches += delta;
+        }
       } else if (message.type === 'log' && message.level !== 'info') {
         send({ type: 'log', message: `[stream-${index + 1}] ${message.message}` });
       } else if (message.type === 'stopped') {

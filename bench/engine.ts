@@ -11,13 +11,14 @@
  * events/s: from the first output record to the group's committed offsets at the input's end;
  * CPU-s per 1M events: user + system time of the processing process (/proc/<pid>/stat) over the same window.
  * Kafka Streams runs at three settings each round: commit.interval.ms = Weir's measured commit cadence
- * in the same round (Weir commits after every batch it writes: the mean time between two commits of
+ * in the same round (Weir commits as soon as its writes are acknowledged, weir_offset_commits_total: the mean time between two commits of
  * one worker thread), at its defaults (30 s at at-least-once; timed to its last output, since its
  * last commit comes up to 30 s later) and at commit.interval.ms=1000.
  * WEIR_BENCH_BEFORE=<another checkout, with its node_modules> also runs that checkout's Weir as (b0)
  * and (c0) in each round, for before/after ratios in one run (after first in odd rounds, before first in even ones).
- * Then latency (reference pipeline at half of Weir's best rate: input append → output append, both
- * LogAppendTime, read with kcat) and memory (Weir's process under the reference load, and with
+ * Then latency (reference pipeline at 1,000 events/s, WEIR_BENCH_LATENCY_LOW_RATE, and at half of
+ * Weir's best rate, WEIR_BENCH_LATENCY_RATE when the throughput part does not run: input append →
+ * output append, both LogAppendTime, read with kcat; with the process's CPU-s per 1M events over the measured seconds) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
@@ -48,6 +49,8 @@ import { kcatLines } from './kcat-lines.ts';
 const events = Number(process.argv[2] ?? 1_000_000);
 const rounds = Number(process.env.WEIR_BENCH_ROUNDS ?? 2);
 const parts = new Set((process.env.WEIR_BENCH_PARTS ?? 'throughput,latency,memory').split(','));
+/** The low rate of the latency part, events/s (WEIR_BENCH_LATENCY_LOW_RATE). */
+const lowLatencyRate = Number(process.env.WEIR_BENCH_LATENCY_LOW_RATE ?? 1000);
 const latencySeconds = Number(process.env.WEIR_BENCH_LATENCY_SECONDS ?? (events >= 1_000_000 ? 20 : 5));
 const partitions = 2;
 const threads = 2;
@@ -539,17 +542,15 @@ const percentile = (sorted: number[], p: number) =>
 
 /** End-to-end latency of the reference pipeline at a fixed rate: input append time → output append time. */
 async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<void> {
-  const input = `lat-in-${who}`;
-  const output = `lat-out-${who}`;
-  const group = `bench-lat-${who}`;
-  await createTopics(
-    [input, output, `lat-alerts-${who}`],
-    [{ name: 'message.timestamp.type', value: 'LogAppendTime' }],
-  );
+  const input = `lat-in-${who}-${rate}`;
+  const output = `lat-out-${who}-${rate}`;
+  const alerts = `lat-alerts-${who}-${rate}`;
+  const group = `bench-lat-${who}-${rate}`;
+  await createTopics([input, output, alerts], [{ name: 'message.timestamp.type', value: 'LogAppendTime' }]);
   const runner =
     who === 'weir'
-      ? weir('reference', group, input, output, `lat-alerts-${who}`)
-      : peer('reference', group, input, output, `lat-alerts-${who}`, 100);
+      ? weir('reference', group, input, output, alerts)
+      : peer('reference', group, input, output, alerts, 100);
   // started: the group has committed a first few records; then at least 5 s at the same rate warm
   // the JIT and settle the group (keys W…), until it has caught up (less than half a second of input
   // not committed; at most 90 s); then `latencySeconds` measured (keys L…)
@@ -560,6 +561,8 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   let sent = 0;
   let measuredFrom = -1;
   let measureStart = 0;
+  let cpuAtStart = 0;
+  let cpuAtEnd: number;
   let lag = Infinity;
   let lagCheck: Promise<void> | null = null;
   for (;;) {
@@ -575,8 +578,10 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
       if ((elapsed >= 5 && lag < rate / 2) || elapsed >= 90) {
         measuredFrom = sent;
         measureStart = performance.now();
+        cpuAtStart = cpuSeconds(runner.pid);
       }
     } else if ((performance.now() - measureStart) / 1000 >= latencySeconds) {
+      cpuAtEnd = cpuSeconds(runner.pid);
       break;
     }
     // at most 2,000 records a request (a request must stay under the broker's message size when this process lags)
@@ -611,7 +616,8 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   latencies.sort((x, y) => x - y);
   console.log(
     `latency ${who.padEnd(13)} at ${fmtRate(achieved)} events/s for ${latencySeconds} s after ${warmupSeconds.toFixed(1)} s of warm-up (${measured.toLocaleString('en-US')} events, ` +
-      `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
+      `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms; ` +
+      `${fmtCpu(((cpuAtEnd - cpuAtStart) / measured) * 1e6)} CPU-s per 1M while measured`,
   );
 }
 
@@ -660,9 +666,11 @@ async function main(): Promise<void> {
     if (parts.has('compare')) await compare(input);
     if (parts.has('suppression')) await suppressionCost(input);
     if (parts.has('latency')) {
-      const rate = Math.round((bestReference || 20_000) / 2);
-      await latency('weir', rate);
-      await latency('kafka-streams', rate);
+      // a low rate (the pipeline mostly idle: what one record waits) and half of the best rate (under load)
+      for (const rate of [lowLatencyRate, Math.round((bestReference || 20_000) / 2)]) {
+        await latency('weir', rate);
+        await latency('kafka-streams', rate);
+      }
     }
     if (parts.has('memory')) await memory(input);
     if (parts.has('rss')) {

@@ -114,7 +114,13 @@ export const settingDefinitions = {
     0,
     0,
     60_000,
-    "Commit cadence under `at_least_once`. 0 (default): a batch's input offsets are committed as soon as its output is acknowledged, before the next batch is sent (the next batch is processed meanwhile), so after a crash at most one batch per stream thread is written twice. N: at most every N ms (fewer OffsetCommit requests; after a crash up to N ms of records are written twice). Under `exactly_once_v2` every batch is one transaction that commits its offsets.",
+    "Commit cadence under `at_least_once`. 0 (default): a batch's input offsets are committed as soon as its output is acknowledged, beside the next writes (not in front of them), while at most 2,000 input records (one full batch) per stream thread are written and not committed, so after a crash at most that many are written twice. N: at most every N ms (fewer OffsetCommit requests; after a crash up to N ms of records are written twice). Under `exactly_once_v2` every batch is one transaction that commits its offsets.",
+  ),
+  'weir.stream.batch-target-ms': integer(
+    5,
+    0,
+    1000,
+    'The latency/throughput trade-off of the stream workers: how long a batch is meant to take through the process stage while a worker keeps up with its input. A batch is taken as soon as records wait (a record on an idle partition is processed at once) and holds at most the records the worker processes in this time (measured as it runs), so a record waits about this long at most behind the batch in front of it. When more records wait than a batch takes (a backlog), batches double in size at every batch (up to 8 times the target size, at most 2,000 records), for throughput, and come back to the target once the worker has caught up. Lower: lower latency, more, smaller batches; higher: fewer, larger batches. 0: every batch takes up to 2,000 records (the least overhead, the latency of a full batch).',
   ),
   'weir.stream.idle-close-seconds': integer(
     0,

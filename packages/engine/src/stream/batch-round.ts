@@ -45,14 +45,19 @@ export class BatchRound {
     await this.#syncAssignment(plan, stopped);
     const pending = this.#clockOutput;
     this.#clockOutput = [];
+    const processing = performance.now();
     const admitted = source.admit(batch);
     state.active(admitted.records, plan.stages, Date.now());
     const processed = processBatch(admitted.records, plan, state, env);
     for (const warning of processed.warnings) this.#stages.onWarning(warning);
-    const out = [...pending, ...processed.out];
-    state.drain(out);
+    const out = pending.length > 0 ? [...pending, ...processed.out] : processed.out;
+    // the state's changes go to the changelog once the outputs are acknowledged (sink/batch-writer.ts)
+    const changelog: OutgoingRecord[] = [];
+    state.drain(changelog);
+    // the time the batch took through the process stage sizes the next batches (source/batch-sizer.ts)
+    source.processed(batch.length, performance.now() - processing);
     const refused = await sink.write(
-      { out, last: admitted.last, started, clockOutput: pending },
+      { out, changelog, last: admitted.last, records: admitted.records.length, started, clockOutput: pending },
       group,
       source.consumer,
     );

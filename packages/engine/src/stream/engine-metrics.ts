@@ -36,6 +36,10 @@ export class EngineMetrics {
       ],
       [m.alerts, counter(m.alerts, 'Alerts written to the alerts topic, per topology.', ['topology'])],
       [
+        m.offsetCommits,
+        counter(m.offsetCommits, 'Input offsets committed (OffsetCommit requests, or transactions).', []),
+      ],
+      [
         m.skipped,
         counter(m.skipped, 'Records not processed, per topic and reason (tombstone, encode).', ['topic', 'reason']),
       ],

@@ -18,6 +18,7 @@ export const metricNames = {
   nearRetention: 'weir_input_records_near_retention_total',
   deletedUnread: 'weir_input_records_deleted_unread_total',
   batchSeconds: 'weir_batch_processing_seconds',
+  offsetCommits: 'weir_offset_commits_total',
   consumerLag: 'weir_consumer_lag',
   workerState: 'weir_worker_state',
   /** Notifications (docs/alerts.md, "Notifications"), per notifier. */

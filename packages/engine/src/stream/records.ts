@@ -5,6 +5,9 @@ import type { Message, MessageToProduce } from '@platformatic/kafka';
  * runtime"): what the source fetches, what the processor reads and what the sink writes.
  */
 
+/** The most records of a batch (the source's under a backlog; at_least_once, the most the sink leaves written and not committed). */
+export const defaultMaxBatch = 2000;
+
 /** A record as the source fetched it (an input topic's or a repartition topic's). */
 export type FetchedRecord = Message<Buffer, Buffer, Buffer, Buffer>;
 

@@ -120,6 +120,7 @@ export class StreamEngine {
           outputNames: s.get('weir.output.names'),
           idleCloseMs: s.get('weir.stream.idle-close-seconds') * 1000,
           commitIntervalMs: s.get('commit.interval.ms'),
+          batchTargetMs: s.get('weir.stream.batch-target-ms'),
         };
         return this.#spawn(index, init);
       });

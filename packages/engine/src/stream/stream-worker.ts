@@ -161,7 +161,7 @@ export class StreamWorker {
         continue;
       }
       revoked = false;
-      await this.#sink.room(1); // at_least_once: one batch written, one waiting; the next is processed meanwhile
+      await this.#sink.room(); // at_least_once: the next batches are processed while one is written
       const batch = await this.#source.nextBatch();
       // the assignment may change under this batch: put it back, processed after the new assignment
       if (this.#source.rebalancing) this.#source.putBack(batch);

@@ -18,7 +18,10 @@ export interface StreamWorkerOptions {
   /** Unique per worker and stable across restarts of the node (fences zombie transactions). */
   readonly transactionalId: string;
   readonly alertsTopic: string;
+  /** The most records of a batch (2,000; lower in tests). */
   readonly maxBatch?: number;
+  /** weir.stream.batch-target-ms (source/batch-sizer.ts). */
+  readonly batchTargetMs?: number;
   /** commit.interval.ms (at_least_once): 0 commits each batch once acknowledged, N at most every N ms. */
   readonly commitIntervalMs?: number;
   /** weir.stream.idle-close-seconds in ms (0: windows move only with the events' own times), see StageState. */

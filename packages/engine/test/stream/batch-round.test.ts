@@ -64,6 +64,7 @@ function stages(guarantee: 'at_least_once' | 'exactly_once_v2') {
     ...base,
     transactionalId: 't',
     commitIntervalMs: 0,
+    maxBatch: 2000,
     openAdmin: () => admin as unknown as SinkAdmin,
     writer,
   });

@@ -114,14 +114,19 @@ export class BatchWriter {
   }
 
   /**
-   * at_least_once: writes `out` (creating missing topics) and resolves once every record is
-   * acknowledged by all in-sync replicas (acks=all, in size- and timestamp-safe runs, in order).
+   * at_least_once: writes `out` (creating missing topics), then, once all of it is acknowledged,
+   * `changelog` (the stage state's changes made by the same records); resolves once every record
+   * is acknowledged by all in-sync replicas (acks=all, in size- and timestamp-safe runs, in order).
+   * A changelog is never ahead of the outputs: one send to several brokers can fail on one and be
+   * stored on another, and a changelog record stored without its alert would be restored after the
+   * restart ("event counted") and the input read again would not raise the alert again.
    */
-  async produce(out: OutgoingRecord[]): Promise<void> {
-    await this.#topics.ensure(out);
+  async produce(out: OutgoingRecord[], changelog: OutgoingRecord[] = []): Promise<void> {
+    await this.#topics.ensure(changelog.length > 0 ? out.concat(changelog) : out);
     const producer = this.#producer!;
-    for (const run of sizeBoundedRuns(timestampSafeRuns(out)))
-      if (run.length) await producer.send({ messages: run, acks: ProduceAcks.ALL });
+    for (const records of [out, changelog])
+      for (const run of sizeBoundedRuns(timestampSafeRuns(records)))
+        if (run.length) await producer.send({ messages: run, acks: ProduceAcks.ALL });
   }
 
   /**

@@ -1,8 +1,9 @@
 import { Admin, type Consumer } from '@platformatic/kafka';
 import { brokerErrorId } from '../../kafka/broker-errors.ts';
 import { closeWithin, withDeadline } from '../deadline.ts';
-import type { GroupMetadata, OutgoingRecord } from '../records.ts';
+import { defaultMaxBatch, type GroupMetadata, type OutgoingRecord } from '../records.ts';
 import type { StageBinding } from '../topology-plan.ts';
+import { metricNames } from '../metric-names.ts';
 import type { WorkerStats } from '../worker-stats.ts';
 import { BatchWriter, rebalanceErrors, type BatchWriterOptions } from './batch-writer.ts';
 import { SinkTopics, type SinkAdmin } from './sink-topics.ts';
@@ -14,9 +15,14 @@ import { WritePipeline, type PipelinedBatch } from './write-pipeline.ts';
  */
 const transactionDeadlineMs = 30_000;
 
+/** at_least_once: the most batches processed and not yet acknowledged before the worker's loop waits (see `room`). */
+const maxUnacknowledgedBatches = 64;
+
 export interface SinkOptions extends BatchWriterOptions {
   /** commit.interval.ms (at_least_once). */
   readonly commitIntervalMs: number;
+  /** The most records of a batch (at_least_once: the most written and not committed, see write-pipeline.ts). */
+  readonly maxBatch?: number;
   readonly stats: WorkerStats;
   /** How its log lines name the worker (`stream worker 2`). */
   readonly worker: string;
@@ -57,7 +63,9 @@ export class Sink {
     this.#writer = options.writer ?? new BatchWriter(options, this.topics);
     this.#pipeline = new WritePipeline(this.#writer, {
       commitIntervalMs: options.commitIntervalMs,
+      maxUncommitted: options.maxBatch ?? defaultMaxBatch,
       onAcknowledged: (batch) => options.stats.latency((performance.now() - batch.started) / 1000),
+      onCommitted: () => options.stats.add(metricNames.offsetCommits, []),
       // The output is written; the offsets are committed with the next commit (at the join at the
       // latest), else the partition's next owner repeats what they cover.
       onCommitRefused: (reason) => log(`${options.worker}: commit deferred by a rebalance (${reason})`),
@@ -74,9 +82,15 @@ export class Sink {
     return this.topics.ensureStages(stages);
   }
 
-  /** at_least_once: resolves once at most `max` batches wait for their write (throws a write's failure). */
-  room(max: number): Promise<void> {
-    return this.#options.guarantee === 'at_least_once' ? this.#pipeline.room(max) : Promise.resolve();
+  /**
+   * at_least_once: resolves once at most one full batch of input records (maxBatch) waits for its
+   * write, so the worker goes on fetching and processing while a produce is on the broker (what
+   * waits meanwhile goes out together, write-pipeline.ts), however small its batches, and what
+   * they hold stays bounded, as when one batch was written while the next was processed. Throws a write's failure.
+   */
+  room(): Promise<void> {
+    if (this.#options.guarantee !== 'at_least_once') return Promise.resolve();
+    return this.#pipeline.room(this.#options.maxBatch ?? defaultMaxBatch, maxUnacknowledgedBatches);
   }
 
   /**
@@ -96,7 +110,13 @@ export class Sink {
     }
     try {
       await withDeadline(
-        this.#writer.write(batch.out, batch.last, group, consumer),
+        // one transaction: its changelog records are visible with its outputs or not at all
+        this.#writer.write(
+          batch.changelog.length > 0 ? batch.out.concat(batch.changelog) : batch.out,
+          batch.last,
+          group,
+          consumer,
+        ),
         transactionDeadlineMs,
         'writing a batch in its transaction',
       );
@@ -108,6 +128,7 @@ export class Sink {
       throw err;
     }
     this.#options.stats.latency((performance.now() - batch.started) / 1000);
+    if (batch.last.size > 0) this.#options.stats.add(metricNames.offsetCommits, []);
     return undefined;
   }
 

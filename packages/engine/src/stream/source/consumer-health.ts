@@ -13,6 +13,7 @@ export const fetchSilenceMs = 60_000;
  */
 export class ConsumerHealth {
   #connectionLost: string | undefined;
+  #consumerError: string | undefined;
   #lastFetch = Date.now();
   readonly #onSign: () => void;
 
@@ -23,7 +24,7 @@ export class ConsumerHealth {
 
   /** Watches a new consumer's broker connections and group joins. */
   watchConsumer(consumer: Consumer<Buffer, Buffer, Buffer, Buffer>): void {
-    this.#connectionLost = undefined;
+    this.#connectionLost = this.#consumerError = undefined;
     this.#lastFetch = Date.now();
     // Only a broker this consumer was connected to counts: a connection attempt that fails (a dead
     // broker still in the bootstrap list or in stale metadata) is not a stall, the client goes on
@@ -39,6 +40,15 @@ export class ConsumerHealth {
     consumer.on('client:broker:connect', (event: BrokerEvent) => connected.add(brokerOf(event)));
     consumer.on('client:broker:disconnect', lost('the connection to a broker closed'));
     consumer.on('client:broker:failed', lost('a broker connection failed'));
+    // The client's 'error': a rejoin after a failed heartbeat failed (seen with the group's
+    // coordinator killed: `Connection closed`). It schedules no more heartbeats, so the member is
+    // as good as gone; and an 'error' nobody listens to is an uncaught exception that ends the
+    // worker thread (its partitions then wait for the session timeout, its batches half written).
+    consumer.on('error', (err: Error) => {
+      this.#consumerError ??= `the consumer failed: ${err.message}`;
+      this.#connectionLost ??= this.#consumerError;
+      this.#onSign();
+    });
     // after a join the stream reads its positions before it fetches again
     consumer.on('consumer:group:join', () => (this.#lastFetch = Date.now()));
   }
@@ -47,6 +57,11 @@ export class ConsumerHealth {
   watchStream(stream: MessagesStream<Buffer, Buffer, Buffer, Buffer>): void {
     this.#lastFetch = Date.now();
     stream.on('fetch', () => (this.#lastFetch = Date.now()));
+  }
+
+  /** The consumer's own error (it no longer heartbeats): the worker restarts even while records arrive. */
+  get consumerError(): string | undefined {
+    return this.#consumerError;
   }
 
   /** A lost connection, whatever the consumer is doing. */

@@ -14,6 +14,8 @@ interface Queue<M> {
 export class PartitionQueues<M extends { readonly topic: string; readonly partition: number }> {
   readonly #queues = new Map<string, Queue<M>>();
   #size = 0;
+  /** Which partition with records a batch starts at, moved on at every batch (a batch smaller than the partitions with records starves none). */
+  #start = 0;
 
   get size(): number {
     return this.#size;
@@ -47,11 +49,17 @@ export class PartitionQueues<M extends { readonly topic: string; readonly partit
     }
   }
 
-  /** Up to `max` records, an equal share from each partition in turn (in each partition's order). */
+  /**
+   * Up to `max` records, an equal share from each partition in turn (in each partition's order),
+   * starting one partition further at every batch.
+   */
   take(max: number): M[] {
     const batch: M[] = [];
+    const start = this.#start++;
     while (batch.length < max && this.#size > 0) {
-      const nonEmpty = [...this.#queues.values()].filter((q) => q.head < q.items.length);
+      const filled = [...this.#queues.values()].filter((q) => q.head < q.items.length);
+      const from = start % filled.length;
+      const nonEmpty = from === 0 ? filled : filled.slice(from).concat(filled.slice(0, from));
       const share = Math.max(1, Math.floor((max - batch.length) / nonEmpty.length));
       for (const queue of nonEmpty) {
         const n = Math.min(share, queue.items.length - queue.head, max - batch.length);

@@ -3,11 +3,12 @@ import { dropAbortedOnFetch } from '../../kafka/aborted-transactions.ts';
 import { brokerReason } from '../../kafka/broker-errors.ts';
 import { closeWithin, withDeadline } from '../deadline.ts';
 import { metricNames } from '../metric-names.ts';
-import type { FetchedRecord, GroupMetadata } from '../records.ts';
+import { defaultMaxBatch, type FetchedRecord, type GroupMetadata } from '../records.ts';
 import type { StreamPlan } from '../topology-plan.ts';
 import type { Wakeup } from '../wakeup.ts';
 import type { WorkerStats } from '../worker-stats.ts';
 import { readBatch } from './batch-read.ts';
+import { BatchSizer, defaultBatchTargetMs } from './batch-sizer.ts';
 import { ConsumerHealth } from './consumer-health.ts';
 import { PartitionQueues } from './partition-queues.ts';
 import { Positions, type Admitted, type AssignmentChange } from './positions.ts';
@@ -21,7 +22,10 @@ export interface SourceOptions {
   readonly clientId: string;
   readonly groupId: string;
   readonly guarantee: 'at_least_once' | 'exactly_once_v2';
+  /** The most records of a batch (under a backlog; 2,000 by default). */
   readonly maxBatch?: number;
+  /** weir.stream.batch-target-ms: how long a batch is meant to take through the process stage while the worker keeps up (batch-sizer.ts). */
+  readonly batchTargetMs?: number;
   readonly stats: WorkerStats;
   /** How its log lines name the worker (`stream worker 2`). */
   readonly worker: string;
@@ -68,6 +72,8 @@ export class Source {
   #stream: MessagesStream<Buffer, Buffer, Buffer, Buffer> | undefined;
   /** Records read but not yet processed, per partition (batches take from each in turn). */
   readonly #queues = new PartitionQueues<FetchedRecord>();
+  /** How many records the next batch takes: batches follow the load (batch-sizer.ts). */
+  readonly #sizer: BatchSizer;
   readonly positions = new Positions();
   /** Set between the group's rebalance notice and the new assignment: no batch starts meanwhile. */
   #rebalancing = false;
@@ -85,6 +91,7 @@ export class Source {
   constructor(options: SourceOptions, wakeup: Wakeup) {
     this.#options = options;
     this.#wakeup = wakeup;
+    this.#sizer = new BatchSizer(this.#maxBatch, options.batchTargetMs ?? defaultBatchTargetMs);
     this.#health = new ConsumerHealth(() => wakeup.wake());
     this.#retention = new RetentionWatch(
       (topic) => (this.#plan?.byInput.get(topic) ?? []).map((t) => t.id),
@@ -223,18 +230,32 @@ export class Source {
       throw new Error('the consumer group rebalance did not complete within 60 s');
   }
 
+  get #maxBatch(): number {
+    return this.#options.maxBatch ?? defaultMaxBatch;
+  }
+
   /**
-   * The next batch: up to maxBatch records, taken fairly from the partitions' queues; empty after
-   * a second without records or at a wake. Throws when the stream failed, stalled or closed.
+   * The next batch, at once when records wait: as many as the batch sizer allows (up to maxBatch),
+   * taken fairly from the partitions' queues; empty after a second without records or at a wake.
+   * Throws when the stream failed, stalled or closed.
    */
   async nextBatch(): Promise<FetchedRecord[]> {
     const stream = this.#stream!;
-    const batch = await readBatch(stream, this.#queues, this.#options.maxBatch ?? 2000, this.#wakeup);
-    const stalled = batch.length === 0 && !this.#rebalancing ? this.#health.failure(this.#consumer) : undefined;
+    const batch = await readBatch(stream, this.#queues, this.#maxBatch, this.#wakeup, (queued) =>
+      this.#sizer.next(queued),
+    );
+    const stalled =
+      this.#health.consumerError ??
+      (batch.length === 0 && !this.#rebalancing ? this.#health.failure(this.#consumer) : undefined);
     if (stalled !== undefined) throw new Error(stalled);
     if (!this.#rebalancing && (stream.destroyed || (stream.readableEnded && batch.length === 0)))
       throw new Error('the consumer stream closed');
     return batch;
+  }
+
+  /** A batch of `records` took `ms` through the process stage (it sizes the next batches). */
+  processed(records: number, ms: number): void {
+    this.#sizer.processed(records, ms);
   }
 
   /** Records to process again first (the assignment may have changed under them, or their transaction was aborted). */

@@ -60,6 +60,27 @@ describe('BatchWriter against the test broker', () => {
     }
   });
 
+  test('at_least_once: a produce whose outputs fail writes none of its changelog records (the state never gets ahead of its alerts)', async () => {
+    const writer = writerFor('at_least_once');
+    // an output the broker refuses for good (larger than its topic allows), a changelog it would take
+    const out = uniqueTopic('writer-refused');
+    const changelog = uniqueTopic('writer-changelog');
+    await createTopics([out], 1, [{ name: 'max.message.bytes', value: '1024' }]);
+    await createTopics([changelog]);
+    try {
+      await writer.open();
+      const tooLarge = { ...record(out, 'x'.repeat(4096)) };
+      await assert.rejects(writer.produce([record(out, 'ok'), tooLarge], [record(changelog, 'counted')]));
+      assert.deepEqual(await kcatValues(changelog), [], 'no changelog record without its outputs');
+      // outputs acknowledged: then the changelog records, in order
+      await writer.produce([record(out, 'a')], [record(changelog, 'c1'), record(changelog, 'c2')]);
+      assert.deepEqual(await kcatValues(changelog), ['c1', 'c2']);
+      assert.ok((await kcatValues(out)).includes('a'));
+    } finally {
+      await writer.close();
+    }
+  });
+
   test('exactly_once_v2: a batch is one committed transaction (a read_committed reader sees it)', async () => {
     const writer = writerFor('exactly_once_v2');
     const out = uniqueTopic('writer-eos');

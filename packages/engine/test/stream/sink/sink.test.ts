@@ -14,8 +14,10 @@ function fakeWriter() {
     failNext: (err) => (fail = err),
     open: () => (calls.push('open'), Promise.resolve()),
     close: () => (calls.push('close'), Promise.resolve()),
-    produce: (out) => {
-      calls.push(`produce ${out.map((r) => r.topic).join(',')}`);
+    produce: (out, changelog = []) => {
+      calls.push(
+        `produce ${out.map((r) => r.topic).join(',')}${changelog.length ? ` then ${changelog.map((r) => r.topic).join(',')}` : ''}`,
+      );
       return Promise.resolve();
     },
     commit: (last) => {
@@ -34,9 +36,11 @@ function fakeWriter() {
 
 const noAdmin = () => ({ close: () => Promise.resolve() }) as unknown as SinkAdmin;
 const group: GroupMetadata = { groupId: 'g', memberId: 'm', generationId: 7, coordinatorId: 1 };
-const batch = (topic: string, offset: number, clock: OutgoingRecord[] = []): SinkBatch => ({
+const batch = (topic: string, offset: number, clock: OutgoingRecord[] = [], changelog: string[] = []): SinkBatch => ({
   out: [{ topic, value: Buffer.from('v') }, ...clock],
+  changelog: changelog.map((t) => ({ topic: t, value: Buffer.from('state') })),
   last: new Map([[`in\u00000`, { topic: 'in', partition: 0, offset: BigInt(offset) } as FetchedRecord]]),
+  records: 1,
   started: performance.now(),
   clockOutput: clock,
 });
@@ -51,6 +55,7 @@ function sink(guarantee: 'at_least_once' | 'exactly_once_v2') {
     guarantee,
     transactionalId: 't',
     commitIntervalMs: 0,
+    maxBatch: 2000,
     stats,
     worker: 'stream worker 3',
     onLog: (level, m) => logs.push(`${level} ${m}`),
@@ -64,18 +69,23 @@ test('at_least_once: a batch is handed over at once, then written and its offset
   const { sink: s, writer, stats } = sink('at_least_once');
   await s.open();
   assert.equal(await s.write(batch('out', 4), group, undefined), undefined);
-  assert.equal(await s.write(batch('out2', 9), group, undefined), undefined);
-  await s.room(0);
+  assert.equal(await s.write(batch('out2', 9, [], ['state-changelog']), group, undefined), undefined);
+  await s.room();
   await s.flush();
-  assert.deepEqual(writer.calls, ['open', 'produce out', 'commit 4', 'produce out2', 'commit 9']);
-  assert.equal(stats.drain().latencies.length, 2);
+  // a batch's changelog records are written after its outputs
+  assert.deepEqual(writer.calls, ['open', 'produce out', 'commit 4', 'produce out2 then state-changelog', 'commit 9']);
+  const report = stats.drain();
+  assert.equal(report.latencies.length, 2);
+  assert.deepEqual(report.counters, [['weir_offset_commits_total', [], 2]]);
 });
 
 test('exactly_once_v2: one transaction per batch under the generation it ran under', async () => {
   const { sink: s, writer, stats } = sink('exactly_once_v2');
-  assert.equal(await s.write(batch('out', 1), group, undefined), undefined);
-  assert.deepEqual(writer.calls, ['transaction out @7']);
-  assert.equal(stats.drain().latencies.length, 1);
+  assert.equal(await s.write(batch('out', 1, [], ['state-changelog']), group, undefined), undefined);
+  assert.deepEqual(writer.calls, ['transaction out,state-changelog @7']);
+  const report = stats.drain();
+  assert.equal(report.latencies.length, 1);
+  assert.deepEqual(report.counters, [['weir_offset_commits_total', [], 1]]);
 });
 
 test('exactly_once_v2: a transaction the group refused after a rebalance is reported, not thrown', async () => {

@@ -13,17 +13,31 @@ class ScriptedIo implements PipelineIo {
   readonly #pending: { resolve: () => void; reject: (e: Error) => void }[] = [];
   refuseNextCommit: string | undefined;
 
-  produce(out: OutgoingRecord[]): Promise<void> {
-    this.log.push(`produce ${out.map((r) => String(r.value)).join(',')}`);
+  produce(out: OutgoingRecord[], changelog: OutgoingRecord[]): Promise<void> {
+    const then = changelog.length > 0 ? ` then ${changelog.map((r) => String(r.value)).join(',')}` : '';
+    this.log.push(`produce ${out.map((r) => String(r.value)).join(',')}${then}`);
     return new Promise((resolve, reject) => this.#pending.push({ resolve, reject }));
   }
+
+  /** When set, each commit waits for `commitDone()` (else it answers at once). */
+  holdCommits = false;
+  readonly #commits: (() => void)[] = [];
 
   commit(last: ReadonlyMap<string, BufferMessage>): Promise<string | undefined> {
     const refusal = this.refuseNextCommit;
     this.refuseNextCommit = undefined;
     const offsets = [...last].map(([key, m]) => `${key}@${m.offset}`).join(',');
     this.log.push(`${refusal ? 'refused' : 'commit'} ${offsets}`);
-    return Promise.resolve(refusal);
+    if (!this.holdCommits) return Promise.resolve(refusal);
+    return new Promise((resolve) => this.#commits.push(() => resolve(refusal)));
+  }
+
+  /** Ends the oldest commit held back and lets the pipeline run on. */
+  async commitDone(): Promise<void> {
+    const next = this.#commits.shift();
+    assert.ok(next, 'no commit is waiting');
+    next();
+    await settle();
   }
 
   get inFlight(): number {
@@ -44,16 +58,19 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 const batch = (partition: string, offset: number, value = `${partition}${offset}`): PipelinedBatch => ({
   out: [{ topic: 'out', partition: 0, value: Buffer.from(value), timestamp: 0n }],
+  changelog: [],
   last: new Map([[partition, { offset: BigInt(offset) } as BufferMessage]]),
+  records: 1,
   started: 0,
   clockOutput: [],
 });
 
-function pipeline(io: ScriptedIo, commitIntervalMs = 0, stepDeadlineMs?: number) {
+function pipeline(io: ScriptedIo, commitIntervalMs = 0, stepDeadlineMs?: number, maxUncommitted = 100) {
   const acknowledged: string[] = [];
   const refused: string[] = [];
   const p = new WritePipeline(io, {
     commitIntervalMs,
+    maxUncommitted,
     stepDeadlineMs,
     onAcknowledged: (b) => acknowledged.push(String(b.out[0]?.value)),
     onCommitRefused: (reason) => refused.push(reason),
@@ -62,37 +79,104 @@ function pipeline(io: ScriptedIo, commitIntervalMs = 0, stepDeadlineMs?: number)
 }
 
 describe('WritePipeline (at_least_once, pipelined)', () => {
-  test('batches are written one at a time, in order; each is committed once acknowledged, before the next is sent', async () => {
+  test('one produce at a time, in order; the batches that wait meanwhile go out together; each write is committed once acknowledged', async () => {
     const io = new ScriptedIo();
     const { p, acknowledged } = pipeline(io);
     p.write(batch('a', 1));
     p.write(batch('a', 2));
     p.write(batch('b', 7));
     await settle();
-    assert.deepEqual(io.log, ['produce a1'], 'the second batch waits for the first acknowledgement');
+    assert.deepEqual(io.log, ['produce a1'], 'the other batches wait for the first acknowledgement');
     assert.equal(p.waiting, 3);
     await io.ack();
-    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2']);
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2,b7']);
+    assert.equal(p.waiting, 2);
     await io.ack();
-    await io.ack();
-    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2', 'commit a@2', 'produce b7', 'commit b@7']);
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2,b7', 'commit a@2,b@7']);
     assert.deepEqual(acknowledged, ['a1', 'a2', 'b7']);
     assert.equal(p.waiting, 0);
   });
 
-  test('room() holds the worker back while more than the allowed batches wait', async () => {
+  test("batches written together: every batch's outputs first, then their changelog records (a state never ahead of its outputs)", async () => {
+    const io = new ScriptedIo();
+    const { p } = pipeline(io);
+    const state = (value: string): OutgoingRecord => ({
+      topic: 'changelog',
+      partition: 0,
+      value: Buffer.from(value),
+      timestamp: 0n,
+    });
+    p.write(batch('a', 1));
+    await settle();
+    p.write({ ...batch('a', 2), changelog: [state('s2')] });
+    p.write({ ...batch('a', 3), changelog: [state('s3')] });
+    await io.ack();
+    await io.ack();
+    await p.flush();
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2,a3 then s2,s3', 'commit a@3']);
+  });
+
+  test('a commit under way does not hold the next write back, unless written and not committed would pass maxUncommitted records', async () => {
+    const io = new ScriptedIo();
+    io.holdCommits = true;
+    const { p } = pipeline(io, 0, undefined, 2);
+    p.write(batch('a', 1));
+    await settle();
+    p.write(batch('a', 2));
+    await io.ack();
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2'], 'a2 is sent while a@1 is committed');
+    p.write(batch('a', 3));
+    await io.ack();
+    assert.deepEqual(
+      io.log,
+      ['produce a1', 'commit a@1', 'produce a2'],
+      'a3 waits: a1 (being committed) and a2 (acknowledged) are the 2 records that may be written and not committed',
+    );
+    await io.commitDone();
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2', 'commit a@2', 'produce a3']);
+    let flushed = false;
+    const flush = p.flush().then(() => (flushed = true));
+    await io.ack();
+    await io.commitDone();
+    assert.equal(flushed, false, 'flush waits for the last commit');
+    await io.commitDone();
+    await flush;
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2', 'commit a@2', 'produce a3', 'commit a@3']);
+  });
+
+  test('one produce carries at most maxUncommitted input records of the batches that wait', async () => {
+    const io = new ScriptedIo();
+    const { p } = pipeline(io, 0, undefined, 2);
+    for (let offset = 1; offset <= 4; offset++) p.write(batch('a', offset));
+    await settle();
+    await io.ack();
+    await io.ack();
+    await io.ack();
+    assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2,a3', 'commit a@3', 'produce a4', 'commit a@4']);
+  });
+
+  test('room() holds the worker back while more than the allowed records or batches wait', async () => {
     const io = new ScriptedIo();
     const { p } = pipeline(io);
     p.write(batch('a', 1));
     p.write(batch('a', 2));
     let roomy = false;
-    const room = p.room(1).then(() => (roomy = true));
+    const room = p.room(1, 10).then(() => (roomy = true));
     await settle();
     assert.equal(roomy, false);
     await io.ack();
     await room;
     assert.equal(roomy, true);
     assert.equal(p.waiting, 1);
+    // records of clock-only batches are 0: the count of batches bounds them
+    p.write({ ...batch('b', 1), records: 0 });
+    p.write({ ...batch('b', 2), records: 0 });
+    let batchesRoomy = false;
+    const byBatches = p.room(10, 2).then(() => (batchesRoomy = true));
+    await settle();
+    assert.equal(batchesRoomy, false, '3 batches wait, 2 allowed');
+    await io.ack();
+    await byBatches;
   });
 
   test('a failed write stops the pipeline: nothing after it is sent or committed, and the failure is thrown', async () => {
@@ -106,13 +190,34 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
     await io.ack(new Error('broker gone'));
     assert.deepEqual(io.log, ['produce a1']);
     assert.throws(() => p.throwIfFailed(), /broker gone/);
-    await assert.rejects(p.room(0), /broker gone/);
+    await assert.rejects(p.room(0, 0), /broker gone/);
     await assert.rejects(p.flush(), /broker gone/);
     assert.deepEqual(io.log, ['produce a1'], 'no commit after the failure');
     // The idle clock's records of the batches never acknowledged are handed back for the next try.
     assert.deepEqual(await p.reset(), [clockRecord]);
     assert.equal(p.waiting, 0);
     p.throwIfFailed();
+  });
+
+  test('a reset after a failure elsewhere (the consumer lost) waits for the write under way and sends nothing more: no client closes under a produce', async () => {
+    const io = new ScriptedIo();
+    io.holdCommits = true;
+    const { p, acknowledged } = pipeline(io);
+    p.write(batch('a', 1));
+    await settle();
+    p.write(batch('a', 2));
+    // the worker's loop failed (not the pipeline): it resets, then closes the producer and the consumer
+    let reset = false;
+    const resetting = p.reset().then((clock) => ((reset = true), clock));
+    await settle();
+    assert.equal(reset, false, 'the produce under way is waited for');
+    await io.ack();
+    assert.deepEqual(await resetting, []);
+    // once reset resolves, nothing is on the broker: the waiting batch was not sent, no commit started
+    assert.equal(io.inFlight, 0, 'no produce under way when the clients close');
+    assert.deepEqual(io.log, ['produce a1']);
+    assert.deepEqual(acknowledged, [], 'nothing acknowledged after the reset began');
+    assert.equal(p.waiting, 0);
   });
 
   test('with commit.interval.ms, acknowledged offsets are committed together when the interval is up, even with no later batch', async () => {
@@ -149,13 +254,25 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
     io.refuseNextCommit = 'REBALANCE_IN_PROGRESS';
     p.write(batch('a', 1));
     p.write(batch('b', 3));
-    p.write(batch('a', 2));
     await settle();
     await io.ack();
     assert.deepEqual(refused, ['REBALANCE_IN_PROGRESS']);
+    p.write(batch('c', 9));
+    await io.ack();
+    assert.deepEqual(io.log, ['produce a1', 'refused a@1', 'produce b3', 'commit a@1,b@3', 'produce c9']);
+    p.write(batch('a', 2));
     await io.ack();
     await io.ack();
-    assert.deepEqual(io.log, ['produce a1', 'refused a@1', 'produce b3', 'commit a@1,b@3', 'produce a2', 'commit a@2']);
+    assert.deepEqual(io.log, [
+      'produce a1',
+      'refused a@1',
+      'produce b3',
+      'commit a@1,b@3',
+      'produce c9',
+      'commit c@9',
+      'produce a2',
+      'commit a@2',
+    ]);
   });
 
   test('retainOnly forgets the acknowledged offsets of partitions given up', async () => {

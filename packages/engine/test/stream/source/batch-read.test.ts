@@ -21,6 +21,22 @@ test('buffered records are taken fairly, up to max; twice max wait in the queues
   assert.equal(queues.size, 2, 'at most 2 × max read from the stream');
 });
 
+test('a batch takes at once what the size function allows for the records waiting, at most max', async () => {
+  const s = stream();
+  for (let i = 0; i < 10; i++) s.push(record(i % 2, i));
+  const queues = new PartitionQueues<FetchedRecord>();
+  const seen: number[] = [];
+  const size = (queued: number) => (seen.push(queued), 3);
+  assert.deepEqual(offsets(await readBatch(s as unknown as Stream, queues, 8, new Wakeup(), size)), [
+    '0/0',
+    '1/1',
+    '0/2',
+  ]);
+  assert.deepEqual(seen, [10], 'the size function sees the records waiting');
+  const all = await readBatch(s as unknown as Stream, queues, 2, new Wakeup(), () => 50);
+  assert.equal(all.length, 2, 'never more than max');
+});
+
 test('with nothing buffered: the first records that arrive, or an empty batch after a second or at a wake', async () => {
   const s = stream();
   const wakeup = new Wakeup();

@@ -59,4 +59,16 @@ describe('ConsumerHealth: a consumer that stalls without an error is noticed', (
     health.watchConsumer(consumerShowing([0]) as unknown as BufferConsumer);
     assert.equal(health.connectionLost, undefined);
   });
+
+  test("the consumer's own 'error' (a rejoin after a failed heartbeat failed: no more heartbeats) fails the worker instead of its thread", () => {
+    let woken = 0;
+    const health = new ConsumerHealth(() => woken++);
+    const consumer = consumerShowing([0]);
+    health.watchConsumer(consumer as unknown as BufferConsumer);
+    // the client emits it from a callback: with no listener, an uncaught exception that ends the worker thread
+    assert.doesNotThrow(() => consumer.emit('error', new Error('Connection closed')));
+    assert.equal(health.connectionLost, 'the consumer failed: Connection closed');
+    assert.equal(health.failure(consumer as unknown as BufferConsumer), 'the consumer failed: Connection closed');
+    assert.equal(woken, 1);
+  });
 });

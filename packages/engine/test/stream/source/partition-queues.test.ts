@@ -27,6 +27,13 @@ describe('PartitionQueues: fair batches', () => {
     assert.equal(q.size, 1310 - 90);
   });
 
+  test('batches smaller than the partitions with records start one partition further each time: none starves', () => {
+    const q = new PartitionQueues<ReturnType<typeof m>>();
+    for (let i = 0; i < 30; i++) q.push(m(i % 3, i));
+    const firsts = [q.take(1), q.take(1), q.take(1), q.take(2)].map((b) => b.map((x) => x.partition).join(','));
+    assert.deepEqual(firsts, ['0', '1', '2', '0,1']);
+  });
+
   test('put back keeps the order; records of partitions moved away are dropped', () => {
     const q = new PartitionQueues<ReturnType<typeof m>>();
     for (let i = 0; i < 6; i++) q.push(m(i % 2, i));
@@ -34,7 +41,8 @@ describe('PartitionQueues: fair batches', () => {
     q.putBack(first);
     assert.deepEqual(
       q.take(6).map((x) => x.offset),
-      [0, 2, 4, 1, 3, 5],
+      [1, 3, 5, 0, 2, 4],
+      'each partition in its order (this batch starts at the next partition)',
     );
     for (let i = 0; i < 4; i++) q.push(m(i % 2, i));
     assert.equal(q.retainOnly(new Set(['t\u00001'])), 2);

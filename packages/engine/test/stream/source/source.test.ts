@@ -109,6 +109,15 @@ test('a closed stream fails the next batch (the worker restarts from the committ
   await assert.rejects(s.nextBatch(), /the consumer stream closed/);
 });
 
+test("the consumer's own error fails the next batch even while records arrive (the member no longer heartbeats)", async () => {
+  const { source: s, consumers } = source(['in']);
+  await s.subscribe(['in'], () => {});
+  const c = consumers[0]!;
+  c.emit('error', new Error('Connection closed'));
+  c.stream.push(record(0, 0));
+  await assert.rejects(s.nextBatch(), /^Error: the consumer failed: Connection closed$/);
+});
+
 test('a rebalance notice holds batches until the join; the join is told', async () => {
   const { source: s, consumers, joined } = source(['in']);
   let joins = 0;
