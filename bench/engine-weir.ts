@@ -9,9 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
+import { shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
-import { assetRows, benchRules, snapshot, type Scenario } from './engine-workload.ts';
+import { benchRules, snapshot, storedLookupJson, type Scenario } from './engine-workload.ts';
 
 export interface WeirRunnerOptions {
   readonly bootstrap: string;
@@ -48,13 +49,7 @@ function benchSnapshot(): ConfigSnapshot {
   if (options.snapshotFile) return JSON.parse(readFileSync(options.snapshotFile, 'utf8')) as ConfigSnapshot;
   const rules = benchRules(options.rules ?? 100);
   const rows = options.lookupRows ?? 0;
-  const plain = snapshot(
-    options.scenario,
-    options.input,
-    options.output,
-    rules,
-    rows > 0 ? [{ id: 'assets', content: assetRows(rows) }] : [],
-  );
+  const plain = snapshot(options.scenario, options.input, options.output, rules);
   const window = options.suppression;
   const base = window
     ? { ...plain, rules: plain.rules.map((r) => ({ ...r, suppression: { fields: ['user'], window } })) }
@@ -65,7 +60,9 @@ function benchSnapshot(): ConfigSnapshot {
       ? { ...t, definition: { pdl: `${(t.definition as { pdl: string }).pdl} | lookup assets ip AS src OUTPUT owner` } }
       : t,
   );
-  return { ...base, tasks };
+  // as the engine does it (config-snapshot.ts, workerSnapshot): from the stored JSON bytes, no row as an object
+  const { lookups: _, ...rest } = base;
+  return { ...rest, tasks, sharedLookups: [shareLookupJson(storedLookupJson('assets', rows))] };
 }
 
 const profile = process.env.WEIR_BENCH_CPU_PROF;
@@ -80,7 +77,7 @@ const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
 ];
-// as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, forWorkers)
+// as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, workerSnapshot / forWorkers)
 const config = forWorkers(benchSnapshot());
 let batches = 0;
 let records = 0;

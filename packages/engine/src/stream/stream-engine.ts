@@ -4,7 +4,7 @@ import { domainError } from '../core/errors.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
-import { forWorkers, readSnapshot, streamCollections } from './config-snapshot.ts';
+import { streamCollections, workerSnapshot } from './config-snapshot.ts';
 import type { EngineMetrics } from './engine-metrics.ts';
 import { MissingRuleLog } from '../rules/missing-rule-log.ts';
 import type { RetentionWarning } from './source/retention-watch.ts';
@@ -103,7 +103,7 @@ export class StreamEngine {
       const s = this.#settings;
       const group = s.get('weir.group');
       const applicationId = s.get('weir.application.id');
-      const snapshot = forWorkers(readSnapshot(this.#store));
+      const snapshot = workerSnapshot(this.#store);
       this.#missingRules.check(snapshot);
       this.#lookupsChanged = false;
       this.#workers = Array.from({ length: this.#threads }, (_, index) => {
@@ -220,7 +220,7 @@ export class StreamEngine {
     clearTimeout(this.#reloadTimer);
     this.#reloadTimer = setTimeout(() => {
       // Lookups are sent only when one changed: a rule edit must not copy every table to every worker.
-      const snapshot = forWorkers(readSnapshot(this.#store, this.#lookupsChanged));
+      const snapshot = workerSnapshot(this.#store, this.#lookupsChanged);
       this.#missingRules.check(snapshot);
       this.#lookupsChanged = false;
       for (const w of this.#workers) this.#post(w, { type: 'configure', snapshot });
