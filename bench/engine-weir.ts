@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
+import { LookupIndexServer } from '../packages/engine/src/rules/lookup-index-server.ts';
 import { shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
@@ -79,6 +80,9 @@ const execArgv = [
 ];
 // as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, workerSnapshot / forWorkers)
 const config = forWorkers(benchSnapshot());
+// and the column indexes of the lookups once, on this thread, for every worker (rules/lookup-index-server.ts)
+const indexes = new LookupIndexServer();
+indexes.share(config.sharedLookups ?? []);
 let batches = 0;
 let records = 0;
 const workers = Array.from({ length: options.threads }, (_, index) => {
@@ -94,8 +98,10 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
     alertsTopic: options.alertsTopic,
     outputNames: 'weir',
   };
+  const lookupIndexes = indexes.channel();
   const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url), {
-    workerData: init,
+    workerData: { ...init, lookupIndexes } satisfies WorkerInit,
+    transferList: [lookupIndexes.port],
     execArgv,
     ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
   });

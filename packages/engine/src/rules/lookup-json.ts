@@ -1,4 +1,4 @@
-import type { SharedLookupData } from './shared-lookup.ts';
+import { encodingKey, type SharedLookupData } from './shared-lookup.ts';
 
 /**
  * A stored lookup (`{"id": …, "content": [row, …]}` as the config store holds it, UTF-8) encoded
@@ -49,7 +49,7 @@ export function shareLookupJson(json: Uint8Array): SharedLookupData {
     at += end - start;
   });
   starts[count] = at;
-  return { id, bytes, starts: starts.buffer as SharedArrayBuffer, count };
+  return { id, key: encodingKey(id), bytes, starts: starts.buffer as SharedArrayBuffer, count };
 }
 
 class Scanner {
