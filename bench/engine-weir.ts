@@ -4,7 +4,8 @@
  * (packages/engine/src/stream/worker-thread.ts, one consumer group), configured with the bench's
  * snapshot. Forked by bench/engine.ts with a JSON argument; reports the batches the workers wrote
  * (each a produce + a commit) and stops on `{ type: 'stop' }`.
- * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation.
+ * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation,
+ * `WEIR_BENCH_WORKER_YOUNG_MB` their young generation.
  */
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -74,6 +75,8 @@ const profile = process.env.WEIR_BENCH_CPU_PROF;
 const heapMb = Number(
   process.env.WEIR_BENCH_WORKER_HEAP_MB ?? settingDefinitions['weir.stream.worker-heap-mb'].default ?? 0,
 );
+/** Each worker thread's young-generation limit (`resourceLimits.maxYoungGenerationSizeMb`): WEIR_BENCH_WORKER_YOUNG_MB, else V8's own. */
+const youngMb = Number(process.env.WEIR_BENCH_WORKER_YOUNG_MB ?? 0);
 const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
@@ -103,7 +106,10 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
     workerData: { ...init, lookupIndexes } satisfies WorkerInit,
     transferList: [lookupIndexes.port],
     execArgv,
-    ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
+    resourceLimits: {
+      ...(heapMb > 0 ? { maxOldGenerationSizeMb: heapMb } : {}),
+      ...(youngMb > 0 ? { maxYoungGenerationSizeMb: youngMb } : {}),
+    },
   });
   const stopped = new Promise<void>((resolve) => {
     thread.on('message', (message: FromWorker) => {
