@@ -5,11 +5,12 @@
  * snapshot. Forked by bench/engine.ts with a JSON argument; reports the batches the workers wrote
  * (each a produce + a commit) and stops on `{ type: 'stop' }`.
  * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation,
- * `WEIR_BENCH_WORKER_YOUNG_MB` their young generation.
+ * `WEIR_BENCH_WORKER_YOUNG_MB` their young generation (else both as the engine limits them; 0: V8's own).
  */
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
+import { youngGenerationMb } from '../packages/engine/src/stream/worker-limits.ts';
 import { LookupIndexServer } from '../packages/engine/src/rules/lookup-index-server.ts';
 import { shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
@@ -75,8 +76,12 @@ const profile = process.env.WEIR_BENCH_CPU_PROF;
 const heapMb = Number(
   process.env.WEIR_BENCH_WORKER_HEAP_MB ?? settingDefinitions['weir.stream.worker-heap-mb'].default ?? 0,
 );
-/** Each worker thread's young-generation limit (`resourceLimits.maxYoungGenerationSizeMb`): WEIR_BENCH_WORKER_YOUNG_MB, else V8's own. */
-const youngMb = Number(process.env.WEIR_BENCH_WORKER_YOUNG_MB ?? 0);
+/**
+ * Each worker thread's young-generation limit (`resourceLimits.maxYoungGenerationSizeMb`): the
+ * engine's, derived from the old generation's (stream/worker-limits.ts), unless
+ * WEIR_BENCH_WORKER_YOUNG_MB says otherwise (0: V8's own).
+ */
+const youngMb = Number(process.env.WEIR_BENCH_WORKER_YOUNG_MB ?? (heapMb > 0 ? youngGenerationMb(heapMb) : 0));
 const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),

@@ -10,6 +10,7 @@ import type { EngineMetrics } from './engine-metrics.ts';
 import { MissingRuleLog } from '../rules/missing-rule-log.ts';
 import type { RetentionWarning } from './source/retention-watch.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { workerResourceLimits } from './worker-limits.ts';
 import type { WorkerState } from './worker-states.ts';
 
 export interface EngineLog {
@@ -177,7 +178,7 @@ export class StreamEngine {
       workerData: { ...init, lookupIndexes } satisfies WorkerInit,
       transferList: [lookupIndexes.port],
       execArgv: ['--disable-warning=ExperimentalWarning'],
-      ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
+      ...(heapMb > 0 ? { resourceLimits: workerResourceLimits(heapMb) } : {}),
     });
     let resolveStopped!: () => void;
     const handle: WorkerHandle = {
