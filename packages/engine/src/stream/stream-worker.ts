@@ -53,7 +53,12 @@ export class StreamWorker {
     this.#source = new Source({ ...stage, onJoin: () => this.#sink.commitSoon() }, this.#wakeup);
     this.#state = new StageState(stage);
     this.#compiler = new WorkerPlan(
-      { group: o.group, groupId: o.groupId, stats: this.stats, ...(o.lookupIndexes ? { indexes: o.lookupIndexes } : {}) },
+      {
+        group: o.group,
+        groupId: o.groupId,
+        stats: this.stats,
+        ...(o.lookupIndexes ? { indexes: o.lookupIndexes } : {}),
+      },
       this.#state.store,
     );
     const env = { alertsTopic: o.alertsTopic, stats: this.stats, stagePartitions: this.#sink.topics.partitions };

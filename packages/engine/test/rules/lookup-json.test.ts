@@ -24,7 +24,10 @@ test("a stored lookup's JSON gives the same shared rows as its parsed rows, each
   assert.equal(data.id, 'assets');
   assert.equal(data.count, 4);
   assert.deepEqual(texts(data), texts(expected));
-  assert.deepEqual(texts(data).map((t) => JSON.parse(t) as unknown), rows);
+  assert.deepEqual(
+    texts(data).map((t) => JSON.parse(t) as unknown),
+    rows,
+  );
   const table = new SharedLookup(data, 1);
   assert.deepEqual(table.first('owner', ['owner'], 's:日本語 😀'), rows[2]);
 });
