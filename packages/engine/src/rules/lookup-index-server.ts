@@ -47,7 +47,13 @@ export class LookupIndexServer {
     const signal = new SharedArrayBuffer(4);
     const answered = new Int32Array(signal);
     port1.on('message', (request: IndexRequest) => {
-      const answer: IndexAnswer = { seq: request.seq, memory: this.#index(request) ?? null };
+      let memory: SharedArrayBuffer | null = null;
+      try {
+        memory = this.#index(request) ?? null;
+      } catch {
+        // a row that does not parse: the worker builds the index itself and fails there, with its error
+      }
+      const answer: IndexAnswer = { seq: request.seq, memory };
       port1.postMessage(answer);
       Atomics.store(answered, 0, request.seq);
       Atomics.notify(answered, 0);

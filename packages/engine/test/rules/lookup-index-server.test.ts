@@ -59,3 +59,24 @@ test('a table the main thread does not hold (another snapshot) is indexed by the
     await a.thread.terminate();
   }
 });
+
+test('a row that does not parse fails in the worker that looks it up, not on the main thread, which answers the next asker', async () => {
+  const broken = shareLookup('broken', [{ ip: 'a' }, { ip: 'b' }]);
+  Buffer.from(broken.bytes).write('#', 0); // the first row's JSON no longer parses
+  const assets = shareLookup('assets', rows);
+  const server = new LookupIndexServer();
+  server.share([broken, assets]);
+  const a = worker(server, [broken, assets]);
+  try {
+    await assert.rejects(a.ask({ table: 0, column: 'ip', key: 's:b' }), /JSON/);
+    const b = worker(server, [broken, assets]);
+    try {
+      assert.deepEqual(await b.ask({ table: 1, column: 'ip', key: 's:10.0.0.9' }), rows[9]);
+    } finally {
+      await b.thread.terminate();
+    }
+  } finally {
+    server.close();
+    await a.thread.terminate();
+  }
+});
