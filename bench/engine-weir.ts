@@ -4,15 +4,19 @@
  * (packages/engine/src/stream/worker-thread.ts, one consumer group), configured with the bench's
  * snapshot. Forked by bench/engine.ts with a JSON argument; reports the offset commits the workers
  * made (`weir_offset_commits_total`) and stops on `{ type: 'stop' }`.
- * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation;
+ * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation,
+ * `WEIR_BENCH_WORKER_YOUNG_MB` their young generation (else both as the engine limits them; 0: V8's own);
  * `WEIR_BENCH_BATCH_TARGET_MS` sets weir.stream.batch-target-ms and `WEIR_BENCH_COMMIT_INTERVAL_MS` commit.interval.ms (default: the settings' defaults).
  */
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
+import { youngGenerationMb } from '../packages/engine/src/stream/worker-limits.ts';
+import { LookupIndexServer } from '../packages/engine/src/rules/lookup-index-server.ts';
+import { shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
-import { assetRows, benchRules, snapshot, type Scenario } from './engine-workload.ts';
+import { benchRules, snapshot, storedLookupJson, type Scenario } from './engine-workload.ts';
 
 export interface WeirRunnerOptions {
   readonly bootstrap: string;
@@ -49,13 +53,7 @@ function benchSnapshot(): ConfigSnapshot {
   if (options.snapshotFile) return JSON.parse(readFileSync(options.snapshotFile, 'utf8')) as ConfigSnapshot;
   const rules = benchRules(options.rules ?? 100);
   const rows = options.lookupRows ?? 0;
-  const plain = snapshot(
-    options.scenario,
-    options.input,
-    options.output,
-    rules,
-    rows > 0 ? [{ id: 'assets', content: assetRows(rows) }] : [],
-  );
+  const plain = snapshot(options.scenario, options.input, options.output, rules);
   const window = options.suppression;
   const base = window
     ? { ...plain, rules: plain.rules.map((r) => ({ ...r, suppression: { fields: ['user'], window } })) }
@@ -66,7 +64,9 @@ function benchSnapshot(): ConfigSnapshot {
       ? { ...t, definition: { pdl: `${(t.definition as { pdl: string }).pdl} | lookup assets ip AS src OUTPUT owner` } }
       : t,
   );
-  return { ...base, tasks };
+  // as the engine does it (config-snapshot.ts, workerSnapshot): from the stored JSON bytes, no row as an object
+  const { lookups: _, ...rest } = base;
+  return { ...rest, tasks, sharedLookups: [shareLookupJson(storedLookupJson('assets', rows))] };
 }
 
 const profile = process.env.WEIR_BENCH_CPU_PROF;
@@ -79,12 +79,21 @@ const heapMb = Number(
 );
 const batchTarget = process.env.WEIR_BENCH_BATCH_TARGET_MS;
 const commitInterval = process.env.WEIR_BENCH_COMMIT_INTERVAL_MS;
+/**
+ * Each worker thread's young-generation limit (`resourceLimits.maxYoungGenerationSizeMb`): the
+ * engine's, derived from the old generation's (stream/worker-limits.ts), unless
+ * WEIR_BENCH_WORKER_YOUNG_MB says otherwise (0: V8's own).
+ */
+const youngMb = Number(process.env.WEIR_BENCH_WORKER_YOUNG_MB ?? (heapMb > 0 ? youngGenerationMb(heapMb) : 0));
 const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
 ];
-// as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, forWorkers)
+// as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, workerSnapshot / forWorkers)
 const config = forWorkers(benchSnapshot());
+// and the column indexes of the lookups once, on this thread, for every worker (rules/lookup-index-server.ts)
+const indexes = new LookupIndexServer();
+indexes.share(config.sharedLookups ?? []);
 /** The workers' offset commits (named `batches` in the messages: a WEIR_BENCH_BEFORE checkout's runner sends its batches, one commit each). */
 let batches = 0;
 let records = 0;
@@ -103,10 +112,15 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
     ...(batchTarget ? { batchTargetMs: Number(batchTarget) } : {}),
     ...(commitInterval ? { commitIntervalMs: Number(commitInterval) } : {}),
   };
+  const lookupIndexes = indexes.channel();
   const thread = new Worker(new URL('../packages/engine/src/stream/worker-thread.ts', import.meta.url), {
-    workerData: init,
+    workerData: { ...init, lookupIndexes } satisfies WorkerInit,
+    transferList: [lookupIndexes.port],
     execArgv,
-    ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
+    resourceLimits: {
+      ...(heapMb > 0 ? { maxOldGenerationSizeMb: heapMb } : {}),
+      ...(youngMb > 0 ? { maxYoungGenerationSizeMb: youngMb } : {}),
+    },
   });
   const stopped = new Promise<void>((resolve) => {
     thread.on('message', (message: FromWorker) => {

@@ -121,13 +121,27 @@ export function pdlRules(rules: readonly BenchRule[]): ConfigSnapshot['rules'] {
 /** The rows of the `assets` lookup of the memory figures: `ip` (10.x.y.z, unique), `owner`, `site`. */
 export function assetRows(count: number): Record<string, unknown>[] {
   const content: Record<string, unknown>[] = [];
-  for (let i = 0; i < count; i++)
-    content.push({
-      ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
-      owner: `team-${i % 100}`,
-      site: `site-${i % 7}`,
-    });
+  for (let i = 0; i < count; i++) content.push(assetRow(i));
   return content;
+}
+
+function assetRow(i: number): Record<string, unknown> {
+  return { ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, owner: `team-${i % 100}`, site: `site-${i % 7}` };
+}
+
+/**
+ * The lookup `id` of `assetRows(count)` as the config store holds it: its JSON bytes, as
+ * `store.listJson('lookups')` gives them to the stream engine, written row by row (no row kept).
+ */
+export function storedLookupJson(id: string, count: number): Buffer {
+  const head = `{"id":${JSON.stringify(id)},"content":[`;
+  let size = Buffer.byteLength(head) + 2 + Math.max(0, count - 1);
+  for (let i = 0; i < count; i++) size += Buffer.byteLength(JSON.stringify(assetRow(i)));
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(head);
+  for (let i = 0; i < count; i++) at += out.write(`${i > 0 ? ',' : ''}${JSON.stringify(assetRow(i))}`, at);
+  out.write(']}', at);
+  return out;
 }
 
 export type Scenario = 'passthrough' | 'reference';

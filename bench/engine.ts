@@ -22,7 +22,7 @@
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
- * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it;
+ * `rss`: one Weir reference run for its resident memory, with WEIR_BENCH_WORKER_HEAP_MB=<n> to bound it (WEIR_BENCH_WORKER_YOUNG_MB=<n>: the young generation);
  * `suppression`: the reference pipeline without and with a suppression on every rule, WEIR_BENCH_SUPPRESSION_WINDOW (5m);
  * with WEIR_BENCH_BEFORE, that checkout's suppressing run too;
  * `sigma`: the SigmaHQ rules in one APPLY_RULES task over N Windows events (JSON) through Weir's runner, 2 threads,
@@ -683,7 +683,7 @@ async function main(): Promise<void> {
         'out-rss',
       );
       console.log(
-        `rss run, Weir reference (worker old generation limit: ${process.env.WEIR_BENCH_WORKER_HEAP_MB === undefined ? `the engine's default, weir.stream.worker-heap-mb=${settingDefinitions['weir.stream.worker-heap-mb'].default} MB` : Number(process.env.WEIR_BENCH_WORKER_HEAP_MB) > 0 ? `${process.env.WEIR_BENCH_WORKER_HEAP_MB} MB` : "V8's default"}): resident at first output / half / end ` +
+        `rss run, Weir reference (worker old generation limit: ${process.env.WEIR_BENCH_WORKER_HEAP_MB === undefined ? `the engine's default, weir.stream.worker-heap-mb=${settingDefinitions['weir.stream.worker-heap-mb'].default} MB` : Number(process.env.WEIR_BENCH_WORKER_HEAP_MB) > 0 ? `${process.env.WEIR_BENCH_WORKER_HEAP_MB} MB` : "V8's default"}; young generation limit: ${process.env.WEIR_BENCH_WORKER_YOUNG_MB === undefined ? "the engine's, derived from the old generation's" : Number(process.env.WEIR_BENCH_WORKER_YOUNG_MB) > 0 ? `${process.env.WEIR_BENCH_WORKER_YOUNG_MB} MB` : "V8's own"}): resident at first output / half / end ` +
           `${m.rssSteps.map(Math.round).join(' / ')} MiB, max ${Math.round(m.rssMaxMiB)} MiB; ${fmtRate(m.rate)} events/s, ${fmtCpu(m.cpuPerMillion)} CPU-s per 1M`,
       );
     }

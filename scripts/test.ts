@@ -46,6 +46,11 @@ const usesBroker = (file: string) =>
 const files = (selected.length ? all.filter((f) => selected.some((s) => f.includes(s))) : all).filter(
   (f) => !unitOnly || !usesBroker(f),
 );
+if (files.length === 0) {
+  // node --test without files would run every test it finds
+  console.error(`no test file matches ${selected.map((s) => `'${s}'`).join(', ') || 'the unit tests'}`);
+  process.exit(1);
+}
 const needsBroker = files.some(usesBroker);
 
 let broker: EmbeddedBroker | undefined;

@@ -84,6 +84,10 @@ export class AuditingStore implements ConfigStore {
     return this.#inner.list<T>(collection);
   }
 
+  listJson(collection: Collection): Uint8Array[] {
+    return this.#inner.listJson(collection);
+  }
+
   /** `extras.versions` are written with the change; its audit entries are this store's. */
   put(collection: Collection, id: string, value: unknown, extras: WriteExtras = {}): Promise<void> {
     return this.putMany(collection, [[id, value]], extras);

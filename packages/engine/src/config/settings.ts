@@ -132,7 +132,7 @@ export const settingDefinitions = {
     1024,
     0,
     65536,
-    "Memory budget of each stream worker thread, in MB: the old-generation limit of its V8 heap (`resourceLimits.maxOldGenerationSizeMb`), so heaps stay flat under load instead of growing until V8's default limit (a share of the machine's memory) before it collects. Lookup tables are outside the heaps (shared memory, one copy per node). A worker that needs more stops with an error naming this setting (engine state ERROR); raise it for large correlation states or rule sets. 0: V8's default.",
+    "Memory budget of each stream worker thread, in MB: the old-generation limit of its V8 heap (`resourceLimits.maxOldGenerationSizeMb`), so heaps stay flat under load instead of growing until V8's default limit (a share of the machine's memory) before it collects; its young generation is limited to 1/16 of it, between 8 and 64 MB (`maxYoungGenerationSizeMb`; 64 MB at the default). Lookup tables and their indexes are outside the heaps (shared memory, one copy per node). A worker that needs more stops with an error naming this setting (engine state ERROR); raise it for large correlation states or rule sets. 0: V8's defaults.",
   ),
   'weir.engine.autostart': bool(true, 'Start the stream engine with the node.'),
   'weir.metrics.enabled': bool(

@@ -1,5 +1,5 @@
 import type { IndexedLookupTable, LookupResolver, LookupTable } from '@weir/pdl';
-import { SharedLookup, type SharedLookupData } from './shared-lookup.ts';
+import { SharedLookup, type ColumnIndexSource, type SharedLookupData } from './shared-lookup.ts';
 import type { ConfigStore } from '../store/config-store.ts';
 
 /** A lookup as stored (resources/lookup.ts: Lookup): an id and its rows. */
@@ -50,10 +50,14 @@ export class LookupTables implements LookupResolver {
     this.#tables = new Map();
   }
 
-  /** Every lookup of a worker thread's snapshot, held in shared memory (rules/shared-lookup.ts), in place of the ones before. */
-  share(lookups: readonly SharedLookupData[]): void {
+  /**
+   * Every lookup of a worker thread's snapshot, held in shared memory (rules/shared-lookup.ts), in
+   * place of the ones before; `indexes`: where their column indexes come from (the main thread's
+   * one copy, rules/lookup-index-server.ts), else each is built here.
+   */
+  share(lookups: readonly SharedLookupData[], indexes?: ColumnIndexSource): void {
     this.#read = () => undefined;
-    this.#tables = new Map(lookups.map((l) => [l.id, new SharedLookup(l, ++this.#version)]));
+    this.#tables = new Map(lookups.map((l) => [l.id, new SharedLookup(l, ++this.#version, indexes)]));
   }
 }
 

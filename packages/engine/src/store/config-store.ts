@@ -93,6 +93,11 @@ export interface ConfigStore {
   get<T>(collection: Collection, id: string): T | undefined;
   list<T>(collection: Collection): T[];
   /**
+   * Every record of a collection as its stored JSON (UTF-8), in `list` order, without building its
+   * objects: what the stream engine encodes the lookups into shared memory from (config-snapshot.ts).
+   */
+  listJson(collection: Collection): Uint8Array[];
+  /**
    * Every write takes the audit entries and versions to commit with it: the change, its entries and
    * its versions commit together or not at all.
    */

@@ -164,6 +164,11 @@ export class KafkaConfigStore implements ConfigStore {
     return [...(this.#data.get(collection)?.values() ?? [])] as T[];
   }
 
+  /** Encoded again from the records held (this store keeps them parsed). */
+  listJson(collection: Collection): Uint8Array[] {
+    return this.list(collection).map((value) => Buffer.from(JSON.stringify(value)));
+  }
+
   async put(collection: Collection, id: string, value: unknown, extras: WriteExtras = {}): Promise<void> {
     await this.putMany(collection, [[id, value]], extras);
   }

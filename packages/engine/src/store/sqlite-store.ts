@@ -27,6 +27,7 @@ export class SqliteConfigStore implements ConfigStore {
   readonly #listeners = new Set<ChangeListener>();
   readonly #select: StatementSync;
   readonly #selectAll: StatementSync;
+  readonly #selectAllJson: StatementSync;
   readonly #upsert: StatementSync;
   readonly #remove: StatementSync;
   readonly #insertAudit: StatementSync;
@@ -55,6 +56,10 @@ export class SqliteConfigStore implements ConfigStore {
         PRIMARY KEY (collection, id, version));`);
     this.#select = this.#db.prepare('SELECT value FROM records WHERE collection = ? AND id = ?');
     this.#selectAll = this.#db.prepare('SELECT value FROM records WHERE collection = ? ORDER BY seq');
+    // a BLOB: the stored text's bytes, never a JS string
+    this.#selectAllJson = this.#db.prepare(
+      'SELECT CAST(value AS BLOB) AS value FROM records WHERE collection = ? ORDER BY seq',
+    );
     this.#upsert = this.#db.prepare(`INSERT INTO records (collection, id, value, seq)
       VALUES (?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM records WHERE collection = ?))
       ON CONFLICT (collection, id) DO UPDATE SET value = excluded.value`);
@@ -77,6 +82,10 @@ export class SqliteConfigStore implements ConfigStore {
 
   list<T>(collection: Collection): T[] {
     return (this.#selectAll.all(collection) as { value: string }[]).map((row) => JSON.parse(row.value) as T);
+  }
+
+  listJson(collection: Collection): Uint8Array[] {
+    return (this.#selectAllJson.all(collection) as { value: Uint8Array }[]).map((row) => row.value);
   }
 
   async put(collection: Collection, id: string, value: unknown, extras: WriteExtras = {}): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Lookup } from '../resources/lookup.ts';
+import { shareLookupJson } from '../rules/lookup-json.ts';
 import { shareLookup, type SharedLookupData } from '../rules/shared-lookup.ts';
 import type { StoredPipeline } from '../resources/pipeline.ts';
 import type { StoredRule } from '../resources/rule.ts';
@@ -27,6 +28,17 @@ export function forWorkers(snapshot: ConfigSnapshot): ConfigSnapshot {
   if (!snapshot.lookups) return snapshot;
   const { lookups, ...rest } = snapshot;
   return { ...rest, sharedLookups: lookups.map((l) => shareLookup(l.id, l.content)) };
+}
+
+/**
+ * The store's configuration as posted to the worker threads (the stream engine's start and
+ * reloads): each lookup encoded into shared memory straight from its stored JSON (rules/lookup-json.ts),
+ * so the main thread never builds the rows as objects; `withLookups` false when no lookup changed.
+ */
+export function workerSnapshot(store: ConfigStore, withLookups = true): ConfigSnapshot {
+  const snapshot = readSnapshot(store, false);
+  if (!withLookups) return snapshot;
+  return { ...snapshot, sharedLookups: store.listJson('lookups').map((json) => shareLookupJson(json)) };
 }
 
 let version = 0;

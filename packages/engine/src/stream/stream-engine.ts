@@ -4,11 +4,13 @@ import { domainError } from '../core/errors.ts';
 import { SerialQueue } from '../core/serial-queue.ts';
 import { alertsTopicName } from '../kafka/weir-topics.ts';
 import type { ConfigStore } from '../store/config-store.ts';
-import { forWorkers, readSnapshot, streamCollections } from './config-snapshot.ts';
+import { streamCollections, workerSnapshot, type ConfigSnapshot } from './config-snapshot.ts';
+import { LookupIndexServer } from '../rules/lookup-index-server.ts';
 import type { EngineMetrics } from './engine-metrics.ts';
 import { MissingRuleLog } from '../rules/missing-rule-log.ts';
 import type { RetentionWarning } from './source/retention-watch.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
+import { workerResourceLimits } from './worker-limits.ts';
 import type { WorkerState } from './worker-states.ts';
 
 export interface EngineLog {
@@ -48,6 +50,8 @@ export class StreamEngine {
   #unsubscribe: (() => void) | undefined;
   #reloadTimer: NodeJS.Timeout | undefined;
   #lookupsChanged = false;
+  /** The one copy of the shared lookups' column indexes, for every worker thread. */
+  readonly #indexes = new LookupIndexServer();
   readonly #missingRules: MissingRuleLog;
   readonly #transitions = new SerialQueue();
   /** Warnings logged since the engine started (each once, whichever worker saw it first). */
@@ -103,8 +107,7 @@ export class StreamEngine {
       const s = this.#settings;
       const group = s.get('weir.group');
       const applicationId = s.get('weir.application.id');
-      const snapshot = forWorkers(readSnapshot(this.#store));
-      this.#missingRules.check(snapshot);
+      const snapshot = this.#snapshot(true);
       this.#lookupsChanged = false;
       this.#workers = Array.from({ length: this.#threads }, (_, index) => {
         const init: WorkerInit = {
@@ -153,18 +156,30 @@ export class StreamEngine {
         }),
       );
       this.#workers = [];
+      this.#indexes.close();
+      this.#indexes.share([]);
       this.#logged.clear();
       workers.forEach((_, i) => this.#metrics.workerState(i, 'NOT_RUNNING'));
       return this.states();
     });
   }
 
+  /** The store's configuration for the workers (`withLookups`: every lookup, in shared memory), checked for missing rules. */
+  #snapshot(withLookups: boolean): ConfigSnapshot {
+    const snapshot = workerSnapshot(this.#store, withLookups);
+    if (snapshot.sharedLookups) this.#indexes.share(snapshot.sharedLookups);
+    this.#missingRules.check(snapshot);
+    return snapshot;
+  }
+
   #spawn(index: number, init: WorkerInit): WorkerHandle {
     const heapMb = this.#settings.get('weir.stream.worker-heap-mb');
+    const lookupIndexes = this.#indexes.channel();
     const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), {
-      workerData: init,
+      workerData: { ...init, lookupIndexes } satisfies WorkerInit,
+      transferList: [lookupIndexes.port],
       execArgv: ['--disable-warning=ExperimentalWarning'],
-      ...(heapMb > 0 ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
+      ...(heapMb > 0 ? { resourceLimits: workerResourceLimits(heapMb) } : {}),
     });
     let resolveStopped!: () => void;
     const handle: WorkerHandle = {
@@ -221,8 +236,7 @@ export class StreamEngine {
     clearTimeout(this.#reloadTimer);
     this.#reloadTimer = setTimeout(() => {
       // Lookups are sent only when one changed: a rule edit must not copy every table to every worker.
-      const snapshot = forWorkers(readSnapshot(this.#store, this.#lookupsChanged));
-      this.#missingRules.check(snapshot);
+      const snapshot = this.#snapshot(this.#lookupsChanged);
       this.#lookupsChanged = false;
       for (const w of this.#workers) this.#post(w, { type: 'configure', snapshot });
     }, 100);

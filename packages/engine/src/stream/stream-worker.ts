@@ -52,7 +52,15 @@ export class StreamWorker {
     // at a join the sink commits the offsets a rebalance refused, at once (a notice from source to sink)
     this.#source = new Source({ ...stage, onJoin: () => this.#sink.commitSoon() }, this.#wakeup);
     this.#state = new StageState(stage);
-    this.#compiler = new WorkerPlan({ group: o.group, groupId: o.groupId, stats: this.stats }, this.#state.store);
+    this.#compiler = new WorkerPlan(
+      {
+        group: o.group,
+        groupId: o.groupId,
+        stats: this.stats,
+        ...(o.lookupIndexes ? { indexes: o.lookupIndexes } : {}),
+      },
+      this.#state.store,
+    );
     const env = { alertsTopic: o.alertsTopic, stats: this.stats, stagePartitions: this.#sink.topics.partitions };
     const onWarning = (message: string) => o.onLog('warn', message);
     this.#round = new BatchRound({ source: this.#source, state: this.#state, sink: this.#sink, env, onWarning });

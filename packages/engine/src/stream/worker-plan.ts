@@ -2,6 +2,7 @@ import { metricNames } from './metric-names.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { deadLetterTopic } from './process/dead-letter.ts';
 import { LookupTables } from '../rules/lookup-tables.ts';
+import type { ColumnIndexSource } from '../rules/shared-lookup.ts';
 import { RuleBook } from '../rules/rule-book.ts';
 import type { PartitionedStateStore } from './state/partitioned-state.ts';
 import { buildPlan, TaskCache, type StreamPlan } from './topology-plan.ts';
@@ -27,17 +28,26 @@ export class WorkerPlan {
   readonly #env: { readonly group: string; readonly groupId: string; readonly stats: WorkerStats };
   readonly #stateStore: PartitionedStateStore;
 
+  readonly #indexes: ColumnIndexSource | undefined;
+
+  /** `indexes`: where the shared lookups' column indexes come from (the main thread's one copy; absent: built here). */
   constructor(
-    env: { readonly group: string; readonly groupId: string; readonly stats: WorkerStats },
+    env: {
+      readonly group: string;
+      readonly groupId: string;
+      readonly stats: WorkerStats;
+      readonly indexes?: ColumnIndexSource;
+    },
     stateStore: PartitionedStateStore,
   ) {
     this.#env = env;
+    this.#indexes = env.indexes;
     this.#stateStore = stateStore;
     this.#rules = new RuleBook(stateStore);
   }
 
   compile(snapshot: ConfigSnapshot): { plan: StreamPlan; warnings: string[] } {
-    if (snapshot.sharedLookups) this.#lookups.share(snapshot.sharedLookups);
+    if (snapshot.sharedLookups) this.#lookups.share(snapshot.sharedLookups, this.#indexes);
     else if (snapshot.lookups) this.#lookups.update(snapshot.lookups);
     this.#rules.update(snapshot.rules, this.#lookups);
     const warnings = [...this.#rules.broken].map(([id, reason]) => `rule ${id} is skipped: ${reason}`);

@@ -6,6 +6,8 @@ import type { StageStateOptions } from './state/stage-state.ts';
 import type { StatsReport } from './worker-stats.ts';
 import type { WorkerState } from './worker-states.ts';
 import type { KafkaConnection } from '../kafka/client-options.ts';
+import type { LookupIndexChannel } from '../rules/lookup-index-server.ts';
+import type { ColumnIndexSource } from '../rules/shared-lookup.ts';
 
 /** A stream worker's settings and where it reports (stream-worker.ts). */
 export interface StreamWorkerOptions {
@@ -26,6 +28,8 @@ export interface StreamWorkerOptions {
   readonly commitIntervalMs?: number;
   /** weir.stream.idle-close-seconds in ms (0: windows move only with the events' own times), see StageState. */
   readonly idleCloseMs?: number;
+  /** The shared lookups' column indexes, from the main thread's one copy (worker-thread.ts: over `WorkerInit.lookupIndexes`). */
+  readonly lookupIndexes?: ColumnIndexSource;
   readonly onState: (state: WorkerState) => void;
   readonly onLog: (level: 'info' | 'warn' | 'error', message: string) => void;
   /** The worker's retention warnings, whenever one is added or removed (retention-watch.ts). */
@@ -41,11 +45,16 @@ export interface StreamWorkerOptions {
 type TestClients = 'openAdmin' | 'openConsumer' | 'writer' | 'readChangelog';
 
 /** What the engine sends a worker thread at start (structured-clone safe: no functions). */
-export type WorkerInit = Omit<StreamWorkerOptions, 'onState' | 'onLog' | 'onWarnings' | 'connection' | TestClients> & {
+export type WorkerInit = Omit<
+  StreamWorkerOptions,
+  'onState' | 'onLog' | 'onWarnings' | 'connection' | 'lookupIndexes' | TestClients
+> & {
   readonly bootstrapServers: string;
   readonly kafkaClient: Readonly<Record<string, string>>;
   /** `weir.output.names`: the names of the fields the engine adds (set for the worker's thread). */
   readonly outputNames: 'weir' | 'original';
+  /** The channel to the main thread's column indexes of the shared lookups (rules/lookup-index-server.ts; its port transferred). */
+  readonly lookupIndexes?: LookupIndexChannel;
 };
 
 export type ToWorker =

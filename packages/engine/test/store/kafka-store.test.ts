@@ -56,6 +56,11 @@ test('kafka store: creates compacted topics, reads its own writes, shares them a
       ['r2', { id: 'r2' }],
     ]);
     assert.deepEqual(a.list('rules'), [{ id: 'r1' }, { id: 'r2' }]);
+    assert.deepEqual(
+      a.listJson('rules').map((bytes) => Buffer.from(bytes).toString('utf8')),
+      ['{"id":"r1"}', '{"id":"r2"}'],
+      'listJson: the records as JSON, in list order',
+    );
     await a.put('meta', 'token-secret', { secret: 's' });
     await a.put('users', 'alice', { username: 'alice' });
     assert.deepEqual(a.list('users'), [{ username: 'alice' }], 'meta records are not users');

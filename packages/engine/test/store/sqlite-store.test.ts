@@ -51,3 +51,23 @@ test('sqlite store: versions numbered per record, written with the change, kept 
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+test('sqlite store: listJson gives every record of a collection as its stored JSON bytes, in list order', async () => {
+  const home = mkdtempSync(path.join(tmpdir(), 'weir-sqlite-'));
+  const store = new SqliteConfigStore(home);
+  try {
+    const lookup = { id: 'assets', content: [{ ip: '10.0.0.1', owner: 'bö 日本' }] };
+    await store.put('lookups', 'assets', lookup);
+    await store.put('lookups', 'other', { id: 'other', content: [] });
+    const json = store.listJson('lookups');
+    assert.deepEqual(
+      json.map((bytes) => Buffer.from(bytes).toString('utf8')),
+      store.list('lookups').map((record) => JSON.stringify(record)),
+    );
+    assert.deepEqual(JSON.parse(Buffer.from(json[0]!).toString('utf8')), lookup);
+    assert.deepEqual(store.listJson('rules'), []);
+  } finally {
+    await store.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+});
