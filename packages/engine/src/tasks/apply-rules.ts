@@ -150,6 +150,9 @@ export const applyRules: TaskFactory = (definition, task, env) => {
       }
       return alertsOf(outputs, rule, routed.timestamp, alert);
     },
+    prepare() {
+      resolve();
+    },
     holdsCorrelation: () =>
       ids.some((id) => {
         const rule = rules.get(id);

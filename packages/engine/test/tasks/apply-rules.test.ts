@@ -287,3 +287,24 @@ test('correlation rules see every event, even with an indexable first stage', ()
   assert.deepEqual(ruleIds(run(task, { user: 'u' }, T0 + 2)), []);
   assert.deepEqual(ruleIds(run(task, { user: 'u' }, T0 + 3)), ['burst']);
 });
+
+test('prepare resolves the listed rules and builds their index ahead of the first record', () => {
+  const rules = versioned(rule('r', 'a = 1'), rule('s', 'b = 2'));
+  const asked: string[] = [];
+  const counted = { ...rules, get: (id: string) => (asked.push(id), rules.get(id)) };
+  Object.defineProperty(counted, 'version', { get: () => rules.version });
+  const task = makeTask('APPLY_RULES', { rules: ['r', 's'] }, { rules: counted });
+  assert.deepEqual(asked, []);
+  task.prepare?.();
+  assert.deepEqual(asked, ['r', 's']);
+  // the records that follow find the rules resolved (the version is unchanged): no look-up on the record path
+  assert.deepEqual(ruleIds(run(task, { a: 1, b: 2 })), ['r', 's']);
+  assert.deepEqual(asked, ['r', 's']);
+  // a new version: prepared again when the worker takes the task into its next plan
+  rules.set(rule('r', 'a = 2'));
+  task.prepare?.();
+  const prepared = asked.length;
+  assert.ok(prepared > 2);
+  assert.deepEqual(ruleIds(run(task, { a: 2, b: 2 })), ['r', 's']);
+  assert.equal(asked.length, prepared);
+});
