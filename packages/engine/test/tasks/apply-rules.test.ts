@@ -46,12 +46,16 @@ test('every match, in the listed order, yields an alert: rule output plus _rule,
   });
 });
 
-test('alerts do not share objects with each other', () => {
+test("alerts of one event are objects of their own, sharing the event's nested values (the pipeline copies them for later tasks)", () => {
   const rules = source(rule('a', 'x.y=1'), rule('b', 'x.y=1'));
-  const result = run(makeTask('APPLY_RULES', { rules: ['a', 'b'] }, { rules }), { x: { y: 1 } });
+  const event = { x: { y: 1 } };
+  const result = run(makeTask('APPLY_RULES', { rules: ['a', 'b'] }, { rules }), event);
   assert.equal(result.kind, 'alerts');
   const [first, second] = result.kind === 'alerts' ? result.records : [];
-  assert.notStrictEqual((first?.value as { x: object }).x, (second?.value as { x: object }).x);
+  assert.notStrictEqual(first?.value, second?.value);
+  assert.notStrictEqual(first?.value, event);
+  assert.deepEqual(event, { x: { y: 1 } });
+  assert.strictEqual((first?.value as { x: object }).x, (second?.value as { x: object }).x);
 });
 
 test('matchAll=false: only the first match', () => {
