@@ -150,7 +150,8 @@ export async function sigmaPart(ctx: PartContext): Promise<void> {
   // the figures first: the check below reads every alert back (minutes for 1M events)
   console.log(
     `sigma: Weir, ${threads} threads, topic in → alerts out: ${fmt(m.rate)} events/s, ${m.cpuPerMillion.toFixed(2)} CPU-s per 1M ` +
-      `(${fmt(1e6 / m.cpuPerMillion)} events per CPU-second of the process), resident max ${fmt(m.rssMaxMiB)} MiB; goal ≥ 30,000 events/s: ${m.rate >= 30_000 ? 'met' : 'NOT met'}`,
+      `(${fmt(1e6 / m.cpuPerMillion)} events per CPU-second of the process), resident max ${fmt(m.rssMaxMiB)} MiB` +
+      `${m.cadenceMs === undefined ? '' : `, a batch every ${m.cadenceMs.toFixed(1)} ms per thread (${fmt((m.cadenceMs * m.rate) / 1000 / threads)} events each)`}; goal ≥ 30,000 events/s: ${m.rate >= 30_000 ? 'met' : 'NOT met'}`,
   );
   for await (const [k, value] of topicRecords(ctx.bootstrap, alerts)) {
     const alert = JSON.parse(value) as { _rule?: { id?: string }; _alert?: { id?: string } };
