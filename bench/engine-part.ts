@@ -13,6 +13,8 @@ export interface PartMeasured {
   /** Resident memory at the first output, at half of the input and at its end. */
   readonly rssSteps: number[];
   readonly outputs: number;
+  /** How often each worker thread took a batch (ms: the window × threads / batches), when the runner counts them. */
+  readonly cadenceMs?: number;
 }
 
 export interface PartContext {

@@ -171,10 +171,13 @@ export interface Census {
   readonly goal: number;
 }
 
-/** A census of `keys` that ends after `goal` events. */
-export function newCensus(keys: readonly Key[], goal: number): Census {
+/** The table of `keys`, each standing for its number (its position in `keys`). */
+export const keysTable = (keys: readonly Key[]): KeyTable => buildTable(keys.map((key, n) => [key, n] as const));
+
+/** A census of `keys` that ends after `goal` events; `table`: their keysTable, when already built. */
+export function newCensus(keys: readonly Key[], goal: number, table: KeyTable = keysTable(keys)): Census {
   return {
-    table: buildTable(keys.map((key, n) => [key, n] as const)),
+    table,
     keys,
     number: new Map(keys.map((key, n) => [key.id, n])),
     hits: new Uint32Array(keys.length),

@@ -84,6 +84,60 @@ export function buildTable(entries: Iterable<readonly [Key, number]>): KeyTable 
     if (field.hasText) field.text = new TextSearch([...field.textKeys.values()], field.caseless);
     field.textKeys.clear();
   }
+  return { fields, root: pathTree(fields) };
+}
+
+/**
+ * The table of `full`'s keys standing for other positions: each position list of `full` mapped
+ * by `positionsOf` (a key whose list maps to nothing or to an empty list is left out, and so is a
+ * field left without keys). The text automata are shared with `full`, not built again
+ * (TextAutomaton.project): RuleIndex builds the table of every key once (its positions the keys'
+ * numbers) and takes from it the table of the keys it chooses, before and after learning.
+ */
+export function projectTable(
+  full: KeyTable,
+  positionsOf: (list: readonly number[]) => readonly number[] | undefined,
+): KeyTable {
+  const kept = (list: readonly number[] | undefined): number[] | undefined => {
+    const positions = list === undefined ? undefined : positionsOf(list);
+    return positions === undefined || positions.length === 0 ? undefined : (positions as number[]);
+  };
+  const mapValues = <K>(map: ReadonlyMap<K, number[]>): Map<K, number[]> => {
+    const out = new Map<K, number[]>();
+    for (const [value, list] of map) {
+      const positions = kept(list);
+      if (positions !== undefined) out.set(value, positions);
+    }
+    return out;
+  };
+  const fields: FieldIndex[] = [];
+  for (const field of full.fields) {
+    const text = field.text?.project(positionsOf);
+    const projected: FieldIndex = {
+      path: field.path,
+      caseless: field.caseless,
+      key: field.key,
+      strings: mapValues(field.strings),
+      numbers: mapValues(field.numbers),
+      trueRules: kept(field.trueRules),
+      falseRules: kept(field.falseRules),
+      textKeys: new Map(),
+      text,
+      hasText: text !== undefined,
+    };
+    const empty =
+      projected.strings.size === 0 &&
+      projected.numbers.size === 0 &&
+      projected.trueRules === undefined &&
+      projected.falseRules === undefined &&
+      text === undefined;
+    if (!empty) fields.push(projected);
+  }
+  return { fields, root: pathTree(fields) };
+}
+
+/** The fields' paths as a tree (KeyTable.root). */
+function pathTree(fields: readonly FieldIndex[]): PathNode {
   const root = newPathNode();
   for (const field of fields) {
     let node = root;
@@ -98,7 +152,7 @@ export function buildTable(entries: Iterable<readonly [Key, number]>): KeyTable 
     }
     node.fields.push(field);
   }
-  return { fields, root };
+  return root;
 }
 
 function addPosition(field: FieldIndex, key: Key, position: number): void {

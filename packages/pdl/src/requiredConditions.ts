@@ -31,8 +31,14 @@ export interface Key {
 export type Need =
   { readonly kind: 'key'; readonly key: Key } | { readonly kind: 'all' | 'any'; readonly parts: readonly Need[] };
 
-/** A field path as one string (a map key). */
-export const fieldId = (path: readonly string[]): string => path.join('\u0000');
+const fieldIds = new WeakMap<readonly string[], string>();
+
+/** A field path as one string (a map key); worked out once per path array (a rule's keys on one field share it). */
+export const fieldId = (path: readonly string[]): string => {
+  let id = fieldIds.get(path);
+  if (id === undefined) fieldIds.set(path, (id = path.join('\u0000')));
+  return id;
+};
 
 /**
  * The field a key is looked up under: its path, kept apart for caseless keys (their field holds
@@ -55,10 +61,21 @@ function makeKey(kind: Key['kind'], path: readonly string[], value: string | num
 const all = (parts: Need[]): Need | undefined =>
   parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : { kind: 'all', parts };
 
-/** The need of a pipeline: that of its first stage when it is a query (later stages only drop or change events). */
+const needs = new WeakMap<Pipeline, Need | null>();
+
+/**
+ * The need of a pipeline: that of its first stage when it is a query (later stages only drop or
+ * change events). Worked out once per pipeline (ASTs are not changed once parsed): a RuleIndex
+ * built again over mostly the same compiled rules (one rule changed) reuses the others' needs.
+ */
 export function pipelineNeed(pipeline: Pipeline): Need | undefined {
-  const first = pipeline.stages[0];
-  return first?.kind === 'QueryStage' ? queryNeed(first.query) : undefined;
+  let need = needs.get(pipeline);
+  if (need === undefined) {
+    const first = pipeline.stages[0];
+    need = (first?.kind === 'QueryStage' ? queryNeed(first.query) : undefined) ?? null;
+    needs.set(pipeline, need);
+  }
+  return need ?? undefined;
 }
 
 function queryNeed(query: Query): Need | undefined {

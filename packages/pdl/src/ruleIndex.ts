@@ -1,8 +1,8 @@
 import type { Pipeline } from './ast.ts';
 import { walkEvent } from './eventWalk.ts';
-import { countEvent, guessedCost, learnedCost, newCensus, ruleKeys } from './keyStatistics.ts';
+import { countEvent, guessedCost, keysTable, learnedCost, newCensus, ruleKeys } from './keyStatistics.ts';
 import type { Census } from './keyStatistics.ts';
-import { buildTable, emptyTable } from './keyTable.ts';
+import { emptyTable, projectTable } from './keyTable.ts';
 import type { KeyTable } from './keyTable.ts';
 import { cheapest, describeKey, indexedFieldId, pipelineNeed, secondCheapest } from './requiredConditions.ts';
 import type { Key, Need } from './requiredConditions.ts';
@@ -90,6 +90,14 @@ export class RuleIndex {
   readonly selected: Int32Array;
   /** The indexed keys, by field. */
   #table: KeyTable = emptyTable();
+  /**
+   * Every key the rules could be indexed by, each standing for its number (`#keyNumber`): built
+   * once, the text automata too; the table of the keys chosen (before and after learning) is
+   * taken from it (projectTable), and the census counts with it while learning.
+   */
+  readonly #keysTable: KeyTable;
+  /** The number of each key (by id) in `#keysTable`. */
+  readonly #keyNumber: ReadonlyMap<string, number>;
   #always: Int32Array = new Int32Array(0);
   // scratch state of select(): positions found through the fields, and marks against duplicates
   readonly #found: Int32Array;
@@ -137,20 +145,32 @@ export class RuleIndex {
     );
     this.#needs = needs;
     const named = ruleKeys(needs);
+    const keys = [...named.keys.values()];
+    this.#keyNumber = new Map(keys.map((key, n) => [key.id, n]));
+    this.#keysTable = keysTable(keys);
     this.#guess = guessedCost(named, rules.length);
     this.indexedCount = this.#build(this.#guess, (key) => named.frequency.get(key.id) ?? 0);
 
     // learning needs a choice to make: a rule with two or more keys it could be indexed by
     const goal = options.learnEvents ?? LEARN_EVENTS;
-    if (goal > 0 && named.frequency.size > this.indexedCount) this.#census = newCensus([...named.keys.values()], goal);
+    if (goal > 0 && named.frequency.size > this.indexedCount) this.#census = newCensus(keys, goal, this.#keysTable);
   }
 
   /**
    * Chooses each rule's key (and guards) by `cost`, the guards among equal rank by `rank`, and
    * builds the look-up tables; returns how many rules are indexed.
    */
-  #build(cost: (key: Key) => number, rank: (key: Key) => number): number {
-    const entries: (readonly [Key, number])[] = [];
+  #build(costOf: (key: Key) => number, rankOf: (key: Key) => number): number {
+    const cost = memoized(costOf);
+    const rank = rankOf === costOf ? cost : memoized(rankOf);
+    // per key number: the positions it stands for in the table of the chosen keys
+    const byKey: number[][] = [];
+    const entry = (key: Key, position: number): void => {
+      const n = this.#keyNumber.get(key.id) as number;
+      const list = (byKey[n] ??= []);
+      // an IN list or an OR may name one key twice
+      if (list[list.length - 1] !== position) list.push(position);
+    };
     const always: number[] = [];
     this.#guards.clear();
     this.#second.fill(0);
@@ -190,14 +210,20 @@ export class RuleIndex {
         ...(second === undefined ? {} : { second: second.keys.map(describeKey) }),
       };
       this.#guards.set(position, guards);
-      for (const key of choice.keys) entries.push([key, position]);
+      for (const key of choice.keys) entry(key, position);
       if (second !== undefined) {
         this.#second[position] = 1;
         this.#secondCount++;
-        for (const key of second.keys) entries.push([key, this.size + position]);
+        for (const key of second.keys) entry(key, this.size + position);
       }
     }
-    this.#table = buildTable(entries);
+    // a list of the keys table holds key numbers (one, or more for one value met by several keys)
+    this.#table = projectTable(this.#keysTable, (list) => {
+      if (list.length === 1) return byKey[list[0] as number];
+      const positions = new Set<number>();
+      for (const n of list) for (const position of byKey[n] ?? []) positions.add(position);
+      return [...positions];
+    });
     this.#always = Int32Array.from(always);
     return this.size - always.length;
   }
@@ -295,6 +321,16 @@ export class RuleIndex {
   candidates(event: unknown): number[] {
     return Array.from(this.selected.subarray(0, this.select(event)));
   }
+}
+
+/** `cost` worked out once per key (by id): choosing keys asks for the same keys' costs many times. */
+function memoized(cost: (key: Key) => number): (key: Key) => number {
+  const known = new Map<string, number>();
+  return (key) => {
+    let value = known.get(key.id);
+    if (value === undefined) known.set(key.id, (value = cost(key)));
+    return value;
+  };
 }
 
 /** Sorts `values[0 … count)` ascending. */

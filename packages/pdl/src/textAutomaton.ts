@@ -141,6 +141,44 @@ export class TextAutomaton {
   }
 
   /**
+   * The same automaton standing for other positions: each key's position list mapped by
+   * `positionsOf` (a key whose list maps to nothing or to an empty list is no longer met). The
+   * transition table is shared, not built again: RuleIndex builds the automata of every key its
+   * rules could be indexed by once and takes the chosen keys' from them. Undefined when no key is left.
+   */
+  project(positionsOf: (list: readonly number[]) => readonly number[] | undefined): TextAutomaton | undefined {
+    const mapped = new Map<readonly number[], readonly number[] | undefined>();
+    const final = new Uint8Array(this.states);
+    const outputs: (readonly (readonly number[])[] | undefined)[] = new Array(this.states).fill(undefined);
+    let left = false;
+    for (let state = 0; state < this.states; state++) {
+      const lists = this.#outputs[state];
+      if (lists === undefined) continue;
+      const kept: (readonly number[])[] = [];
+      for (const list of lists) {
+        let positions = mapped.get(list);
+        if (positions === undefined && !mapped.has(list)) mapped.set(list, (positions = positionsOf(list)));
+        if (positions !== undefined && positions.length > 0) kept.push(positions);
+      }
+      if (kept.length === 0) continue;
+      outputs[state] = kept;
+      final[state] = 1;
+      left = true;
+    }
+    if (!left) return undefined;
+    return new TextAutomaton(
+      this.caseless,
+      this.states,
+      this.classes,
+      this.#ascii,
+      this.#other,
+      this.#delta,
+      final,
+      outputs,
+    );
+  }
+
+  /**
    * Appends to `into`, from `count` on, the positions of the keys `text` meets (each once: those
    * marked with `epoch` are skipped, the others marked); returns the new count. A caseless
    * automaton reads A–Z as a–z and, at the first other character from 128 on, reads the whole
@@ -300,6 +338,15 @@ function automataOf(keys: readonly TextKey[], caseless: boolean, maxCells: numbe
   ];
 }
 
+/** What a TextSearch is made of (TextSearch.project). */
+interface TextSearchParts {
+  readonly narrow: readonly TextAutomaton[];
+  readonly wide: readonly TextAutomaton[];
+  readonly prefixes: readonly TextAutomaton[];
+  readonly suffixes: readonly TextAutomaton[];
+  readonly plain: readonly TextKey[];
+}
+
 /**
  * A field's text keys as automata: those of ASCII keys, read for every string, and those of keys
  * with wider characters (hundreds of emoji and homoglyphs would multiply the ASCII automaton's
@@ -318,7 +365,18 @@ export class TextSearch {
   readonly plain: readonly TextKey[];
   readonly #caseless: boolean;
 
-  constructor(keys: readonly TextKey[], caseless: boolean, maxCells = MAX_CELLS) {
+  /** The automata of `keys` (or, given the parts, a TextSearch of them: `project`). */
+  constructor(keys: readonly TextKey[] | TextSearchParts, caseless: boolean, maxCells = MAX_CELLS) {
+    this.#caseless = caseless;
+    if (!Array.isArray(keys)) {
+      const parts = keys as TextSearchParts;
+      this.narrow = parts.narrow;
+      this.wide = parts.wide;
+      this.prefixes = parts.prefixes;
+      this.suffixes = parts.suffixes;
+      this.plain = parts.plain;
+      return;
+    }
     const plain: TextKey[] = [];
     const contains = keys.filter((k) => k.kind === 'contains');
     this.narrow = automataOf(
@@ -340,7 +398,30 @@ export class TextSearch {
     this.suffixes = automataOf(reversed, caseless, maxCells, tooLong);
     for (const key of tooLong) plain.push(suffixes[reversed.indexOf(key)] as TextKey);
     this.plain = plain;
-    this.#caseless = caseless;
+  }
+
+  /**
+   * The same search standing for other positions (TextAutomaton.project): the automata are shared;
+   * those left without keys are dropped. Undefined when no key is left.
+   */
+  project(positionsOf: (list: readonly number[]) => readonly number[] | undefined): TextSearch | undefined {
+    const automata = (list: readonly TextAutomaton[]): TextAutomaton[] =>
+      list.map((a) => a.project(positionsOf)).filter((a) => a !== undefined);
+    const plain: TextKey[] = [];
+    for (const key of this.plain) {
+      const positions = positionsOf(key.positions);
+      if (positions !== undefined && positions.length > 0) plain.push({ ...key, positions });
+    }
+    const parts: TextSearchParts = {
+      narrow: automata(this.narrow),
+      wide: automata(this.wide),
+      prefixes: automata(this.prefixes),
+      suffixes: automata(this.suffixes),
+      plain,
+    };
+    const empty =
+      parts.narrow.length + parts.wide.length + parts.prefixes.length + parts.suffixes.length + plain.length === 0;
+    return empty ? undefined : new TextSearch(parts, this.#caseless);
   }
 
   /** The positions of the keys the text meets (TextAutomaton.scan's contract), from every automaton it could meet. */

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { buildTable } from '../src/keyTable.ts';
+import { buildTable, projectTable } from '../src/keyTable.ts';
 import type { Key } from '../src/requiredConditions.ts';
 import { assertKeepsMatches, candidates, indexOf, keyOf } from './ruleIndexHelpers.ts';
 
@@ -53,6 +53,28 @@ describe('buildTable', () => {
     const found = new Int32Array(6);
     const n = field?.text?.scan('C:\\abc\\cmd.exe', found, 0, new Uint32Array(6), 1) ?? 0;
     assert.deepEqual([...found.subarray(0, n)].sort(), [0, 1, 2, 3, 4]);
+  });
+
+  test('projectTable: the keys standing for other positions, fields left without keys left out, automata shared', () => {
+    const full = buildTable(
+      keys('a = 1', 'a = "x"', 'n.x = true', 'f ?= "abc"', 'f = "*.exe"', 'g = "y"').map((k, n) => [k, n] as const),
+    );
+    const positions: Record<number, number[]> = { 0: [7], 1: [], 3: [8, 9], 5: [6] };
+    const table = projectTable(full, (list) => positions[list[0] as number]);
+    assert.deepEqual(
+      table.fields.map((f) => f.path.join('.')),
+      ['a', 'f', 'g'],
+    );
+    const [a, f, g] = table.fields;
+    assert.deepEqual([...(a?.numbers ?? [])], [[1, [7]]]);
+    assert.deepEqual([...(a?.strings ?? [])], []);
+    assert.deepEqual([...(g?.strings ?? [])], [['y', [6]]]);
+    assert.equal(f?.text?.narrow[0]?.states, full.fields.find((x) => x.path[0] === 'f')?.text?.narrow[0]?.states);
+    assert.equal(f?.text?.suffixes.length, 0);
+    const found = new Int32Array(10);
+    const n = f?.text?.scan('xabc.exe', found, 0, new Uint32Array(10), 1) ?? 0;
+    assert.deepEqual([...found.subarray(0, n)].sort(), [8, 9]);
+    assert.deepEqual(table.root.keys, ['a', 'f', 'g']);
   });
 
   test('a field of exact keys only has no automaton', () => {

@@ -109,4 +109,53 @@ describe('TextAutomaton', () => {
       { numRuns: 400 },
     );
   });
+
+  test('project: the same automata standing for other positions; keys mapped to nothing are not met; none left: undefined', () => {
+    const keys = [
+      key('prefix', 'c:\\', 0),
+      key('suffix', '.exe', 1),
+      key('contains', 'enc', 2),
+      key('contains', 'é', 3),
+    ];
+    const search = new TextSearch(keys, true);
+    const mapped = new Map<number, number[]>([
+      [0, [10]],
+      [2, [11, 12]],
+      [3, []],
+    ]);
+    const projected = search.project((list) => mapped.get(list[0] as number)) as TextSearch;
+    // the suffix automaton lost its one key, the wide one too; the others are the same tables
+    assert.deepEqual([projected.prefixes.length, projected.suffixes.length, projected.wide.length], [1, 0, 0]);
+    assert.equal(projected.narrow[0]?.states, search.narrow[0]?.states);
+    assert.deepEqual(scanned(projected, 'C:\\x -ENC é.exe', 13), [10, 11, 12]);
+    assert.deepEqual(scanned(search, 'C:\\x -ENC é.exe', 13), [0, 1, 2, 3]);
+    assert.equal(
+      search.project(() => undefined),
+      undefined,
+    );
+  });
+
+  test('property: a projection finds exactly the mapped positions of the keys the text meets', () => {
+    const alphabet = fc.constantFrom('a', 'b', 'A', '\\', '.', 'é', 'İ');
+    const text = fc.array(alphabet, { maxLength: 10 }).map((cs) => cs.join(''));
+    const keyText = fc.array(alphabet, { minLength: 1, maxLength: 3 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(fc.tuple(fc.constantFrom('prefix', 'suffix', 'contains'), keyText), { minLength: 1, maxLength: 10 }),
+        fc.array(fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 2 }), { minLength: 10, maxLength: 10 }),
+        fc.array(text, { minLength: 1, maxLength: 6 }),
+        (caseless, specs, positionsOf, texts) => {
+          const keys = specs.map(([kind, t], i) => key(kind as TextKey['kind'], caseless ? t.toLowerCase() : t, i));
+          const projected = new TextSearch(keys, caseless, 60).project((list) => positionsOf[list[0] as number]);
+          const expected = keys.map((k, i) => key(k.kind, k.text, ...(positionsOf[i] as number[])));
+          for (const t of texts) {
+            const want = naive(expected, t, caseless);
+            assert.deepEqual(projected === undefined ? [] : scanned(projected, t, 6), want, t);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });

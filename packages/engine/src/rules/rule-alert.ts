@@ -26,10 +26,21 @@ export function ruleValue(rule: RuleEntry): [string, JsonObject] {
   return [outputKeys.weir.rule, { id: rule.id, name: rule.name, annotations: [...rule.annotations] }];
 }
 
-/** A copy of `event` with the rule added. */
+/** What each alert was copied from (withRule), for copiedFrom. */
+const copies = new WeakMap<JsonObject, JsonObject>();
+
+/** A copy of `event` (its own keys; nested values shared) with the rule added. */
 export function withRule(event: JsonObject, rule: RuleEntry): JsonObject {
   const out = { ...event };
   const [key, value] = ruleValue(rule);
   setOwn(out, key, value);
+  copies.set(out, event);
   return out;
 }
+
+/**
+ * The event an alert was copied from by withRule (undefined for any other object): the alerts
+ * of one event share its JSON text (record-codec.ts's jsonText checks that the copy still has the
+ * event's keys and values before it takes the text).
+ */
+export const copiedFrom = (alert: JsonObject): JsonObject | undefined => copies.get(alert);

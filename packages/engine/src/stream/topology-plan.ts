@@ -59,7 +59,10 @@ export interface PlanEnvironment {
   readonly stateStore?: CorrelationStateStore;
 }
 
-/** Compiled tasks are reused across plans while their definition is the same, so PDL correlation state survives reloads. */
+/**
+ * Compiled tasks are reused across plans while their definition is the same, so PDL correlation
+ * state survives reloads; each is prepared (CompiledTask.prepare) when a plan takes it.
+ */
 export class TaskCache {
   #tasks = new Map<string, CompiledTask>();
   #used = new Set<string>();
@@ -85,6 +88,8 @@ export class TaskCache {
       });
       this.#tasks.set(key, task);
     }
+    // the configuration changed: work the task can do ahead of its records (APPLY_RULES: its rule index) is done now
+    task.prepare?.();
     return task;
   }
 

@@ -101,7 +101,7 @@ export const applyRules: TaskFactory = (definition, task, env) => {
           counters?.ruleSkipped?.(task, ids[i] as string, rule === undefined ? 'missing' : 'disabled');
           continue;
         }
-        // a query-only rule returns the event itself: every alert after the first gets its own copy
+        // a query-only rule returns the event itself: a correlation's or suppressed rule's alert after the first gets its own copy
         if (rule.compiled.hasCorrelation && route && rule.compiled.route) {
           // engine mode: the correlation runs on its group's partition (resume); its alerts come from there
           const routed = rule.compiled.route(event, context);
@@ -130,7 +130,9 @@ export const applyRules: TaskFactory = (definition, task, env) => {
             (routes ??= []).push(suppressionRoute(rule, value, record.timestamp));
             if (!d.matchAll) break;
           } else if (output !== null)
-            (alerts ??= []).push({ value: alert(output, rule, alerts.length > 0), timestamp: record.timestamp, rule });
+            // the alerts of one event share its nested values (each its own top-level object, the
+            // writer serialises the event once for all): the pipeline copies them for a later task
+            (alerts ??= []).push({ value: alert(output, rule, false), timestamp: record.timestamp, rule });
         }
         if (!d.matchAll && alerts !== null) break;
       }
@@ -149,6 +151,9 @@ export const applyRules: TaskFactory = (definition, task, env) => {
         return { kind: 'alerts', records: [], routes };
       }
       return alertsOf(outputs, rule, routed.timestamp, alert);
+    },
+    prepare() {
+      resolve();
     },
     holdsCorrelation: () =>
       ids.some((id) => {

@@ -52,6 +52,7 @@ function instantiate(task: TaskSpec, fn: TaskFunction, latest: JsonObject, env: 
     if (compiled.resume !== undefined) out.resume = compiled.resume;
     if (compiled.advanceBy !== undefined) out.advanceBy = compiled.advanceBy;
     if (compiled.holdsCorrelation !== undefined) out.holdsCorrelation = compiled.holdsCorrelation;
+    if (compiled.prepare !== undefined) out.prepare = compiled.prepare;
     return out;
   } catch (error) {
     if (error instanceof DefinitionViolation) throw new TaskDefinitionError(task, error.violations);

@@ -100,8 +100,10 @@ function continuePipeline(
         for (const a of result.records) alerts.push(last ? a : raised(a));
       }
       if (result.routes) for (const routed of result.routes) (routes ??= []).push({ taskIndex: t, routed });
-      if (next === null) next = current.length === 1 ? (result.records as TaskRecord[]) : [...result.records];
-      else for (const out of result.records) next.push(out);
+      // alerts of one event may share nested values (APPLY_RULES): later tasks get their own copies
+      const records = result.kind === 'alerts' && !last ? ownCopies(result.records) : result.records;
+      if (next === null) next = current.length === 1 ? (records as TaskRecord[]) : [...records];
+      else for (const out of records) next.push(out);
     }
     current = next ?? [];
   }
@@ -109,6 +111,12 @@ function continuePipeline(
   for (const out of current) withTime(out);
   for (const a of alerts) withTime(a);
   return routes === undefined ? { records: current, alerts, failures } : { records: current, alerts, failures, routes };
+}
+
+/** The records with every one after the first a deep copy (the first keeps the objects it shares with the input). */
+function ownCopies(records: readonly TaskRecord[]): readonly TaskRecord[] {
+  if (records.length < 2) return records;
+  return records.map((r, i) => (i === 0 ? r : { ...r, value: cloneJson(r.value) as TaskRecord['value'] }));
 }
 
 /** An alert as raised, kept for the alerts topic: a copy, since later tasks may change the record. */

@@ -113,6 +113,13 @@ export interface CompiledTask extends TaskIdentity {
    * rules it lists): whether one runs in the task now. A task with `resume` and without this always holds one.
    */
   holdsCorrelation?(): boolean;
+  /**
+   * Present on tasks that do work ahead of their first record when their environment changed
+   * (APPLY_RULES: resolves the rules it lists and builds their index). The stream worker calls
+   * it when it takes the task into a plan (a new configuration), so that this work is not done
+   * on the record path; without the call, the task does it at its next record.
+   */
+  prepare?(): void;
 }
 
 export type RuleSkipReason = 'missing' | 'disabled';
@@ -170,6 +177,7 @@ export interface CompiledRun {
   readonly resume?: CompiledTask['resume'];
   readonly advanceBy?: CompiledTask['advanceBy'];
   readonly holdsCorrelation?: CompiledTask['holdsCorrelation'];
+  readonly prepare?: CompiledTask['prepare'];
 }
 
 export type { TaskFunction };

@@ -46,12 +46,16 @@ test('every match, in the listed order, yields an alert: rule output plus _rule,
   });
 });
 
-test('alerts do not share objects with each other', () => {
+test("alerts of one event are objects of their own, sharing the event's nested values (the pipeline copies them for later tasks)", () => {
   const rules = source(rule('a', 'x.y=1'), rule('b', 'x.y=1'));
-  const result = run(makeTask('APPLY_RULES', { rules: ['a', 'b'] }, { rules }), { x: { y: 1 } });
+  const event = { x: { y: 1 } };
+  const result = run(makeTask('APPLY_RULES', { rules: ['a', 'b'] }, { rules }), event);
   assert.equal(result.kind, 'alerts');
   const [first, second] = result.kind === 'alerts' ? result.records : [];
-  assert.notStrictEqual((first?.value as { x: object }).x, (second?.value as { x: object }).x);
+  assert.notStrictEqual(first?.value, second?.value);
+  assert.notStrictEqual(first?.value, event);
+  assert.deepEqual(event, { x: { y: 1 } });
+  assert.strictEqual((first?.value as { x: object }).x, (second?.value as { x: object }).x);
 });
 
 test('matchAll=false: only the first match', () => {
@@ -286,4 +290,25 @@ test('correlation rules see every event, even with an indexable first stage', ()
   assert.deepEqual(ruleIds(run(task, { user: 'v' }, T0 + 1)), ['plain']);
   assert.deepEqual(ruleIds(run(task, { user: 'u' }, T0 + 2)), []);
   assert.deepEqual(ruleIds(run(task, { user: 'u' }, T0 + 3)), ['burst']);
+});
+
+test('prepare resolves the listed rules and builds their index ahead of the first record', () => {
+  const rules = versioned(rule('r', 'a = 1'), rule('s', 'b = 2'));
+  const asked: string[] = [];
+  const counted = { ...rules, get: (id: string) => (asked.push(id), rules.get(id)) };
+  Object.defineProperty(counted, 'version', { get: () => rules.version });
+  const task = makeTask('APPLY_RULES', { rules: ['r', 's'] }, { rules: counted });
+  assert.deepEqual(asked, []);
+  task.prepare?.();
+  assert.deepEqual(asked, ['r', 's']);
+  // the records that follow find the rules resolved (the version is unchanged): no look-up on the record path
+  assert.deepEqual(ruleIds(run(task, { a: 1, b: 2 })), ['r', 's']);
+  assert.deepEqual(asked, ['r', 's']);
+  // a new version: prepared again when the worker takes the task into its next plan
+  rules.set(rule('r', 'a = 2'));
+  task.prepare?.();
+  const prepared = asked.length;
+  assert.ok(prepared > 2);
+  assert.deepEqual(ruleIds(run(task, { a: 2, b: 2 })), ['r', 's']);
+  assert.equal(asked.length, prepared);
 });

@@ -103,6 +103,37 @@ test('tasks after APPLY_RULES change the records, not the alerts as raised', () 
   assert.equal(result.alerts[0]!.rule?.id, 'ssh');
 });
 
+test('alerts of one event reach later tasks as copies of their own: a change to one leaves the others and the alerts topic as raised', () => {
+  const both: RuleSource = {
+    get: (id) => ({ id, name: id, annotations: [], enabled: true, compiled: compile('x.n = 1') }),
+  };
+  // a task that changes a nested value in place (a task may change the record it is given)
+  const bump: CompiledTask = {
+    id: 9,
+    name: 'bump',
+    function: 'EVAL',
+    run: (record) => {
+      const value = record.value as { x: { n: number } };
+      value.x.n++;
+      return { kind: 'records', records: [record] };
+    },
+  };
+  const tasks = [makeTask('APPLY_RULES', { rules: ['a', 'b', 'c'] }, { rules: both }), bump];
+  const result = runPipeline(tasks, { value: { x: { n: 1 }, _time: 9 }, timestamp: T0 });
+  assert.deepEqual(
+    result.records.map((r) => [(r.value as { _rule: { id: string } })._rule.id, (r.value as { x: { n: number } }).x.n]),
+    [
+      ['a', 2],
+      ['b', 2],
+      ['c', 2],
+    ],
+  );
+  assert.deepEqual(
+    result.alerts.map((r) => (r.value as { x: { n: number } }).x.n),
+    [1, 1, 1],
+  );
+});
+
 test('a task error stops that record and reports task, message and the failing input (for the DLQ)', () => {
   const tasks = [makeTask('PARSE_KV', {}), makeTask('OUTPUT_FIELD', { field: 'missing' })];
   const result = runPipeline(tasks, { value: 'a=1', timestamp: T0 });

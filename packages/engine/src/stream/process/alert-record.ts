@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
+import { jsonText, type JsonTexts } from './record-codec.ts';
 import { alertMetadataKey, severityOf, techniqueIds, type AlertMetadata } from '@weir/contract';
 import { outputNames } from '@weir/pdl';
 import type { RuleEntry, TaskRecord } from '../../tasks/index.ts';
@@ -21,9 +22,15 @@ function ruleMetadata(rule: RuleEntry): Pick<AlertMetadata, 'severity' | 'techni
  * the original product's). `ordinal` numbers the alerts one rule raised for one record
  * (0 for the first), so that two alerts of one record and rule keep distinct ids. A suppressed
  * rule's alert carries its suppression window's id and `_alert.suppression` (`alertOverride`).
+ * `texts`: the JSON texts of the record's events already serialised (encodeValue's).
  */
-export function alertRecordValue(alert: TaskRecord, source: SourceRecord | undefined, ordinal: number): Buffer {
-  const json = JSON.stringify(alert.value);
+export function alertRecordValue(
+  alert: TaskRecord,
+  source: SourceRecord | undefined,
+  ordinal: number,
+  texts?: JsonTexts,
+): Buffer {
+  const json = typeof alert.value === 'string' ? JSON.stringify(alert.value) : jsonText(alert.value, texts);
   const rule = alert.rule;
   // the original's output names: its alerts topic keeps the original's record, field for field
   if (rule === undefined || typeof alert.value !== 'object' || json.length < 2 || outputNames() === 'original')
@@ -56,10 +63,11 @@ export function alertRecordValue(alert: TaskRecord, source: SourceRecord | undef
  * ordinal; without a source record (a window closed idle), of the rule id and the alert's JSON.
  */
 export function alertId(ruleId: string, source: SourceRecord | undefined, ordinal: number, json: string): string {
-  const hash = createHash('sha256').update(ruleId).update('\u0000');
-  if (source) hash.update(`${source.topic}\u0000${source.partition}\u0000${source.offset}\u0000${ordinal}`);
-  else hash.update(json);
-  return hash.digest('hex').slice(0, 32);
+  // one string hashed at once: the same bytes (UTF-8) as the rule id and the rest hashed one after the other
+  const data = source
+    ? `${ruleId}\u0000${source.topic}\u0000${source.partition}\u0000${source.offset}\u0000${ordinal}`
+    : `${ruleId}\u0000${json}`;
+  return hash('sha256', data, 'hex').slice(0, 32);
 }
 
 /** How many alerts of the same rule come before `alerts[i]` (one record's alerts, as raised). */

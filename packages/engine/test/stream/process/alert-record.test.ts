@@ -108,3 +108,27 @@ test("a suppressed rule's alert carries its window's id and suppression; an upda
     [override.id, override.source, override.suppression],
   );
 });
+
+test('the ids stay those of earlier versions (dedup across versions): pinned values', () => {
+  // SHA-256 of the rule id, NUL, then the source record's topic, partition, offset and the ordinal (NUL between)
+  const at = (topic: string, partition: number, offset: bigint): SourceRecord => ({
+    ...source(offset),
+    topic,
+    partition,
+  });
+  assert.equal(alertId('r1', at('logs', 2, 42n), 1, '{}'), 'd500b07e9b66c6a5fd4a7e1981d310f9');
+  assert.equal(alertId('règle-é', at('logs', 0, 7n), 0, '{}'), '509942144837431561f40e982162a157');
+  // without a source record: of the rule id, NUL, and the alert's JSON
+  assert.equal(alertId('c1', undefined, 0, '{"n":3,"_time":9}'), 'd69c0178d6d027fc09db34c0f3ba292e');
+});
+
+test('an alert serialised for the outputs is not serialised again: the same text, the same bytes', () => {
+  const value = { a: 1, _rule: { id: 'r1' }, _time: 9 };
+  const texts = new Map([[value, '{"a":1,"_rule":{"id":"r1"},"_time":9}']]);
+  const alert: TaskRecord = { value, timestamp: 9, rule: rule('r1') };
+  const once = alertRecordValue(alert, source(1n), 0, texts);
+  assert.deepEqual(once, alertRecordValue(alert, source(1n), 0));
+  // the text is taken from `texts` (a stale text there would show: not the object's JSON)
+  texts.set(value, '{"b":2}');
+  assert.equal(parse(alertRecordValue(alert, source(1n), 0, texts)).b, 2);
+});
