@@ -36,6 +36,16 @@ function alertRecord(i: number): Record<string, unknown> {
   };
 }
 
+/** The alert id of alertRecord(i). */
+const idOf = (i: number) => (alertRecord(i)._alert as { id: string }).id;
+
+/** alertRecord(from) … alertRecord(to - 1) on the topic, keyed by their ids (kcat). */
+const produceAlerts = (topic: string, from: number, to: number) =>
+  kcatProduce(
+    topic,
+    Array.from({ length: to - from }, (_, i) => [idOf(from + i), JSON.stringify(alertRecord(from + i))]),
+  );
+
 type Body = { notifier: string; delivery: string; alert: { _alert: { id: string } } };
 const bodyOf = (r: ReceivedRequest) => JSON.parse(r.body.toString('utf8')) as Body;
 
@@ -292,14 +302,7 @@ test('no notifier enabled: the group follows the end unjoined; a notifier made l
   const node = await startTestNode({ ...engine, 'weir.engine.autostart': 'false', 'weir.notify.enabled': 'true' });
   t.after(() => node.stop());
   const token = await node.initAdmin();
-  const produce = (from: number, to: number) =>
-    kcatProduce(
-      alertsTopic,
-      Array.from({ length: to - from }, (_, i) => alertRecord(from + i)).map((r) => [
-        (r._alert as { id: string }).id,
-        JSON.stringify(r),
-      ]),
-    );
+  const produce = (from: number, to: number) => produceAlerts(alertsTopic, from, to);
   const groupAt = async (members: 'none' | 'one', what: string) =>
     waitFor(
       what,
@@ -313,7 +316,6 @@ test('no notifier enabled: the group follows the end unjoined; a notifier made l
       },
       60_000,
     );
-  const idOf = (i: number) => (alertRecord(i)._alert as { id: string }).id;
   const received = () => receiver.requests.map((r) => bodyOf(r).alert._alert.id).sort();
 
   await produce(0, 10);
@@ -390,15 +392,7 @@ test("the notify consumer's own 'error' (a failed rejoin) restarts the reading; 
   });
   service.start();
   t.after(() => service.stop());
-  const produce = (from: number, to: number) =>
-    kcatProduce(
-      alertsTopic,
-      Array.from({ length: to - from }, (_, i) => alertRecord(from + i)).map((r) => [
-        (r._alert as { id: string }).id,
-        JSON.stringify(r),
-      ]),
-    );
-  const idOf = (i: number) => (alertRecord(i)._alert as { id: string }).id;
+  const produce = (from: number, to: number) => produceAlerts(alertsTopic, from, to);
   const delivered = () => [...new Set(receiver.requests.map((r) => bodyOf(r).alert._alert.id))].sort();
 
   await produce(0, 5);
