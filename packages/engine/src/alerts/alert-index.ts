@@ -180,7 +180,8 @@ export class AlertIndex {
     // the text index keeps up to 16 MiB of a transaction's words in memory (default 1 MiB): a batch
     // of alerts becomes one segment at its commit instead of a few, so fewer segments to merge
     // later (half the text index's time per alert, bench/alert-index.ts); a setting of the file
-    const hash = this.#db.prepare(`SELECT v FROM alerts_text_config WHERE k = 'hashsize'`).get() as { v: number } | undefined;
+    const hash = this.#db.prepare(`SELECT v FROM alerts_text_config WHERE k = 'hashsize'`).get() as
+      { v: number } | undefined;
     if (hash?.v !== textHashBytes)
       this.#db.exec(`INSERT INTO alerts_text (alerts_text, rank) VALUES ('hashsize', ${textHashBytes})`);
     this.#db.function('weir_silenced', { deterministic: false, directOnly: true }, (record, time) =>
