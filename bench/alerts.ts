@@ -7,7 +7,7 @@
  *    rate after sign-in (the alerts indexed from the first poll on, over the time since it: start-up left out).
  *    With `WEIR_BENCH_ALERTS_STREAM=1` the engine's reference pipeline (bench/engine-workload.ts: 100
  *    rules, 2 stream worker threads started as the engine starts them, bench/engine-weir.ts, a process
- *    of its own on the same machine and broker) runs over 3M events (WEIR_BENCH_ALERTS_STREAM_EVENTS; loaded first) from the moment
+ *    of its own on the same machine and broker) runs over 12M events (WEIR_BENCH_ALERTS_STREAM_EVENTS; loaded first) from the moment
  *    the node starts, so the index fills while the stream runs; its progress at the end of the ingest
  *    is printed (it must still be running then for the figure to count).
  * 2. Queries with N alerts stored: autocannon, 10 connections (WEIR_BENCH_ALERTS_CONNECTIONS), `seconds` each (default 10), for a
@@ -32,7 +32,7 @@ const seconds = Number(process.argv[3] ?? 10);
 const connections = Number(process.env.WEIR_BENCH_ALERTS_CONNECTIONS ?? 10);
 const stream = process.env.WEIR_BENCH_ALERTS_STREAM === '1';
 /** The stream's input: enough that it still runs when the ingest ends (checked and printed). */
-const streamEvents = Number(process.env.WEIR_BENCH_ALERTS_STREAM_EVENTS ?? 3_000_000);
+const streamEvents = Number(process.env.WEIR_BENCH_ALERTS_STREAM_EVENTS ?? 12_000_000);
 /** `0`: the ingest only (no queries). */
 const queriesToo = process.env.WEIR_BENCH_ALERTS_QUERIES !== '0';
 

@@ -6,6 +6,15 @@ import type { Positions, TopicRecord } from './alert-index.ts';
 
 const offsetOutOfRange = 1;
 const fetchWaitMs = 250;
+/**
+ * A fetch brings up to 8 MiB per partition, 16 MiB in all (about 35,000 alerts of 470 bytes): the
+ * caller applies a fetch in one transaction, and a SQLite commit's cost is mostly the pages it
+ * rewrites (the alert id index's are spread over the whole index), so larger transactions rewrite
+ * each page for more alerts (1M alerts in process: 8 % less CPU and 9 % less time per alert than
+ * with 2 MiB per partition, bench/alert-index.ts).
+ */
+const partitionMaxBytes = 8 * 1024 * 1024;
+const fetchMaxBytes = 16 * 1024 * 1024;
 
 /** One fetch's records, the positions after them (partitions that moved), and the positions it read from. */
 interface Fetched {
@@ -121,7 +130,7 @@ export class TopicFollower {
           node,
           maxWaitTime: fetchWaitMs,
           minBytes: 1,
-          maxBytes: 16 * 1024 * 1024,
+          maxBytes: fetchMaxBytes,
           isolationLevel: FetchIsolationLevels.READ_COMMITTED,
           topics: [
             {
@@ -129,7 +138,7 @@ export class TopicFollower {
               partitions: partitions.map((partition) => ({
                 partition,
                 fetchOffset: position.get(partition)!,
-                partitionMaxBytes: 2 * 1024 * 1024,
+                partitionMaxBytes,
                 currentLeaderEpoch: -1,
                 lastFetchedEpoch: -1,
               })),
