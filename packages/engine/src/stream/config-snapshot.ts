@@ -16,13 +16,14 @@ export interface ConfigSnapshot {
   readonly rules: readonly StoredRule[];
   /** Absent when no lookup changed since the previous snapshot (lookups can be large: up to 64 MiB each). */
   readonly lookups?: readonly Lookup[];
-  /** The lookups as the worker threads get them (`forWorkers`): in shared memory, one copy per node. */
+  /** The lookups as the worker threads get them (`workerSnapshot`, `forWorkers`): in shared memory, one copy per node. */
   readonly sharedLookups?: readonly SharedLookupData[];
 }
 
 /**
- * The snapshot as posted to the worker threads: each lookup's rows encoded once into shared memory
- * (rules/shared-lookup.ts), so every thread reads the same bytes instead of a copy of its own.
+ * A snapshot whose lookups are given as rows, with them encoded once into shared memory
+ * (rules/shared-lookup.ts), so every thread reads the same bytes instead of a copy of its own: for
+ * snapshots that do not come from a store (bench/engine-weir.ts); the engine uses workerSnapshot.
  */
 export function forWorkers(snapshot: ConfigSnapshot): ConfigSnapshot {
   if (!snapshot.lookups) return snapshot;
