@@ -65,7 +65,17 @@ const ms = (seconds: number) => (Number.isFinite(seconds) ? `${(seconds * 1000).
 
 /** One line per metric: each step's p50 / p99 in ms and its observations. */
 export function describeSteps(snapshot: StepSnapshot): string[] {
-  const order = ['taken', 'processed', 'acknowledged', 'backpressure', 'process', 'write_wait', 'produce', 'commit'];
+  const order = [
+    'taken',
+    'processed',
+    'acknowledged',
+    'backpressure',
+    'process',
+    'write_wait',
+    'commit_wait',
+    'produce',
+    'commit',
+  ];
   return stepMetrics.map((name) => {
     const steps = Object.keys(snapshot)
       .filter((k) => k.startsWith(`${name} `))

@@ -108,7 +108,7 @@ export class EngineMetrics {
         m.batchStep,
         stepHistogram(
           m.batchStep,
-          "Time a batch spends in each step: taken to handed to the sink (process), handed over to its produce sent (write_wait), produce sent to acknowledged (produce; exactly_once_v2: its transaction), one offset commit (commit), the worker's loop waiting for room in the write pipeline before it takes the next batch (backpressure).",
+          "Time a batch spends in each step: taken to handed to the sink (process), handed over to its produce sent (write_wait), produce sent to acknowledged (produce; exactly_once_v2: its transaction), a write held back for a commit by the bound on records written and not committed (commit_wait, part of write_wait), one offset commit (commit), the worker's loop waiting for room in the write pipeline before it takes the next batch (backpressure).",
         ),
       ],
     ]);

@@ -65,6 +65,7 @@ export class Sink {
       commitIntervalMs: options.commitIntervalMs,
       maxUncommitted: options.maxBatch ?? defaultMaxBatch,
       onAcknowledged: (batch, sentAt) => this.#acknowledged(batch, sentAt),
+      onHeld: (ms) => options.stats.observe(metricNames.batchStep, 'commit_wait', ms / 1000),
       onCommitted: (ms) => {
         options.stats.add(metricNames.offsetCommits, []);
         options.stats.observe(metricNames.batchStep, 'commit', ms / 1000);

@@ -40,6 +40,8 @@ export interface WritePipelineOptions {
   readonly maxUncommitted: number;
   /** A batch's output is acknowledged; its produce was sent at `sentAt` (performance.now(); for the step histograms). */
   readonly onAcknowledged: (batch: PipelinedBatch, sentAt: number) => void;
+  /** A write held back for a commit (the `maxUncommitted` bound) went out after `ms`. */
+  readonly onHeld?: (ms: number) => void;
   /** Offsets were committed; the OffsetCommit took `ms`. */
   readonly onCommitted?: (ms: number) => void;
   /** A rebalance refused a commit: the offsets stay and are committed with the next commit or at the join. */
@@ -94,6 +96,8 @@ export class WritePipeline {
   #resetting = false;
   /** Bumped at a reset: a step started before it changes nothing when it ends. */
   #generation = 0;
+  /** performance.now() when a write was first held back for a commit (the maxUncommitted bound), until it is sent. */
+  #heldSince: number | undefined;
   /** Waiters for any change (an acknowledgement, a commit's end, a failure). */
   #waiters: (() => void)[] = [];
 
@@ -168,6 +172,7 @@ export class WritePipeline {
     this.#produceStep = this.#commitStep = undefined;
     this.#ackedRecords = this.#committingRecords = 0;
     this.#commitWanted = false;
+    this.#heldSince = undefined;
     this.#acked = new Map();
     this.#failure = undefined;
     this.#lastCommit = performance.now();
@@ -191,7 +196,14 @@ export class WritePipeline {
       records += batch.records;
     }
     const uncommitted = this.#ackedRecords + this.#committingRecords;
-    if (this.#options.commitIntervalMs <= 0 && uncommitted > 0 && uncommitted + records > max) return;
+    if (this.#options.commitIntervalMs <= 0 && uncommitted > 0 && uncommitted + records > max) {
+      this.#heldSince ??= performance.now();
+      return;
+    }
+    if (this.#heldSince !== undefined) {
+      this.#options.onHeld?.(performance.now() - this.#heldSince);
+      this.#heldSince = undefined;
+    }
     const batches = this.#waiting.slice(0, count);
     const out = count === 1 ? batches[0]!.out : batches.flatMap((b) => b.out);
     const changelog = count === 1 ? batches[0]!.changelog : batches.flatMap((b) => b.changelog);

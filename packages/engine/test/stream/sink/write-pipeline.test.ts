@@ -69,14 +69,16 @@ const batch = (partition: string, offset: number, value = `${partition}${offset}
 function pipeline(io: ScriptedIo, commitIntervalMs = 0, stepDeadlineMs?: number, maxUncommitted = 100) {
   const acknowledged: string[] = [];
   const refused: string[] = [];
+  const held: number[] = [];
   const p = new WritePipeline(io, {
     commitIntervalMs,
     maxUncommitted,
     stepDeadlineMs,
     onAcknowledged: (b) => acknowledged.push(String(b.out[0]?.value)),
+    onHeld: (ms) => held.push(ms),
     onCommitRefused: (reason) => refused.push(reason),
   });
-  return { p, acknowledged, refused };
+  return { p, acknowledged, refused, held };
 }
 
 describe('WritePipeline (at_least_once, pipelined)', () => {
@@ -155,12 +157,13 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
   test('a commit under way does not hold the next write back, unless written and not committed would pass maxUncommitted records', async () => {
     const io = new ScriptedIo();
     io.holdCommits = true;
-    const { p } = pipeline(io, 0, undefined, 2);
+    const { p, held } = pipeline(io, 0, undefined, 2);
     p.write(batch('a', 1));
     await settle();
     p.write(batch('a', 2));
     await io.ack();
     assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2'], 'a2 is sent while a@1 is committed');
+    assert.deepEqual(held, [], 'not held');
     p.write(batch('a', 3));
     await io.ack();
     assert.deepEqual(
@@ -168,8 +171,11 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
       ['produce a1', 'commit a@1', 'produce a2'],
       'a3 waits: a1 (being committed) and a2 (acknowledged) are the 2 records that may be written and not committed',
     );
+    await sleep(10);
     await io.commitDone();
     assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2', 'commit a@2', 'produce a3']);
+    assert.equal(held.length, 1, 'a3 was held back for the commit, once');
+    assert.ok(held[0]! >= 9, `for as long as the commit took (${held[0]} ms)`);
     let flushed = false;
     const flush = p.flush().then(() => (flushed = true));
     await io.ack();
