@@ -18,7 +18,8 @@
  * and (c0) in each round, for before/after ratios in one run (after first in odd rounds, before first in even ones).
  * Then latency (reference pipeline at 1,000 events/s, WEIR_BENCH_LATENCY_LOW_RATE, and at half of
  * Weir's best rate, WEIR_BENCH_LATENCY_RATE when the throughput part does not run: input append →
- * output append, both LogAppendTime, read with kcat; with the process's CPU-s per 1M events over the measured seconds) and memory (Weir's process under the reference load, and with
+ * output append, both LogAppendTime, read with kcat; with the process's CPU-s per 1M events over the measured seconds; for Weir also
+ * the p50/p99 of each step of a batch's way over the same seconds, from its step histograms, bench/step-metrics.ts) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
