@@ -61,9 +61,15 @@ export function quantile(buckets: readonly [number, number][], q: number): numbe
   return Infinity;
 }
 
+/** The upper bound of the highest bucket with an observation (Infinity: above the last bound). */
+export function highest(buckets: readonly [number, number][]): number {
+  const total = buckets.at(-1)?.[1] ?? 0;
+  return buckets.find(([, count]) => count === total)?.[0] ?? Infinity;
+}
+
 const ms = (seconds: number) => (Number.isFinite(seconds) ? `${(seconds * 1000).toFixed(1)}` : '>60000');
 
-/** One line per metric: each step's p50 / p99 in ms and its observations. */
+/** One line per metric: each step's p50 / p99 in ms, the bucket of its largest observation, and its observations. */
 export function describeSteps(snapshot: StepSnapshot): string[] {
   const order = [
     'taken',
@@ -84,7 +90,7 @@ export function describeSteps(snapshot: StepSnapshot): string[] {
     const parts = steps.map((step) => {
       const buckets = snapshot[`${name} ${step}`]!;
       const n = buckets.at(-1)?.[1] ?? 0;
-      return `${step} p50 ${ms(quantile(buckets, 0.5))} / p99 ${ms(quantile(buckets, 0.99))} ms (${n.toLocaleString('en-US')})`;
+      return `${step} p50 ${ms(quantile(buckets, 0.5))} / p99 ${ms(quantile(buckets, 0.99))} / max ≤ ${ms(highest(buckets))} ms (${n.toLocaleString('en-US')})`;
     });
     return `  ${name}: ${parts.join('; ') || 'none observed'}`;
   });
