@@ -7,6 +7,7 @@ import { spawn, spawnSync, fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { WeirRunnerMessage, WeirRunnerOptions } from './engine-weir.ts';
+import type { StepSnapshot } from './step-metrics.ts';
 
 const ticks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
@@ -31,6 +32,8 @@ export interface Runner {
   readonly name: string;
   /** Weir: offset commits so far (`weir_offset_commits_total`; one per batch in checkouts without it). */
   batches(): number;
+  /** Weir: its step histograms now (bench/step-metrics.ts); undefined from a runner that does not answer within 3 s (a WEIR_BENCH_BEFORE checkout's). */
+  steps?(): Promise<StepSnapshot | undefined>;
   stop(): Promise<void>;
 }
 
@@ -54,14 +57,25 @@ export function startWeir(options: WeirRunnerOptions, onLog: (line: string) => v
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let batches = 0;
+  let stepWaiters: ((snapshot: StepSnapshot | undefined) => void)[] = [];
   child.on('message', (message: WeirRunnerMessage) => {
     if (message.type === 'stats') batches = message.batches;
     else if (message.type === 'log') onLog(message.message);
+    else if (message.type === 'metrics') {
+      for (const resolve of stepWaiters) resolve(message.snapshot);
+      stepWaiters = [];
+    }
   });
   return {
     pid: child.pid!,
     name: 'weir',
     batches: () => batches,
+    steps: () =>
+      new Promise((resolve) => {
+        stepWaiters.push(resolve);
+        child.send({ type: 'metrics' });
+        setTimeout(() => resolve(undefined), 3000);
+      }),
     async stop() {
       const done = exited(child);
       child.send({ type: 'stop' });

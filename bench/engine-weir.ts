@@ -3,7 +3,8 @@
  * be read from /proc/<pid>): `threads` stream worker threads, started as the engine starts them
  * (packages/engine/src/stream/worker-thread.ts, one consumer group), configured with the bench's
  * snapshot. Forked by bench/engine.ts with a JSON argument; reports the offset commits the workers
- * made (`weir_offset_commits_total`) and stops on `{ type: 'stop' }`.
+ * made (`weir_offset_commits_total`), answers `{ type: 'metrics' }` with the step histograms the
+ * workers' reports fed (engine-metrics.ts, the node's own registry: bench/step-metrics.ts) and stops on `{ type: 'stop' }`.
  * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation,
  * `WEIR_BENCH_WORKER_YOUNG_MB` their young generation (else both as the engine limits them; 0: V8's own);
  * `WEIR_BENCH_BATCH_TARGET_MS` sets weir.stream.batch-target-ms and `WEIR_BENCH_COMMIT_INTERVAL_MS` commit.interval.ms (default: the settings' defaults).
@@ -16,7 +17,9 @@ import { LookupIndexServer } from '../packages/engine/src/rules/lookup-index-ser
 import { shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
+import { EngineMetrics } from '../packages/engine/src/stream/engine-metrics.ts';
 import { benchRules, snapshot, storedLookupJson, type Scenario } from './engine-workload.ts';
+import { snapshotOf, stepMetrics, type StepSnapshot } from './step-metrics.ts';
 
 export interface WeirRunnerOptions {
   readonly bootstrap: string;
@@ -42,6 +45,7 @@ export interface WeirRunnerOptions {
 export type WeirRunnerMessage =
   | { readonly type: 'stats'; readonly batches: number; readonly records: number }
   | { readonly type: 'log'; readonly message: string }
+  | { readonly type: 'metrics'; readonly snapshot: StepSnapshot }
   | { readonly type: 'stopped' };
 
 const options = JSON.parse(process.argv[2]!) as WeirRunnerOptions;
@@ -97,6 +101,8 @@ indexes.share(config.sharedLookups ?? []);
 /** The workers' offset commits (named `batches` in the messages: a WEIR_BENCH_BEFORE checkout's runner sends its batches, one commit each). */
 let batches = 0;
 let records = 0;
+/** The workers' reports, as the engine takes them in (for the step histograms). */
+const metrics = new EngineMetrics();
 const workers = Array.from({ length: options.threads }, (_, index) => {
   const init: WorkerInit = {
     index,
@@ -125,6 +131,7 @@ const workers = Array.from({ length: options.threads }, (_, index) => {
   const stopped = new Promise<void>((resolve) => {
     thread.on('message', (message: FromWorker) => {
       if (message.type === 'stats') {
+        metrics.report(message.report);
         // one commit may cover several batches (write-pipeline.ts): the commits are counted, not the batches
         for (const [name, , delta] of message.report.counters) {
           if (name === 'weir_records_in_total') records += delta;
@@ -149,7 +156,15 @@ const timer = setInterval(() => send({ type: 'stats', batches, records }), 250);
 process.on('disconnect', () => stop());
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stop') stop();
+  else if (message.type === 'metrics') void sendSteps();
 });
+
+async function sendSteps(): Promise<void> {
+  const got = await Promise.all(
+    stepMetrics.map(async (name) => ({ name, got: await metrics.registry.getSingleMetric(name)!.get() })),
+  );
+  send({ type: 'metrics', snapshot: snapshotOf(got) });
+}
 
 let stopping = false;
 function stop(): void {

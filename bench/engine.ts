@@ -18,7 +18,8 @@
  * and (c0) in each round, for before/after ratios in one run (after first in odd rounds, before first in even ones).
  * Then latency (reference pipeline at 1,000 events/s, WEIR_BENCH_LATENCY_LOW_RATE, and at half of
  * Weir's best rate, WEIR_BENCH_LATENCY_RATE when the throughput part does not run: input append →
- * output append, both LogAppendTime, read with kcat; with the process's CPU-s per 1M events over the measured seconds) and memory (Weir's process under the reference load, and with
+ * output append, both LogAppendTime, read with kcat; with the process's CPU-s per 1M events over the measured seconds; for Weir also
+ * the p50/p99 of each step of a batch's way over the same seconds, from its step histograms, bench/step-metrics.ts) and memory (Weir's process under the reference load, and with
  * 10,000 rules and a 1,000,000-row lookup table).
  * Run: `node_modules/.bin/node bench/engine.ts [events]`; WEIR_BENCH_ROUNDS (2), WEIR_BENCH_PARTS
  * (`throughput,latency,memory`; `compare`: WEIR_BENCH_BEFORE against this checkout only, the order swapped every round; `profile`: one Weir passthrough run, with WEIR_BENCH_CPU_PROF=<dir>;
@@ -45,6 +46,7 @@ import { buildPeer, cpuSeconds, residentMiB, startPeer, startWeir, type Runner }
 import { sigmaPart } from './engine-sigma.ts';
 import { benchRules, line } from './engine-workload.ts';
 import { kcatLines } from './kcat-lines.ts';
+import { describeSteps, difference, type StepSnapshot } from './step-metrics.ts';
 
 const events = Number(process.argv[2] ?? 1_000_000);
 const rounds = Number(process.env.WEIR_BENCH_ROUNDS ?? 2);
@@ -565,6 +567,8 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   let cpuAtEnd: number;
   let lag = Infinity;
   let lagCheck: Promise<void> | null = null;
+  /** Weir's step histograms when the measured seconds start (bench/step-metrics.ts). */
+  let stepsAtStart: Promise<StepSnapshot | undefined> | undefined;
   for (;;) {
     const elapsed = (performance.now() - started) / 1000;
     if (measuredFrom < 0) {
@@ -579,6 +583,7 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
         measuredFrom = sent;
         measureStart = performance.now();
         cpuAtStart = cpuSeconds(runner.pid);
+        stepsAtStart = runner.steps?.();
       }
     } else if ((performance.now() - measureStart) / 1000 >= latencySeconds) {
       cpuAtEnd = cpuSeconds(runner.pid);
@@ -606,6 +611,13 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
   const achieved = measured / ((performance.now() - measureStart) / 1000);
   await producer.close();
   while ((await committed(group, input)) < 100 + sent) await sleep(100);
+  // the workers report every second: the last batches' steps are in the runner's histograms after that
+  let steps: StepSnapshot | undefined;
+  if (runner.steps) {
+    await sleep(1200);
+    const end = await runner.steps();
+    if (end) steps = difference(end, await stepsAtStart);
+  }
   await runner.stop();
   const appended = new Map(kcat(input).filter(([k]) => k.startsWith('L')));
   const latencies: number[] = [];
@@ -619,6 +631,9 @@ async function latency(who: 'weir' | 'kafka-streams', rate: number): Promise<voi
       `${latencies.length.toLocaleString('en-US')} outputs): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms; ` +
       `${fmtCpu(((cpuAtEnd - cpuAtStart) / measured) * 1e6)} CPU-s per 1M while measured`,
   );
+  // Weir: where the time went, per step, from the measured seconds on (one observation per batch;
+  // the ages are those of each batch's oldest record, input append time → now)
+  if (steps) for (const l of describeSteps(steps)) console.log(l);
 }
 
 /** Weir's process with 10,000 rules (all listed by APPLY_RULES) and a 1,000,000-row lookup table the enrich task uses. */

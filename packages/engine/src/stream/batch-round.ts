@@ -1,5 +1,6 @@
 import { processBatch, processTicks, type ProcessEnv } from './process/record-processor.ts';
-import type { FetchedRecord, OutgoingRecord } from './records.ts';
+import { metricNames } from './metric-names.ts';
+import { ageSeconds, oldestTimestamp, type FetchedRecord, type OutgoingRecord } from './records.ts';
 import type { Sink } from './sink/sink.ts';
 import type { Source } from './source/source.ts';
 import type { StageState } from './state/stage-state.ts';
@@ -39,6 +40,7 @@ export class BatchRound {
   async run(batch: FetchedRecord[], plan: StreamPlan, stopped: AbortSignal): Promise<void> {
     const { source, state, sink, env } = this.#stages;
     const started = performance.now();
+    const takenAt = Date.now();
     // the generation whose assignment this batch is checked against (read before the sync, which
     // awaits): its offsets are committed under it, so a rebalance completed meanwhile aborts them
     const group = source.groupMetadata();
@@ -47,6 +49,7 @@ export class BatchRound {
     this.#clockOutput = [];
     const processing = performance.now();
     const admitted = source.admit(batch);
+    const oldest = oldestTimestamp(admitted.records);
     state.active(admitted.records, plan.stages, Date.now());
     const processed = processBatch(admitted.records, plan, state, env);
     for (const warning of processed.warnings) this.#stages.onWarning(warning);
@@ -55,9 +58,20 @@ export class BatchRound {
     const changelog: OutgoingRecord[] = [];
     state.drain(changelog);
     // the time the batch took through the process stage sizes the next batches (source/batch-sizer.ts)
-    source.processed(batch.length, performance.now() - processing);
+    const handedOver = performance.now();
+    source.processed(batch.length, handedOver - processing);
+    this.#observe(oldest, takenAt, (handedOver - started) / 1000);
     const refused = await sink.write(
-      { out, changelog, last: admitted.last, records: admitted.records.length, started, clockOutput: pending },
+      {
+        out,
+        changelog,
+        last: admitted.last,
+        records: admitted.records.length,
+        started,
+        handedOver,
+        ...(oldest !== undefined ? { oldest } : {}),
+        clockOutput: pending,
+      },
       group,
       source.consumer,
     );
@@ -65,6 +79,15 @@ export class BatchRound {
     // the transaction was aborted under a rebalance: the batch again, its stage state restored from the changelogs
     source.rollBack(batch, admitted.before, refused);
     state.rollBack();
+  }
+
+  /** The batch's steps so far (docs/engine.md, "Metrics"): its oldest record's age when taken and when processed, the process step. */
+  #observe(oldest: number | undefined, takenAt: number, processSeconds: number): void {
+    const stats = this.#stages.env.stats;
+    stats.observe(metricNames.batchStep, 'process', processSeconds);
+    if (oldest === undefined) return;
+    stats.observe(metricNames.recordAge, 'taken', ageSeconds(takenAt, oldest));
+    stats.observe(metricNames.recordAge, 'processed', ageSeconds(Date.now(), oldest));
   }
 
   /** Brings the state and the sink in line with the consumer's assignment (source/positions.ts). */

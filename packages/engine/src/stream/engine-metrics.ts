@@ -3,6 +3,11 @@ import { metricNames as m } from './metric-names.ts';
 import type { StatsReport } from './worker-stats.ts';
 import { workerStates, type WorkerState } from './worker-states.ts';
 
+/** Buckets of the step histograms: fine below 100 ms (where a latency goal sits), coarse up to a minute. */
+const stepBuckets = [
+  0.0005, 0.001, 0.002, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+];
+
 /**
  * The node's Prometheus metrics (`GET /metrics`): stream counters fed by the workers' reports,
  * consumer lag, worker states, and the process defaults (CPU, memory, event loop).
@@ -11,6 +16,8 @@ export class EngineMetrics {
   readonly registry = new Registry();
   readonly #counters: Map<string, Counter>;
   readonly #latency: Histogram;
+  /** weir_record_age_seconds and weir_batch_step_seconds, by name. */
+  readonly #steps: Map<string, Histogram>;
   readonly #lag: Gauge;
   readonly #states: Gauge;
 
@@ -87,6 +94,24 @@ export class EngineMetrics {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
+    const stepHistogram = (name: string, help: string) =>
+      new Histogram({ name, help, labelNames: ['step'], buckets: stepBuckets, registers: [this.registry] });
+    this.#steps = new Map([
+      [
+        m.recordAge,
+        stepHistogram(
+          m.recordAge,
+          "Age of each batch's oldest record (now minus its Kafka timestamp: create or append time, by the topic's message.timestamp.type; 0 for a timestamp ahead of the clock) when its batch is taken from the fetched records (taken), handed to the sink (processed) and its output acknowledged (acknowledged), per step.",
+        ),
+      ],
+      [
+        m.batchStep,
+        stepHistogram(
+          m.batchStep,
+          "Time a batch spends in each step: taken to handed to the sink (process), handed over to its produce sent (write_wait), produce sent to acknowledged (produce; exactly_once_v2: its transaction), a write held back for a commit by the bound on records written and not committed (commit_wait, part of write_wait), one offset commit (commit), the worker's loop waiting for room in the write pipeline before it takes the next batch (backpressure).",
+        ),
+      ],
+    ]);
     this.#lag = new Gauge({
       name: m.consumerLag,
       help: 'Records not yet processed, per input topic and partition.',
@@ -108,6 +133,10 @@ export class EngineMetrics {
         ?.labels(...labels)
         .inc(delta);
     for (const seconds of report.latencies) this.#latency.observe(seconds);
+    for (const [name, step, values] of report.steps) {
+      const histogram = this.#steps.get(name)?.labels(step);
+      if (histogram) for (const seconds of values) histogram.observe(seconds);
+    }
     for (const [topic, partition, lag] of report.lag) this.#lag.labels(topic, String(partition)).set(lag);
   }
 

@@ -18,6 +18,9 @@ export const metricNames = {
   nearRetention: 'weir_input_records_near_retention_total',
   deletedUnread: 'weir_input_records_deleted_unread_total',
   batchSeconds: 'weir_batch_processing_seconds',
+  /** Histograms per step of a batch's way (docs/engine.md, "Metrics"; label `step`). */
+  recordAge: 'weir_record_age_seconds',
+  batchStep: 'weir_batch_step_seconds',
   offsetCommits: 'weir_offset_commits_total',
   consumerLag: 'weir_consumer_lag',
   workerState: 'weir_worker_state',

@@ -36,3 +36,17 @@ export interface GroupMetadata {
 
 /** `topic\0partition`: the key of a partition in the stages' maps and sets. */
 export const partitionKey = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
+
+/**
+ * The Kafka timestamp (ms since the epoch) of the oldest of `records`, undefined when there are
+ * none: for the age metrics (weir_record_age_seconds), one comparison per record.
+ */
+export function oldestTimestamp(records: readonly { readonly timestamp: bigint }[]): number | undefined {
+  if (records.length === 0) return undefined;
+  let oldest = records[0]!.timestamp;
+  for (let i = 1; i < records.length; i++) if (records[i]!.timestamp < oldest) oldest = records[i]!.timestamp;
+  return Number(oldest);
+}
+
+/** Seconds from `timestamp` to `now` (both ms since the epoch), 0 for a timestamp ahead of the clock. */
+export const ageSeconds = (now: number, timestamp: number): number => Math.max(0, now - timestamp) / 1000;

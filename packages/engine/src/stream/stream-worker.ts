@@ -1,6 +1,7 @@
 import { BatchRound } from './batch-round.ts';
 import type { ConfigSnapshot } from './config-snapshot.ts';
 import { withDeadline } from './deadline.ts';
+import { metricNames } from './metric-names.ts';
 import { Sink } from './sink/sink.ts';
 import { describeFailure, Source } from './source/source.ts';
 import { StageState } from './state/stage-state.ts';
@@ -169,7 +170,10 @@ export class StreamWorker {
         continue;
       }
       revoked = false;
-      await this.#sink.room(); // at_least_once: the next batches are processed while one is written
+      // at_least_once: the next batches are processed while one is written; the wait is a step of its own
+      const waiting = performance.now();
+      await this.#sink.room();
+      this.stats.observe(metricNames.batchStep, 'backpressure', (performance.now() - waiting) / 1000);
       const batch = await this.#source.nextBatch();
       // the assignment may change under this batch: put it back, processed after the new assignment
       if (this.#source.rebalancing) this.#source.putBack(batch);

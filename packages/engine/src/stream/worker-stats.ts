@@ -6,6 +6,8 @@
 export interface StatsReport {
   readonly counters: [name: string, labels: string[], delta: number][];
   readonly latencies: number[];
+  /** Observations of the step histograms (weir_record_age_seconds, weir_batch_step_seconds), per metric and step. */
+  readonly steps: [name: string, step: string, seconds: number[]][];
   readonly lag: [topic: string, partition: number, lag: number][];
 }
 
@@ -21,6 +23,8 @@ export class WorkerStats {
   readonly #root: Level = new Map();
   readonly #cells: Cell[] = [];
   #latencies: number[] = [];
+  /** The step observations since the last report: one array per metric and step, kept across reports. */
+  readonly #steps = new Map<string, Map<string, number[]>>();
   #lag: StatsReport['lag'] = [];
 
   add(name: string, labels: readonly string[], delta = 1): void {
@@ -45,6 +49,15 @@ export class WorkerStats {
     if (this.#latencies.length < 10_000) this.#latencies.push(seconds);
   }
 
+  /** One observation of a step histogram (per batch, not per record: at most 10,000 a metric and step between two reports). */
+  observe(name: string, step: string, seconds: number): void {
+    let steps = this.#steps.get(name);
+    if (steps === undefined) this.#steps.set(name, (steps = new Map()));
+    let values = steps.get(step);
+    if (values === undefined) steps.set(step, (values = []));
+    if (values.length < 10_000) values.push(seconds);
+  }
+
   lag(entries: StatsReport['lag']): void {
     this.#lag = entries;
   }
@@ -58,7 +71,14 @@ export class WorkerStats {
         cell.value = 0;
       }
     }
-    const report: StatsReport = { counters, latencies: this.#latencies, lag: this.#lag };
+    const steps: StatsReport['steps'] = [];
+    for (const [name, byStep] of this.#steps)
+      for (const [step, values] of byStep)
+        if (values.length > 0) {
+          steps.push([name, step, values.slice()]);
+          values.length = 0;
+        }
+    const report: StatsReport = { counters, latencies: this.#latencies, lag: this.#lag, steps };
     this.#latencies = [];
     return report;
   }

@@ -3,9 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
 import { isolatedEngine, post, waitFor, waitForRunning } from '@weir/test-helpers/engine';
+import { ProduceAcks, Producer } from '@platformatic/kafka';
 import { consume, createTopics, produce } from '@weir/test-helpers/kafka';
 import { uniqueTopic } from '@weir/test-helpers/topics';
-import { useTestNode } from '@weir/test-helpers/test-node';
+import { testBootstrap, useTestNode } from '@weir/test-helpers/test-node';
 
 /**
  * `GET /metrics` (plain HTTP on `weir.metrics.port`, Prometheus text) after records flowed: the
@@ -231,6 +232,64 @@ describe('the stream engine: Prometheus metrics', () => {
     assert.ok(count >= 1 && count <= 8, `one observation per batch (${count})`);
     assert.ok(sum > 0 && sum < 30, `seconds (${sum})`);
     assert.equal(valueOf(samples, 'weir_batch_processing_seconds_bucket', { le: '+Inf' }), count);
+  });
+
+  test("per-step histograms: every batch's steps, and its oldest record's age, a replayed one's included", async () => {
+    const ageCount = (s: Sample[], step: string) => valueOf(s, 'weir_record_age_seconds_count', { step }) ?? 0;
+    // the setup's records are processed and acknowledged (workers report every second)
+    const before = await waitFor(
+      'the steps of the setup batches',
+      async () => {
+        const s = await scrape();
+        const acknowledged = ageCount(s, 'acknowledged');
+        return acknowledged >= 1 && acknowledged === ageCount(s, 'taken') && acknowledged === ageCount(s, 'processed')
+          ? s
+          : undefined;
+      },
+      20_000,
+    );
+    for (const step of ['taken', 'processed', 'acknowledged']) {
+      const count = ageCount(before, step);
+      assert.ok(count <= 8, `one observation per batch (${step}: ${count})`);
+      assert.equal(valueOf(before, 'weir_record_age_seconds_bucket', { step, le: '+Inf' }), count);
+      // records written just now: each batch's oldest is seconds old at most
+      assert.equal(valueOf(before, 'weir_record_age_seconds_bucket', { step, le: '60' }), count, step);
+    }
+    for (const step of ['backpressure', 'process', 'write_wait', 'produce', 'commit']) {
+      const count = valueOf(before, 'weir_batch_step_seconds_count', { step })!;
+      assert.ok(count >= 1, `${step} observed (${count})`);
+      assert.equal(valueOf(before, 'weir_batch_step_seconds_bucket', { step, le: '+Inf' }), count);
+      assert.ok(valueOf(before, 'weir_batch_step_seconds_sum', { step })! < 30, step);
+    }
+    // a replayed record, created three days ago: its age counts in +Inf only, and says three days
+    const producer = new Producer({ clientId: 'weir-test-replay', bootstrapBrokers: [testBootstrap()] });
+    const created = Date.now() - 3 * 86_400_000;
+    try {
+      await producer.send({
+        messages: [{ topic: cefIn, value: Buffer.from('CEF:0|V|P|1|s|n|3|a=old'), timestamp: BigInt(created) }],
+        acks: ProduceAcks.ALL,
+      });
+    } finally {
+      await producer.close();
+    }
+    const after = await waitFor(
+      'the replayed batch acknowledged',
+      async () => {
+        const s = await scrape();
+        return ageCount(s, 'acknowledged') > ageCount(before, 'acknowledged') ? s : undefined;
+      },
+      20_000,
+    );
+    const acknowledged = ageCount(after, 'acknowledged') - ageCount(before, 'acknowledged');
+    assert.equal(acknowledged, 1, 'one batch');
+    const bucket = (s: Sample[], le: string) =>
+      valueOf(s, 'weir_record_age_seconds_bucket', { step: 'acknowledged', le });
+    assert.equal(bucket(after, '60'), bucket(before, '60'), 'not within a minute');
+    assert.equal(bucket(after, '+Inf'), bucket(before, '+Inf')! + 1);
+    const age =
+      valueOf(after, 'weir_record_age_seconds_sum', { step: 'acknowledged' })! -
+      valueOf(before, 'weir_record_age_seconds_sum', { step: 'acknowledged' })!;
+    assert.ok(age >= 3 * 86_400 && age < 3 * 86_400 + 60, `three days (${age} s)`);
   });
 
   test('records produced while the engine was stopped are counted after the start', async () => {

@@ -81,18 +81,49 @@ function stages(guarantee: 'at_least_once' | 'exactly_once_v2') {
   };
   const { plan } = new WorkerPlan({ group: 'default', groupId: 'g', stats }, state.store).compile(snapshot);
   source.plan = plan;
-  return { round, source, sink, plan, consumer, written, logs, refuse: (id: string | undefined) => (refuse = id) };
+  return {
+    round,
+    source,
+    sink,
+    plan,
+    consumer,
+    written,
+    logs,
+    stats,
+    refuse: (id: string | undefined) => (refuse = id),
+  };
 }
 
-const record = (offset: number, value: string) =>
+const record = (offset: number, value: string, timestamp = 1000n) =>
   ({
     topic: 'in',
     partition: 0,
     offset: BigInt(offset),
     key: undefined,
     value: Buffer.from(value),
-    timestamp: 1000n,
+    timestamp,
   }) as unknown as FetchedRecord;
+
+test("a batch's steps: its oldest record's age when taken, processed and acknowledged, and its process step, one observation each", async () => {
+  const s = stages('at_least_once');
+  await s.source.subscribe(['in'], () => {});
+  const now = Date.now();
+  s.consumer.stream.push(record(0, '{"user":"a"}', BigInt(now - 10)));
+  s.consumer.stream.push(record(1, '{"user":"a"}', BigInt(now - 50)));
+  s.consumer.stream.push(record(2, '{"user":"b"}', BigInt(now + 60_000)));
+  await s.round.run(await s.source.nextBatch(), s.plan, new AbortController().signal);
+  await s.sink.flush();
+  const steps = new Map(s.stats.drain().steps.map(([name, step, values]) => [`${name} ${step}`, values]));
+  const [taken, processed, acknowledged] = ['taken', 'processed', 'acknowledged'].map((step) => {
+    const values = steps.get(`weir_record_age_seconds ${step}`);
+    assert.equal(values?.length, 1, step);
+    return values[0]!;
+  });
+  // the oldest record was written 50 ms before the batch was taken (a timestamp ahead of the clock does not count)
+  assert.ok(taken! >= 0.05 && taken! < 5, `taken ${taken}`);
+  assert.ok(processed! >= taken! && acknowledged! >= processed!, `${taken} ≤ ${processed} ≤ ${acknowledged}`);
+  assert.equal(steps.get('weir_batch_step_seconds process')?.length, 1);
+});
 
 test('at_least_once: a fetched batch goes one way to the sink: outputs and dead letters written, then its offsets committed', async () => {
   const s = stages('at_least_once');

@@ -1,7 +1,7 @@
 import { Admin, type Consumer } from '@platformatic/kafka';
 import { brokerErrorId } from '../../kafka/broker-errors.ts';
 import { closeWithin, withDeadline } from '../deadline.ts';
-import { defaultMaxBatch, type GroupMetadata, type OutgoingRecord } from '../records.ts';
+import { ageSeconds, defaultMaxBatch, type GroupMetadata, type OutgoingRecord } from '../records.ts';
 import type { StageBinding } from '../topology-plan.ts';
 import { metricNames } from '../metric-names.ts';
 import type { WorkerStats } from '../worker-stats.ts';
@@ -64,8 +64,12 @@ export class Sink {
     this.#pipeline = new WritePipeline(this.#writer, {
       commitIntervalMs: options.commitIntervalMs,
       maxUncommitted: options.maxBatch ?? defaultMaxBatch,
-      onAcknowledged: (batch) => options.stats.latency((performance.now() - batch.started) / 1000),
-      onCommitted: () => options.stats.add(metricNames.offsetCommits, []),
+      onAcknowledged: (batch, sentAt) => this.#acknowledged(batch, sentAt),
+      onHeld: (ms) => options.stats.observe(metricNames.batchStep, 'commit_wait', ms / 1000),
+      onCommitted: (ms) => {
+        options.stats.add(metricNames.offsetCommits, []);
+        options.stats.observe(metricNames.batchStep, 'commit', ms / 1000);
+      },
       // The output is written; the offsets are committed with the next commit (at the join at the
       // latest), else the partition's next owner repeats what they cover.
       onCommitRefused: (reason) => log(`${options.worker}: commit deferred by a rebalance (${reason})`),
@@ -108,6 +112,7 @@ export class Sink {
       this.#pipeline.write(batch);
       return undefined;
     }
+    const sentAt = performance.now();
     try {
       await withDeadline(
         // one transaction: its changelog records are visible with its outputs or not at all
@@ -127,9 +132,25 @@ export class Sink {
       this.#unwritten = batch.clockOutput.concat(this.#unwritten);
       throw err;
     }
-    this.#options.stats.latency((performance.now() - batch.started) / 1000);
+    this.#acknowledged(batch, sentAt);
     if (batch.last.size > 0) this.#options.stats.add(metricNames.offsetCommits, []);
     return undefined;
+  }
+
+  /**
+   * A batch's output is acknowledged (exactly_once_v2: its transaction committed), its produce
+   * (transaction) sent at `sentAt`: weir_batch_processing_seconds, the write_wait and produce steps
+   * (docs/engine.md, "Metrics") and the age of its oldest record.
+   */
+  #acknowledged(batch: SinkBatch, sentAt: number): void {
+    const stats = this.#options.stats;
+    const now = performance.now();
+    stats.latency((now - batch.started) / 1000);
+    if (batch.handedOver !== undefined)
+      stats.observe(metricNames.batchStep, 'write_wait', (sentAt - batch.handedOver) / 1000);
+    stats.observe(metricNames.batchStep, 'produce', (now - sentAt) / 1000);
+    if (batch.oldest !== undefined)
+      stats.observe(metricNames.recordAge, 'acknowledged', ageSeconds(Date.now(), batch.oldest));
   }
 
   /** Waits for every batch handed over to be written, then commits what is acknowledged (throws a write's failure). */

@@ -14,6 +14,10 @@ export interface PipelinedBatch {
   readonly records: number;
   /** performance.now() when the batch was taken, for weir_batch_processing_seconds. */
   readonly started: number;
+  /** performance.now() when the batch was handed to the sink, for weir_batch_step_seconds (write_wait). */
+  readonly handedOver?: number;
+  /** The Kafka timestamp (ms) of its oldest input record, for weir_record_age_seconds; undefined without records. */
+  readonly oldest?: number;
   /** Records the idle clock emitted into this batch: kept for the next try when the write fails. */
   readonly clockOutput: OutgoingRecord[];
 }
@@ -34,10 +38,12 @@ export interface WritePipelineOptions {
    * written and not committed at any time: what a crash may make the worker write twice (one full batch).
    */
   readonly maxUncommitted: number;
-  /** A batch's output is acknowledged (for the batch-time histogram). */
-  readonly onAcknowledged: (batch: PipelinedBatch) => void;
-  /** Offsets were committed. */
-  readonly onCommitted?: () => void;
+  /** A batch's output is acknowledged; its produce was sent at `sentAt` (performance.now(); for the step histograms). */
+  readonly onAcknowledged: (batch: PipelinedBatch, sentAt: number) => void;
+  /** A write held back for a commit (the `maxUncommitted` bound) went out after `ms`. */
+  readonly onHeld?: (ms: number) => void;
+  /** Offsets were committed; the OffsetCommit took `ms`. */
+  readonly onCommitted?: (ms: number) => void;
   /** A rebalance refused a commit: the offsets stay and are committed with the next commit or at the join. */
   readonly onCommitRefused: (reason: string) => void;
   /**
@@ -90,6 +96,8 @@ export class WritePipeline {
   #resetting = false;
   /** Bumped at a reset: a step started before it changes nothing when it ends. */
   #generation = 0;
+  /** performance.now() when a write was first held back for a commit (the maxUncommitted bound), until it is sent. */
+  #heldSince: number | undefined;
   /** Waiters for any change (an acknowledgement, a commit's end, a failure). */
   #waiters: (() => void)[] = [];
 
@@ -164,6 +172,7 @@ export class WritePipeline {
     this.#produceStep = this.#commitStep = undefined;
     this.#ackedRecords = this.#committingRecords = 0;
     this.#commitWanted = false;
+    this.#heldSince = undefined;
     this.#acked = new Map();
     this.#failure = undefined;
     this.#lastCommit = performance.now();
@@ -187,10 +196,18 @@ export class WritePipeline {
       records += batch.records;
     }
     const uncommitted = this.#ackedRecords + this.#committingRecords;
-    if (this.#options.commitIntervalMs <= 0 && uncommitted > 0 && uncommitted + records > max) return;
+    if (this.#options.commitIntervalMs <= 0 && uncommitted > 0 && uncommitted + records > max) {
+      this.#heldSince ??= performance.now();
+      return;
+    }
+    if (this.#heldSince !== undefined) {
+      this.#options.onHeld?.(performance.now() - this.#heldSince);
+      this.#heldSince = undefined;
+    }
     const batches = this.#waiting.slice(0, count);
     const out = count === 1 ? batches[0]!.out : batches.flatMap((b) => b.out);
     const changelog = count === 1 ? batches[0]!.changelog : batches.flatMap((b) => b.changelog);
+    const sentAt = performance.now();
     this.#produceStep = this.#step(this.#io.produce(out, changelog), () => {
       this.#produceStep = undefined;
       this.#waiting.splice(0, count);
@@ -198,7 +215,7 @@ export class WritePipeline {
       this.#ackedRecords += records;
       for (const batch of batches) {
         for (const [key, m] of batch.last) this.#acked.set(key, m);
-        this.#options.onAcknowledged(batch);
+        this.#options.onAcknowledged(batch, sentAt);
       }
       const interval = this.#options.commitIntervalMs;
       if (interval <= 0 || performance.now() - this.#lastCommit >= interval) this.#commit();
@@ -226,11 +243,12 @@ export class WritePipeline {
     this.#acked = new Map();
     this.#committingRecords = this.#ackedRecords;
     this.#ackedRecords = 0;
+    const sentAt = performance.now();
     this.#commitStep = this.#step(this.#io.commit(offsets), (refusal) => {
       this.#commitStep = undefined;
       // refused: no longer counted, as before pipelining a refused commit did not hold the next batch back
       this.#committingRecords = 0;
-      if (refusal === undefined) this.#options.onCommitted?.();
+      if (refusal === undefined) this.#options.onCommitted?.(performance.now() - sentAt);
       else {
         // kept for the next commit (newer offsets of the same partition, acknowledged meanwhile, win)
         for (const [key, m] of offsets) if (!this.#acked.has(key)) this.#acked.set(key, m);

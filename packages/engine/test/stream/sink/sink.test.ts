@@ -42,8 +42,14 @@ const batch = (topic: string, offset: number, clock: OutgoingRecord[] = [], chan
   last: new Map([[`in\u00000`, { topic: 'in', partition: 0, offset: BigInt(offset) } as FetchedRecord]]),
   records: 1,
   started: performance.now(),
+  handedOver: performance.now(),
+  oldest: Date.now() - 40,
   clockOutput: clock,
 });
+
+/** The steps a report observed: `metric step` → observations. */
+const stepsOf = (report: ReturnType<WorkerStats['drain']>) =>
+  Object.fromEntries(report.steps.map(([name, step, values]) => [`${name} ${step}`, values]));
 
 function sink(guarantee: 'at_least_once' | 'exactly_once_v2') {
   const writer = fakeWriter();
@@ -77,6 +83,18 @@ test('at_least_once: a batch is handed over at once, then written and its offset
   const report = stats.drain();
   assert.equal(report.latencies.length, 2);
   assert.deepEqual(report.counters, [['weir_offset_commits_total', [], 2]]);
+  // one observation per batch of each step it went through, and per commit
+  const steps = stepsOf(report);
+  assert.deepEqual(Object.keys(steps).sort(), [
+    'weir_batch_step_seconds commit',
+    'weir_batch_step_seconds produce',
+    'weir_batch_step_seconds write_wait',
+    'weir_record_age_seconds acknowledged',
+  ]);
+  for (const values of Object.values(steps)) assert.equal(values.length, 2);
+  // the oldest record was appended 40 ms before the batch was handed over
+  for (const age of steps['weir_record_age_seconds acknowledged']!) assert.ok(age >= 0.04 && age < 5, `age ${age}`);
+  assert.deepEqual(stepsOf(stats.drain()), {}, 'the next report starts over');
 });
 
 test('exactly_once_v2: one transaction per batch under the generation it ran under', async () => {
@@ -86,6 +104,12 @@ test('exactly_once_v2: one transaction per batch under the generation it ran und
   const report = stats.drain();
   assert.equal(report.latencies.length, 1);
   assert.deepEqual(report.counters, [['weir_offset_commits_total', [], 1]]);
+  // the transaction is the produce step; its commit is part of it
+  assert.deepEqual(Object.keys(stepsOf(report)).sort(), [
+    'weir_batch_step_seconds produce',
+    'weir_batch_step_seconds write_wait',
+    'weir_record_age_seconds acknowledged',
+  ]);
 });
 
 test('exactly_once_v2: a transaction the group refused after a rebalance is reported, not thrown', async () => {

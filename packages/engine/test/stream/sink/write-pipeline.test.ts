@@ -55,6 +55,7 @@ class ScriptedIo implements PipelineIo {
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const batch = (partition: string, offset: number, value = `${partition}${offset}`): PipelinedBatch => ({
   out: [{ topic: 'out', partition: 0, value: Buffer.from(value), timestamp: 0n }],
@@ -68,14 +69,16 @@ const batch = (partition: string, offset: number, value = `${partition}${offset}
 function pipeline(io: ScriptedIo, commitIntervalMs = 0, stepDeadlineMs?: number, maxUncommitted = 100) {
   const acknowledged: string[] = [];
   const refused: string[] = [];
+  const held: number[] = [];
   const p = new WritePipeline(io, {
     commitIntervalMs,
     maxUncommitted,
     stepDeadlineMs,
     onAcknowledged: (b) => acknowledged.push(String(b.out[0]?.value)),
+    onHeld: (ms) => held.push(ms),
     onCommitRefused: (reason) => refused.push(reason),
   });
-  return { p, acknowledged, refused };
+  return { p, acknowledged, refused, held };
 }
 
 describe('WritePipeline (at_least_once, pipelined)', () => {
@@ -95,6 +98,41 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
     assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2,b7', 'commit a@2,b@7']);
     assert.deepEqual(acknowledged, ['a1', 'a2', 'b7']);
     assert.equal(p.waiting, 0);
+  });
+
+  test('each batch acknowledged is told when its produce was sent (those written together: the same time); each commit, how long it took', async () => {
+    const io = new ScriptedIo();
+    io.holdCommits = true;
+    const sent: [string, number][] = [];
+    const commits: number[] = [];
+    const p = new WritePipeline(io, {
+      commitIntervalMs: 0,
+      maxUncommitted: 100,
+      onAcknowledged: (b, sentAt) => sent.push([String(b.out[0]?.value), sentAt]),
+      onCommitted: (ms) => commits.push(ms),
+      onCommitRefused: () => {},
+    });
+    const first = performance.now();
+    p.write(batch('a', 1));
+    p.write(batch('a', 2));
+    p.write(batch('a', 3));
+    await sleep(20);
+    const acknowledged = performance.now();
+    await io.ack();
+    await sleep(20);
+    await io.commitDone();
+    await io.ack();
+    await io.commitDone();
+    assert.deepEqual(
+      sent.map(([v]) => v),
+      ['a1', 'a2', 'a3'],
+    );
+    const [a1, a2, a3] = sent.map(([, at]) => at);
+    assert.ok(a1! >= first && a1! < acknowledged, 'a1 sent at once');
+    assert.ok(a2! >= acknowledged, 'a2 waited for the produce of a1');
+    assert.equal(a3, a2, 'a2 and a3 in one produce');
+    assert.equal(commits.length, 2);
+    assert.ok(commits[0]! >= 19, `the first commit was held 20 ms (${commits[0]} ms)`);
   });
 
   test("batches written together: every batch's outputs first, then their changelog records (a state never ahead of its outputs)", async () => {
@@ -119,12 +157,13 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
   test('a commit under way does not hold the next write back, unless written and not committed would pass maxUncommitted records', async () => {
     const io = new ScriptedIo();
     io.holdCommits = true;
-    const { p } = pipeline(io, 0, undefined, 2);
+    const { p, held } = pipeline(io, 0, undefined, 2);
     p.write(batch('a', 1));
     await settle();
     p.write(batch('a', 2));
     await io.ack();
     assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2'], 'a2 is sent while a@1 is committed');
+    assert.deepEqual(held, [], 'not held');
     p.write(batch('a', 3));
     await io.ack();
     assert.deepEqual(
@@ -132,8 +171,11 @@ describe('WritePipeline (at_least_once, pipelined)', () => {
       ['produce a1', 'commit a@1', 'produce a2'],
       'a3 waits: a1 (being committed) and a2 (acknowledged) are the 2 records that may be written and not committed',
     );
+    await sleep(10);
     await io.commitDone();
     assert.deepEqual(io.log, ['produce a1', 'commit a@1', 'produce a2', 'commit a@2', 'produce a3']);
+    assert.equal(held.length, 1, 'a3 was held back for the commit, once');
+    assert.ok(held[0]! >= 9, `for as long as the commit took (${held[0]} ms)`);
     let flushed = false;
     const flush = p.flush().then(() => (flushed = true));
     await io.ack();
