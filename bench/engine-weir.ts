@@ -6,6 +6,7 @@
  * made (`weir_offset_commits_total`) and stops on `{ type: 'stop' }`.
  * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation,
  * `WEIR_BENCH_WORKER_YOUNG_MB` their young generation (else both as the engine limits them; 0: V8's own);
+ * `WEIR_BENCH_WORKER_FLAGS` (space-separated) adds node flags to the worker threads' `execArgv` (e.g. `--import=<a preload>`);
  * `WEIR_BENCH_BATCH_TARGET_MS` sets weir.stream.batch-target-ms and `WEIR_BENCH_COMMIT_INTERVAL_MS` commit.interval.ms (default: the settings' defaults).
  */
 import { readFileSync } from 'node:fs';
@@ -88,6 +89,7 @@ const youngMb = Number(process.env.WEIR_BENCH_WORKER_YOUNG_MB ?? (heapMb > 0 ? y
 const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+  ...(process.env.WEIR_BENCH_WORKER_FLAGS ?? '').split(' ').filter((f) => f !== ''),
 ];
 // as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, workerSnapshot / forWorkers)
 const config = forWorkers(benchSnapshot());
