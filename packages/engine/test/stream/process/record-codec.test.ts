@@ -21,7 +21,7 @@ test('events are written as JSON text; a numeric serde takes text holding its ty
 
 test("jsonBytes: an object's JSON bytes made once per record's map; without one, made each time", () => {
   const value = { a: [1, 'x'] };
-  const bytes = new Map<object, Buffer>();
+  const bytes = new Map<object, string | Buffer>();
   assert.equal(jsonBytes(value, bytes).toString(), '{"a":[1,"x"]}');
   assert.deepEqual([...bytes], [[value, Buffer.from('{"a":[1,"x"]}')]]);
   value.a.push(2);
@@ -32,9 +32,11 @@ test("jsonBytes: an object's JSON bytes made once per record's map; without one,
   assert.throws(() => encodeValue('Integer', value, bytes));
 });
 
-test('closedWith: the bytes of an object with its closing brace replaced by a tail, in UTF-8', () => {
-  assert.equal(closedWith(Buffer.from('{"a":1}'), ',"é":"ü"}').toString(), '{"a":1,"é":"ü"}');
-  assert.equal(closedWith(Buffer.from('{}'), '"b":2}').toString(), '{"b":2}');
+test("closedWith: an object's JSON (text or bytes) with its closing brace replaced by a tail, in UTF-8", () => {
+  for (const json of ['{"a":"é😀"}', Buffer.from('{"a":"é😀"}')])
+    assert.deepEqual(closedWith(json, ',"é":"ü"}'), Buffer.from('{"a":"é😀","é":"ü"}'));
+  assert.deepEqual(closedWith('{}', '"b":2}'), Buffer.from('{"b":2}'));
+  assert.deepEqual(closedWith(Buffer.from('{}'), '"b":2}'), Buffer.from('{"b":2}'));
 });
 
 test("spliced: a copy with keys added after its base's own serialises as JSON.stringify does, from the base bytes", () => {
@@ -52,22 +54,24 @@ test("spliced: a copy with keys added after its base's own serialises as JSON.st
         for (const [key, v] of added)
           if (!Object.hasOwn(base, key))
             Object.defineProperty(value, key, { value: v, enumerable: true, writable: true, configurable: true });
-        const bytes = spliced(value, base, Buffer.from(JSON.stringify(base)));
+        // from the base's text and from its bytes: the same
+        const fromText = spliced(value, base, JSON.stringify(base));
+        assert.deepEqual(spliced(value, base, Buffer.from(JSON.stringify(base))), fromText);
         // a numeral key ("1") is ordered first, a key the base has changes in place: refused, never wrong
-        if (bytes !== undefined) assert.deepEqual(bytes, Buffer.from(JSON.stringify(value)));
+        if (fromText !== undefined) assert.deepEqual(fromText, Buffer.from(JSON.stringify(value)));
         else assert.ok(added.some(([key]) => key === '1') || Object.keys(value).length < Object.keys(base).length);
       },
     ),
     { numRuns: 300 },
   );
-  const text = (value: JsonObject, base: JsonObject, baseText: string) =>
-    spliced(value, base, Buffer.from(baseText))?.toString();
+  const text = (value: JsonObject, base: JsonObject, baseText: string) => spliced(value, base, baseText)?.toString();
   assert.equal(text({ a: 1, _rule: 'r' }, { a: 1 }, '{"a":1}'), '{"a":1,"_rule":"r"}');
   assert.equal(text({ a: undefined, _rule: 'r' }, { a: undefined }, '{}'), '{"_rule":"r"}');
   assert.equal(text({ a: 'é', _rule: 'ü' }, { a: 'é' }, '{"a":"é"}'), '{"a":"é","_rule":"ü"}');
   // nothing added (or only undefined values): the base's own bytes
   const base = Buffer.from('{"a":1}');
   assert.equal(spliced({ a: 1, _rule: undefined }, { a: 1 }, base), base);
+  assert.deepEqual(spliced({ a: 1, _rule: undefined }, { a: 1 }, '{"a":1}'), base);
   // a value changed since the copy, or a key the base had replaced: not the base's bytes
   assert.equal(text({ a: 2, _rule: 'r' }, { a: 1 }, '{"a":1}'), undefined);
   assert.equal(text({ _rule: 'new' }, { _rule: 'old' }, '{"_rule":"old"}'), undefined);
@@ -78,10 +82,21 @@ test("jsonBytes: the alerts of one event (withRule's copies) take the event's by
   const entry = (id: string) => ({ id, name: id, annotations: [], enabled: true, compiled: compile('x.n = 1') });
   const [a, b] = [withRule(event, entry('a')), withRule(event, entry('b'))];
   b['_time'] = 5;
-  const bytes = new Map<object, Buffer>();
+  const bytes = new Map<object, string | Buffer>();
   assert.deepEqual(jsonBytes(a, bytes), Buffer.from(JSON.stringify(a)));
   assert.deepEqual(jsonBytes(b, bytes), Buffer.from(JSON.stringify(b)));
-  assert.deepEqual([...bytes.keys()], [event, a, b]);
+  // the event as its text (it is not written itself), the alerts as bytes
+  assert.deepEqual(
+    [...bytes],
+    [
+      [event, JSON.stringify(event)],
+      [a, Buffer.from(JSON.stringify(a))],
+      [b, Buffer.from(JSON.stringify(b))],
+    ],
+  );
+  // the event written too: its bytes from then on
+  assert.deepEqual(jsonBytes(event, bytes), Buffer.from(JSON.stringify(event)));
+  assert.deepEqual(bytes.get(event), Buffer.from(JSON.stringify(event)));
   // changed after the copy: its own JSON
   const c = withRule(event, entry('c'));
   c['x'] = { n: 2 };
