@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
-import { youngGenerationMb } from '../packages/engine/src/stream/worker-limits.ts';
+import { setWorkerGcFlag, youngGenerationMb } from '../packages/engine/src/stream/worker-limits.ts';
 import { LookupIndexServer } from '../packages/engine/src/rules/lookup-index-server.ts';
 import { shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
@@ -99,6 +99,8 @@ indexes.share(config.sharedLookups ?? []);
 /** The workers' offset commits (named `batches` in the messages: a WEIR_BENCH_BEFORE checkout's runner sends its batches, one commit each). */
 let batches = 0;
 let records = 0;
+// as the engine does before its first worker thread (`--no-external-memory-accounted-in-global-limit` in WEIR_BENCH_NODE_FLAGS: without)
+setWorkerGcFlag();
 const workers = Array.from({ length: options.threads }, (_, index) => {
   const init: WorkerInit = {
     index,
