@@ -47,13 +47,15 @@ function exited(child: ChildProcess): Promise<void> {
 /**
  * `checkout`: another checkout of the repository (WEIR_BENCH_BEFORE) whose bench/engine-weir.ts and
  * engine run instead of this one's, for a before/after comparison in one run.
+ * `WEIR_BENCH_NODE_FLAGS` (space-separated, e.g. `--single-threaded-gc`): node/V8 flags for the
+ * runner's process only (V8's flags are per process: its worker threads run with them too).
  */
 export function startWeir(options: WeirRunnerOptions, onLog: (line: string) => void, checkout?: string): Runner {
   const runner = checkout
     ? path.join(checkout, 'bench', 'engine-weir.ts')
     : new URL('./engine-weir.ts', import.meta.url);
   const child = fork(runner, [JSON.stringify(options)], {
-    execArgv: ['--disable-warning=ExperimentalWarning'],
+    execArgv: ['--disable-warning=ExperimentalWarning', ...nodeFlags()],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let batches = 0;
@@ -84,6 +86,11 @@ export function startWeir(options: WeirRunnerOptions, onLog: (line: string) => v
       clearTimeout(timer);
     },
   };
+}
+
+/** WEIR_BENCH_NODE_FLAGS, split at spaces. */
+function nodeFlags(): string[] {
+  return (process.env.WEIR_BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f !== '');
 }
 
 export const peerDir = path.join(import.meta.dirname, 'peers', 'kafka-streams');

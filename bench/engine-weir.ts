@@ -7,12 +7,13 @@
  * workers' reports fed (engine-metrics.ts, the node's own registry: bench/step-metrics.ts) and stops on `{ type: 'stop' }`.
  * `WEIR_BENCH_CPU_PROF=<dir>` profiles every worker thread (`--cpu-prof`); `WEIR_BENCH_WORKER_HEAP_MB` limits their old generation,
  * `WEIR_BENCH_WORKER_YOUNG_MB` their young generation (else both as the engine limits them; 0: V8's own);
+ * `WEIR_BENCH_WORKER_FLAGS` (space-separated) adds node flags to the worker threads' `execArgv` (e.g. `--import=<a preload>`);
  * `WEIR_BENCH_BATCH_TARGET_MS` sets weir.stream.batch-target-ms and `WEIR_BENCH_COMMIT_INTERVAL_MS` commit.interval.ms (default: the settings' defaults).
  */
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
-import { youngGenerationMb } from '../packages/engine/src/stream/worker-limits.ts';
+import { setWorkerGcFlag, youngGenerationMb } from '../packages/engine/src/stream/worker-limits.ts';
 import { LookupIndexServer } from '../packages/engine/src/rules/lookup-index-server.ts';
 import { shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
@@ -92,6 +93,7 @@ const youngMb = Number(process.env.WEIR_BENCH_WORKER_YOUNG_MB ?? (heapMb > 0 ? y
 const execArgv = [
   '--disable-warning=ExperimentalWarning',
   ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+  ...(process.env.WEIR_BENCH_WORKER_FLAGS ?? '').split(' ').filter((f) => f !== ''),
 ];
 // as the engine posts it: each lookup once, in shared memory (config-snapshot.ts, workerSnapshot / forWorkers)
 const config = forWorkers(benchSnapshot());
@@ -103,6 +105,8 @@ let batches = 0;
 let records = 0;
 /** The workers' reports, as the engine takes them in (for the step histograms). */
 const metrics = new EngineMetrics();
+// as the engine does before its first worker thread (`--no-external-memory-accounted-in-global-limit` in WEIR_BENCH_NODE_FLAGS: without)
+setWorkerGcFlag();
 const workers = Array.from({ length: options.threads }, (_, index) => {
   const init: WorkerInit = {
     index,

@@ -40,7 +40,7 @@ export function withRule(event: JsonObject, rule: RuleEntry): JsonObject {
 
 /**
  * The event an alert was copied from by withRule (undefined for any other object): the alerts
- * of one event share its JSON text (record-codec.ts's jsonText checks that the copy still has the
- * event's keys and values before it takes the text).
+ * of one event share its JSON bytes (record-codec.ts's jsonBytes checks that the copy still has the
+ * event's keys and values before it takes the bytes).
  */
 export const copiedFrom = (alert: JsonObject): JsonObject | undefined => copies.get(alert);

@@ -10,7 +10,7 @@ import type { EngineMetrics } from './engine-metrics.ts';
 import { MissingRuleLog } from '../rules/missing-rule-log.ts';
 import type { RetentionWarning } from './source/retention-watch.ts';
 import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.ts';
-import { workerResourceLimits } from './worker-limits.ts';
+import { setWorkerGcFlag, workerResourceLimits } from './worker-limits.ts';
 import type { WorkerState } from './worker-states.ts';
 
 export interface EngineLog {
@@ -175,6 +175,7 @@ export class StreamEngine {
   #spawn(index: number, init: WorkerInit): WorkerHandle {
     const heapMb = this.#settings.get('weir.stream.worker-heap-mb');
     const lookupIndexes = this.#indexes.channel();
+    setWorkerGcFlag();
     const thread = new Worker(new URL('./worker-thread.ts', import.meta.url), {
       workerData: { ...init, lookupIndexes } satisfies WorkerInit,
       transferList: [lookupIndexes.port],

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { jsonText, type JsonTexts } from './record-codec.ts';
+import { closedWith, jsonBytes, type JsonBytes } from './record-codec.ts';
 import { alertMetadataKey, severityOf, techniqueIds, type AlertMetadata } from '@weir/contract';
 import { outputNames } from '@weir/pdl';
 import type { RuleEntry, TaskRecord } from '../../tasks/index.ts';
@@ -22,24 +22,26 @@ function ruleMetadata(rule: RuleEntry): Pick<AlertMetadata, 'severity' | 'techni
  * the original product's). `ordinal` numbers the alerts one rule raised for one record
  * (0 for the first), so that two alerts of one record and rule keep distinct ids. A suppressed
  * rule's alert carries its suppression window's id and `_alert.suppression` (`alertOverride`).
- * `texts`: the JSON texts of the record's events already serialised (encodeValue's).
+ * `bytes`: the JSON bytes of the record's events already serialised (encodeValue's).
  */
 export function alertRecordValue(
   alert: TaskRecord,
   source: SourceRecord | undefined,
   ordinal: number,
-  texts?: JsonTexts,
+  bytes?: JsonBytes,
 ): Buffer {
-  const json = typeof alert.value === 'string' ? JSON.stringify(alert.value) : jsonText(alert.value, texts);
+  const json =
+    typeof alert.value === 'string' ? Buffer.from(JSON.stringify(alert.value), 'utf8') : jsonBytes(alert.value, bytes);
   const rule = alert.rule;
   // the original's output names: its alerts topic keeps the original's record, field for field
   if (rule === undefined || typeof alert.value !== 'object' || json.length < 2 || outputNames() === 'original')
-    return Buffer.from(json);
+    return json;
   const time = alert.value['_time'];
   // a suppressed rule's alert (rules/rule-suppression.ts): its window's id and suppression, and its own source when written later
   const override = alert.alertOverride;
   const metadata: AlertMetadata = {
-    id: override ? override.id : alertId(rule.id, source, ordinal, json),
+    // the alert's JSON is part of the id only without a source record (as text: made only then)
+    id: override ? override.id : alertId(rule.id, source, ordinal, source ? '' : json.toString('utf8')),
     ...ruleMetadata(rule),
     time: typeof time === 'number' && Number.isFinite(time) ? time : alert.timestamp,
     source:
@@ -53,9 +55,9 @@ export function alertRecordValue(
   // an alert of a rule over alerts may hold its source alert's: replaced, in place
   if (Object.hasOwn(alert.value, alertMetadataKey))
     return Buffer.from(JSON.stringify({ ...alert.value, [alertMetadataKey]: metadata }));
-  // else the metadata goes last, written into the alert's own JSON text (no copy of the alert object)
+  // else the metadata goes last, written after the alert's own JSON bytes (no copy of the alert object, no text of it)
   const close = json.length === 2 ? '' : ',';
-  return Buffer.from(`${json.slice(0, -1)}${close}"${alertMetadataKey}":${JSON.stringify(metadata)}}`);
+  return closedWith(json, `${close}"${alertMetadataKey}":${JSON.stringify(metadata)}}`);
 }
 
 /**

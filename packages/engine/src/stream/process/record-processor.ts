@@ -12,7 +12,7 @@ import type { StageBinding, StreamPlan, TopologyPlan } from '../topology-plan.ts
 import type { WorkerStats } from '../worker-stats.ts';
 import { alertRecordValue, ordinalOf } from './alert-record.ts';
 import { deadLetterRecord, deadLetterTopic } from './dead-letter.ts';
-import { decodeValue, encodeValue, type JsonTexts } from './record-codec.ts';
+import { decodeValue, encodeValue, type JsonBytes } from './record-codec.ts';
 import { decodeRouted, encodeRouted, partitionOf } from './repartition-records.ts';
 import { decodeBundle, isBundle, RouteBundles, type BundledRoute } from './route-bundles.ts';
 
@@ -246,15 +246,15 @@ function writeResult(
     else stats.add(metricNames.skipped, [topology.name, failure.task.name]);
   }
   const alerts = result.alerts;
-  // an alert that leaves the pipeline is on the outputs and the alerts topic: its JSON made once
-  const texts: JsonTexts | undefined = alerts.length > 0 && result.records.length > 0 ? new Map() : undefined;
-  writeOutputs(source ?? { key }, topology, result.records, stats, out, key, texts);
+  // an alert that leaves the pipeline is on the outputs and the alerts topic: its JSON bytes made once
+  const bytes: JsonBytes | undefined = alerts.length > 0 && result.records.length > 0 ? new Map() : undefined;
+  writeOutputs(source ?? { key }, topology, result.records, stats, out, key, bytes);
   for (let i = 0; i < alerts.length; i++) {
     const alert = alerts[i]!;
     out.push({
       topic: env.alertsTopic,
       key,
-      value: alertRecordValue(alert, source, ordinalOf(alerts, i), texts),
+      value: alertRecordValue(alert, source, ordinalOf(alerts, i), bytes),
       timestamp: BigInt(alert.timestamp),
     });
     stats.add(metricNames.alerts, [topology.name]);
@@ -308,7 +308,7 @@ function writeOutputs(
   stats: WorkerStats,
   out: OutgoingRecord[],
   key: Buffer | undefined = source.key,
-  texts?: JsonTexts,
+  bytes?: JsonBytes,
 ): void {
   for (const record of records) {
     let previousType: string | undefined;
@@ -317,7 +317,7 @@ function writeOutputs(
       let value: Buffer;
       try {
         value =
-          previousType === output.valueType && previous ? previous : encodeValue(output.valueType, record.value, texts);
+          previousType === output.valueType && previous ? previous : encodeValue(output.valueType, record.value, bytes);
       } catch (err) {
         if (source.topic !== undefined)
           deadLetter(

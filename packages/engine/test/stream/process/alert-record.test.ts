@@ -122,13 +122,13 @@ test('the ids stay those of earlier versions (dedup across versions): pinned val
   assert.equal(alertId('c1', undefined, 0, '{"n":3,"_time":9}'), 'd69c0178d6d027fc09db34c0f3ba292e');
 });
 
-test('an alert serialised for the outputs is not serialised again: the same text, the same bytes', () => {
+test('an alert serialised for the outputs is not serialised again: the same bytes', () => {
   const value = { a: 1, _rule: { id: 'r1' }, _time: 9 };
-  const texts = new Map([[value, '{"a":1,"_rule":{"id":"r1"},"_time":9}']]);
+  const bytes = new Map([[value, Buffer.from('{"a":1,"_rule":{"id":"r1"},"_time":9}')]]);
   const alert: TaskRecord = { value, timestamp: 9, rule: rule('r1') };
-  const once = alertRecordValue(alert, source(1n), 0, texts);
+  const once = alertRecordValue(alert, source(1n), 0, bytes);
   assert.deepEqual(once, alertRecordValue(alert, source(1n), 0));
-  // the text is taken from `texts` (a stale text there would show: not the object's JSON)
-  texts.set(value, '{"b":2}');
-  assert.equal(parse(alertRecordValue(alert, source(1n), 0, texts)).b, 2);
+  // the bytes are taken from `bytes` (stale bytes there would show: not the object's JSON)
+  bytes.set(value, Buffer.from('{"b":2}'));
+  assert.equal(parse(alertRecordValue(alert, source(1n), 0, bytes)).b, 2);
 });

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { compile } from '@weir/pdl';
 import { withRule } from '../../../src/rules/rule-alert.ts';
-import { decodeValue, encodeValue, jsonText, spliced } from '../../../src/stream/process/record-codec.ts';
+import type { JsonObject } from '../../../src/tasks/index.ts';
+import { closedWith, decodeValue, encodeValue, jsonBytes, spliced } from '../../../src/stream/process/record-codec.ts';
 
 test('String and byte serdes are read as UTF-8 text; numeric serdes as the text of their value', () => {
   assert.equal(decodeValue('String', Buffer.from('{"a":1}')), '{"a":1}');
@@ -18,18 +19,27 @@ test('events are written as JSON text; a numeric serde takes text holding its ty
   assert.throws(() => encodeValue('Integer', 'not a number'));
 });
 
-test("jsonText: an object's JSON made once per record's texts; without texts, made each time", () => {
+test("jsonBytes: an object's JSON bytes made once per record's map; without one, made each time", () => {
   const value = { a: [1, 'x'] };
-  const texts = new Map<object, string>();
-  assert.equal(jsonText(value, texts), '{"a":[1,"x"]}');
-  assert.deepEqual([...texts], [[value, '{"a":[1,"x"]}']]);
+  const bytes = new Map<object, string | Buffer>();
+  assert.equal(jsonBytes(value, bytes).toString(), '{"a":[1,"x"]}');
+  assert.deepEqual([...bytes], [[value, Buffer.from('{"a":[1,"x"]}')]]);
   value.a.push(2);
-  assert.equal(jsonText(value, texts), '{"a":[1,"x"]}');
-  assert.equal(jsonText(value, undefined), '{"a":[1,"x",2]}');
-  assert.deepEqual(encodeValue('String', value, texts), Buffer.from('{"a":[1,"x"]}'));
+  assert.equal(jsonBytes(value, bytes).toString(), '{"a":[1,"x"]}');
+  assert.equal(jsonBytes(value, undefined).toString(), '{"a":[1,"x",2]}');
+  assert.deepEqual(encodeValue('String', value, bytes), Buffer.from('{"a":[1,"x"]}'));
+  // a numeric serde reads the same text
+  assert.throws(() => encodeValue('Integer', value, bytes));
 });
 
-test("spliced: a copy with keys added after its base's own serialises as JSON.stringify does, from the base text", () => {
+test("closedWith: an object's JSON (text or bytes) with its closing brace replaced by a tail, in UTF-8", () => {
+  for (const json of ['{"a":"é😀"}', Buffer.from('{"a":"é😀"}')])
+    assert.deepEqual(closedWith(json, ',"é":"ü"}'), Buffer.from('{"a":"é😀","é":"ü"}'));
+  assert.deepEqual(closedWith('{}', '"b":2}'), Buffer.from('{"b":2}'));
+  assert.deepEqual(closedWith(Buffer.from('{}'), '"b":2}'), Buffer.from('{"b":2}'));
+});
+
+test("spliced: a copy with keys added after its base's own serialises as JSON.stringify does, from the base bytes", () => {
   fc.assert(
     fc.property(
       fc.dictionary(fc.string(), fc.jsonValue()),
@@ -44,32 +54,51 @@ test("spliced: a copy with keys added after its base's own serialises as JSON.st
         for (const [key, v] of added)
           if (!Object.hasOwn(base, key))
             Object.defineProperty(value, key, { value: v, enumerable: true, writable: true, configurable: true });
-        const text = spliced(value, base, JSON.stringify(base));
+        // from the base's text and from its bytes: the same
+        const fromText = spliced(value, base, JSON.stringify(base));
+        assert.deepEqual(spliced(value, base, Buffer.from(JSON.stringify(base))), fromText);
         // a numeral key ("1") is ordered first, a key the base has changes in place: refused, never wrong
-        if (text !== undefined) assert.equal(text, JSON.stringify(value));
+        if (fromText !== undefined) assert.deepEqual(fromText, Buffer.from(JSON.stringify(value)));
         else assert.ok(added.some(([key]) => key === '1') || Object.keys(value).length < Object.keys(base).length);
       },
     ),
     { numRuns: 300 },
   );
-  assert.equal(spliced({ a: 1, _rule: 'r' }, { a: 1 }, '{"a":1}'), '{"a":1,"_rule":"r"}');
-  assert.equal(spliced({ a: undefined, _rule: 'r' }, { a: undefined }, '{}'), '{"_rule":"r"}');
-  // a value changed since the copy, or a key the base had replaced: not the base's text
-  assert.equal(spliced({ a: 2, _rule: 'r' }, { a: 1 }, '{"a":1}'), undefined);
-  assert.equal(spliced({ _rule: 'new' }, { _rule: 'old' }, '{"_rule":"old"}'), undefined);
+  const text = (value: JsonObject, base: JsonObject, baseText: string) => spliced(value, base, baseText)?.toString();
+  assert.equal(text({ a: 1, _rule: 'r' }, { a: 1 }, '{"a":1}'), '{"a":1,"_rule":"r"}');
+  assert.equal(text({ a: undefined, _rule: 'r' }, { a: undefined }, '{}'), '{"_rule":"r"}');
+  assert.equal(text({ a: 'é', _rule: 'ü' }, { a: 'é' }, '{"a":"é"}'), '{"a":"é","_rule":"ü"}');
+  // nothing added (or only undefined values): the base's own bytes
+  const base = Buffer.from('{"a":1}');
+  assert.equal(spliced({ a: 1, _rule: undefined }, { a: 1 }, base), base);
+  assert.deepEqual(spliced({ a: 1, _rule: undefined }, { a: 1 }, '{"a":1}'), base);
+  // a value changed since the copy, or a key the base had replaced: not the base's bytes
+  assert.equal(text({ a: 2, _rule: 'r' }, { a: 1 }, '{"a":1}'), undefined);
+  assert.equal(text({ _rule: 'new' }, { _rule: 'old' }, '{"_rule":"old"}'), undefined);
 });
 
-test("jsonText: the alerts of one event (withRule's copies) take the event's text, written once", () => {
+test("jsonBytes: the alerts of one event (withRule's copies) take the event's bytes, written once", () => {
   const event = { x: { n: 1 }, s: 'é' };
   const entry = (id: string) => ({ id, name: id, annotations: [], enabled: true, compiled: compile('x.n = 1') });
   const [a, b] = [withRule(event, entry('a')), withRule(event, entry('b'))];
   b['_time'] = 5;
-  const texts = new Map<object, string>();
-  assert.equal(jsonText(a, texts), JSON.stringify(a));
-  assert.equal(jsonText(b, texts), JSON.stringify(b));
-  assert.deepEqual([...texts.keys()], [event, a, b]);
+  const bytes = new Map<object, string | Buffer>();
+  assert.deepEqual(jsonBytes(a, bytes), Buffer.from(JSON.stringify(a)));
+  assert.deepEqual(jsonBytes(b, bytes), Buffer.from(JSON.stringify(b)));
+  // the event as its text (it is not written itself), the alerts as bytes
+  assert.deepEqual(
+    [...bytes],
+    [
+      [event, JSON.stringify(event)],
+      [a, Buffer.from(JSON.stringify(a))],
+      [b, Buffer.from(JSON.stringify(b))],
+    ],
+  );
+  // the event written too: its bytes from then on
+  assert.deepEqual(jsonBytes(event, bytes), Buffer.from(JSON.stringify(event)));
+  assert.deepEqual(bytes.get(event), Buffer.from(JSON.stringify(event)));
   // changed after the copy: its own JSON
   const c = withRule(event, entry('c'));
   c['x'] = { n: 2 };
-  assert.equal(jsonText(c, texts), JSON.stringify(c));
+  assert.deepEqual(jsonBytes(c, bytes), Buffer.from(JSON.stringify(c)));
 });
