@@ -184,6 +184,8 @@ export class AlertIndex {
       this.#db.exec(`DROP TRIGGER IF EXISTS alerts_added; DROP TRIGGER IF EXISTS alerts_removed;
         DROP TRIGGER IF EXISTS alerts_replaced; DROP INDEX IF EXISTS entities_rid;
 `);
+    // up to version 3 the assignee index held every alert, assigned or not (rebuilt partial here)
+    if (version > 0 && version < 4) this.#db.exec('DROP INDEX IF EXISTS alerts_assignee');
     createAlertSchema(this.#db);
     // the text index keeps up to 16 MiB of a transaction's words in memory (default 1 MiB): a batch
     // of alerts becomes one segment at its commit instead of a few, so fewer segments to merge
