@@ -152,7 +152,7 @@ export class AlertIndex {
   #entities: (string | number)[][] = [];
   /** ... their number fields [field, JSON path, rowid] (the text is SQLite's), ... */
   #numbers: (string | number)[][] = [];
-  /** ... the alerts added per field, hour and value (`field \0 hour \0 value`), ... */
+  /** ... the alerts added per number field, hour and value (`field \0 hour \0 value`; the text fields' are counted by `#writeEntities`), ... */
   readonly #counts = new Map<string, number>();
   /** ... and per hour and rule key (`hour \0 key`). */
   readonly #ruleCounts = new Map<string, number>();
@@ -184,6 +184,8 @@ export class AlertIndex {
       this.#db.exec(`DROP TRIGGER IF EXISTS alerts_added; DROP TRIGGER IF EXISTS alerts_removed;
         DROP TRIGGER IF EXISTS alerts_replaced; DROP INDEX IF EXISTS entities_rid;
 `);
+    // up to version 3 the assignee index held every alert, assigned or not (rebuilt partial here)
+    if (version > 0 && version < 4) this.#db.exec('DROP INDEX IF EXISTS alerts_assignee');
     createAlertSchema(this.#db);
     // the text index keeps up to 16 MiB of a transaction's words in memory (default 1 MiB): a batch
     // of alerts becomes one segment at its commit instead of a few, so fewer segments to merge
@@ -490,11 +492,7 @@ export class AlertIndex {
   #indexRow(rowid: number, time: number, record: Record<string, unknown>): void {
     this.#texts.push(rowid);
     const entities = alertEntities(record);
-    const hour = Math.floor(time / bucketMs);
-    for (const [p, value] of entities.texts) {
-      this.#entities.push([p, value, time, rowid]);
-      this.#count(p, hour, value, 1);
-    }
+    for (const [p, value] of entities.texts) this.#entities.push([p, value, time, rowid]);
     for (const p of entities.numbers) this.#numbers.push([p, jsonPath(p), rowid]);
     for (const p of entities.unindexed)
       if (!this.#unindexed.has(p)) {
@@ -520,7 +518,7 @@ export class AlertIndex {
    */
   #flush(): void {
     if (this.#texts.length > 0) this.#addTexts.run(JSON.stringify(this.#texts));
-    if (this.#entities.length > 0) this.#writeEntities();
+    const counted = this.#entities.length > 0 ? this.#writeEntities() : [];
     if (this.#numbers.length > 0)
       for (const r of this.#addNumbers.all(JSON.stringify(this.#numbers)) as {
         field: string;
@@ -531,8 +529,8 @@ export class AlertIndex {
     this.#texts = [];
     this.#entities = [];
     this.#numbers = [];
-    if (this.#counts.size > 0) {
-      const rows = [];
+    if (counted.length > 0 || this.#counts.size > 0) {
+      const rows = counted;
       for (const [key, n] of this.#counts) {
         const a = key.indexOf('\0');
         const b = key.indexOf('\0', a + 1);
@@ -556,10 +554,19 @@ export class AlertIndex {
    * The batch's entity rows in key order (the rows of one field value go in one after the other,
    * down one path of the B-tree, instead of to a thousand places in turn), `entityChunk` rows a
    * statement with their values bound (no JSON written and read back); the rest through `json_each`.
+   * Returns their counts, `[field, hour, value, n]`: in key order the rows of a field value and hour
+   * are next to each other, so counting them is one pass, no key built per row.
    */
-  #writeEntities(): void {
+  #writeEntities(): (string | number)[][] {
     const rows = this.#entities;
     rows.sort(compareEntityRows);
+    const counts: (string | number)[][] = [];
+    let run: (string | number)[] | undefined;
+    for (const r of rows) {
+      const hour = Math.floor((r[2] as number) / bucketMs);
+      if (run !== undefined && run[1] === hour && run[2] === r[1] && run[0] === r[0]) (run[3] as number)++;
+      else counts.push((run = [r[0]!, hour, r[1]!, 1]));
+    }
     const whole = rows.length - (rows.length % entityChunk);
     const args: (string | number)[] = new Array(entityChunk * 4);
     for (let i = 0; i < whole; i += entityChunk) {
@@ -573,6 +580,7 @@ export class AlertIndex {
       this.#addEntityChunk.run(...args);
     }
     if (whole < rows.length) this.#addEntities.run(JSON.stringify(rows.slice(whole)));
+    return counts;
   }
 
   /** An index of version 1: its alerts get their text, entity and count rows (version 2 has them). */

@@ -16,8 +16,9 @@ const removeEntities = `DELETE FROM entities WHERE (field, value, time, rid) IN 
         WHERE type NOT IN ('object', 'array'));`;
 
 /**
- * The alert index's tables (docs/alerts.md, "The alert store and triage"), version 3:
- * - `alerts`: one row per alert (upserted by id), with indexes on time, rule and assignee; severity and
+ * The alert index's tables (docs/alerts.md, "The alert store and triage"), version 4:
+ * - `alerts`: one row per alert (upserted by id), with indexes on time, rule and assignee (of the
+ *   assigned alerts only: a new alert has none, and only `assignee=<name>` asks it); severity and
  *   status are tested on the entries the time or rule index walks (they carry both: no row is read
  *   for an alert they leave out), not looked up by an index of their own (a few values over many rows);
  * - `entities`: the indexed fields of each alert (alert-entities.ts) by field, value and time;
@@ -37,7 +38,7 @@ export function createAlertSchema(db: DatabaseSync): void {
       status TEXT NOT NULL, assignee TEXT);
     CREATE INDEX IF NOT EXISTS alerts_time ON alerts (time, id, severity, status);
     CREATE INDEX IF NOT EXISTS alerts_rule ON alerts (rule, time, severity, status);
-    CREATE INDEX IF NOT EXISTS alerts_assignee ON alerts (assignee, time);
+    CREATE INDEX IF NOT EXISTS alerts_assignee ON alerts (assignee, time) WHERE assignee IS NOT NULL;
     CREATE TABLE IF NOT EXISTS triage (id TEXT PRIMARY KEY, value TEXT NOT NULL, offset INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS positions (
       topic TEXT NOT NULL, partition INTEGER NOT NULL, next INTEGER NOT NULL, PRIMARY KEY (topic, partition));
@@ -75,9 +76,10 @@ export function createAlertSchema(db: DatabaseSync): void {
 /**
  * The schema version this code writes (`PRAGMA user_version`); 1 had no entity, text or count tables,
  * 2 counted new alerts by trigger and had an index of entity rows by alert rowid; both had (unused)
- * indexes on severity and status, and time and rule indexes without them.
+ * indexes on severity and status, and time and rule indexes without them; 1–3 had every alert in the
+ * assignee index.
  */
-export const alertSchemaVersion = 3;
+export const alertSchemaVersion = 4;
 
 /** The rule of a `rule_counts` key. */
 export const ruleOfKey = (key: string): string | null => (key === '' ? null : key.slice(1));

@@ -268,3 +268,41 @@ test('an index file of version 2 is upgraded in place: its alerts stay, new ones
   assert.equal((check.prepare('SELECT COUNT(*) AS n FROM entities').get() as { n: number }).n, 6);
   check.close();
 });
+
+test('an index file of version 3 is upgraded in place: the assignee index keeps assigned alerts only, and the assignee filter still uses it', () => {
+  const { index, dir } = open();
+  index.ingest('a', alertRecords([1, 2, 3].map((n) => ({ n }))), new Map([[0, 3]]));
+  index.applyTriage([{ id: alertId(2), triage: triage('acknowledged', 'amy'), offset: 1 }]);
+  index.close();
+  // version 3's assignee index: every alert in it, assigned or not
+  const db = new DatabaseSync(path.join(dir, 'alerts.db'));
+  db.exec(`DROP INDEX alerts_assignee; CREATE INDEX alerts_assignee ON alerts (assignee, time);
+    PRAGMA user_version = 3;`);
+  db.close();
+  const again = open({ days: 0, maxCount: 0 }, dir).index;
+  again.ingest('a', alertRecords([{ n: 4 }], 3), new Map([[0, 4]]));
+  again.applyTriage([{ id: alertId(4), triage: triage('new', 'amy'), offset: 2 }]);
+  again.applyTriage([{ id: alertId(2), triage: triage('closed', 'bo'), offset: 3 }]);
+  assert.deepEqual(ids(again.list(alertFilter({ assignee: 'amy' }))), [alertId(4)]);
+  assert.deepEqual(ids(again.list(alertFilter({ assignee: 'bo' }))), [alertId(2)]);
+  assert.deepEqual(ids(again.list(alertFilter({ assignee: 'cy' }))), []);
+  again.close();
+  const check = new DatabaseSync(path.join(dir, 'alerts.db'));
+  assert.equal((check.prepare('PRAGMA user_version').get() as { user_version: number }).user_version, 4);
+  assert.match(
+    (check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'alerts_assignee'").get() as { sql: string }).sql,
+    /WHERE assignee IS NOT NULL$/,
+  );
+  // the list's query by assignee (alert-index.ts) is answered by the partial index
+  const plan = check
+    .prepare(
+      `EXPLAIN QUERY PLAN SELECT a.*, t.value AS triage FROM alerts a LEFT JOIN triage t ON t.id = a.id
+       WHERE a.assignee = ? ORDER BY a.time DESC, a.id DESC LIMIT ?`,
+    )
+    .all('amy', 101) as { detail: string }[];
+  assert.ok(
+    plan.some((p) => p.detail.includes('USING INDEX alerts_assignee (assignee=?)')),
+    JSON.stringify(plan),
+  );
+  check.close();
+});
