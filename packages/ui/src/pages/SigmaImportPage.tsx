@@ -300,7 +300,9 @@ function SigmaMappingPicker({
 }) {
   const mappings = usePoll(() => api.sigmaMappings(), 0);
   const [viewing, setViewing] = useState(false);
-  const [shown, setShown] = useState<{ title: string; yaml: string }>();
+  // the file shown, with the choice it belongs to: shown only while that choice is the current one,
+  // so a pick never shows the file of the mapping chosen before it while its own is fetched
+  const [shown, setShown] = useState<{ of: MappingChoice; title: string; yaml: string }>();
   const [error, setError] = useState<string>();
   // The default mapping is chosen until the user picks another.
   useEffect(() => {
@@ -309,10 +311,10 @@ function SigmaMappingPicker({
   }, [mappings.data, value, onChange]);
   useEffect(() => {
     if (!viewing || value === undefined) return setShown(undefined);
-    if ('file' in value) return setShown({ title: value.file, yaml: value.yaml });
+    if ('file' in value) return setShown({ of: value, title: value.file, yaml: value.yaml });
     let live = true;
     api.sigmaMapping(value.builtIn).then(
-      (m) => live && setShown({ title: `${m.name}: ${m.description}`, yaml: m.yaml }),
+      (m) => live && setShown({ of: value, title: `${m.name}: ${m.description}`, yaml: m.yaml }),
       (err: unknown) => live && setError(errorText(err)),
     );
     return () => {
@@ -360,7 +362,7 @@ function SigmaMappingPicker({
         </Text>
       )}
       <ErrorAlert error={mappings.error ?? error} />
-      {viewing && shown && (
+      {viewing && shown !== undefined && shown.of === value && (
         <Stack gap={4}>
           <Text size="sm" fw={500}>
             {shown.title}
