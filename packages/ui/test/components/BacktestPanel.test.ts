@@ -168,7 +168,7 @@ test('change a rule, backtest it over the last hour, see new and lost alerts, ro
   assert.deepEqual(sorted(await tableRows(page, 'In both')), sorted(both.map(row)));
   // Each alert's source record opens in the message browser.
   const first = lost[0]!;
-  const link = page.getByRole('table', { name: 'Lost alerts' }).getByRole('link', { name: row(first)[2] });
+  const link = page.getByRole('table', { name: 'Lost alerts' }).getByRole('link', { name: row(first)[2], exact: true });
   assert.equal(
     await link.getAttribute('href'),
     `/messages?topic=${topic}&partition=${where.get(first.n)!.partition}&offset=${where.get(first.n)!.offset}`,
