@@ -30,7 +30,7 @@ export const externalMemoryFlag = 'external-memory-accounted-in-global-limit';
  * per event (the records read, written and encoded), so a worker thread holding a large rule set
  * marked its whole heap every ~1.5 s; with it, Buffers count toward the heap's limit, which grows
  * with the heap (bench/RESULTS.md, issue 24, "GC and garbage": SigmaHQ through the engine
- * +16–18 % events/s, −16 % CPU per event, +15 % resident memory).
+ * 8–16 % less CPU per event, +13–17 % resident memory; +1–5 % events/s on a quiet machine).
  */
 export function gcFlag(execArgv: readonly string[]): string | undefined {
   const named = execArgv.some((a) => /^--(no-)?external[-_]memory[-_]accounted[-_]in[-_]global[-_]limit$/.test(a));
