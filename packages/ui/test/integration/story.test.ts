@@ -413,7 +413,7 @@ describe('the story of a new user, all in the browser', () => {
     assert.deepEqual(await violations(p), []);
     // The fresh node holds the same records, seen in its own pages.
     await nav(p, 'Rules');
-    await p.getByRole('link', { name: 'failed-login' }).waitFor();
+    await p.getByRole('link', { name: 'failed-login', exact: true }).waitFor();
     await nav(p, 'Lookups');
     await p
       .getByTestId('lookup-row')
