@@ -4,12 +4,13 @@
  * metric and step, the difference of two snapshots (the measured seconds only), and the p50/p99 of
  * each, interpolated within its bucket as Prometheus' histogram_quantile does.
  */
+import { metricNames } from '../packages/engine/src/stream/metric-names.ts';
 
 /** Cumulative bucket counts per `metric step` (le → count, +Inf last). */
 export type StepSnapshot = Record<string, [le: number, count: number][]>;
 
-/** The names of the step histograms, as the engine declares them (metric-names.ts). */
-export const stepMetrics = ['weir_record_age_seconds', 'weir_batch_step_seconds'] as const;
+/** The names of the step histograms, the engine's own (metric-names.ts). */
+export const stepMetrics = [metricNames.recordAge, metricNames.batchStep] as const;
 
 interface HistogramValues {
   readonly values: {
