@@ -1,6 +1,5 @@
 import { RuleIndex } from '@weir/pdl';
 import { cloneJson, eventOf } from './event-values.ts';
-import { keepEventText } from './event-text.ts';
 import type {
   JsonObject,
   RoutedRecord,
@@ -89,8 +88,6 @@ export const applyRules: TaskFactory = (definition, task, env) => {
     run(record) {
       const event = eventOf(record);
       if (typeof event === 'string') return failure(event);
-      // parsed here from the record's text: its alerts' records may take that text as the event's JSON
-      if (typeof record.value === 'string') keepEventText(event, record.value);
       const { entries, index } = resolve();
       const count = index.select(event);
       const selected = index.selected;

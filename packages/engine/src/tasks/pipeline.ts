@@ -1,5 +1,4 @@
 import { cloneJson } from './event-values.ts';
-import { dropEventTexts } from './event-text.ts';
 import type { CompiledTask, RoutedRecord, TaskIdentity, TaskRecord, TaskResult } from './task-function.ts';
 
 /** A record a task could not process: it goes to the dead-letter topic with the task and the message. */
@@ -66,7 +65,6 @@ export function resumePipeline(tasks: readonly CompiledTask[], taskIndex: number
   if (result.kind === 'alerts') {
     for (const a of result.records) acc.alerts.push(last ? a : raised(a));
     if (result.updates) for (const u of result.updates) acc.alerts.push(u);
-    if (!last) dropEventTexts(result.records);
   }
   if (result.routes) for (const routed of result.routes) acc.routes!.push({ taskIndex, routed });
   return continuePipeline(tasks, taskIndex + 1, [...result.records], acc);
@@ -100,8 +98,6 @@ function continuePipeline(
       if (result.kind === 'alerts') {
         // later tasks may change the records they get: the alerts topic keeps the alerts as raised
         for (const a of result.records) alerts.push(last ? a : raised(a));
-        // later tasks may change the nested values the alerts share with their event: its text no longer stands for it
-        if (!last) dropEventTexts(result.records);
       }
       if (result.routes) for (const routed of result.routes) (routes ??= []).push({ taskIndex: t, routed });
       // alerts of one event may share nested values (APPLY_RULES): later tasks get their own copies

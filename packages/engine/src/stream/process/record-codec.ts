@@ -2,7 +2,6 @@ import { deserialize, serialize } from '../../kafka/serde-codecs.ts';
 import type { SerdeType } from '../../kafka/serdes.ts';
 import type { JsonObject, TaskRecord } from '../../tasks/index.ts';
 import { copiedFrom } from '../../rules/rule-alert.ts';
-import { eventText } from '../../tasks/event-text.ts';
 
 const textTypes = new Set<SerdeType>(['String', 'ByteArray', 'Bytes', 'ByteBuffer']);
 
@@ -60,8 +59,7 @@ function jsonOf(value: object, bytes: JsonBytes | undefined): string | Buffer {
   if (json === undefined) {
     const event = copiedFrom(value as JsonObject);
     if (event !== undefined) json = spliced(value as JsonObject, event, jsonOf(event, bytes));
-    // an event APPLY_RULES parsed, unchanged: the record's own text when it is what JSON.stringify gives (tasks/event-text.ts)
-    bytes.set(value, (json ??= eventText(value) ?? JSON.stringify(value)));
+    bytes.set(value, (json ??= JSON.stringify(value)));
   }
   return json;
 }
