@@ -15,13 +15,22 @@ const headerText = (m: RawMessage) => m.headerEntries.map(([k, v]) => [k.toStrin
 test('records without headers, with headers and with an empty Map of headers read back as written', async () => {
   const topic = uniqueTopic('patch-headers');
   await createTopics([topic]);
-  const producer = new Producer({ clientId: 'weir-patch-headers', bootstrapBrokers: [testBootstrap()], idempotent: true });
+  const producer = new Producer({
+    clientId: 'weir-patch-headers',
+    bootstrapBrokers: [testBootstrap()],
+    idempotent: true,
+  });
   try {
     await producer.send({
       acks: ProduceAcks.ALL,
       messages: [
         { topic, key: Buffer.from('none'), value: Buffer.from('a') },
-        { topic, key: Buffer.from('map'), value: Buffer.from('b'), headers: new Map([[Buffer.from('h1'), Buffer.from('v1')]]) },
+        {
+          topic,
+          key: Buffer.from('map'),
+          value: Buffer.from('b'),
+          headers: new Map([[Buffer.from('h1'), Buffer.from('v1')]]),
+        },
         { topic, key: Buffer.from('none-again'), value: Buffer.from('c') },
         { topic, key: Buffer.from('empty-map'), value: Buffer.from('e'), headers: new Map() },
       ] as never,
