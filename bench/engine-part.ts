@@ -15,6 +15,10 @@ export interface PartMeasured {
   readonly outputs: number;
   /** How often each worker thread took a batch (ms: the window × threads / batches), when the runner counts them. */
   readonly cadenceMs?: number;
+  /** CPU-s per 1M events of the broker's JVM over the same window (it shares the cores). */
+  readonly brokerCpuPerMillion?: number;
+  /** CPU-s per 1M events of the bench's own process over the same window (its offset polls). */
+  readonly benchCpuPerMillion?: number;
 }
 
 export interface PartContext {

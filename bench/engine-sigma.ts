@@ -16,9 +16,12 @@
  *
  * No Kafka Streams peer: there is no Kafka Streams Sigma engine to compare with (the reference
  * pipeline's plain-Java rules are 100 hand-made conditions, not a Sigma engine), so this part
- * prints Weir's figures against the issue's goal only.
+ * prints Weir's figures against the issue's goal only. With them, the CPU the broker's JVM and the bench's
+ * process spent over the same window, and the best rate the machine's cores allow at those costs per
+ * event (cores ÷ the sum of the three CPU-s per event): the broker runs on the same cores.
  */
 import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Producer, ProduceAcks } from '@platformatic/kafka';
 import { compile, RuleIndex } from '../packages/pdl/src/index.ts';
@@ -153,6 +156,18 @@ export async function sigmaPart(ctx: PartContext): Promise<void> {
       `(${fmt(1e6 / m.cpuPerMillion)} events per CPU-second of the process), resident max ${fmt(m.rssMaxMiB)} MiB` +
       `${m.cadenceMs === undefined ? '' : `, a batch every ${m.cadenceMs.toFixed(1)} ms per thread (${fmt((m.cadenceMs * m.rate) / 1000 / threads)} events each)`}; goal ≥ 30,000 events/s: ${m.rate >= 30_000 ? 'met' : 'NOT met'}`,
   );
+  if (m.brokerCpuPerMillion !== undefined) {
+    // the ceiling: every core busy with Weir, the broker and the bench at the costs per event measured here
+    const cores = os.cpus().length;
+    const others = m.brokerCpuPerMillion + (m.benchCpuPerMillion ?? 0);
+    const all = m.cpuPerMillion + others;
+    const goalBudget = (cores * 1e6) / 30_000;
+    console.log(
+      `sigma: CPU-s per 1M events over the same window: Weir ${m.cpuPerMillion.toFixed(2)}, broker ${m.brokerCpuPerMillion.toFixed(2)}, ` +
+        `bench ${(m.benchCpuPerMillion ?? 0).toFixed(2)} (sum ${all.toFixed(2)}); the best rate ${cores} cores allow at these costs: ${fmt((cores * 1e6) / all)} events/s; ` +
+        `30,000 events/s needs the sum ≤ ${goalBudget.toFixed(2)}: Weir ≤ ${(goalBudget - others).toFixed(2)} CPU-s per 1M with the broker's and the bench's as here`,
+    );
+  }
   for await (const [k, value] of topicRecords(ctx.bootstrap, alerts)) {
     const alert = JSON.parse(value) as { _rule?: { id?: string }; _alert?: { id?: string } };
     written++;

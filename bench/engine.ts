@@ -63,6 +63,8 @@ let admin: Admin;
 let bootstrap: string;
 let dir: string;
 let rulesFile: string;
+/** The embedded broker's JVM (its CPU over each measured window: the share of the two cores Weir cannot have). */
+let brokerPid: number | undefined;
 
 async function createTopics(names: string[], configs: { name: string; value: string }[] = []): Promise<void> {
   await admin.createTopics({ topics: names, partitions, replicas: 1, configs });
@@ -102,6 +104,10 @@ interface Measured {
   readonly outputs: number;
   /** With `drained`: seconds from the input's last commit to the repartition topic's (the hop's tail). */
   readonly tailSeconds?: number;
+  /** CPU-s per 1M events of the broker's JVM over the same window. */
+  readonly brokerCpuPerMillion?: number;
+  /** CPU-s per 1M events of this process (the bench: its offset polls, a load it sends meanwhile) over the same window. */
+  readonly benchCpuPerMillion?: number;
 }
 
 /**
@@ -131,8 +137,12 @@ async function measure(
     check();
     await sleep(20);
   }
+  const benchCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
+  const brokerCpu = () => (brokerPid === undefined ? 0 : cpuSeconds(brokerPid));
   const t0 = performance.now();
   const cpu0 = cpu();
+  const broker0 = brokerCpu();
+  const bench0 = benchCpu();
   const steps = [rss()];
   let inputDone: number | undefined;
   for (;;) {
@@ -147,6 +157,8 @@ async function measure(
   const end = performance.now();
   const seconds = (end - t0) / 1000;
   const cpu1 = cpu();
+  const broker1 = brokerCpu();
+  const bench1 = benchCpu();
   steps.push(rss());
   rssMax = Math.max(rssMax, rss());
   if (runner) await runner.stop();
@@ -159,6 +171,8 @@ async function measure(
     outputs: await endOffset(output),
     ...(drained && inputDone !== undefined ? { tailSeconds: (end - inputDone) / 1000 } : {}),
     ...(batches > 0 ? { cadenceMs: (seconds * 1000 * threads) / batches } : {}),
+    ...(brokerPid === undefined ? {} : { brokerCpuPerMillion: ((broker1 - broker0) / total) * 1e6 }),
+    ...(runner ? { benchCpuPerMillion: ((bench1 - bench0) / total) * 1e6 } : {}),
   };
 }
 
@@ -659,6 +673,7 @@ async function main(): Promise<void> {
     buildPeer();
   const broker = new EmbeddedBroker({ dir, internalPartitions: 1 });
   bootstrap = await broker.start();
+  brokerPid = broker.pid;
   // interrupted: the broker (a JVM of its own) must not outlive the bench
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => void broker.stop().finally(() => process.exit(1)));

@@ -93,6 +93,8 @@ test('the installed client is the published one with patches/@platformatic+kafka
   t.after(() => app.remove());
   const files = patchedFiles();
   assert.deepEqual(files, [
+    'dist/clients/consumer/messages-stream.js',
+    'dist/clients/producer/producer.js',
     'dist/protocol/records.js',
     'dist/protocol/weir-record-encoder.d.ts',
     'dist/protocol/weir-record-encoder.js',
@@ -101,6 +103,11 @@ test('the installed client is the published one with patches/@platformatic+kafka
   app.unpatch();
   assert.ok(!app.read('dist/protocol/records.js').includes('weir-record-encoder'), 'the published records.js');
   assert.ok(!app.has('dist/protocol/weir-record-encoder.js'));
+  assert.ok(!app.read('dist/clients/producer/producer.js').includes("Weir's patch"), 'the published producer.js');
+  assert.ok(
+    !app.read('dist/clients/consumer/messages-stream.js').includes("Weir's patch"),
+    'the published messages-stream.js',
+  );
   // ...and put back in as postinstall does, the installed files
   const run = app.patchPackage(postinstallPatchArgs());
   assert.equal(run.status, 0, run.output);

@@ -4,7 +4,17 @@ import fc from 'fast-check';
 import { compile } from '@weir/pdl';
 import { withRule } from '../../../src/rules/rule-alert.ts';
 import type { JsonObject } from '../../../src/tasks/index.ts';
-import { closedWith, decodeValue, encodeValue, jsonBytes, spliced } from '../../../src/stream/process/record-codec.ts';
+import { runPipeline } from '../../../src/tasks/pipeline.ts';
+import type { CompiledTask, RuleSource, TaskRecord } from '../../../src/tasks/task-function.ts';
+import {
+  closedWith,
+  decodeValue,
+  encodeValue,
+  jsonBytes,
+  spliced,
+  type JsonBytes,
+} from '../../../src/stream/process/record-codec.ts';
+import { makeTask } from '../../tasks/task-harness.ts';
 
 test('String and byte serdes are read as UTF-8 text; numeric serdes as the text of their value', () => {
   assert.equal(decodeValue('String', Buffer.from('{"a":1}')), '{"a":1}');
@@ -101,4 +111,43 @@ test("jsonBytes: the alerts of one event (withRule's copies) take the event's by
   const c = withRule(event, entry('c'));
   c['x'] = { n: 2 };
   assert.deepEqual(jsonBytes(c, bytes), Buffer.from(JSON.stringify(c)));
+});
+
+test("an alert of an event APPLY_RULES parsed from its record's text: the bytes JSON.stringify gives, also when a later task changed the nested values it shares with the event (no JSON of the event kept from before)", () => {
+  const rules: RuleSource = {
+    get: (id) => ({ id, name: id, annotations: [], enabled: true, compiled: compile('x.n = 1') }),
+  };
+  // a task that changes a nested value in place (the alerts share the event's nested values)
+  const bump: CompiledTask = {
+    id: 9,
+    name: 'bump',
+    function: 'EVAL',
+    run: (record) => {
+      (record.value as { x: { n: number } }).x.n++;
+      return { kind: 'records', records: [record] };
+    },
+  };
+  const text = '{"x":{"n":1},"s":"a \\"quoted\\" é","_time":9}';
+  const bytesOf = (records: readonly TaskRecord[]) => {
+    const bytes: JsonBytes = new Map();
+    return records.map((r) => encodeValue('String', r.value, bytes).toString('utf8'));
+  };
+  const last = runPipeline([makeTask('APPLY_RULES', { rules: ['a', 'b'] }, { rules })], { value: text, timestamp: 1 });
+  assert.deepEqual(
+    bytesOf(last.records),
+    last.records.map((r) => JSON.stringify(r.value)),
+  );
+  assert.equal(
+    bytesOf(last.records)[0],
+    '{"x":{"n":1},"s":"a \\"quoted\\" é","_time":9,"_rule":{"id":"a","name":"a","annotations":[]}}',
+  );
+  const then = runPipeline([makeTask('APPLY_RULES', { rules: ['a', 'b'] }, { rules }), bump], {
+    value: text,
+    timestamp: 1,
+  });
+  assert.deepEqual(
+    bytesOf(then.records),
+    then.records.map((r) => JSON.stringify(r.value)),
+  );
+  assert.match(bytesOf(then.records)[0]!, /^\{"x":\{"n":2\}/);
 });
