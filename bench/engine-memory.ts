@@ -20,6 +20,7 @@
  * worker threads (with `NODE_OPTIONS=--expose-gc`, the main thread's after a full collection too:
  * how much of it is garbage). A group that commits nothing for 2 minutes fails the part with every
  * partition's committed and end offsets (a worker stalled once; bench/RESULTS.md).
+ * `WEIR_BENCH_TABLE_THREADS` (comma-separated, default `1,2,4`) picks the thread counts measured.
  */
 import { spawnSync } from 'node:child_process';
 import { Producer, ProduceAcks } from '@platformatic/kafka';
@@ -30,6 +31,13 @@ import { line } from './engine-workload.ts';
 const rows = 1_000_000;
 const rules = 10_000;
 const partitions = 4;
+/** WEIR_BENCH_TABLE_THREADS: the thread counts measured, comma-separated (default 1,2,4). */
+const threadCounts = (process.env.WEIR_BENCH_TABLE_THREADS ?? '1,2,4').split(',').map((t) => {
+  const n = Number(t);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`WEIR_BENCH_TABLE_THREADS: '${t}' is not a thread count (a whole number ≥ 1; e.g. 1,2,4)`);
+  return n;
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -146,7 +154,7 @@ export async function tablesPart(ctx: PartContext): Promise<void> {
     await producer.send({ messages, acks: ProduceAcks.LEADER });
   }
   await producer.close();
-  for (const threads of [1, 2, 4]) {
+  for (const threads of threadCounts) {
     const base = { bootstrap: ctx.bootstrap, threads };
     await ctx.createTopics([`tables-out-${threads}`, `tables-alerts-${threads}`, `tables-idle-out-${threads}`]);
     const idleGroup = `bench-tables-idle-${threads}`;

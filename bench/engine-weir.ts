@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
 import { setWorkerGcFlag, youngGenerationMb } from '../packages/engine/src/stream/worker-limits.ts';
 import { LookupIndexServer } from '../packages/engine/src/rules/lookup-index-server.ts';
-import { shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
+import { releaseJson, shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
 import { EngineMetrics } from '../packages/engine/src/stream/engine-metrics.ts';
@@ -69,9 +69,13 @@ function benchSnapshot(): ConfigSnapshot {
       ? { ...t, definition: { pdl: `${(t.definition as { pdl: string }).pdl} | lookup assets ip AS src OUTPUT owner` } }
       : t,
   );
-  // as the engine does it (config-snapshot.ts, workerSnapshot): from the stored JSON bytes, no row as an object
+  // as the engine does it (config-snapshot.ts, workerSnapshot): from the stored JSON bytes, no row
+  // as an object, the bytes freed once copied
   const { lookups: _, ...rest } = base;
-  return { ...rest, tasks, sharedLookups: [shareLookupJson(storedLookupJson('assets', rows))] };
+  const json = storedLookupJson('assets', rows);
+  const shared = shareLookupJson(json);
+  releaseJson(json);
+  return { ...rest, tasks, sharedLookups: [shared] };
 }
 
 const profile = process.env.WEIR_BENCH_CPU_PROF;
@@ -189,11 +193,18 @@ function stop(): void {
   });
 }
 
-/** The heaps of the main thread and of each worker thread (MiB used / total), and the main thread's array buffers. */
+/**
+ * The heaps of the main thread and of each worker thread (MiB used / total), the main thread's array
+ * buffers, and where the process's resident memory is: each worker's V8 heap pages resident, the
+ * memory V8 allocated with malloc and the external memory (Buffers) it was told of; the process's
+ * resident anonymous, file-backed and shared pages (/proc/self/status).
+ */
 async function reportHeaps(): Promise<void> {
   const mib = (n: number) => Math.round(n / 2 ** 20);
   const main = process.memoryUsage();
   const heaps = await Promise.all(workers.map((w) => w.thread.getHeapStatistics()));
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (name: string) => Math.round(Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024);
   // with NODE_OPTIONS=--expose-gc: the main thread's heap after a full collection too (how much of it is garbage)
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
@@ -202,6 +213,9 @@ async function reportHeaps(): Promise<void> {
     type: 'log',
     message:
       `heaps: main thread ${mib(main.heapUsed)}/${mib(main.heapTotal)} MiB${collected} (array buffers ${mib(main.arrayBuffers)} MiB); ` +
-      `worker threads ${heaps.map((h) => `${mib(h.used_heap_size)}/${mib(h.total_heap_size)}`).join(', ')} MiB (used/total)`,
+      `worker threads ${heaps.map((h) => `${mib(h.used_heap_size)}/${mib(h.total_heap_size)}`).join(', ')} MiB (used/total); ` +
+      `worker heaps resident ${heaps.map((h) => mib(h.total_physical_size)).join(', ')} MiB, ` +
+      `malloced ${heaps.map((h) => mib(h.malloced_memory)).join(', ')} MiB, external ${heaps.map((h) => mib(h.external_memory)).join(', ')} MiB; ` +
+      `process resident: anonymous ${kb('RssAnon')} MiB, file ${kb('RssFile')} MiB, shared ${kb('RssShmem')} MiB`,
   });
 }

@@ -1,6 +1,22 @@
 import { encodingKey, type SharedLookupData } from './shared-lookup.ts';
 
 /**
+ * Gives back the memory of a stored lookup's bytes now, once shareLookupJson copied them: the
+ * ArrayBuffer is detached (`transfer(0)`), which frees it at once, where dropping the reference
+ * waits for the thread's next full collection — which a main thread that allocates little after
+ * loading the tables may not run for a long time (the 1M-row lookup's 52 MiB of JSON stayed
+ * resident in about half of the `tables` bench's runs: bench/RESULTS.md, "Tables at 1 thread:
+ * stop 31 vs stop 32"). Only for bytes the caller owns and never reads again; a view of part of its
+ * buffer (a pooled Buffer) or of shared memory is left alone. The view is empty afterwards.
+ */
+export function releaseJson(json: Uint8Array): void {
+  const buffer = json.buffer;
+  if (!(buffer instanceof ArrayBuffer) || buffer.detached) return;
+  if (json.byteOffset !== 0 || json.byteLength !== buffer.byteLength) return;
+  buffer.transfer(0);
+}
+
+/**
  * A stored lookup (`{"id": …, "content": [row, …]}` as the config store holds it, UTF-8) encoded
  * into shared memory (rules/shared-lookup.ts) straight from its bytes: each row's JSON is copied as
  * it is stored, and no row becomes an object, so the main thread holds nothing of the table but the

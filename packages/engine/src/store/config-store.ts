@@ -95,6 +95,7 @@ export interface ConfigStore {
   /**
    * Every record of a collection as its stored JSON (UTF-8), in `list` order, without building its
    * objects: what the stream engine encodes the lookups into shared memory from (config-snapshot.ts).
+   * The arrays are new and the caller's (config-snapshot.ts frees each once copied).
    */
   listJson(collection: Collection): Uint8Array[];
   /**

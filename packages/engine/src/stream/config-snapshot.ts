@@ -1,5 +1,5 @@
 import type { Lookup } from '../resources/lookup.ts';
-import { shareLookupJson } from '../rules/lookup-json.ts';
+import { releaseJson, shareLookupJson } from '../rules/lookup-json.ts';
 import { shareLookup, type SharedLookupData } from '../rules/shared-lookup.ts';
 import type { StoredPipeline } from '../resources/pipeline.ts';
 import type { StoredRule } from '../resources/rule.ts';
@@ -34,12 +34,18 @@ export function forWorkers(snapshot: ConfigSnapshot): ConfigSnapshot {
 /**
  * The store's configuration as posted to the worker threads (the stream engine's start and
  * reloads): each lookup encoded into shared memory straight from its stored JSON (rules/lookup-json.ts),
- * so the main thread never builds the rows as objects; `withLookups` false when no lookup changed.
+ * so the main thread never builds the rows as objects, and the stored JSON freed once copied;
+ * `withLookups` false when no lookup changed.
  */
 export function workerSnapshot(store: ConfigStore, withLookups = true): ConfigSnapshot {
   const snapshot = readSnapshot(store, false);
   if (!withLookups) return snapshot;
-  return { ...snapshot, sharedLookups: store.listJson('lookups').map((json) => shareLookupJson(json)) };
+  const sharedLookups = store.listJson('lookups').map((json) => {
+    const shared = shareLookupJson(json);
+    releaseJson(json); // freed now, not at the main thread's next full collection
+    return shared;
+  });
+  return { ...snapshot, sharedLookups };
 }
 
 let version = 0;

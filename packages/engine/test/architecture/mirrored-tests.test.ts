@@ -76,7 +76,6 @@ const withoutTest = new Set([
   'packages/engine/src/routes/topic-schemas.ts',
   'packages/engine/src/store/config-store.ts',
   'packages/engine/src/store/open-store.ts',
-  'packages/engine/src/stream/config-snapshot.ts',
   'packages/engine/src/stream/engine-metrics.ts',
   'packages/engine/src/stream/metric-names.ts',
   'packages/engine/src/stream/stream-engine.ts',

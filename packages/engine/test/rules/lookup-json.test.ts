@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { shareLookupJson } from '../../src/rules/lookup-json.ts';
+import { releaseJson, shareLookupJson } from '../../src/rules/lookup-json.ts';
 import { SharedLookup, shareLookup } from '../../src/rules/shared-lookup.ts';
 
 /** Rows whose JSON holds every kind of value, escapes, nested brackets inside strings and multi-byte text. */
@@ -56,4 +56,30 @@ test('what is not a stored lookup fails with what is wrong and where', () => {
   fails('{"id":"a"}', 'no "content" at byte 10');
   fails('{"id":"a","content":[]} x', 'more after the record at byte 24');
   fails('["id"]', "'{' expected at byte 0");
+});
+
+test('releaseJson frees bytes that are their whole buffer once shared, and leaves part of a buffer or shared memory alone', () => {
+  const json = Buffer.from(JSON.stringify({ id: 'assets', content: rows }).padEnd(8192)); // its own buffer, not the pool's
+  const data = shareLookupJson(json);
+  releaseJson(json);
+  assert.equal(json.byteLength, 0);
+  assert.equal(json.buffer.detached, true);
+  // the shared copy is whole without the bytes it came from
+  assert.deepEqual(
+    texts(data),
+    rows.map((r) => JSON.stringify(r)),
+  );
+
+  const pool = new Uint8Array(64).fill(0x20);
+  const part = pool.subarray(8, 16);
+  releaseJson(part);
+  assert.equal(part.byteLength, 8);
+  assert.equal(pool.buffer.detached, false);
+
+  const shared = new Uint8Array(new SharedArrayBuffer(16));
+  releaseJson(shared);
+  assert.equal(shared.byteLength, 16);
+
+  releaseJson(json); // twice: nothing more to do
+  assert.equal(json.byteLength, 0);
 });
