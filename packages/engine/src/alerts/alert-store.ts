@@ -88,6 +88,8 @@ export class AlertStore {
   /** Starts reading the alerts and triage topics into the index (the topics exist: the node created them). */
   start(): void {
     if (this.#followers.length > 0) return;
+    // the writer thread starts (its modules loaded, its connection opened) while the followers connect
+    this.#writer.open().catch((err: Error) => this.#log.warn(`alert store: ${err.message}`));
     const group = `${this.#settings.get('weir.application.id')}-alerts-${this.#uuid}`;
     const connection = { ...kafkaConnection(this.#settings, group), groupId: group };
     const onError = (err: Error) => this.#log.warn(`alert store: ${err.message}`);
@@ -189,7 +191,9 @@ export class AlertStore {
         );
       }
       // applied by the writer thread, acknowledged once committed: the answer below reads it
-      await this.#writer.applyTriage(changes.map((c, i) => ({ id: c.id, triage: c.after, offset: written[i]!.offset })));
+      await this.#writer.applyTriage(
+        changes.map((c, i) => ({ id: c.id, triage: c.after, offset: written[i]!.offset })),
+      );
       const actor = currentActor();
       const entries: AuditEntry[] = changes.map((c) => ({
         time: now,

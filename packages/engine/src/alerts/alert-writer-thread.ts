@@ -5,10 +5,12 @@ import type { FromWriter, ToWriter, WriterInit } from './alert-writer.ts';
 
 /**
  * The alert writer thread (alert-writer.ts): owns the index's write connection and applies the
- * requests of `port` one at a time, in the order they came, each in its own transaction, answering
- * each with `done` or `failed`. Once a batch of a topic's run failed, the later batches of that run
- * are refused unapplied (their positions follow the failed batch's records): the follower starts a
- * new run from the stored positions.
+ * requests of `port` one at a time, each in its own transaction, answering each with `done` or
+ * `failed`: in the order they came, except that a triage request waiting goes before the ingest
+ * batches waiting (a triage change answers after the batch being written, not after those queued
+ * behind it; the two touch different rows: an alert takes its triage whenever it arrives). Once a
+ * batch of a topic's run failed, the later batches of that run are refused unapplied (their
+ * positions follow the failed batch's records): the follower starts a new run from the stored positions.
  */
 export function serveWriter(port: MessagePort, init: WriterInit): void {
   let index: AlertIndex | undefined;
@@ -21,6 +23,9 @@ export function serveWriter(port: MessagePort, init: WriterInit): void {
       case 'triage':
         if (m.topic === undefined) return open().applyTriage(m.entries);
         return open().applyTriage(m.entries, m.topic, new Map(m.next));
+      case 'open':
+        open();
+        return undefined;
       case 'prune':
         return open().prune();
       case 'close':
@@ -29,7 +34,27 @@ export function serveWriter(port: MessagePort, init: WriterInit): void {
         return undefined;
     }
   };
+  const waiting: ToWriter[] = [];
+  let scheduled = false;
+  // each request in a task of its own, so the messages that arrived meanwhile are all waiting here
+  const next = () => {
+    scheduled = false;
+    const triage = waiting.findIndex((m) => m.type === 'triage');
+    const m = waiting.splice(triage >= 0 ? triage : 0, 1)[0];
+    if (m) handle(m);
+    if (waiting.length > 0 && !scheduled) {
+      scheduled = true;
+      setImmediate(next);
+    }
+  };
   port.on('message', (m: ToWriter) => {
+    waiting.push(m);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(next);
+    }
+  });
+  const handle = (m: ToWriter) => {
     const topic = m.type === 'ingest' || m.type === 'triage' ? m.topic : undefined;
     const run = m.type === 'ingest' || m.type === 'triage' ? m.run : undefined;
     if (topic !== undefined && run !== undefined && failedRuns.get(topic) === run) {
@@ -49,7 +74,7 @@ export function serveWriter(port: MessagePort, init: WriterInit): void {
     }
     port.postMessage(reply);
     if (m.type === 'close') port.close();
-  });
+  };
 }
 
 if (!isMainThread && (workerData as { alertWriter?: WriterInit } | null)?.alertWriter)

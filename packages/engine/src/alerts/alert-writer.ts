@@ -33,10 +33,12 @@ export type ToWriter =
       run?: number;
       next?: [number, number][];
     }
+  | { type: 'open'; id: number }
   | { type: 'prune'; id: number }
   | { type: 'close'; id: number };
 
-export type FromWriter = { type: 'done'; id: number; result: unknown } | { type: 'failed'; id: number; message: string };
+export type FromWriter =
+  { type: 'done'; id: number; result: unknown } | { type: 'failed'; id: number; message: string };
 
 interface Waiting {
   resolve(result: unknown): void;
@@ -72,12 +74,20 @@ export class AlertWriter {
   }
 
   /** Applies triage records (AlertIndex.applyTriage); with `topic`, `run` and `next`, the topic's positions move too. */
-  async applyTriage(entries: readonly TriageEntry[], at?: { topic: string; run: number; next: Positions }): Promise<void> {
+  async applyTriage(
+    entries: readonly TriageEntry[],
+    at?: { topic: string; run: number; next: Positions },
+  ): Promise<void> {
     await this.#call(
       at
         ? { type: 'triage', id: 0, entries, topic: at.topic, run: at.run, next: [...at.next] }
         : { type: 'triage', id: 0, entries },
     );
+  }
+
+  /** Starts the thread and opens its connection (the first batch need not wait for that). */
+  async open(): Promise<void> {
+    await this.#call({ type: 'open', id: 0 });
   }
 
   /** Retention (AlertIndex.prune): the alerts deleted. */

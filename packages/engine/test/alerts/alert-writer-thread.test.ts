@@ -9,7 +9,8 @@ import { AlertIndex } from '../../src/alerts/alert-index.ts';
 import type { FromWriter, ToWriter } from '../../src/alerts/alert-writer.ts';
 import { serveWriter } from '../../src/alerts/alert-writer-thread.ts';
 import { packRecords } from '../../src/alerts/record-pack.ts';
-import { alertRecords } from './alert-fixtures.ts';
+import { untriaged } from '../../src/alerts/triage.ts';
+import { alertId, alertRecords } from './alert-fixtures.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -35,7 +36,12 @@ const ingest = (run: number, from: number, n: number): ToWriter => ({
   id: 0,
   topic: 'alerts',
   run,
-  records: packRecords(alertRecords(Array.from({ length: n }, (_, i) => ({ n: from + i })), from)),
+  records: packRecords(
+    alertRecords(
+      Array.from({ length: n }, (_, i) => ({ n: from + i })),
+      from,
+    ),
+  ),
   next: [[0, from + n]],
 });
 
@@ -68,6 +74,33 @@ test('serveWriter: ingests in order with the positions; after a failed batch the
   assert.deepEqual([...reader.positions('alerts')], [[0, 7]]);
   assert.deepEqual(await w.send({ type: 'prune', id: 0 }), { type: 'done', id: 5, result: 0 });
   assert.deepEqual(await w.send({ type: 'close', id: 0 }), { type: 'done', id: 6, result: undefined });
+  w.close();
+  reader.close();
+});
+
+test('serveWriter: a triage request waiting goes before the ingest batches waiting; the rest in order', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'weir-alert-writer-thread-'));
+  dirs.push(dir);
+  const reader = new AlertIndex(dir, { days: 0, maxCount: 0 });
+  const w = writer(dir);
+  const answered: number[] = [];
+  const closed = {
+    ...untriaged,
+    status: 'closed' as const,
+    resolution: 'benign' as const,
+    updatedBy: 'u',
+    updatedAt: 1,
+  };
+  const sent = [
+    w.send(ingest(1, 0, 2)),
+    w.send(ingest(1, 2, 2)),
+    w.send({ type: 'triage', id: 0, entries: [{ id: alertId(1), triage: closed, offset: 0 }] }),
+    w.send({ type: 'prune', id: 0 }),
+  ].map((p) => p.then((m) => answered.push(m.id)));
+  await Promise.all(sent);
+  assert.deepEqual(answered, [3, 1, 2, 4]);
+  assert.deepEqual([reader.count(), reader.get(alertId(1))!.status], [4, 'closed']);
+  await w.send({ type: 'close', id: 0 });
   w.close();
   reader.close();
 });

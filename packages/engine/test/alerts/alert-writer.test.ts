@@ -16,12 +16,19 @@ test('AlertWriter: a thread of its own writes the index; the main connection rea
   dirs.push(dir);
   const reader = new AlertIndex(dir, { days: 0, maxCount: 2 });
   const writer = new AlertWriter({ location: dir, retention: { days: 0, maxCount: 2 } });
+  await writer.open();
   const records = alertRecords([{ n: 1 }, { n: 2 }, { n: 3, user: 'zed' }]);
   assert.deepEqual(await writer.ingest('alerts', records, new Map([[0, 3]]), 1), { stored: 3, skipped: 0 });
   assert.equal(reader.count(), 3);
   assert.deepEqual([...reader.positions('alerts')], [[0, 3]]);
 
-  const closed = { ...untriaged, status: 'closed' as const, resolution: 'benign' as const, updatedBy: 'u', updatedAt: 1 };
+  const closed = {
+    ...untriaged,
+    status: 'closed' as const,
+    resolution: 'benign' as const,
+    updatedBy: 'u',
+    updatedAt: 1,
+  };
   await writer.applyTriage([{ id: alertId(2), triage: closed, offset: 0 }]);
   assert.equal(reader.get(alertId(2))!.status, 'closed');
   await writer.applyTriage([{ id: alertId(1), triage: closed, offset: 1 }], {
@@ -29,10 +36,7 @@ test('AlertWriter: a thread of its own writes the index; the main connection rea
     run: 1,
     next: new Map([[0, 2]]),
   });
-  assert.deepEqual(
-    [reader.triageOf(alertId(1)).status, [...reader.positions('triage')]],
-    ['closed', [[0, 2]]],
-  );
+  assert.deepEqual([reader.triageOf(alertId(1)).status, [...reader.positions('triage')]], ['closed', [[0, 2]]]);
   assert.equal(await writer.prune(), 1);
   assert.equal(reader.count(), 2);
 
