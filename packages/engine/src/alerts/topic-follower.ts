@@ -86,6 +86,8 @@ export class TopicFollower {
     while (!this.#closed) {
       let ahead: Promise<Fetched> | undefined;
       const applying: Promise<void>[] = [];
+      // an apply's failure, seen by the loop after the fetch under way (≤ fetchWaitMs) even when no later fetch waits on it
+      let failure: { err: unknown } | undefined;
       try {
         let fetched = await this.#fetchOnce(this.#o.positions(), failures > 0);
         failures = 0;
@@ -96,12 +98,13 @@ export class TopicFollower {
           ahead.catch(() => {}); // awaited below; a failure while applying must not go unhandled meanwhile
           if (fetched.next.size > 0) {
             const applied = this.#apply(fetched);
-            applied.catch(() => {}); // awaited below, in order
+            applied.catch((err: unknown) => (failure ??= { err })); // awaited below, in order
             applying.push(applied);
           }
           while (applying.length >= maxApplying) await applying.shift();
           fetched = await ahead;
           ahead = undefined;
+          if (failure) throw failure.err;
         }
         for (const applied of applying.splice(0)) await applied;
       } catch (err) {
