@@ -146,6 +146,10 @@ export class AlertIndex {
   readonly #addUnindexed: StatementSync;
   readonly #addCounts: StatementSync;
   readonly #addRuleCounts: StatementSync;
+  readonly #dataVersion: StatementSync;
+  readonly #selectUnindexed: StatementSync;
+  /** `PRAGMA data_version` when `#unindexed` was last read from the file (another connection's commit changes it). */
+  #seenVersion = -1;
   /** Rows of the batch being ingested, written by `#flush`: the alerts' rowids (their words), ... */
   #texts: number[] = [];
   /** ... their entity rows [field, text, time, rowid], ... */
@@ -160,7 +164,11 @@ export class AlertIndex {
   readonly #unindexed = new Set<string>();
   #silenced: SilencedTest | undefined;
 
-  constructor(location: string, retention: Retention) {
+  /**
+   * `prune: false`: no retention pass on opening (the alert writer thread's connection: the node's
+   * main connection made one as it opened the file).
+   */
+  constructor(location: string, retention: Retention, options: { prune?: boolean } = {}) {
     mkdirSync(location, { recursive: true, mode: 0o700 });
     const file = path.join(location, 'alerts.db');
     closeSync(openSync(file, 'a', 0o600));
@@ -233,8 +241,9 @@ export class AlertIndex {
       SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) WHERE true
       ON CONFLICT DO UPDATE SET n = n + excluded.n`);
     this.#addUnindexed = this.#db.prepare('INSERT OR IGNORE INTO entity_unindexed (path) VALUES (?)');
-    for (const row of this.#db.prepare('SELECT path FROM entity_unindexed').all())
-      this.#unindexed.add((row as { path: string }).path);
+    this.#dataVersion = this.#db.prepare('PRAGMA data_version');
+    this.#selectUnindexed = this.#db.prepare('SELECT path FROM entity_unindexed');
+    this.#refreshUnindexed();
     this.#upsertTriage = this.#db.prepare(`INSERT INTO triage (id, value, offset) VALUES (?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET value = excluded.value, offset = excluded.offset
       WHERE excluded.offset > triage.offset`);
@@ -243,7 +252,19 @@ export class AlertIndex {
       ON CONFLICT (topic, partition) DO UPDATE SET next = excluded.next`);
     this.#selectTriage = this.#db.prepare('SELECT value, offset FROM triage WHERE id = ?');
     if (version < alertSchemaVersion) this.#upgrade(version);
-    this.prune();
+    if (options.prune !== false) this.prune();
+  }
+
+  /**
+   * Reads the unindexed paths again when another connection (the alert writer thread's) committed
+   * since they were last read: its ingest may have added one, and the entity index must not answer
+   * for that path then. This connection's own additions are in the set already.
+   */
+  #refreshUnindexed(): void {
+    const version = (this.#dataVersion.get() as { data_version: number }).data_version;
+    if (version === this.#seenVersion) return;
+    this.#seenVersion = version;
+    for (const row of this.#selectUnindexed.all()) this.#unindexed.add((row as { path: string }).path);
   }
 
   /** Next offset to read per partition of `topic` (absent: from the partition's start). */
@@ -345,6 +366,7 @@ export class AlertIndex {
    * `silenced` checks `filter.silenced` (without it, that filter is refused).
    */
   list(filter: AlertFilter, silenced?: SilencedTest): { alerts: AlertView[]; nextCursor: string | null } {
+    this.#refreshUnindexed();
     const q = this.#where(filter, silenced, true);
     if (filter.after)
       q.add(
@@ -376,6 +398,7 @@ export class AlertIndex {
    * range (or none) and a rule or an indexed field, the hourly counts answer (alert-groups.ts).
    */
   groups(by: GroupBy, filter: Omit<AlertFilter, 'limit' | 'after'>, silenced?: SilencedTest): AlertGroup[] {
+    this.#refreshUnindexed();
     const { from, to, ...others } = filter;
     const range = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
     if (Object.keys(others).length === 0 && (by.kind === 'rule' || this.#indexed(by.path))) {

@@ -11,13 +11,13 @@ import type { TopicPorts } from '../kafka/topic-clients.ts';
 import { alertsTopicName, alertTriageTopicName } from '../kafka/weir-topics.ts';
 import { AlertIndex, type SilencedTest } from './alert-index.ts';
 import { alertFilter, groupQuery } from './alert-query.ts';
+import { AlertWriter, type TriageEntry } from './alert-writer.ts';
 import { TopicFollower } from './topic-follower.ts';
 import { applyTriageChange, describeTriageChange, parseTriage } from './triage.ts';
 import type {
   AlertGroupQuery,
   AlertListQuery,
   AlertPage,
-  AlertTriage,
   AlertTriageChange,
   AlertView,
   AlertGroup,
@@ -33,9 +33,11 @@ const pruneEveryMs = 60_000;
  * The alert store of one node (docs/alerts.md, "The alert store and triage"): its index, the two
  * followers that fill it (the alerts topic and the triage topic), and triage writes, which go to the
  * compacted triage topic first and are applied to this node's index at once (every other node
- * applies them when it reads them).
+ * applies them when it reads them). The index's writes run on the alert writer thread
+ * (alert-writer.ts); the API's reads use `index`, the main thread's own connection to the file.
  */
 export class AlertStore {
+  /** The main thread's connection: reads (writes go to the writer thread; tests may write here). */
   readonly index: AlertIndex;
   readonly alertsTopic: string;
   readonly triageTopic: string;
@@ -46,6 +48,9 @@ export class AlertStore {
   readonly #log: AlertStoreLog;
   readonly #writes = new SerialQueue();
   readonly #followers: TopicFollower[] = [];
+  readonly #writer: AlertWriter;
+  /** Per topic, the follower's current run (alert-writer-thread.ts: a failed batch's run is refused). */
+  readonly #runs = new Map<string, number>();
   #skipped = 0;
   #pruneTimer: NodeJS.Timeout | undefined;
 
@@ -64,15 +69,27 @@ export class AlertStore {
     const prefix = settings.get('weir.topic.prefix');
     this.alertsTopic = alertsTopicName(prefix, settings.get('weir.output.names'));
     this.triageTopic = alertTriageTopicName(prefix);
-    this.index = new AlertIndex(path.join(settings.get('weir.home'), 'var', 'alerts'), {
+    const location = path.join(settings.get('weir.home'), 'var', 'alerts');
+    const retention = {
       days: settings.get('weir.alerts.retention-days'),
       maxCount: settings.get('weir.alerts.max-count'),
-    });
+    };
+    // opened (schema, upgrade, a first retention pass) before the writer thread opens it too
+    this.index = new AlertIndex(location, retention);
+    this.#writer = new AlertWriter({ location, retention });
+  }
+
+  /** The positions `topic`'s follower starts from; a new run each time (it starts, or restarts after a failure). */
+  #startRun(topic: string): Map<number, number> {
+    this.#runs.set(topic, (this.#runs.get(topic) ?? 0) + 1);
+    return this.index.positions(topic);
   }
 
   /** Starts reading the alerts and triage topics into the index (the topics exist: the node created them). */
   start(): void {
     if (this.#followers.length > 0) return;
+    // the writer thread starts (its modules loaded, its connection opened) while the followers connect
+    this.#writer.open().catch((err: Error) => this.#log.warn(`alert store: ${err.message}`));
     const group = `${this.#settings.get('weir.application.id')}-alerts-${this.#uuid}`;
     const connection = { ...kafkaConnection(this.#settings, group), groupId: group };
     const onError = (err: Error) => this.#log.warn(`alert store: ${err.message}`);
@@ -80,32 +97,41 @@ export class AlertStore {
       new TopicFollower({
         connection,
         topic: this.alertsTopic,
-        positions: () => this.index.positions(this.alertsTopic),
-        apply: (records, next) => this.#countSkipped(this.index.ingest(this.alertsTopic, records, next).skipped),
+        positions: () => this.#startRun(this.alertsTopic),
+        apply: async (records, next) => {
+          const run = this.#runs.get(this.alertsTopic)!;
+          this.#countSkipped((await this.#writer.ingest(this.alertsTopic, records, next, run)).skipped);
+        },
         onError,
       }),
       new TopicFollower({
         connection: { ...connection, clientId: `${group}-triage` },
         topic: this.triageTopic,
-        positions: () => this.index.positions(this.triageTopic),
+        positions: () => this.#startRun(this.triageTopic),
         apply: (records, next) => {
-          const entries: { id: string; triage: AlertTriage; offset: number }[] = [];
+          const entries: TriageEntry[] = [];
           for (const r of records) {
             const triage = parseTriage(r.value);
             if (r.key && triage) entries.push({ id: r.key.toString('utf8'), triage, offset: r.offset });
           }
-          this.index.applyTriage(entries, this.triageTopic, next);
+          const run = this.#runs.get(this.triageTopic)!;
+          return this.#writer.applyTriage(entries, { topic: this.triageTopic, run, next });
         },
         onError,
       }),
     );
     for (const f of this.#followers) f.start();
-    this.#pruneTimer = setInterval(() => this.index.prune(), pruneEveryMs).unref();
+    this.#pruneTimer = setInterval(
+      () => void this.#writer.prune().catch((err: Error) => this.#log.warn(`alert store: retention: ${err.message}`)),
+      pruneEveryMs,
+    ).unref();
   }
 
+  /** Stops the followers (their batches under way are written first), then the writer thread. */
   async close(): Promise<void> {
     clearInterval(this.#pruneTimer);
     await Promise.all(this.#followers.map((f) => f.close()));
+    await this.#writer.close();
     this.index.close();
   }
 
@@ -164,7 +190,10 @@ export class AlertStore {
           `Nothing was changed: the triage could not be written to ${this.triageTopic} (${brokerReason(err)}).`,
         );
       }
-      this.index.applyTriage(changes.map((c, i) => ({ id: c.id, triage: c.after, offset: written[i]!.offset })));
+      // applied by the writer thread, acknowledged once committed: the answer below reads it
+      await this.#writer.applyTriage(
+        changes.map((c, i) => ({ id: c.id, triage: c.after, offset: written[i]!.offset })),
+      );
       const actor = currentActor();
       const entries: AuditEntry[] = changes.map((c) => ({
         time: now,

@@ -53,3 +53,43 @@ test('TopicFollower: every record of every partition once, resumed from the posi
     ['later'],
   );
 });
+
+test('TopicFollower: asynchronous applies, two under way at most; a rejected one is read again from the stored positions', async () => {
+  const topic = uniqueTopic('follower-async');
+  await createTopics([topic], 1);
+  await produce(topic, ['r0', 'r1']);
+  const positions = new Map<number, number>();
+  const got: string[] = [];
+  const errors: string[] = [];
+  let calls = 0;
+  let underWay = 0;
+  let most = 0;
+  const follower = new TopicFollower({
+    connection: { clientId: 'weir-test-follower', groupId: 'weir-test-follower', bootstrapBrokers: [testBootstrap()] },
+    topic,
+    positions: () => new Map(positions),
+    apply: async (records, next) => {
+      underWay++;
+      most = Math.max(most, underWay);
+      await new Promise((r) => setTimeout(r, 300));
+      underWay--;
+      if (calls++ === 0) throw new Error('disk full');
+      got.push(...records.map((r) => r.value!.toString()));
+      for (const [p, o] of next) positions.set(p, o);
+    },
+    onError: (err) => errors.push(err.message),
+  });
+  follower.start();
+  await waitFor('the first records, after the failure', async () => got.length >= 2);
+  // records arriving faster than they are applied: the fetches go on, the applies queue two deep
+  for (let i = 2; i < 8; i++) {
+    await produce(topic, [`r${i}`]);
+    await new Promise((r) => setTimeout(r, 80));
+  }
+  await waitFor('every record', async () => got.length >= 8);
+  await follower.close();
+  assert.deepEqual(got, ['r0', 'r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+  assert.deepEqual(errors, [`reading ${topic} failed: disk full`]);
+  assert.equal(most, 2);
+  assert.deepEqual([...positions], [[0, 8]]);
+});
