@@ -15,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { settingDefinitions } from '../packages/engine/src/config/settings.ts';
 import { setWorkerGcFlag, youngGenerationMb } from '../packages/engine/src/stream/worker-limits.ts';
 import { LookupIndexServer } from '../packages/engine/src/rules/lookup-index-server.ts';
-import { releaseJson, shareLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
+import { moveLookupJson } from '../packages/engine/src/rules/lookup-json.ts';
 import { forWorkers, type ConfigSnapshot } from '../packages/engine/src/stream/config-snapshot.ts';
 import type { FromWorker, ToWorker, WorkerInit } from '../packages/engine/src/stream/worker-protocol.ts';
 import { EngineMetrics } from '../packages/engine/src/stream/engine-metrics.ts';
@@ -72,10 +72,7 @@ function benchSnapshot(): ConfigSnapshot {
   // as the engine does it (config-snapshot.ts, workerSnapshot): from the stored JSON bytes, no row
   // as an object, the bytes freed once copied
   const { lookups: _, ...rest } = base;
-  const json = storedLookupJson('assets', rows);
-  const shared = shareLookupJson(json);
-  releaseJson(json);
-  return { ...rest, tasks, sharedLookups: [shared] };
+  return { ...rest, tasks, sharedLookups: [moveLookupJson(storedLookupJson('assets', rows))] };
 }
 
 const profile = process.env.WEIR_BENCH_CPU_PROF;

@@ -25,6 +25,16 @@ export function releaseJson(json: Uint8Array): void {
  * character. Stored rows were checked when they were written; a record that is not a stored
  * lookup's JSON fails with what is wrong and at which byte.
  */
+/**
+ * `shareLookupJson`, then the stored bytes freed (`releaseJson`): for a caller that owns `json` and
+ * never reads it again (the stream engine's snapshots, config-snapshot.ts; the bench's runner).
+ */
+export function moveLookupJson(json: Uint8Array): SharedLookupData {
+  const shared = shareLookupJson(json);
+  releaseJson(json); // freed now, not at the thread's next full collection
+  return shared;
+}
+
 export function shareLookupJson(json: Uint8Array): SharedLookupData {
   const scan = new Scanner(json);
   let id: string | undefined;

@@ -1,5 +1,5 @@
 import type { Lookup } from '../resources/lookup.ts';
-import { releaseJson, shareLookupJson } from '../rules/lookup-json.ts';
+import { moveLookupJson } from '../rules/lookup-json.ts';
 import { shareLookup, type SharedLookupData } from '../rules/shared-lookup.ts';
 import type { StoredPipeline } from '../resources/pipeline.ts';
 import type { StoredRule } from '../resources/rule.ts';
@@ -40,12 +40,7 @@ export function forWorkers(snapshot: ConfigSnapshot): ConfigSnapshot {
 export function workerSnapshot(store: ConfigStore, withLookups = true): ConfigSnapshot {
   const snapshot = readSnapshot(store, false);
   if (!withLookups) return snapshot;
-  const sharedLookups = store.listJson('lookups').map((json) => {
-    const shared = shareLookupJson(json);
-    releaseJson(json); // freed now, not at the main thread's next full collection
-    return shared;
-  });
-  return { ...snapshot, sharedLookups };
+  return { ...snapshot, sharedLookups: store.listJson('lookups').map((json) => moveLookupJson(json)) };
 }
 
 let version = 0;

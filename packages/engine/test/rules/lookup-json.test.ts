@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { releaseJson, shareLookupJson } from '../../src/rules/lookup-json.ts';
+import { moveLookupJson, releaseJson, shareLookupJson } from '../../src/rules/lookup-json.ts';
 import { SharedLookup, shareLookup } from '../../src/rules/shared-lookup.ts';
 
 /** Rows whose JSON holds every kind of value, escapes, nested brackets inside strings and multi-byte text. */
@@ -58,10 +58,9 @@ test('what is not a stored lookup fails with what is wrong and where', () => {
   fails('["id"]', "'{' expected at byte 0");
 });
 
-test('releaseJson frees bytes that are their whole buffer once shared, and leaves part of a buffer or shared memory alone', () => {
+test('moveLookupJson frees bytes that are their whole buffer once shared; releaseJson leaves part of a buffer or shared memory alone', () => {
   const json = Buffer.from(JSON.stringify({ id: 'assets', content: rows }).padEnd(8192)); // its own buffer, not the pool's
-  const data = shareLookupJson(json);
-  releaseJson(json);
+  const data = moveLookupJson(json);
   assert.equal(json.byteLength, 0);
   assert.equal(json.buffer.detached, true);
   // the shared copy is whole without the bytes it came from
