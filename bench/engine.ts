@@ -66,6 +66,12 @@ let rulesFile: string;
 /** The embedded broker's JVM (its CPU over each measured window: the share of the two cores Weir cannot have). */
 let brokerPid: number | undefined;
 
+/** This process's CPU time (user + system), in seconds. */
+function ownCpuSeconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+}
+
 async function createTopics(names: string[], configs: { name: string; value: string }[] = []): Promise<void> {
   await admin.createTopics({ topics: names, partitions, replicas: 1, configs });
 }
@@ -125,7 +131,7 @@ async function measure(
   /** A repartition topic the group must also have consumed to its end (the `suppression` part). */
   drained?: string,
 ): Promise<Measured> {
-  const cpu = () => (runner ? cpuSeconds(runner.pid) : (process.cpuUsage().user + process.cpuUsage().system) / 1e6);
+  const cpu = () => (runner ? cpuSeconds(runner.pid) : ownCpuSeconds());
   const rss = () => (runner ? residentMiB(runner.pid) : process.memoryUsage().rss / 2 ** 20);
   const deadline = Date.now() + 15 * 60_000;
   const check = () => {
@@ -137,12 +143,11 @@ async function measure(
     check();
     await sleep(20);
   }
-  const benchCpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
   const brokerCpu = () => (brokerPid === undefined ? 0 : cpuSeconds(brokerPid));
   const t0 = performance.now();
   const cpu0 = cpu();
   const broker0 = brokerCpu();
-  const bench0 = benchCpu();
+  const bench0 = ownCpuSeconds();
   const steps = [rss()];
   let inputDone: number | undefined;
   for (;;) {
@@ -158,7 +163,7 @@ async function measure(
   const seconds = (end - t0) / 1000;
   const cpu1 = cpu();
   const broker1 = brokerCpu();
-  const bench1 = benchCpu();
+  const bench1 = ownCpuSeconds();
   steps.push(rss());
   rssMax = Math.max(rssMax, rss());
   if (runner) await runner.stop();

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { AlertTriage } from '@weir/contract';
 import type { TopicRecord } from '../../src/alerts/alert-index.ts';
+import { untriaged } from '../../src/alerts/triage.ts';
 
 export interface AlertSpec {
   readonly n: number;
@@ -13,6 +15,15 @@ export interface AlertSpec {
 
 /** The deterministic-looking id of the fixture alert number `n` (32 hex digits). */
 export const alertId = (n: number) => createHash('sha256').update(`alert-${n}`).digest('hex').slice(0, 32);
+
+/** A triage state: closed as benign by `u` (what the triage topic would carry). */
+export const closedBenign: AlertTriage = {
+  ...untriaged,
+  status: 'closed',
+  resolution: 'benign',
+  updatedBy: 'u',
+  updatedAt: 1,
+};
 
 /** An alerts-topic record as the engine writes it (docs/alerts.md), as a JSON object. */
 export function alertRecord(spec: AlertSpec): Record<string, unknown> {

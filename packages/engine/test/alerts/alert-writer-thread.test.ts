@@ -9,8 +9,7 @@ import { AlertIndex } from '../../src/alerts/alert-index.ts';
 import type { FromWriter, ToWriter } from '../../src/alerts/alert-writer.ts';
 import { serveWriter } from '../../src/alerts/alert-writer-thread.ts';
 import { packRecords } from '../../src/alerts/record-pack.ts';
-import { untriaged } from '../../src/alerts/triage.ts';
-import { alertId, alertRecords } from './alert-fixtures.ts';
+import { alertId, alertRecords, closedBenign } from './alert-fixtures.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -84,17 +83,10 @@ test('serveWriter: a triage request waiting goes before the ingest batches waiti
   const reader = new AlertIndex(dir, { days: 0, maxCount: 0 });
   const w = writer(dir);
   const answered: number[] = [];
-  const closed = {
-    ...untriaged,
-    status: 'closed' as const,
-    resolution: 'benign' as const,
-    updatedBy: 'u',
-    updatedAt: 1,
-  };
   const sent = [
     w.send(ingest(1, 0, 2)),
     w.send(ingest(1, 2, 2)),
-    w.send({ type: 'triage', id: 0, entries: [{ id: alertId(1), triage: closed, offset: 0 }] }),
+    w.send({ type: 'triage', id: 0, entries: [{ id: alertId(1), triage: closedBenign, offset: 0 }] }),
     w.send({ type: 'prune', id: 0 }),
   ].map((p) => p.then((m) => answered.push(m.id)));
   await Promise.all(sent);

@@ -5,8 +5,7 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { AlertIndex } from '../../src/alerts/alert-index.ts';
 import { AlertWriter } from '../../src/alerts/alert-writer.ts';
-import { untriaged } from '../../src/alerts/triage.ts';
-import { alertId, alertRecords } from './alert-fixtures.ts';
+import { alertId, alertRecords, closedBenign } from './alert-fixtures.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -22,16 +21,9 @@ test('AlertWriter: a thread of its own writes the index; the main connection rea
   assert.equal(reader.count(), 3);
   assert.deepEqual([...reader.positions('alerts')], [[0, 3]]);
 
-  const closed = {
-    ...untriaged,
-    status: 'closed' as const,
-    resolution: 'benign' as const,
-    updatedBy: 'u',
-    updatedAt: 1,
-  };
-  await writer.applyTriage([{ id: alertId(2), triage: closed, offset: 0 }]);
+  await writer.applyTriage([{ id: alertId(2), triage: closedBenign, offset: 0 }]);
   assert.equal(reader.get(alertId(2))!.status, 'closed');
-  await writer.applyTriage([{ id: alertId(1), triage: closed, offset: 1 }], {
+  await writer.applyTriage([{ id: alertId(1), triage: closedBenign, offset: 1 }], {
     topic: 'triage',
     run: 1,
     next: new Map([[0, 2]]),
